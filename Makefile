@@ -1,0 +1,88 @@
+# Folio's build. Every target fans out over the modules listed in go.work,
+# the one place modules are listed. `go test ./...` at the root does not
+# cross module boundaries, so never rely on it.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := test
+
+GO ?= go
+# Every module in the workspace, from go.work's use block.
+MODULES := $(shell awk '/^use \(/{f=1;next} /^\)/{f=0} f{print $$1}' go.work)
+# Library modules: everything but the examples and commands.
+LIB_MODULES := $(filter-out ./examples ./cmd/%,$(MODULES))
+# Modules that must build for the browser (js/wasm) and WASI (wasip1/wasm).
+WASM_MODULES := ./core ./adapters/storage-mem ./adapters/codec-json ./adapters/codec-pb \
+	./adapters/tokenizer-tiktoken ./adapters/embed-hosted
+
+STATICCHECK_VERSION ?= v0.8.2
+BENCHTIME ?= 1s
+
+.PHONY: all test test-short lint tidy isolated wasm bench generate generate-check demo ci core-deps
+
+all: lint test
+
+## test: every module's tests, with the race detector.
+test:
+	@for m in $(MODULES); do \
+		echo "==> test $$m"; \
+		(cd $$m && $(GO) test -race -count=1 ./...); \
+	done
+
+## test-short: every module's tests without the race detector (faster local loop).
+test-short:
+	@for m in $(MODULES); do \
+		echo "==> test $$m"; \
+		(cd $$m && $(GO) test -count=1 ./...); \
+	done
+
+## lint: gofmt, go vet and staticcheck over every module.
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); \
+		if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@for m in $(MODULES); do \
+		echo "==> vet $$m"; \
+		(cd $$m && $(GO) vet ./...); \
+	done
+	@for m in $(MODULES); do \
+		echo "==> staticcheck $$m"; \
+		(cd $$m && $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...); \
+	done
+
+## tidy: go mod tidy in every module, alone.
+tidy:
+	@for m in $(MODULES); do \
+		echo "==> tidy $$m"; \
+		(cd $$m && GOWORK=off $(GO) mod tidy); \
+	done
+
+## isolated: each library module built and tested alone, outside the workspace.
+isolated:
+	@for m in $(LIB_MODULES); do \
+		echo "==> isolated $$m"; \
+		(cd $$m && GOWORK=off $(GO) build ./... && GOWORK=off $(GO) test -count=1 ./...); \
+	done
+
+## core-deps: core requires nothing but the standard library.
+core-deps:
+	@deps=$$(cd core && GOWORK=off $(GO) list -m all); \
+		if [ "$$deps" != "github.com/foliovec/folio/core" ]; then \
+			echo "core has dependencies:"; echo "$$deps"; exit 1; fi
+	@echo "core: standard library only"
+
+## wasm: the browser/WASI modules build for js/wasm and wasip1/wasm.
+wasm:
+	@for m in $(WASM_MODULES); do \
+		echo "==> wasm $$m"; \
+		(cd $$m && GOOS=js GOARCH=wasm $(GO) build ./... && GOOS=wasip1 GOARCH=wasm $(GO) build ./...); \
+	done
+
+## bench: every benchmark, once per module.
+bench:
+	@for m in $(MODULES); do \
+		echo "==> bench $$m"; \
+		(cd $$m && $(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./...); \
+	done
+
+## ci: everything CI checks.
+ci: lint core-deps test isolated wasm generate-check

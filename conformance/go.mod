@@ -1,0 +1,7 @@
+module github.com/foliovec/folio/conformance
+
+go 1.26
+
+require github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
+
+replace github.com/foliovec/folio/core => ../core

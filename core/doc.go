@@ -1,0 +1,30 @@
+// Package core is Folio's engine and the ports its adapters implement.
+//
+// Core depends on the standard library alone. It defines five ports —
+// [FileStorage], [IndexCodec], [EmbeddingsModel], [Tokenizer] and [TextFetcher] —
+// and the concrete types users hold: [LocalIndex], [LocalDocumentIndex],
+// [LocalDocument], [LocalDocumentResult] and [TextSplitter]. Adapters
+// (filesystem and in-memory storage, JSON and protobuf codecs, tokenizers,
+// embeddings models) live in their own modules and are wired together by the
+// root package github.com/foliovec/folio.
+//
+// Folio is file-compatible with Vectra 0.15: an index folder written by
+// either opens in the other.
+//
+// # Concurrency
+//
+// Ports are called concurrently by the engine and must be safe for
+// concurrent use unless their documentation says otherwise. The engine types
+// document their own guarantees; [LocalIndex] is safe for concurrent use and
+// its queries never wait for a writer.
+//
+// # Errors
+//
+// Conditions a caller branches on are sentinel errors ([ErrIndexExists],
+// [ErrIndexNotFound], [ErrItemExists], [ErrUpdateInProgress], [ErrNoUpdate],
+// [ErrInvalidArgument], [ErrInvalidFilter], [ErrDimensionMismatch],
+// [ErrEmbeddingsNotConfigured], [ErrCorrupt], [ErrNotDocumentIndex]) matched
+// with [errors.Is]. Storage errors wrap [io/fs.ErrNotExist] and
+// [io/fs.ErrExist]. Embedding failures are [*EmbeddingsError]. Context errors
+// pass through unchanged.
+package core

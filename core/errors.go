@@ -1,0 +1,30 @@
+package core
+
+import "errors"
+
+// Sentinel errors. Match them with [errors.Is]; messages that wrap them carry
+// the operation and key, for example `core: insert item "42": item exists`.
+var (
+	// ErrIndexExists: CreateIndex found an index and DeleteIfExists was false.
+	ErrIndexExists = errors.New("index already exists")
+	// ErrIndexNotFound: the index file does not exist.
+	ErrIndexNotFound = errors.New("index does not exist")
+	// ErrItemExists: InsertItem or BatchInsertItems met an id already present.
+	ErrItemExists = errors.New("item exists")
+	// ErrUpdateInProgress: BeginUpdate was called while a batch is open.
+	ErrUpdateInProgress = errors.New("update already in progress")
+	// ErrNoUpdate: EndUpdate was called with no batch open.
+	ErrNoUpdate = errors.New("no update in progress")
+	// ErrInvalidArgument: an argument or configuration value is out of range.
+	ErrInvalidArgument = errors.New("invalid argument")
+	// ErrInvalidFilter: a metadata filter is malformed or uses an unknown operator.
+	ErrInvalidFilter = errors.New("invalid filter")
+	// ErrDimensionMismatch: a vector's length differs from the index's dimension.
+	ErrDimensionMismatch = errors.New("dimension mismatch")
+	// ErrEmbeddingsNotConfigured: an operation needs an EmbeddingsModel and none was given.
+	ErrEmbeddingsNotConfigured = errors.New("embeddings model not configured")
+	// ErrCorrupt: stored bytes could not be decoded.
+	ErrCorrupt = errors.New("corrupt data")
+	// ErrNotDocumentIndex: the folder holds an index but no document catalog.
+	ErrNotDocumentIndex = errors.New("not a document index")
+)

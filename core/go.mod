@@ -1,0 +1,3 @@
+module github.com/foliovec/folio/core
+
+go 1.26

@@ -1,0 +1,78 @@
+package core
+
+// Metadata is an item's or document's metadata. Values are string, float64
+// or bool; any Go number is accepted on write and stored as float64. Values
+// of other types read from files written by other tools are carried as they
+// were decoded.
+type Metadata map[string]any
+
+// MetadataConfig says which metadata keys are stored inline in the index
+// file (and so can be filtered on). The rest go to a side-car file.
+//
+// A nil Indexed and an empty non-nil Indexed are both "no indexed keys"; the
+// JSON codec writes the first as `{}` and the second as `{"indexed":[]}`,
+// as Vectra does.
+type MetadataConfig struct {
+	Indexed []string
+}
+
+// IndexItem is one vector with its metadata.
+type IndexItem struct {
+	ID       string
+	Metadata Metadata
+	// Vector is stored exactly as given (not normalised).
+	Vector []float32
+	// Norm is the Euclidean length of Vector.
+	Norm float64
+	// MetadataFile is the side-car file holding the item's full metadata,
+	// relative to the index folder; "" when none.
+	MetadataFile string
+}
+
+// QueryResult is one hit of a query.
+type QueryResult struct {
+	Item  IndexItem
+	Score float64
+}
+
+// CreateIndexConfig configures CreateIndex. Version 0 means 1.
+type CreateIndexConfig struct {
+	Version        int
+	DeleteIfExists bool
+	MetadataConfig MetadataConfig
+}
+
+// IndexStats describes an index.
+type IndexStats struct {
+	Version        int
+	MetadataConfig MetadataConfig
+	Items          int
+}
+
+// IndexData is the content of an index file.
+type IndexData struct {
+	Version        int
+	MetadataConfig MetadataConfig
+	Items          []IndexItem
+}
+
+// DocumentCatalog maps document URIs to ids and content hashes. It is stored
+// in catalog<ext> beside the index file.
+//
+// URIToHash is nil when the stored catalog has no uriToHash (catalogs
+// written before Vectra 0.15, or never upserted into).
+type DocumentCatalog struct {
+	Version   int
+	Count     int
+	URIToID   map[string]string
+	IDToURI   map[string]string
+	URIToHash map[string]string
+}
+
+// DocumentCatalogStats describes a document index.
+type DocumentCatalogStats struct {
+	Version        int
+	Documents      int
+	Chunks         int
+	MetadataConfig MetadataConfig
+}

@@ -1,0 +1,23 @@
+module github.com/foliovec/folio
+
+go 1.26
+
+require (
+	github.com/foliovec/folio/adapters/codec-json v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/codec-pb v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/storage-fs v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/storage-mem v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/tokenizer-tiktoken v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/conformance v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
+)
+
+replace (
+	github.com/foliovec/folio/adapters/codec-json => ./adapters/codec-json
+	github.com/foliovec/folio/adapters/codec-pb => ./adapters/codec-pb
+	github.com/foliovec/folio/adapters/storage-fs => ./adapters/storage-fs
+	github.com/foliovec/folio/adapters/storage-mem => ./adapters/storage-mem
+	github.com/foliovec/folio/adapters/tokenizer-tiktoken => ./adapters/tokenizer-tiktoken
+	github.com/foliovec/folio/conformance => ./conformance
+	github.com/foliovec/folio/core => ./core
+)
