@@ -86,3 +86,32 @@ bench:
 
 ## ci: everything CI checks.
 ci: lint core-deps test isolated wasm generate-check
+
+## onnxruntime: the ONNX Runtime library that adapters/embed-onnx loads, from the
+## npm package onnxruntime-node (its install script is never run), checksum-verified,
+## into .cache/onnxruntime/<version>/. Runs only when the library is missing.
+ONNXRUNTIME_VERSION := 1.24.3
+ONNXRUNTIME_SUMS := adapters/embed-onnx/onnxruntime.sha256
+ONNXRUNTIME_PLATFORM := $(shell uname -s | tr A-Z a-z)/$(shell uname -m | sed -e 's/x86_64/x64/' -e 's/aarch64/arm64/')
+ONNXRUNTIME_LIBNAME := $(if $(filter darwin/%,$(ONNXRUNTIME_PLATFORM)),libonnxruntime.$(ONNXRUNTIME_VERSION).dylib,libonnxruntime.so.1)
+ONNXRUNTIME_LIB := .cache/onnxruntime/$(ONNXRUNTIME_VERSION)/$(ONNXRUNTIME_LIBNAME)
+
+.PHONY: onnxruntime
+onnxruntime: $(ONNXRUNTIME_LIB)
+test test-short isolated bench: onnxruntime
+
+$(ONNXRUNTIME_LIB):
+	@echo "==> onnxruntime $(ONNXRUNTIME_VERSION) ($(ONNXRUNTIME_PLATFORM)) into $(@D)"
+	@command -v npm >/dev/null || { echo "npm is needed to fetch onnxruntime-node@$(ONNXRUNTIME_VERSION)"; exit 1; }
+	@sha256() { if command -v sha256sum >/dev/null; then sha256sum "$$1"; else shasum -a 256 "$$1"; fi | cut -d' ' -f1; }; \
+		want() { awk -v f="$$1" '$$2 == f { print $$1 }' $(ONNXRUNTIME_SUMS); }; \
+		tgz=onnxruntime-node-$(ONNXRUNTIME_VERSION).tgz; \
+		member=package/bin/napi-v6/$(ONNXRUNTIME_PLATFORM)/$(ONNXRUNTIME_LIBNAME); \
+		[ -n "$$(want $$member)" ] || { echo "no onnxruntime library pinned for $(ONNXRUNTIME_PLATFORM) in $(ONNXRUNTIME_SUMS)"; exit 1; }; \
+		tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+		(cd "$$tmp" && npm pack --silent --ignore-scripts onnxruntime-node@$(ONNXRUNTIME_VERSION) >/dev/null); \
+		[ "$$(sha256 "$$tmp/$$tgz")" = "$$(want $$tgz)" ] || { echo "checksum mismatch: $$tgz"; exit 1; }; \
+		tar -xzf "$$tmp/$$tgz" -C "$$tmp" "$$member"; \
+		[ "$$(sha256 "$$tmp/$$member")" = "$$(want $$member)" ] || { echo "checksum mismatch: $$member"; exit 1; }; \
+		mkdir -p $(@D); mv "$$tmp/$$member" $@.part; mv $@.part $@
+	@echo "onnxruntime: $@"
