@@ -1,0 +1,63 @@
+package core
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/foliovec/folio/core/pathutil"
+)
+
+// This file holds Vectra's FileStorageUtilities.
+
+// EnsureFolderExists creates folderPath in storage unless a file or folder
+// already exists there. Errors from storage are returned unchanged.
+func EnsureFolderExists(ctx context.Context, storage FileStorage, folderPath string) error {
+	exists, err := storage.PathExists(ctx, folderPath)
+	if err != nil || exists {
+		return err
+	}
+	return storage.CreateFolder(ctx, folderPath)
+}
+
+// GetFileType returns the FileType of filePath from its extension,
+// compared case-insensitively with [FileExt], or "" when the extension is
+// missing or unknown. Dotfiles (".env") and names ending in a dot have no
+// extension.
+func GetFileType(filePath string) FileType {
+	ext := strings.ToLower(pathutil.Extname(filePath))
+	if len(ext) < 2 {
+		return ""
+	}
+	return knownFileType(ext[1:])
+}
+
+// GetFileTypeFromContentType returns the FileType of a MIME type: the
+// [ContentTypeMap] entry when there is one, otherwise the subtype of a
+// "type/subtype" value (without any "+suffix") when it is a known
+// extension, otherwise "". Parameters are not stripped, so
+// "text/html; charset=utf-8" gives "", as in Vectra.
+func GetFileTypeFromContentType(contentType string) FileType {
+	if ft, ok := ContentTypeMap[contentType]; ok {
+		return ft
+	}
+	parts := strings.Split(contentType, "/")
+	if len(parts) != 2 {
+		return ""
+	}
+	subtype, _, _ := strings.Cut(parts[1], "+")
+	return knownFileType(subtype)
+}
+
+// TryDeleteFile deletes filePath from storage and returns the error, if
+// any, for the caller to inspect or ignore; it never panics on failure.
+func TryDeleteFile(ctx context.Context, storage FileStorage, filePath string) error {
+	return storage.DeleteFile(ctx, filePath)
+}
+
+func knownFileType(ext string) FileType {
+	if ext != "" && slices.Contains(FileExt, ext) {
+		return FileType(ext)
+	}
+	return ""
+}
