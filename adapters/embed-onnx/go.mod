@@ -5,6 +5,8 @@ go 1.26
 require (
 	github.com/foliovec/folio/conformance v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
+	github.com/yalue/onnxruntime_go v1.27.0
+	golang.org/x/text v0.41.0
 )
 
 replace (
