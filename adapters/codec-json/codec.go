@@ -1,0 +1,78 @@
+package codecjson
+
+import (
+	"fmt"
+
+	"github.com/foliovec/folio/core"
+)
+
+// JsonCodec reads and writes index folders in Vectra's JSON format. It is
+// stateless: the zero value is ready to use, and one value may be shared.
+type JsonCodec struct{}
+
+var _ core.IndexCodec = (*JsonCodec)(nil)
+
+// New returns the JSON codec.
+func New() *JsonCodec {
+	return &JsonCodec{}
+}
+
+// Extension returns ".json".
+func (*JsonCodec) Extension() string {
+	return ".json"
+}
+
+// SerializeIndex writes d as Vectra's index.json.
+func (*JsonCodec) SerializeIndex(d core.IndexData) ([]byte, error) {
+	b, err := appendIndex(make([]byte, 0, indexSizeHint(d)), d)
+	if err != nil {
+		return nil, fmt.Errorf("codecjson: serialize index: %w", err)
+	}
+	return b, nil
+}
+
+// DeserializeIndex reads an index.json written by Vectra or Folio.
+func (*JsonCodec) DeserializeIndex(b []byte) (core.IndexData, error) {
+	d, err := decodeIndex(b)
+	if err != nil {
+		return core.IndexData{}, corrupt("deserialize index", err)
+	}
+	return d, nil
+}
+
+// SerializeCatalog writes c as Vectra's catalog.json.
+func (*JsonCodec) SerializeCatalog(c core.DocumentCatalog) ([]byte, error) {
+	return appendCatalog(nil, c), nil
+}
+
+// DeserializeCatalog reads a catalog.json written by Vectra or Folio.
+func (*JsonCodec) DeserializeCatalog(b []byte) (core.DocumentCatalog, error) {
+	c, err := decodeCatalog(b)
+	if err != nil {
+		return core.DocumentCatalog{}, corrupt("deserialize catalog", err)
+	}
+	return c, nil
+}
+
+// SerializeMetadata writes m as a side-car or document metadata file.
+func (*JsonCodec) SerializeMetadata(m core.Metadata) ([]byte, error) {
+	b, err := appendObject(nil, m)
+	if err != nil {
+		return nil, fmt.Errorf("codecjson: serialize metadata: %w", err)
+	}
+	return b, nil
+}
+
+// DeserializeMetadata reads a side-car or document metadata file.
+func (*JsonCodec) DeserializeMetadata(b []byte) (core.Metadata, error) {
+	m, err := decodeMetadata(b)
+	if err != nil {
+		return nil, corrupt("deserialize metadata", err)
+	}
+	return m, nil
+}
+
+// corrupt wraps a decoding error in core.ErrCorrupt.
+func corrupt(op string, err error) error {
+	return fmt.Errorf("codecjson: %s: %w: %w", op, core.ErrCorrupt, err)
+}

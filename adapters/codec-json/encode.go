@@ -1,0 +1,209 @@
+package codecjson
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/foliovec/folio/core"
+)
+
+// appendIndex appends d in Vectra's shape and key order:
+//
+//	{"version":1,"metadata_config":{},"items":[{"id":…,"metadata":{…},"vector":[…],"norm":…,"metadataFile":…}]}
+//
+// metadata_config is {} when Indexed is nil and {"indexed":[…]} otherwise;
+// metadataFile is left out when "".
+func appendIndex(b []byte, d core.IndexData) ([]byte, error) {
+	b = append(b, `{"version":`...)
+	b = strconv.AppendInt(b, int64(d.Version), 10)
+	b = append(b, `,"metadata_config":{`...)
+	if d.MetadataConfig.Indexed != nil {
+		b = append(b, `"indexed":[`...)
+		for i, k := range d.MetadataConfig.Indexed {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, k)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `},"items":[`...)
+	for i := range d.Items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendItem(b, &d.Items[i]); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, "]}"...), nil
+}
+
+func appendItem(b []byte, it *core.IndexItem) ([]byte, error) {
+	b = append(b, `{"id":`...)
+	b = appendString(b, it.ID)
+	b = append(b, `,"metadata":`...)
+	b, err := appendObject(b, it.Metadata)
+	if err != nil {
+		return nil, fmt.Errorf("item %q metadata: %w", it.ID, err)
+	}
+	b = append(b, `,"vector":[`...)
+	for i, x := range it.Vector {
+		if math.Float32bits(x)&0x7f800000 == 0x7f800000 {
+			return nil, fmt.Errorf("item %q vector[%d] is %v: %w", it.ID, i, x, core.ErrInvalidArgument)
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendFloat32(b, x)
+	}
+	b = append(b, `],"norm":`...)
+	if !isFinite(it.Norm) {
+		return nil, fmt.Errorf("item %q norm is %v: %w", it.ID, it.Norm, core.ErrInvalidArgument)
+	}
+	b = appendFloat64(b, it.Norm)
+	if it.MetadataFile != "" {
+		b = append(b, `,"metadataFile":`...)
+		b = appendString(b, it.MetadataFile)
+	}
+	return append(b, '}'), nil
+}
+
+// indexSizeHint guesses the encoded size of d, so that one allocation
+// usually holds it.
+func indexSizeHint(d core.IndexData) int {
+	n := 64
+	for i := range d.Items {
+		it := &d.Items[i]
+		n += 64 + len(it.ID) + len(it.MetadataFile) + 12*len(it.Vector) + 32*len(it.Metadata)
+	}
+	return n
+}
+
+// appendCatalog appends c in Vectra's shape and key order:
+//
+//	{"version":1,"count":2,"uriToId":{…},"idToUri":{…},"uriToHash":{…}}
+//
+// uriToHash is left out when URIToHash is nil.
+func appendCatalog(b []byte, c core.DocumentCatalog) []byte {
+	b = append(b, `{"version":`...)
+	b = strconv.AppendInt(b, int64(c.Version), 10)
+	b = append(b, `,"count":`...)
+	b = strconv.AppendInt(b, int64(c.Count), 10)
+	b = append(b, `,"uriToId":`...)
+	b = appendStringMap(b, c.URIToID)
+	b = append(b, `,"idToUri":`...)
+	b = appendStringMap(b, c.IDToURI)
+	if c.URIToHash != nil {
+		b = append(b, `,"uriToHash":`...)
+		b = appendStringMap(b, c.URIToHash)
+	}
+	return append(b, '}')
+}
+
+func appendStringMap(b []byte, m map[string]string) []byte {
+	b = append(b, '{')
+	for i, k := range objectKeys(m) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		b = appendString(b, m[k])
+	}
+	return append(b, '}')
+}
+
+// appendObject appends m as a JSON object with its keys in [objectKeys]
+// order. A nil map is written as {}.
+func appendObject(b []byte, m map[string]any) ([]byte, error) {
+	b = append(b, '{')
+	for i, k := range objectKeys(m) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		var err error
+		if b, err = appendValue(b, m[k]); err != nil {
+			return nil, fmt.Errorf("key %q: %w", k, err)
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendValue appends a metadata value: strings, bools and nil as
+// themselves, every Go number as a float64, []any and map[string]any
+// recursively, and any other value as encoding/json would marshal it.
+// NaN and ±Inf are an error wrapping core.ErrInvalidArgument.
+func appendValue(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case string:
+		return appendString(b, v), nil
+	case bool:
+		if v {
+			return append(b, "true"...), nil
+		}
+		return append(b, "false"...), nil
+	case nil:
+		return append(b, "null"...), nil
+	case []any:
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendValue(b, e); err != nil {
+				return nil, fmt.Errorf("[%d]: %w", i, err)
+			}
+		}
+		return append(b, ']'), nil
+	case map[string]any:
+		return appendObject(b, v)
+	case core.Metadata:
+		return appendObject(b, v)
+	}
+	if f, ok := goNumber(v); ok {
+		if !isFinite(f) {
+			return nil, fmt.Errorf("number %v: %w", f, core.ErrInvalidArgument)
+		}
+		return appendFloat64(b, f), nil
+	}
+	return appendMarshaled(b, v)
+}
+
+// goNumber reports whether v is a Go number, and its float64 value.
+func goNumber(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case float32:
+		return float64(n), true
+	case int:
+		return float64(n), true
+	case int8:
+		return float64(n), true
+	case int16:
+		return float64(n), true
+	case int32:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case uint:
+		return float64(n), true
+	case uint8:
+		return float64(n), true
+	case uint16:
+		return float64(n), true
+	case uint32:
+		return float64(n), true
+	case uint64:
+		return float64(n), true
+	case uintptr:
+		return float64(n), true
+	}
+	return 0, false
+}
