@@ -1,0 +1,173 @@
+package storagetest_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/foliovec/folio/conformance/storagetest"
+	"github.com/foliovec/folio/core"
+)
+
+var allCaps = storagetest.Capabilities{AtomicReplace: true, Persistent: true, Confined: true}
+
+// refHarness makes a fresh reference storage with the given bug ("" for
+// none); Reopen gives a second value over the same data.
+func refHarness(bug string) func(t testing.TB) storagetest.Harness {
+	return func(t testing.TB) storagetest.Harness {
+		s := newRefStore(bug)
+		return storagetest.Harness{
+			Storage: s,
+			Reopen: func() core.FileStorage {
+				if bug == "reopen forgets" {
+					return newRefStore("")
+				}
+				return &refStore{st: s.st}
+			},
+		}
+	}
+}
+
+// TestReferenceStorage runs the suite as adapters do, on a storage that
+// keeps every rule: the suite has no false alarms.
+func TestReferenceStorage(t *testing.T) {
+	storagetest.Run(t, refHarness(""), allCaps)
+}
+
+func TestCheckPassesTheReferenceStorage(t *testing.T) {
+	if err := storagetest.Check(t.Context(), refHarness(""), allCaps); err != nil {
+		t.Fatalf("Check of a storage that keeps every rule:\n%v", err)
+	}
+}
+
+// violatedRules returns the rule names of Check's violations.
+func violatedRules(err error) map[string]bool {
+	rules := map[string]bool{}
+	var joined interface{ Unwrap() []error }
+	if !errors.As(err, &joined) {
+		return rules
+	}
+	for _, v := range joined.Unwrap() {
+		msg := strings.TrimPrefix(v.Error(), "storagetest: ")
+		rule, _, _ := strings.Cut(msg, ": ")
+		rules[rule] = true
+	}
+	return rules
+}
+
+// TestCheckFindsEachBrokenRule tests the tester: each broken storage must be
+// reported under the rule it breaks.
+func TestCheckFindsEachBrokenRule(t *testing.T) {
+	bugs := []struct {
+		bug, rule string
+	}{
+		{"create overwrites", "CreateFile of an existing file fails with fs.ErrExist and keeps the old content"},
+		{"create is not exclusive", "concurrent CreateFile of one path lets exactly one succeed, the others fail with fs.ErrExist"},
+		{"writes need no parent", "CreateFile in a missing folder fails with fs.ErrNotExist and creates nothing"},
+		{"read of missing is nil, nil", "ReadFile of a missing path fails with fs.ErrNotExist"},
+		{"writes alias the caller's bytes", "writes keep their own copy of the caller's bytes"},
+		{"reads share the stored bytes", "ReadFile returns a copy the caller may change"},
+		{"delete of missing fails", "DeleteFile of a missing path is not an error"},
+		{"folders get no parents", "CreateFolder creates missing parents"},
+		{"delete folder is shallow", "DeleteFolder removes the folder and everything below it"},
+		{"delete folder matches name prefixes", "DeleteFolder keeps siblings whose names share its prefix"},
+		{"files have no type", "GetDetails describes a file, with its type from its extension"},
+		{"list ignores the filter", "ListFiles honours the files, folders and all filters"},
+		{"list is not sorted", "ListFiles lists immediate children only, sorted by name, with their details"},
+		{"raw paths", "equivalent spellings of a path name the same file or folder"},
+		{"ignores context", "a cancelled context stops every method with context.Canceled, before any change"},
+		{"details panic", "GetDetails describes a folder as FileTypeFolder, whatever its name"},
+		{"upsert tears", "readers during UpsertFile see the whole old or new content"},
+		{"reopen forgets", "a reopened storage sees the files and folders written before"},
+		{"escapes its root", "paths that leave the root fail with core.ErrInvalidArgument"},
+	}
+	for _, tt := range bugs {
+		t.Run(tt.bug, func(t *testing.T) {
+			t.Parallel()
+			err := storagetest.Check(t.Context(), refHarness(tt.bug), allCaps)
+			if !violatedRules(err)[tt.rule] {
+				t.Errorf("Check of a storage whose bug is %q did not report rule %q; it reported:\n%v", tt.bug, tt.rule, err)
+			}
+		})
+	}
+}
+
+// TestCheckSkipsUnclaimedCapabilities: a storage that breaks only a
+// capability it does not claim passes.
+func TestCheckSkipsUnclaimedCapabilities(t *testing.T) {
+	tests := []struct {
+		bug  string
+		caps storagetest.Capabilities
+	}{
+		{"upsert tears", storagetest.Capabilities{Persistent: true, Confined: true}},
+		{"reopen forgets", storagetest.Capabilities{AtomicReplace: true, Confined: true}},
+		{"escapes its root", storagetest.Capabilities{AtomicReplace: true, Persistent: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.bug, func(t *testing.T) {
+			t.Parallel()
+			if err := storagetest.Check(t.Context(), refHarness(tt.bug), tt.caps); err != nil {
+				t.Errorf("Check with the broken capability unclaimed:\n%v", err)
+			}
+		})
+	}
+}
+
+func TestCheckReportsAPersistentClaimWithoutReopen(t *testing.T) {
+	noReopen := func(t testing.TB) storagetest.Harness { return storagetest.Harness{Storage: newRefStore("")} }
+	rule := "a reopened storage sees the files and folders written before"
+	if err := storagetest.Check(t.Context(), noReopen, allCaps); !violatedRules(err)[rule] {
+		t.Errorf("Check did not report the missing Reopen under %q; it reported:\n%v", rule, err)
+	}
+}
+
+func TestCheckReportsHarnessFailures(t *testing.T) {
+	failing := func(t testing.TB) storagetest.Harness {
+		t.Fatalf("cannot make the storage")
+		return storagetest.Harness{}
+	}
+	err := storagetest.Check(t.Context(), failing, storagetest.Capabilities{})
+	if err == nil || !strings.Contains(err.Error(), "harness: cannot make the storage") {
+		t.Errorf("Check with a failing harness = %v, want the harness's failure", err)
+	}
+}
+
+func TestCheckStopsOnACancelledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	calls := 0
+	counting := func(t testing.TB) storagetest.Harness {
+		calls++
+		return storagetest.Harness{Storage: newRefStore("")}
+	}
+	err := storagetest.Check(ctx, counting, storagetest.Capabilities{})
+	if !errors.Is(err, context.Canceled) || calls != 0 {
+		t.Errorf("Check with a cancelled context = %v after %d harnesses, want context.Canceled and none", err, calls)
+	}
+}
+
+func TestCheckTempDirIsRemovedAfterTheCase(t *testing.T) {
+	var dirs []string
+	withDir := func(t testing.TB) storagetest.Harness {
+		dirs = append(dirs, t.TempDir())
+		return storagetest.Harness{Storage: newRefStore("")}
+	}
+	if err := storagetest.Check(t.Context(), withDir, storagetest.Capabilities{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) == 0 {
+		t.Fatal("the harness was never called")
+	}
+	for _, d := range dirs {
+		if exists(d) {
+			t.Errorf("TempDir %s still exists after Check", d)
+		}
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
