@@ -36,4 +36,3 @@ type filterIgnoringStorage struct{ *refStore }
 func (s *filterIgnoringStorage) ListFiles(ctx context.Context, p string, _ core.ListFilesFilter) ([]core.FileDetails, error) {
 	return s.refStore.ListFiles(ctx, p, core.ListAll)
 }
-
