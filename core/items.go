@@ -1,0 +1,116 @@
+package core
+
+import (
+	"context"
+	"fmt"
+)
+
+// GetItem returns the committed item with id (the first, should a file
+// written by another tool hold the id twice), with its inline metadata
+// only. ok is false when there is none.
+func (ix *LocalIndex) GetItem(ctx context.Context, id string) (item IndexItem, ok bool, err error) {
+	s, err := ix.snapshot(ctx, "get item")
+	if err != nil {
+		return IndexItem{}, false, err
+	}
+	slot, ok := s.slots.lookup(id)
+	if !ok {
+		return IndexItem{}, false, nil
+	}
+	return s.item(int(slot)), true, nil
+}
+
+// ListItems returns every committed item in storage order, with inline
+// metadata only.
+func (ix *LocalIndex) ListItems(ctx context.Context) ([]IndexItem, error) {
+	s, err := ix.snapshot(ctx, "list items")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]IndexItem, s.len())
+	for i := range out {
+		out[i] = s.item(i)
+	}
+	return out, nil
+}
+
+// ListItemsByMetadata returns the committed items whose inline metadata
+// matches filter, in storage order. Only inline metadata is seen: with
+// indexed keys configured, a filter on another key matches nothing (REF
+// §2.6). An invalid filter is ErrInvalidFilter.
+func (ix *LocalIndex) ListItemsByMetadata(ctx context.Context, filter Filter) ([]IndexItem, error) {
+	s, err := ix.snapshot(ctx, "list items by metadata")
+	if err != nil {
+		return nil, err
+	}
+	sel, err := newSelection(s, filter)
+	if err != nil {
+		return nil, fmt.Errorf("core: list items by metadata: %w", err)
+	}
+	out := []IndexItem{}
+	sel.each(func(slot int32) { out = append(out, s.item(int(slot))) })
+	return out, nil
+}
+
+// selection is the set of slots a filter selects in a snapshot, narrowed by
+// posting lists when the filter allows: the predicate then runs on the
+// candidates alone.
+type selection struct {
+	s     *snapshot
+	all   bool      // no filter: every slot
+	none  bool      // nothing can match
+	cands []int32   // ascending candidate slots; nil: every slot is a candidate
+	match predicate // run on each candidate; nil when all
+}
+
+func newSelection(s *snapshot, filter Filter) (selection, error) {
+	if len(filter) == 0 {
+		return selection{s: s, all: true}, nil
+	}
+	match, plan, err := planFilter(filter)
+	if err != nil {
+		return selection{}, err
+	}
+	sel := selection{s: s, match: match, none: plan.none}
+	if !sel.none {
+		if cands, ok := s.postings.candidates(plan); ok {
+			sel.cands = cands
+			sel.none = len(cands) == 0
+		}
+	}
+	return sel, nil
+}
+
+// each calls fn with every selected slot in ascending order.
+func (sel selection) each(fn func(slot int32)) {
+	switch {
+	case sel.none:
+	case sel.all:
+		for i := range sel.s.len() {
+			fn(int32(i))
+		}
+	case sel.cands != nil:
+		for _, slot := range sel.cands {
+			if sel.match(sel.s.meta[slot]) {
+				fn(slot)
+			}
+		}
+	default:
+		for i, m := range sel.s.meta {
+			if sel.match(m) {
+				fn(int32(i))
+			}
+		}
+	}
+}
+
+// matches reports whether slot is selected.
+func (sel selection) matches(slot int32) bool {
+	switch {
+	case sel.none:
+		return false
+	case sel.all:
+		return true
+	}
+	return sel.match(sel.s.meta[slot])
+}

@@ -1,0 +1,273 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"github.com/foliovec/folio/core/pathutil"
+)
+
+// IndexOptions configures a LocalIndex. Storage and Codec are required.
+type IndexOptions struct {
+	// IndexName is the index file's name inside the folder, used verbatim
+	// whatever the codec; "" means "index" + Codec.Extension(). It must
+	// stay inside the folder (no "..", no absolute path).
+	IndexName string
+	// Storage reads and writes the folder's files. Required.
+	Storage FileStorage
+	// Codec serialises the index file and side-cars. Required.
+	Codec IndexCodec
+	// Logger receives warnings about work that cannot fail a call (removing
+	// stale side-car files, reading a document for BM25). nil is silent.
+	Logger *slog.Logger
+	// DocReader returns the full text of a document for the BM25 keyword
+	// search of hybrid queries (Vectra's options.docReader). Chunk items
+	// carry documentId, startPos and endPos in their inline metadata; the
+	// chunk text is the document text between those inclusive UTF-16
+	// offsets. nil reads "<documentId>.txt" in the index folder through
+	// Storage, as Vectra does. It is called at most once per document per
+	// commit, never per query (see QueryItems).
+	DocReader func(ctx context.Context, documentID string) (string, error)
+}
+
+// LocalIndex is a vector index stored in a folder: one index file holding
+// every item (id, vector, norm, inline metadata) and optional side-car
+// files holding the full metadata of items with non-indexed keys.
+//
+// The index file is read once, on first use, and never re-read: changes
+// made to the folder by another process are not seen until a new LocalIndex
+// is made (as in Vectra).
+//
+// A LocalIndex is safe for concurrent use. Readers (GetItem, ListItems,
+// ListItemsByMetadata, GetIndexStats, QueryItems) work on an immutable
+// snapshot of the last commit: they never wait for a writer and never see a
+// batch half applied. Writers serialise on one lock. A batch (BeginUpdate …
+// EndUpdate) collects changes that no reader sees until EndUpdate has
+// written the index file; single writes outside a batch are each their own
+// batch, durable when they return.
+//
+// Items returned by readers share memory with the index: their Vector and
+// Metadata must not be modified.
+type LocalIndex struct {
+	folder    string
+	name      string
+	storage   FileStorage
+	codec     IndexCodec
+	log       *slog.Logger
+	docReader func(ctx context.Context, documentID string) (string, error)
+
+	cur atomic.Pointer[snapshot] // last commit; nil until loaded
+
+	mu     sync.Mutex // serialises writers and the first load
+	update *batch     // the open batch, or nil; guarded by mu
+	hooks  commitHooks
+}
+
+// commitHooks let a type built on LocalIndex (LocalDocumentIndex) take part
+// in batches. Each runs with the writer lock held. Any may be nil.
+type commitHooks struct {
+	// begin runs when a batch opens.
+	begin func()
+	// beforeSave runs in EndUpdate before the index file is written; an
+	// error fails EndUpdate and leaves the batch open.
+	beforeSave func(ctx context.Context) error
+	// afterSave runs in EndUpdate once the index file is written and before
+	// the new snapshot is published; an error fails EndUpdate and leaves
+	// the batch open (the index file is already written).
+	afterSave func(ctx context.Context) error
+	// cancel runs when a batch is cancelled (also by a failed single write).
+	cancel func()
+}
+
+// NewLocalIndex returns the index stored in folderPath. Nothing is read
+// until first use. A missing Storage or Codec, or an IndexName that leaves
+// the folder, is an error wrapping ErrInvalidArgument.
+func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
+	if opts.Storage == nil {
+		return nil, fmt.Errorf("core: new local index %q: storage is required: %w", folderPath, ErrInvalidArgument)
+	}
+	if opts.Codec == nil {
+		return nil, fmt.Errorf("core: new local index %q: codec is required: %w", folderPath, ErrInvalidArgument)
+	}
+	name := opts.IndexName
+	if name == "" {
+		name = "index" + opts.Codec.Extension()
+	}
+	if !isInsideRelPath(name) {
+		return nil, fmt.Errorf("core: new local index %q: index name %q leaves the folder: %w", folderPath, name, ErrInvalidArgument)
+	}
+	ix := &LocalIndex{
+		folder:    folderPath,
+		name:      name,
+		storage:   opts.Storage,
+		codec:     opts.Codec,
+		log:       opts.Logger,
+		docReader: opts.DocReader,
+	}
+	if ix.log == nil {
+		ix.log = slog.New(slog.DiscardHandler)
+	}
+	if ix.docReader == nil {
+		ix.docReader = ix.readDocumentText
+	}
+	return ix, nil
+}
+
+// FolderPath is the folder the index lives in.
+func (ix *LocalIndex) FolderPath() string { return ix.folder }
+
+// IndexName is the index file's name inside the folder.
+func (ix *LocalIndex) IndexName() string { return ix.name }
+
+// Storage is the storage the index reads and writes through.
+func (ix *LocalIndex) Storage() FileStorage { return ix.storage }
+
+// Codec is the codec of the index file and side-cars.
+func (ix *LocalIndex) Codec() IndexCodec { return ix.codec }
+
+// path is the storage path of a file in the index folder.
+func (ix *LocalIndex) path(name string) string { return pathutil.Join(ix.folder, name) }
+
+func (ix *LocalIndex) indexPath() string { return ix.path(ix.name) }
+
+// CreateIndex creates the folder and an empty index file. An existing index
+// is ErrIndexExists unless cfg.DeleteIfExists, which deletes the folder
+// first (DeleteIndex). cfg.Version 0 means 1.
+//
+// Fix over Vectra: when writing the new index file fails, CreateIndex
+// removes that file only, not the whole folder; the index is then absent,
+// as in Vectra.
+func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	p := ix.indexPath()
+	exists, err := ix.storage.PathExists(ctx, p)
+	if err != nil {
+		return fmt.Errorf("core: create index %q: %w", p, err)
+	}
+	if exists {
+		if !cfg.DeleteIfExists {
+			return fmt.Errorf("core: create index %q: %w", p, ErrIndexExists)
+		}
+		if err := ix.deleteIndexLocked(ctx); err != nil {
+			return fmt.Errorf("core: create index %q: %w", p, err)
+		}
+	}
+	version := cfg.Version
+	if version == 0 {
+		version = 1
+	}
+	s := newEmptySnapshot(version, cfg.MetadataConfig)
+	err = ix.storage.CreateFolder(ctx, ix.folder)
+	if err == nil {
+		err = ix.save(ctx, s)
+	}
+	if err != nil {
+		ix.cur.Store(nil)
+		if derr := ix.storage.DeleteFile(context.WithoutCancel(ctx), p); derr != nil {
+			ix.log.Warn("core: create index: remove partial index file", "path", p, "err", derr)
+		}
+		return fmt.Errorf("core: create index %q: %w", p, err)
+	}
+	ix.cur.Store(s)
+	return nil
+}
+
+// DeleteIndex forgets the loaded index, cancels an open batch and deletes
+// the folder with everything in it.
+func (ix *LocalIndex) DeleteIndex(ctx context.Context) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if err := ix.deleteIndexLocked(ctx); err != nil {
+		return fmt.Errorf("core: delete index %q: %w", ix.folder, err)
+	}
+	return nil
+}
+
+func (ix *LocalIndex) deleteIndexLocked(ctx context.Context) error {
+	ix.cur.Store(nil)
+	if ix.update != nil {
+		// The folder goes, side-cars included: nothing to clean up.
+		ix.update = nil
+		if ix.hooks.cancel != nil {
+			ix.hooks.cancel()
+		}
+	}
+	return ix.storage.DeleteFolder(ctx, ix.folder)
+}
+
+// IsIndexCreated reports whether the index file exists.
+func (ix *LocalIndex) IsIndexCreated(ctx context.Context) (bool, error) {
+	ok, err := ix.storage.PathExists(ctx, ix.indexPath())
+	if err != nil {
+		return false, fmt.Errorf("core: is index created %q: %w", ix.indexPath(), err)
+	}
+	return ok, nil
+}
+
+// GetIndexStats returns the committed version, metadata config and item
+// count.
+func (ix *LocalIndex) GetIndexStats(ctx context.Context) (IndexStats, error) {
+	s, err := ix.snapshot(ctx, "get index stats")
+	if err != nil {
+		return IndexStats{}, err
+	}
+	return IndexStats{Version: s.version, MetadataConfig: cloneConfig(s.config), Items: s.len()}, nil
+}
+
+// snapshot returns the last commit, loading the index file on first use.
+func (ix *LocalIndex) snapshot(ctx context.Context, op string) (*snapshot, error) {
+	if s := ix.cur.Load(); s != nil {
+		return s, nil
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	s, err := ix.loadLocked(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("core: %s: %w", op, err)
+	}
+	return s, nil
+}
+
+// loadLocked returns the last commit, reading the index file if it is not
+// loaded yet. ix.mu must be held.
+func (ix *LocalIndex) loadLocked(ctx context.Context) (*snapshot, error) {
+	if s := ix.cur.Load(); s != nil {
+		return s, nil
+	}
+	p := ix.indexPath()
+	raw, err := ix.storage.ReadFile(ctx, p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("load index %q: %w", p, ErrIndexNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load index %q: %w", p, err)
+	}
+	data, err := ix.codec.DeserializeIndex(raw)
+	if err != nil {
+		return nil, fmt.Errorf("load index %q: %w", p, err)
+	}
+	s, err := snapshotFromData(data)
+	if err != nil {
+		return nil, fmt.Errorf("load index %q: %w", p, err)
+	}
+	ix.cur.Store(s)
+	return s, nil
+}
+
+// save writes s as the index file.
+func (ix *LocalIndex) save(ctx context.Context, s *snapshot) error {
+	raw, err := ix.codec.SerializeIndex(s.data())
+	if err != nil {
+		return fmt.Errorf("serialize index: %w", err)
+	}
+	if err := ix.storage.UpsertFile(ctx, ix.indexPath(), raw); err != nil {
+		return fmt.Errorf("save index: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,110 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"sync"
+)
+
+// Side-car files hold the full metadata of items that have keys outside
+// MetadataConfig.Indexed (REF §2.5–2.6). Each is named "<uuid><ext>", a
+// fresh uuid per write (not the item id), in the index folder, and its name
+// is the item's MetadataFile. In a protobuf index they hold JSON text, as
+// the codec's SerializeMetadata writes it.
+//
+// Fixes over Vectra: a side-car is removed once the commit that drops or
+// replaces its item is written (never before, so a crash cannot leave the
+// index pointing at a missing file), and a cancelled batch removes the
+// side-cars it wrote. A MetadataFile read from an index file that would
+// leave the folder makes the file corrupt (see snapshotFromData).
+
+// writeSidecar writes md to a new side-car file and returns its name.
+func (ix *LocalIndex) writeSidecar(ctx context.Context, md Metadata) (string, error) {
+	name := newUUIDv4() + ix.codec.Extension()
+	raw, err := ix.codec.SerializeMetadata(md)
+	if err != nil {
+		return "", fmt.Errorf("serialize metadata file %q: %w", name, err)
+	}
+	if err := ix.storage.UpsertFile(ctx, ix.path(name), raw); err != nil {
+		return "", fmt.Errorf("write metadata file %q: %w", name, err)
+	}
+	return name, nil
+}
+
+// removeSidecars deletes side-car files, logging failures: the commit they
+// follow has succeeded, so they only leave orphans behind.
+func (ix *LocalIndex) removeSidecars(ctx context.Context, names []string) {
+	for _, name := range names {
+		if !isInsideRelPath(name) {
+			continue
+		}
+		if err := ix.storage.DeleteFile(ctx, ix.path(name)); err != nil {
+			ix.log.Warn("core: remove metadata file", "folder", ix.folder, "file", name, "err", err)
+		}
+	}
+}
+
+// maxSidecarReads bounds the side-car files a query reads at once.
+const maxSidecarReads = 16
+
+// loadSidecars replaces the metadata of each result that has a side-car
+// with the side-car's content, reading them concurrently. A missing or
+// undecodable side-car fails the query, as in Vectra.
+func (ix *LocalIndex) loadSidecars(ctx context.Context, results []QueryResult) error {
+	var todo []int
+	for i := range results {
+		if results[i].Item.MetadataFile != "" {
+			todo = append(todo, i)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make([]error, len(todo))
+	sem := make(chan struct{}, maxSidecarReads)
+	var wg sync.WaitGroup
+	for j, i := range todo {
+		wg.Go(func() {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				errs[j] = ctx.Err()
+				return
+			}
+			defer func() { <-sem }()
+			md, err := ix.readSidecar(ctx, results[i].Item.MetadataFile)
+			if err != nil {
+				errs[j] = err
+				cancel()
+				return
+			}
+			results[i].Item.Metadata = md
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil && err != context.Canceled {
+			return err
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ix *LocalIndex) readSidecar(ctx context.Context, name string) (Metadata, error) {
+	raw, err := ix.storage.ReadFile(ctx, ix.path(name))
+	if err != nil {
+		return nil, fmt.Errorf("read metadata file %q: %w", name, err)
+	}
+	md, err := ix.codec.DeserializeMetadata(raw)
+	if err != nil {
+		return nil, fmt.Errorf("decode metadata file %q: %w", name, err)
+	}
+	return md, nil
+}

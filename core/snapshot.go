@@ -1,0 +1,221 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// snapshot is one committed state of an index. It is never modified after
+// it is published (the BM25 keyword index is filled in lazily, once, behind
+// its own synchronisation), so any number of readers use it without locks
+// while a writer builds the next one.
+//
+// Items live in columns indexed by slot, in storage order. When every
+// vector has the same length the vectors are one contiguous row-major
+// arena; a file written by another tool with vectors of different lengths
+// keeps one slice per item instead (mixed), and queries take a slower path
+// with Vectra's prefix semantics.
+type snapshot struct {
+	version int
+	config  MetadataConfig
+
+	ids   []string
+	meta  []Metadata // inline metadata, shared read-only with callers
+	files []string   // side-car file names, "" when none
+	norms []float64  // the norm reported as IndexItem.Norm (as read from the file, or computed on insert)
+
+	// scale is the Euclidean length of each vector as held in memory, used
+	// to score; 0 marks a vector with no direction (zero, empty or
+	// non-finite), which scores 0 and ranks after every other item.
+	scale []float64
+
+	mixed bool        // vectors of different lengths: vecs is set, arena is not
+	dim   int         // common vector length; -1 when there are no items or mixed
+	arena []float32   // len(ids)*dim values when !mixed
+	vecs  [][]float32 // per-slot vectors when mixed
+
+	slots  *slotMap // id → first slot holding it
+	dupIDs bool     // some id appears in more than one slot (only in files written by others)
+
+	// serials are stable, strictly increasing item numbers aligned with
+	// slots; the BM25 keyword index refers to items by serial so that a
+	// delete does not renumber it.
+	serials    []uint32
+	nextSerial uint32
+
+	postings *postings // posting lists of the indexed metadata fields
+
+	bm25     atomic.Pointer[bm25Index] // nil until the first hybrid query
+	bm25Once sync.Mutex                // serialises the lazy BM25 build
+}
+
+func (s *snapshot) len() int { return len(s.ids) }
+
+// vector returns slot i's vector. The slice shares memory with the
+// snapshot; its capacity ends with the vector so an append by the caller
+// cannot overwrite the next row.
+func (s *snapshot) vector(i int) []float32 {
+	if s.mixed {
+		return s.vecs[i]
+	}
+	if s.dim == 0 {
+		return []float32{}
+	}
+	return s.arena[i*s.dim : (i+1)*s.dim : (i+1)*s.dim]
+}
+
+// item returns slot i as an IndexItem sharing the snapshot's memory.
+func (s *snapshot) item(i int) IndexItem {
+	return IndexItem{
+		ID:           s.ids[i],
+		Metadata:     s.meta[i],
+		Vector:       s.vector(i),
+		Norm:         s.norms[i],
+		MetadataFile: s.files[i],
+	}
+}
+
+// data returns the content to serialise. Vectors share the arena.
+func (s *snapshot) data() IndexData {
+	items := make([]IndexItem, s.len())
+	for i := range items {
+		items[i] = s.item(i)
+	}
+	return IndexData{Version: s.version, MetadataConfig: cloneConfig(s.config), Items: items}
+}
+
+func cloneConfig(c MetadataConfig) MetadataConfig {
+	if c.Indexed == nil {
+		return MetadataConfig{}
+	}
+	return MetadataConfig{Indexed: slices.Clone(c.Indexed)}
+}
+
+// newEmptySnapshot is the state of a freshly created index.
+func newEmptySnapshot(version int, config MetadataConfig) *snapshot {
+	s := &snapshot{version: version, config: cloneConfig(config), dim: -1, slots: &slotMap{}}
+	s.postings = buildPostings(s)
+	return s
+}
+
+// vectorLength is the Euclidean length of v, summed in float64 in index
+// order. It is NaN or +Inf when v holds a non-finite value.
+func vectorLength(v []float32) float64 {
+	var sum float64
+	for _, x := range v {
+		f := float64(x)
+		sum += f * f
+	}
+	return math.Sqrt(sum)
+}
+
+// scoringScale is the scale a vector scores with: its length, or 0 when the
+// vector has no usable direction.
+func scoringScale(v []float32) float64 {
+	n := vectorLength(v)
+	if n == 0 || math.IsNaN(n) || math.IsInf(n, 0) {
+		return 0
+	}
+	return n
+}
+
+// snapshotFromData builds a snapshot from a decoded index file. It takes
+// ownership of data. Side-car names that would leave the index folder make
+// the file corrupt.
+func snapshotFromData(data IndexData) (*snapshot, error) {
+	n := len(data.Items)
+	s := &snapshot{
+		version:    data.Version,
+		config:     cloneConfig(data.MetadataConfig),
+		ids:        make([]string, n),
+		meta:       make([]Metadata, n),
+		files:      make([]string, n),
+		norms:      make([]float64, n),
+		scale:      make([]float64, n),
+		serials:    make([]uint32, n),
+		nextSerial: uint32(n),
+		dim:        -1,
+	}
+	slots := make(map[string]int32, n)
+	for i := range data.Items {
+		it := &data.Items[i]
+		if it.MetadataFile != "" && !isInsideRelPath(it.MetadataFile) {
+			return nil, fmt.Errorf("item %q: metadataFile %q leaves the index folder: %w", it.ID, it.MetadataFile, ErrCorrupt)
+		}
+		s.ids[i] = it.ID
+		s.meta[i] = it.Metadata
+		if it.Metadata == nil {
+			s.meta[i] = Metadata{}
+		}
+		s.files[i] = it.MetadataFile
+		s.norms[i] = it.Norm
+		s.scale[i] = scoringScale(it.Vector)
+		s.serials[i] = uint32(i)
+		if _, dup := slots[it.ID]; dup {
+			s.dupIDs = true
+		} else {
+			slots[it.ID] = int32(i)
+		}
+	}
+	s.slots = &slotMap{own: slots}
+	s.setVectors(data.Items)
+	s.postings = buildPostings(s)
+	return s, nil
+}
+
+// setVectors stores the items' vectors: as one arena when their lengths
+// agree, else per item. When the decoder already placed the vectors one
+// after another in a single backing array, the arena adopts it without
+// copying.
+func (s *snapshot) setVectors(items []IndexItem) {
+	n := len(items)
+	if n == 0 {
+		return
+	}
+	d := len(items[0].Vector)
+	for i := range items {
+		if len(items[i].Vector) != d {
+			s.mixed = true
+			s.vecs = make([][]float32, n)
+			for j := range items {
+				s.vecs[j] = slices.Clip(items[j].Vector)
+				if s.vecs[j] == nil {
+					s.vecs[j] = []float32{}
+				}
+			}
+			return
+		}
+	}
+	s.dim = d
+	if d == 0 {
+		return
+	}
+	if arena, ok := contiguousVectors(items, d); ok {
+		s.arena = arena
+		return
+	}
+	s.arena = make([]float32, n*d)
+	for i := range items {
+		copy(s.arena[i*d:], items[i].Vector)
+	}
+}
+
+// contiguousVectors reports whether the items' vectors (all of length d > 0)
+// lie one after another in one backing array, and returns that array.
+func contiguousVectors(items []IndexItem, d int) ([]float32, bool) {
+	total := len(items) * d
+	first := items[0].Vector
+	if cap(first) < total {
+		return nil, false
+	}
+	all := first[:total]
+	for i := range items {
+		if &all[i*d] != &items[i].Vector[0] {
+			return nil, false
+		}
+	}
+	return all, true
+}

@@ -1,0 +1,266 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// write runs change in the open batch, or, with none open, in a batch of its
+// own that it commits (durable when write returns) or, when change or the
+// commit fails, cancels: a failed single write leaves no batch open (a fix
+// over Vectra). change reports whether it changed anything; a single write
+// that changed nothing writes nothing.
+func (ix *LocalIndex) write(ctx context.Context, change func(b *batch) (bool, error)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if b := ix.update; b != nil {
+		_, err := change(b)
+		return err
+	}
+	b, err := ix.beginLocked(ctx)
+	if err != nil {
+		return err
+	}
+	changed, err := change(b)
+	if err == nil && changed {
+		err = ix.commitLocked(ctx)
+	}
+	if ix.update != nil {
+		ix.cancelLocked(ctx)
+	}
+	return err
+}
+
+// InsertItem adds an item. An empty ID gets a new uuid v4. An ID already
+// present is ErrItemExists. See UpsertItem for the rules on vectors and
+// metadata.
+func (ix *LocalIndex) InsertItem(ctx context.Context, item IndexItem) (IndexItem, error) {
+	return ix.putItem(ctx, "insert item", item, true)
+}
+
+// UpsertItem adds an item or replaces the one with the same ID, keeping its
+// position. An empty ID gets a new uuid v4.
+//
+// The vector is copied and stored as given (not normalised); its norm is
+// computed. A nil vector, or one holding NaN or ±Inf, is ErrInvalidArgument
+// (an empty vector is allowed, with norm 0). When the index holds other
+// items, a vector of another length is ErrDimensionMismatch.
+//
+// Metadata values must be strings, booleans or numbers (any Go number, kept
+// as float64; NaN and ±Inf are refused); anything else is
+// ErrInvalidArgument. When the index has indexed keys
+// (MetadataConfig.Indexed), the item keeps only those inline; if it has any
+// other key, its full metadata goes to a new side-car file
+// "<uuid><ext>" in the folder, named in MetadataFile. Replacing an item
+// drops its old side-car file once the change is committed.
+//
+// The returned item shares memory with the index: do not modify it.
+func (ix *LocalIndex) UpsertItem(ctx context.Context, item IndexItem) (IndexItem, error) {
+	return ix.putItem(ctx, "upsert item", item, false)
+}
+
+func (ix *LocalIndex) putItem(ctx context.Context, op string, item IndexItem, unique bool) (IndexItem, error) {
+	if item.ID == "" {
+		item.ID = newUUIDv4()
+	}
+	var out IndexItem
+	err := ix.write(ctx, func(b *batch) (bool, error) {
+		var err error
+		out, err = ix.addItem(ctx, b, item, unique)
+		return err == nil, err
+	})
+	if err != nil {
+		return IndexItem{}, wrapOp(op, item.ID, err)
+	}
+	return out, nil
+}
+
+// wrapOp names the operation and key in err, leaving context errors
+// unchanged.
+func wrapOp(op, key string, err error) error {
+	if err == context.Canceled || err == context.DeadlineExceeded {
+		return err
+	}
+	return fmt.Errorf("core: %s %q: %w", op, key, err)
+}
+
+// BatchInsertItems inserts every item in one batch of its own, all or
+// nothing: an error (an id already present, also twice in items; an
+// invalid vector or metadata) cancels the batch, removing the side-car
+// files it wrote. A batch already open is ErrUpdateInProgress. The items
+// are returned as stored, in order.
+func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) ([]IndexItem, error) {
+	const op = "batch insert items"
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	b, err := ix.beginLocked(ctx)
+	if err != nil {
+		return nil, wrapOp(op, ix.folder, err)
+	}
+	out := make([]IndexItem, len(items))
+	for i, item := range items {
+		if i%1024 == 1023 {
+			if err := ctx.Err(); err != nil {
+				ix.cancelLocked(ctx)
+				return nil, err
+			}
+		}
+		if item.ID == "" {
+			item.ID = newUUIDv4()
+		}
+		if out[i], err = ix.addItem(ctx, b, item, true); err != nil {
+			ix.cancelLocked(ctx)
+			return nil, wrapOp(op+": item", item.ID, err)
+		}
+	}
+	if err := ix.commitLocked(ctx); err != nil {
+		ix.cancelLocked(ctx)
+		return nil, wrapOp(op, ix.folder, err)
+	}
+	return out, nil
+}
+
+// DeleteItem removes the item with id; an unknown id is not an error.
+// Its side-car file is removed once the change is committed.
+func (ix *LocalIndex) DeleteItem(ctx context.Context, id string) error {
+	err := ix.write(ctx, func(b *batch) (bool, error) { return b.remove(id), nil })
+	if err != nil {
+		return wrapOp("delete item", id, err)
+	}
+	return nil
+}
+
+// DeleteItems removes every item whose id is in ids, in one commit; unknown
+// ids are ignored and no ids writes nothing.
+func (ix *LocalIndex) DeleteItems(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	err := ix.write(ctx, func(b *batch) (bool, error) {
+		changed := false
+		for _, id := range ids {
+			for b.remove(id) {
+				changed = true
+			}
+		}
+		return changed, nil
+	})
+	if err != nil {
+		return wrapOp("delete items", ix.folder, err)
+	}
+	return nil
+}
+
+// addItem validates item and puts it in b (REF §2.5). item.ID is set.
+func (ix *LocalIndex) addItem(ctx context.Context, b *batch, item IndexItem, unique bool) (IndexItem, error) {
+	if item.Vector == nil {
+		return IndexItem{}, fmt.Errorf("vector is required: %w", ErrInvalidArgument)
+	}
+	for i, x := range item.Vector {
+		if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) {
+			return IndexItem{}, fmt.Errorf("vector[%d] is %v: %w", i, f, ErrInvalidArgument)
+		}
+	}
+	pos, exists := b.find(item.ID)
+	if unique && exists {
+		return IndexItem{}, ErrItemExists
+	}
+	if d := len(item.Vector); b.live > 0 && d != b.dim && !(exists && b.live == 1) {
+		return IndexItem{}, fmt.Errorf("vector has %d dimensions, index has %d: %w", d, b.dim, ErrDimensionMismatch)
+	}
+	full, err := cleanItemMetadata(item.Metadata)
+	if err != nil {
+		return IndexItem{}, err
+	}
+	inline, sidecar := splitMetadata(b.base.config.Indexed, full)
+	var file string
+	if sidecar {
+		if file, err = ix.writeSidecar(ctx, full); err != nil {
+			return IndexItem{}, err
+		}
+		b.created = append(b.created, file)
+	}
+	vec := slices.Clone(item.Vector)
+	if vec == nil {
+		vec = []float32{}
+	}
+	it := pendingItem{id: item.ID, meta: inline, file: file, vec: vec, norm: vectorLength(vec)}
+	b.put(it, pos, exists)
+	return IndexItem{ID: it.id, Metadata: it.meta, Vector: it.vec, Norm: it.norm, MetadataFile: it.file}, nil
+}
+
+// cleanItemMetadata copies md, converting every number to float64. A value
+// that is not a string, bool or finite number is ErrInvalidArgument. nil
+// gives an empty map.
+func cleanItemMetadata(md Metadata) (Metadata, error) {
+	out := make(Metadata, len(md))
+	for k, v := range md {
+		var f float64
+		switch x := v.(type) {
+		case string, bool:
+			out[k] = x
+			continue
+		case float64:
+			f = x
+		case float32:
+			f = float64(x)
+		case int:
+			f = float64(x)
+		case int8:
+			f = float64(x)
+		case int16:
+			f = float64(x)
+		case int32:
+			f = float64(x)
+		case int64:
+			f = float64(x)
+		case uint:
+			f = float64(x)
+		case uint8:
+			f = float64(x)
+		case uint16:
+			f = float64(x)
+		case uint32:
+			f = float64(x)
+		case uint64:
+			f = float64(x)
+		case json.Number:
+			var err error
+			if f, err = x.Float64(); err != nil {
+				return nil, fmt.Errorf("metadata %q: %q is not a number: %w", k, x, ErrInvalidArgument)
+			}
+		default:
+			return nil, fmt.Errorf("metadata %q: unsupported value type %T: %w", k, v, ErrInvalidArgument)
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("metadata %q: %v is not a finite number: %w", k, f, ErrInvalidArgument)
+		}
+		out[k] = f
+	}
+	return out, nil
+}
+
+// splitMetadata returns the metadata kept inline and whether the item needs
+// a side-car: with indexed keys, inline holds only those, and any other key
+// sends the full metadata to a side-car (REF §2.5).
+func splitMetadata(indexed []string, full Metadata) (inline Metadata, sidecar bool) {
+	if len(indexed) == 0 {
+		return full, false
+	}
+	inline = make(Metadata, len(indexed))
+	for _, k := range indexed {
+		if v, ok := full[k]; ok {
+			inline[k] = v
+		}
+	}
+	return inline, len(inline) < len(full)
+}
