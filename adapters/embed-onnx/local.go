@@ -38,6 +38,7 @@ type LocalEmbeddings struct {
 	mu     sync.Mutex // guards engine and closed while loading or closing
 	engine *engine
 	closed bool
+	loads  int // successful loads, for tests: at most one
 }
 
 // NewLocalEmbeddings returns a model that loads on first use.
@@ -96,6 +97,7 @@ func (m *LocalEmbeddings) load(ctx context.Context) (*engine, error) {
 		return nil, err
 	}
 	m.engine = e
+	m.loads++
 	return e, nil
 }
 
