@@ -115,3 +115,39 @@ $(ONNXRUNTIME_LIB):
 		[ "$$(sha256 "$$tmp/$$member")" = "$$(want $$member)" ] || { echo "checksum mismatch: $$member"; exit 1; }; \
 		mkdir -p $(@D); mv "$$tmp/$$member" $@.part; mv $@.part $@
 	@echo "onnxruntime: $@"
+
+# --- protobuf code generation (adapters/codec-pb/internal/pb) ---
+# protoc comes from Debian's protobuf-compiler (installed when missing);
+# protoc-gen-go from the Go module proxy, pinned to the
+# google.golang.org/protobuf version codec-pb requires, installed into bin/.
+PB_DIR := adapters/codec-pb/internal/pb
+PROTOC_GEN_GO_VERSION := $(shell awk '{ for (i = 1; i < NF; i++) if ($$i == "google.golang.org/protobuf") { print $$(i+1); exit } }' adapters/codec-pb/go.mod)
+PROTOC_GEN_GO := bin/protoc-gen-go-$(PROTOC_GEN_GO_VERSION)/protoc-gen-go
+# protoc's own version is written into a header comment only; the check ignores that line.
+PB_HEADER_VERSION := ^//[[:space:]]+protoc[[:space:]]
+
+$(PROTOC_GEN_GO):
+	@echo "==> protoc-gen-go $(PROTOC_GEN_GO_VERSION) into $(@D)"
+	@GOBIN=$(CURDIR)/$(@D) GOWORK=off $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
+
+.PHONY: protoc
+protoc:
+	@command -v protoc >/dev/null || { \
+		echo "==> installing protoc (Debian protobuf-compiler)"; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq protobuf-compiler >/dev/null; }
+
+## generate: regenerate the protobuf codec's Go code from its .proto.
+generate: protoc $(PROTOC_GEN_GO)
+	protoc -I $(PB_DIR) --plugin=protoc-gen-go=$(PROTOC_GEN_GO) \
+		--go_out=$(PB_DIR) --go_opt=paths=source_relative index.proto
+
+## generate-check: fail when the committed generated code is not what generate makes.
+generate-check: protoc $(PROTOC_GEN_GO)
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+		protoc -I $(PB_DIR) --plugin=protoc-gen-go=$(PROTOC_GEN_GO) \
+			--go_out="$$tmp" --go_opt=paths=source_relative index.proto; \
+		if ! diff -u <(grep -Ev '$(PB_HEADER_VERSION)' $(PB_DIR)/index.pb.go) \
+				<(grep -Ev '$(PB_HEADER_VERSION)' "$$tmp/index.pb.go"); then \
+			echo "$(PB_DIR)/index.pb.go is stale: run make generate and commit it"; exit 1; fi
+	@echo "generated code is current"

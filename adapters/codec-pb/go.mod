@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/foliovec/folio/conformance v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
+	google.golang.org/protobuf v1.36.12
 )
 
 replace (

@@ -1,0 +1,160 @@
+package codecpb_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	"github.com/foliovec/folio/core"
+)
+
+// Every decoder, on any bytes: no panic; an error wraps core.ErrCorrupt; a
+// decoded value encodes again, and decoding that gives the same value.
+
+func seedWithFixtures(f *testing.F, files ...string) {
+	for _, name := range files {
+		raw := readFixture(f, name)
+		f.Add(raw)
+		f.Add(raw[:len(raw)/2])
+		if len(raw) > 0 {
+			flipped := append([]byte(nil), raw...)
+			flipped[len(flipped)/3] ^= 0x5a
+			f.Add(flipped)
+		}
+	}
+	f.Add([]byte{})
+	f.Add([]byte{0x00})
+	f.Add([]byte{0x0b})                   // start group, never closed
+	f.Add([]byte{0x1a, 0x05, 0x1a, 0x03}) // item with a truncated vector
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
+}
+
+func FuzzDeserializeIndex(f *testing.F) {
+	seedWithFixtures(f, "items-protobuf/index.pb", "items-migrated-protobuf/index.pb", "docs-protobuf/index.pb")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := codecpb.New()
+		d, err := c.DeserializeIndex(b)
+		if err != nil {
+			if !errors.Is(err, core.ErrCorrupt) {
+				t.Fatalf("error %v does not wrap ErrCorrupt", err)
+			}
+			return
+		}
+		again, err := c.SerializeIndex(d)
+		if err != nil {
+			t.Fatalf("decoded value does not encode: %v", err)
+		}
+		d2, err := c.DeserializeIndex(again)
+		if err != nil {
+			t.Fatalf("re-encoded value does not decode: %v", err)
+		}
+		if !reflect.DeepEqual(d, d2) {
+			t.Fatalf("decode(encode(decode(b))) != decode(b)")
+		}
+	})
+}
+
+func FuzzDeserializeCatalog(f *testing.F) {
+	seedWithFixtures(f, "docs-protobuf/catalog.pb")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := codecpb.New()
+		cat, err := c.DeserializeCatalog(b)
+		if err != nil {
+			if !errors.Is(err, core.ErrCorrupt) {
+				t.Fatalf("error %v does not wrap ErrCorrupt", err)
+			}
+			return
+		}
+		again, err := c.SerializeCatalog(cat)
+		if err != nil {
+			t.Fatalf("decoded value does not encode: %v", err)
+		}
+		cat2, err := c.DeserializeCatalog(again)
+		if err != nil {
+			t.Fatalf("re-encoded value does not decode: %v", err)
+		}
+		if !reflect.DeepEqual(cat, cat2) {
+			t.Fatalf("decode(encode(decode(b))) != decode(b): %#v vs %#v", cat, cat2)
+		}
+	})
+}
+
+func FuzzDeserializeMetadata(f *testing.F) {
+	seedWithFixtures(f,
+		"items-protobuf/00000001-0000-4000-8000-000000000001.pb",
+		"items-protobuf/00000001-0000-4000-8000-00000000002d.pb",
+		"docs-protobuf/00000002-0000-4000-8000-00000000002b.pb",
+	)
+	f.Add([]byte(`{"a":[1,{"b":null}],"c":"\u2028\ud800","d":-0,"e":1e-7}`))
+	f.Add([]byte(strings.Repeat("[", 5000) + strings.Repeat("]", 5000)))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := codecpb.New()
+		m, err := c.DeserializeMetadata(b)
+		if err != nil {
+			if !errors.Is(err, core.ErrCorrupt) {
+				t.Fatalf("error %v does not wrap ErrCorrupt", err)
+			}
+			return
+		}
+		again, err := c.SerializeMetadata(m)
+		if err != nil {
+			t.Fatalf("decoded value does not encode: %v", err)
+		}
+		m2, err := c.DeserializeMetadata(again)
+		if err != nil {
+			t.Fatalf("re-encoded value %s does not decode: %v", again, err)
+		}
+		if !reflect.DeepEqual(m, m2) {
+			t.Fatalf("decode(encode(decode(b))) != decode(b)")
+		}
+	})
+}
+
+// Metadata nested as deep as encoding/json accepts still encodes again.
+func TestDeeplyNestedMetadataRoundTrips(t *testing.T) {
+	const depth = 9990
+	in := `{"a":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}`
+	c := codecpb.New()
+	m, err := c.DeserializeMetadata([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.SerializeMetadata(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != in {
+		t.Errorf("re-encoded text differs")
+	}
+}
+
+func TestCorruptIndexAndCatalogBytes(t *testing.T) {
+	tests := []struct {
+		name string
+		b    []byte
+	}{
+		{"a truncated tag", []byte{0x80}},
+		{"field number 0", []byte{0x00, 0x01}},
+		{"a length past the end", []byte{0x1a, 0x05, 0x0a}},
+		{"an unterminated group", []byte{0x0b}},
+		{"a stray end group", []byte{0x0c}},
+		{"a truncated fixed64", []byte{0x1a, 0x03, 0x21, 0x00, 0x00}},
+		{"a packed vector not a multiple of 4", []byte{0x1a, 0x05, 0x1a, 0x03, 0x00, 0x00, 0x00}},
+		{"a varint of 11 bytes", []byte{0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}},
+		{"a bad map entry inside a catalog map", []byte{0x1a, 0x02, 0x0a, 0x05}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := codecpb.New()
+			_, err := c.DeserializeIndex(tt.b)
+			if tt.name == "a bad map entry inside a catalog map" {
+				_, err = c.DeserializeCatalog(tt.b)
+			}
+			if !errors.Is(err, core.ErrCorrupt) {
+				t.Errorf("error = %v, want ErrCorrupt", err)
+			}
+		})
+	}
+}
