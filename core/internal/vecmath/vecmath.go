@@ -1,23 +1,40 @@
-// Package vecmath holds the dot-product kernels of the query scan.
-//
-// CONTRACT STUB: portable versions; the kernel work item adds the fast ones.
 package vecmath
 
 // Dot returns the dot product of a and b over min(len(a), len(b)) elements.
 func Dot(a, b []float32) float32 {
-	n := min(len(a), len(b))
-	var s float32
-	for i := 0; i < n; i++ {
-		s += a[i] * b[i]
+	if hasAVX2FMA {
+		return dotAVX2(a, b)
 	}
-	return s
+	return dotGeneric(a, b)
 }
 
 // DotMany writes into out[i] the dot product of q with the i-th row of arena,
-// a row-major matrix of len(out) rows of len(q) columns.
+// a row-major matrix of len(out) rows of len(q) columns. It panics if arena
+// holds fewer than len(out)*len(q) values.
 func DotMany(q, arena, out []float32) {
-	d := len(q)
-	for i := range out {
-		out[i] = Dot(q, arena[i*d:(i+1)*d])
+	checkArena(len(q), len(arena), len(out))
+	if hasAVX2FMA {
+		dotManyAVX2(q, arena, out)
+		return
+	}
+	dotManyGeneric(q, arena, out)
+}
+
+// DotManyIdx writes into out[i] the dot product of q with row rows[i] of
+// arena, a row-major matrix of len(q) columns: the scan of a candidate list
+// (a filtered query). It panics if out is shorter than rows or a row is out
+// of range.
+func DotManyIdx(q, arena []float32, rows []int32, out []float32) {
+	out = out[:len(rows)]
+	if hasAVX2FMA {
+		dotManyIdxAVX2(q, arena, rows, out)
+		return
+	}
+	dotManyIdxGeneric(q, arena, rows, out)
+}
+
+func checkArena(d, arena, rows int) {
+	if d != 0 && arena/d < rows {
+		panic("vecmath: arena holds fewer rows than out")
 	}
 }

@@ -1,0 +1,82 @@
+package vecmath
+
+// The portable kernels: plain Go with independent accumulators, so that the
+// adds of consecutive elements do not wait on each other. They are the only
+// kernels off amd64 and are tested on every platform.
+
+func dotGeneric(a, b []float32) float32 {
+	n := min(len(a), len(b))
+	a, b = a[:n], b[:n]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		aa, bb := a[i:i+4:i+4], b[i:i+4:i+4]
+		s0 += aa[0] * bb[0]
+		s1 += aa[1] * bb[1]
+		s2 += aa[2] * bb[2]
+		s3 += aa[3] * bb[3]
+	}
+	for ; i < n; i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// dot4Generic returns the dot products of q with four rows of len(q) (or
+// more) values, loading each element of q once for the four rows.
+func dot4Generic(q, r0, r1, r2, r3 []float32) (float32, float32, float32, float32) {
+	n := len(q)
+	r0, r1, r2, r3 = r0[:n], r1[:n], r2[:n], r3[:n]
+	var a0, a1, b0, b1, c0, c1, d0, d1 float32
+	i := 0
+	for ; i+2 <= n; i += 2 {
+		x, y := q[i], q[i+1]
+		a0 += x * r0[i]
+		a1 += y * r0[i+1]
+		b0 += x * r1[i]
+		b1 += y * r1[i+1]
+		c0 += x * r2[i]
+		c1 += y * r2[i+1]
+		d0 += x * r3[i]
+		d1 += y * r3[i+1]
+	}
+	if i < n {
+		x := q[i]
+		a0 += x * r0[i]
+		b0 += x * r1[i]
+		c0 += x * r2[i]
+		d0 += x * r3[i]
+	}
+	return a0 + a1, b0 + b1, c0 + c1, d0 + d1
+}
+
+func dotManyGeneric(q, arena, out []float32) {
+	d := len(q)
+	i := 0
+	for ; i+4 <= len(out); i += 4 {
+		r := arena[i*d : (i+4)*d]
+		out[i], out[i+1], out[i+2], out[i+3] = dot4Generic(q, r, r[d:], r[2*d:], r[3*d:])
+	}
+	for ; i < len(out); i++ {
+		out[i] = dotGeneric(q, arena[i*d:(i+1)*d])
+	}
+}
+
+func dotManyIdxGeneric(q, arena []float32, rows []int32, out []float32) {
+	d := len(q)
+	out = out[:len(rows)]
+	i := 0
+	for ; i+4 <= len(rows); i += 4 {
+		out[i], out[i+1], out[i+2], out[i+3] = dot4Generic(q,
+			row(arena, rows[i], d), row(arena, rows[i+1], d),
+			row(arena, rows[i+2], d), row(arena, rows[i+3], d))
+	}
+	for ; i < len(rows); i++ {
+		out[i] = dotGeneric(q, row(arena, rows[i], d))
+	}
+}
+
+// row returns row r of a row-major arena of d columns.
+func row(arena []float32, r int32, d int) []float32 {
+	return arena[int(r)*d : (int(r)+1)*d]
+}

@@ -1,0 +1,65 @@
+//go:build amd64 && !purego
+
+package vecmath
+
+// hasAVX2FMA reports whether the CPU and the OS support AVX2 and FMA. It is
+// set once, when the package is initialised, and never changes.
+var hasAVX2FMA = cpuHasAVX2FMA()
+
+// cpuHasAVX2FMA checks CPUID for AVX, AVX2 and FMA and XGETBV for the OS
+// saving the YMM registers.
+func cpuHasAVX2FMA() bool
+
+// dot1AVX2 returns the dot product of the n values at a and at b.
+//
+//go:noescape
+func dot1AVX2(a, b *float32, n int) float32
+
+// dot4AVX2 writes into out the dot products of the n values at q with the n
+// values at each of r0..r3.
+//
+//go:noescape
+func dot4AVX2(q *float32, n int, r0, r1, r2, r3 *float32, out *[4]float32)
+
+func dotAVX2(a, b []float32) float32 {
+	n := min(len(a), len(b))
+	if n == 0 {
+		return 0
+	}
+	return dot1AVX2(&a[0], &b[0], n)
+}
+
+func dotManyAVX2(q, arena, out []float32) {
+	d := len(q)
+	if d == 0 {
+		clear(out)
+		return
+	}
+	i := 0
+	for ; i+4 <= len(out); i += 4 {
+		r := arena[i*d : (i+4)*d]
+		dot4AVX2(&q[0], d, &r[0], &r[d], &r[2*d], &r[3*d], (*[4]float32)(out[i:i+4]))
+	}
+	for ; i < len(out); i++ {
+		out[i] = dot1AVX2(&q[0], &arena[i*d : (i+1)*d][0], d)
+	}
+}
+
+func dotManyIdxAVX2(q, arena []float32, rows []int32, out []float32) {
+	d := len(q)
+	out = out[:len(rows)]
+	if d == 0 {
+		clear(out)
+		return
+	}
+	i := 0
+	for ; i+4 <= len(rows); i += 4 {
+		dot4AVX2(&q[0], d,
+			&row(arena, rows[i], d)[0], &row(arena, rows[i+1], d)[0],
+			&row(arena, rows[i+2], d)[0], &row(arena, rows[i+3], d)[0],
+			(*[4]float32)(out[i:i+4]))
+	}
+	for ; i < len(rows); i++ {
+		out[i] = dot1AVX2(&q[0], &row(arena, rows[i], d)[0], d)
+	}
+}

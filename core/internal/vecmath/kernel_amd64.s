@@ -1,0 +1,203 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// tailmask<>: eight all-ones lanes then eight zero lanes. The 8 lanes at
+// byte offset 4*(8-k) have their first k lanes set: the mask of a masked
+// load of the last k < 8 values of a row, which never touches memory past
+// the row's end.
+DATA tailmask<>+0(SB)/8, $0xffffffffffffffff
+DATA tailmask<>+8(SB)/8, $0xffffffffffffffff
+DATA tailmask<>+16(SB)/8, $0xffffffffffffffff
+DATA tailmask<>+24(SB)/8, $0xffffffffffffffff
+DATA tailmask<>+32(SB)/8, $0
+DATA tailmask<>+40(SB)/8, $0
+DATA tailmask<>+48(SB)/8, $0
+DATA tailmask<>+56(SB)/8, $0
+GLOBL tailmask<>(SB), RODATA|NOPTR, $64
+
+// func cpuHasAVX2FMA() bool
+TEXT ·cpuHasAVX2FMA(SB), NOSPLIT, $0-1
+	// Leaf 0: the highest leaf must reach 7.
+	XORL AX, AX
+	XORL CX, CX
+	CPUID
+	CMPL AX, $7
+	JB   no
+
+	// Leaf 1, ECX: FMA (bit 12), OSXSAVE (bit 27), AVX (bit 28).
+	MOVL $1, AX
+	XORL CX, CX
+	CPUID
+	ANDL $0x18001000, CX
+	CMPL CX, $0x18001000
+	JNE  no
+
+	// XCR0: the OS saves the XMM (bit 1) and YMM (bit 2) state.
+	XORL CX, CX
+	XGETBV
+	ANDL $6, AX
+	CMPL AX, $6
+	JNE  no
+
+	// Leaf 7, sub-leaf 0, EBX: AVX2 (bit 5).
+	MOVL $7, AX
+	XORL CX, CX
+	CPUID
+	ANDL $0x20, BX
+	JZ   no
+
+	MOVB $1, ret+0(FP)
+	RET
+
+no:
+	MOVB $0, ret+0(FP)
+	RET
+
+// func dot1AVX2(a, b *float32, n int) float32
+//
+// n >= 1. Four accumulators of 8 lanes over 32 values per iteration, then 8
+// at a time, then a masked load for the last n%8.
+TEXT ·dot1AVX2(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ AX, AX
+	MOVQ CX, DX
+	ANDQ $-32, DX
+	JZ   one8
+
+loop32:
+	VMOVUPS     (SI)(AX*4), Y4
+	VMOVUPS     32(SI)(AX*4), Y5
+	VMOVUPS     64(SI)(AX*4), Y6
+	VMOVUPS     96(SI)(AX*4), Y7
+	VFMADD231PS (DI)(AX*4), Y4, Y0
+	VFMADD231PS 32(DI)(AX*4), Y5, Y1
+	VFMADD231PS 64(DI)(AX*4), Y6, Y2
+	VFMADD231PS 96(DI)(AX*4), Y7, Y3
+	ADDQ $32, AX
+	CMPQ AX, DX
+	JB   loop32
+
+one8:
+	MOVQ CX, DX
+	SUBQ AX, DX
+	CMPQ DX, $8
+	JB   tail1
+	VMOVUPS     (SI)(AX*4), Y4
+	VFMADD231PS (DI)(AX*4), Y4, Y0
+	ADDQ $8, AX
+	JMP  one8
+
+tail1:
+	TESTQ DX, DX
+	JZ    reduce1
+	LEAQ  tailmask<>(SB), BX
+	NEGQ  DX
+	VMOVUPS    32(BX)(DX*4), Y8
+	VMASKMOVPS (SI)(AX*4), Y8, Y4
+	VMASKMOVPS (DI)(AX*4), Y8, Y5
+	VFMADD231PS Y5, Y4, Y1
+
+reduce1:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS  X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dot4AVX2(q *float32, n int, r0, r1, r2, r3 *float32, out *[4]float32)
+//
+// n >= 1. Each iteration loads 16 values of q once and multiplies them into
+// the four rows: eight independent accumulators (two per row). Then 8 at a
+// time, then a masked load for the last n%8.
+TEXT ·dot4AVX2(SB), NOSPLIT, $0-56
+	MOVQ q+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ r0+16(FP), R8
+	MOVQ r1+24(FP), R9
+	MOVQ r2+32(FP), R10
+	MOVQ r3+40(FP), R11
+	MOVQ out+48(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ AX, AX
+	MOVQ CX, DX
+	ANDQ $-16, DX
+	JZ   four8
+
+loop16:
+	VMOVUPS     (SI)(AX*4), Y8
+	VMOVUPS     32(SI)(AX*4), Y9
+	VFMADD231PS (R8)(AX*4), Y8, Y0
+	VFMADD231PS 32(R8)(AX*4), Y9, Y1
+	VFMADD231PS (R9)(AX*4), Y8, Y2
+	VFMADD231PS 32(R9)(AX*4), Y9, Y3
+	VFMADD231PS (R10)(AX*4), Y8, Y4
+	VFMADD231PS 32(R10)(AX*4), Y9, Y5
+	VFMADD231PS (R11)(AX*4), Y8, Y6
+	VFMADD231PS 32(R11)(AX*4), Y9, Y7
+	ADDQ $16, AX
+	CMPQ AX, DX
+	JB   loop16
+
+four8:
+	MOVQ CX, DX
+	SUBQ AX, DX
+	CMPQ DX, $8
+	JB   tail4
+	VMOVUPS     (SI)(AX*4), Y8
+	VFMADD231PS (R8)(AX*4), Y8, Y0
+	VFMADD231PS (R9)(AX*4), Y8, Y2
+	VFMADD231PS (R10)(AX*4), Y8, Y4
+	VFMADD231PS (R11)(AX*4), Y8, Y6
+	ADDQ $8, AX
+	SUBQ $8, DX
+
+tail4:
+	TESTQ DX, DX
+	JZ    reduce4
+	LEAQ  tailmask<>(SB), BX
+	NEGQ  DX
+	VMOVUPS     32(BX)(DX*4), Y10
+	VMASKMOVPS  (SI)(AX*4), Y10, Y8
+	VMASKMOVPS  (R8)(AX*4), Y10, Y9
+	VFMADD231PS Y9, Y8, Y1
+	VMASKMOVPS  (R9)(AX*4), Y10, Y9
+	VFMADD231PS Y9, Y8, Y3
+	VMASKMOVPS  (R10)(AX*4), Y10, Y9
+	VFMADD231PS Y9, Y8, Y5
+	VMASKMOVPS  (R11)(AX*4), Y10, Y9
+	VFMADD231PS Y9, Y8, Y7
+
+reduce4:
+	VADDPS  Y1, Y0, Y0
+	VADDPS  Y3, Y2, Y2
+	VADDPS  Y5, Y4, Y4
+	VADDPS  Y7, Y6, Y6
+	// Pairwise sums: Y0 = [r0 r0 r1 r1 | r0 r0 r1 r1], Y4 likewise for r2, r3.
+	VHADDPS Y2, Y0, Y0
+	VHADDPS Y6, Y4, Y4
+	// Y0 = [r0 r1 r2 r3 | r0 r1 r2 r3], each lane a partial sum.
+	VHADDPS Y4, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS  X1, X0, X0
+	VMOVUPS X0, (DI)
+	VZEROUPPER
+	RET

@@ -1,0 +1,15 @@
+//go:build !amd64 || purego
+
+package vecmath
+
+// hasAVX2FMA is false off amd64 (and with the purego tag): the portable
+// kernels run.
+const hasAVX2FMA = false
+
+func dotAVX2(a, b []float32) float32 { panic("vecmath: no AVX2 kernel on this platform") }
+
+func dotManyAVX2(q, arena, out []float32) { panic("vecmath: no AVX2 kernel on this platform") }
+
+func dotManyIdxAVX2(q, arena []float32, rows []int32, out []float32) {
+	panic("vecmath: no AVX2 kernel on this platform")
+}

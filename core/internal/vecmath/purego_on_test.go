@@ -1,0 +1,6 @@
+//go:build purego
+
+package vecmath
+
+// purego: built with the purego tag (portable kernels only).
+const purego = true
