@@ -1,7 +1,6 @@
 package codecpb
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -146,10 +145,7 @@ func (d *indexDecoder) item(b []byte) (core.IndexItem, error) {
 			if d.pos+k > len(d.arena) {
 				return core.IndexItem{}, errArena
 			}
-			dst := d.arena[d.pos : d.pos+k]
-			for i := range dst {
-				dst[i] = finite32(binary.LittleEndian.Uint32(f.b[4*i:]))
-			}
+			decodeFloats(d.arena[d.pos:d.pos+k], f.b)
 			d.pos += k
 		case f.is(fieldItemVector, protowire.Fixed32Type):
 			if d.pos >= len(d.arena) {
@@ -193,7 +189,7 @@ func (d *indexDecoder) metadataEntry(b []byte) (string, any, error) {
 			}
 		}
 	}
-	return key, v.resolve(), nil
+	return key, v.resolve(d.in), nil
 }
 
 // value decodes a MetadataValue message into v.

@@ -92,12 +92,12 @@ type readValue struct {
 // ("" for a string, 0 for a number, false for a bool), and a value with no
 // case set is "". The decoder has already turned ±Inf into 0 (Vectra would
 // keep it; Folio cannot write it back).
-func (v *readValue) resolve() any {
+func (v *readValue) resolve(in *interner) any {
 	if s, ok := v.str.(string); ok && s != "" {
 		return v.str
 	}
 	if v.num != 0 && !math.IsNaN(v.num) {
-		return v.num
+		return in.number(v.num)
 	}
 	if v.b {
 		return true

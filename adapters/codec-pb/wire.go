@@ -2,6 +2,7 @@ package codecpb
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -71,8 +72,9 @@ func text(b []byte) string {
 // ten values costs ten allocations rather than one per item. It holds at
 // most maxInterned entries of at most maxInternedLen bytes.
 type interner struct {
-	keys   map[string]string
-	values map[string]any
+	keys    map[string]string
+	values  map[string]any
+	numbers map[uint64]any // boxed float64 metadata values by bits
 }
 
 const (
@@ -81,7 +83,7 @@ const (
 )
 
 func newInterner() *interner {
-	return &interner{keys: make(map[string]string), values: make(map[string]any)}
+	return &interner{keys: make(map[string]string), values: make(map[string]any), numbers: make(map[uint64]any)}
 }
 
 // key returns the string of a metadata key.
@@ -104,6 +106,19 @@ func (in *interner) value(b []byte) any {
 	var v any = text(b)
 	if len(in.values) < maxInterned && len(b) <= maxInternedLen {
 		in.values[v.(string)] = v
+	}
+	return v
+}
+
+// number returns a number metadata value, boxed.
+func (in *interner) number(f float64) any {
+	bits := math.Float64bits(f)
+	if v, ok := in.numbers[bits]; ok {
+		return v
+	}
+	var v any = f
+	if len(in.numbers) < maxInterned {
+		in.numbers[bits] = v
 	}
 	return v
 }
