@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/foliovec/folio/conformance/embedtest"
 	"github.com/foliovec/folio/core"
 )
 
@@ -21,6 +22,9 @@ import (
 // holds every fragment.
 func wantFailure(t *testing.T, resp core.EmbeddingsResponse, err error, status core.EmbeddingsStatus, fragments ...string) *core.EmbeddingsError {
 	t.Helper()
+	if verr := embedtest.CheckResponse(nil, resp, err); verr != nil {
+		t.Errorf("the failure breaks the port's contract: %v", verr)
+	}
 	var ee *core.EmbeddingsError
 	if !errors.As(err, &ee) {
 		t.Fatalf("err = %v (%T), want *core.EmbeddingsError", err, err)
@@ -60,6 +64,9 @@ func wantSuccess(t *testing.T, resp core.EmbeddingsResponse, err error, inputs [
 	t.Helper()
 	if err != nil {
 		t.Fatalf("CreateEmbeddings: %v", err)
+	}
+	if verr := embedtest.CheckResponse(inputs, resp, err); verr != nil {
+		t.Errorf("the response breaks the port's contract: %v", verr)
 	}
 	if resp.Status != core.EmbeddingsSuccess || resp.Message != "" {
 		t.Errorf("status %q message %q, want success and no message", resp.Status, resp.Message)

@@ -238,13 +238,13 @@ func (o Options) resolve() (Options, Variant, error) {
 	}
 	switch {
 	case o.MaxTokens < 0:
-		return Options{}, "", fmt.Errorf("MaxTokens %d is negative: %w", o.MaxTokens, core.ErrInvalidArgument)
+		return Options{}, "", fmt.Errorf("negative MaxTokens %d: %w", o.MaxTokens, core.ErrInvalidArgument)
 	case o.Dimensions < 0:
-		return Options{}, "", fmt.Errorf("Dimensions %d is negative: %w", o.Dimensions, core.ErrInvalidArgument)
+		return Options{}, "", fmt.Errorf("negative Dimensions %d: %w", o.Dimensions, core.ErrInvalidArgument)
 	}
 	for i, d := range o.RetryPolicy {
 		if d < 0 {
-			return Options{}, "", fmt.Errorf("RetryPolicy[%d] %v is negative: %w", i, d, core.ErrInvalidArgument)
+			return Options{}, "", fmt.Errorf("negative RetryPolicy[%d] %v: %w", i, d, core.ErrInvalidArgument)
 		}
 	}
 	if o.MaxTokens == 0 {

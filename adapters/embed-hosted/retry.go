@@ -2,6 +2,7 @@ package embedhosted
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -21,13 +22,13 @@ func retryAfter(h http.Header, now time.Time) (d time.Duration, ok bool) {
 	if v == "" {
 		return 0, false
 	}
-	if secs, err := strconv.ParseUint(v, 10, 64); err == nil {
-		if secs > uint64(maxRetryAfter/time.Second)+1 {
-			// Anything this long is refused by the caller; saturate rather
-			// than overflow.
-			return maxRetryAfter + time.Second, true
-		}
+	secs, err := strconv.ParseUint(v, 10, 64)
+	switch {
+	case err == nil && secs <= uint64(maxRetryAfter/time.Second):
 		return time.Duration(secs) * time.Second, true
+	case err == nil || errors.Is(err, strconv.ErrRange):
+		// Longer than the client waits for: saturate rather than overflow.
+		return maxRetryAfter + time.Second, true
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		return max(t.Sub(now), 0), true
