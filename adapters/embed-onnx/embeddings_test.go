@@ -234,7 +234,8 @@ func TestEmbeddingsOptions(t *testing.T) {
 		if m.MaxTokens() != 512 || m.Model() != dir {
 			t.Errorf("MaxTokens %d, Model %q; want 512 and the folder", m.MaxTokens(), m.Model())
 		}
-		if m.GetTokenizer() != m.GetTokenizer() {
+		first, second := m.GetTokenizer(), m.GetTokenizer()
+		if first == nil || first != second {
 			t.Error("GetTokenizer gives a different tokenizer on each call")
 		}
 	})

@@ -248,6 +248,8 @@ func FuzzTokenizerFiles(f *testing.F) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "tokenizer.json"), []byte(tokenizerJSON), 0o644)
 		os.WriteFile(filepath.Join(dir, "tokenizer_config.json"), []byte(tokenizerConfig), 0o644)
+		// config.json gets the same bytes: another parser fed the same way.
+		os.WriteFile(filepath.Join(dir, "config.json"), []byte(tokenizerConfig), 0o644)
 		tok, err := NewTransformersTokenizer(dir)
 		if err != nil {
 			return
@@ -257,5 +259,26 @@ func FuzzTokenizerFiles(f *testing.F) {
 		if tr := tok.EncodeTruncated(text); len(tr) > tok.MaxLength() {
 			t.Fatalf("EncodeTruncated gave %d ids, over %d", len(tr), tok.MaxLength())
 		}
+	})
+}
+
+func FuzzVocabTxt(f *testing.F) {
+	f.Add("[PAD]\n[UNK]\n[CLS]\n[SEP]\nhello\n##s\n", "hellos")
+	f.Add("[CLS]\r\n[SEP]\r\n[UNK]\r\n\n\n##\n", "## #")
+	f.Add("[CLS]\n[CLS]\n[SEP]\n[UNK]", "[CLS]")
+	f.Fuzz(func(t *testing.T, vocab, text string) {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "vocab.txt"), []byte(vocab), 0o644)
+		tok, err := NewTransformersTokenizer(dir)
+		if err != nil {
+			return
+		}
+		ids := tok.Encode(text)
+		for _, id := range ids {
+			if id < 0 || id >= tok.VocabSize() {
+				t.Fatalf("Encode(%q) gave id %d outside the vocabulary", text, id)
+			}
+		}
+		tok.Decode(ids)
 	})
 }
