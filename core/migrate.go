@@ -1,0 +1,370 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/foliovec/folio/core/pathutil"
+)
+
+// Codec detection and migration between codecs (REF §1.6–1.7), over
+// injected codecs and storage. The root package offers the seed's shapes:
+// folio.DetectCodec(ctx, folder, storage) and
+// folio.MigrateIndex(ctx, folder, folio.MigrateOptions{To: "protobuf"}).
+
+// ErrPartiallyMigrated: the folder holds the index file of more than one
+// codec, as an interrupted migration leaves it. Running MigrateIndex again
+// finishes the migration.
+var ErrPartiallyMigrated = errors.New("index is partially migrated")
+
+// DetectCodec returns the codec among codecs whose index file
+// ("index" + its extension) exists in folderPath. Custom index names are
+// never detected, as in Vectra. Codecs sharing an extension count once, the
+// first one given winning.
+//
+// When the index files of two codecs exist the error wraps
+// [ErrPartiallyMigrated]; when none exists, [ErrIndexNotFound]; with no
+// codecs or a nil storage, [ErrInvalidArgument].
+func DetectCodec(ctx context.Context, folderPath string, storage FileStorage, codecs ...IndexCodec) (IndexCodec, error) {
+	const op = "core: detect codec"
+	if storage == nil || len(codecs) == 0 || slices.Contains(codecs, nil) {
+		return nil, fmt.Errorf("%s in %q: a storage and at least one codec are required: %w", op, folderPath, ErrInvalidArgument)
+	}
+	var found []IndexCodec
+	seen := map[string]bool{}
+	for _, c := range codecs {
+		ext := c.Extension()
+		if seen[ext] {
+			continue
+		}
+		seen[ext] = true
+		ok, err := storage.PathExists(ctx, pathutil.Join(folderPath, indexFileName(c)))
+		if err != nil {
+			return nil, fmt.Errorf("%s in %q: %w", op, folderPath, err)
+		}
+		if ok {
+			found = append(found, c)
+		}
+	}
+	switch len(found) {
+	case 0:
+		names := make([]string, 0, len(seen))
+		for _, c := range codecs {
+			if n := indexFileName(c); !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+		return nil, fmt.Errorf("%s in %q: no index file found (expected %s): %w",
+			op, folderPath, strings.Join(names, " or "), ErrIndexNotFound)
+	case 1:
+		return found[0], nil
+	}
+	names := make([]string, len(found))
+	for i, c := range found {
+		names[i] = indexFileName(c)
+	}
+	return nil, fmt.Errorf("%s in %q: found %s; run MigrateIndex to complete the migration: %w",
+		op, folderPath, strings.Join(names, " and "), ErrPartiallyMigrated)
+}
+
+// MigrateIndex converts the index in folderPath from one codec to another:
+// the index file, item side-car files, and, in a document index, the
+// catalog and the document metadata files. Document text files are left as
+// they are. Migrating to the codec the index already uses does nothing.
+//
+// Fix over Vectra: the migration is safe to interrupt and resumable. It
+// writes every new file first — side-cars, document metadata, the catalog,
+// and last of these the new index file — and only then deletes the old
+// files, the old index file last. Until the new index file exists the old
+// index and its files are untouched; from then on the new index and all its
+// files are complete. Running MigrateIndex again after an interruption at
+// any point finishes the job: while the old index file exists it is the
+// source, and files already converted and deleted are recognised; once only
+// the new index file exists, there is nothing left to do.
+//
+// Fix over Vectra: a side-car whose name does not end with the source
+// extension is converted too (its new name is its old name plus the new
+// extension) instead of being deleted and left dangling. Names read from the
+// files — side-car names, document ids — are checked before they become
+// paths: one that would leave the folder, or a new name that would
+// overwrite a file the migration still needs, fails with [ErrCorrupt]
+// before anything is written.
+//
+// Errors: [ErrIndexNotFound] when neither codec's index file exists;
+// [ErrInvalidArgument] for nil codecs or storage; [ErrCorrupt] for files
+// that do not decode; storage errors (a missing side-car wraps
+// fs.ErrNotExist) and context errors as they come.
+func MigrateIndex(ctx context.Context, folderPath string, from, to IndexCodec, storage FileStorage) error {
+	if from == nil || to == nil || storage == nil {
+		return fmt.Errorf("core: migrate index in %q: codecs and storage are required: %w", folderPath, ErrInvalidArgument)
+	}
+	m := &migration{ctx: ctx, folder: folderPath, from: from, to: to, storage: storage}
+	if err := m.run(); err != nil {
+		return fmt.Errorf("core: migrate index in %q from %s to %s: %w", folderPath, from.Extension(), to.Extension(), err)
+	}
+	return nil
+}
+
+// indexFileName is the index file a codec's detection looks for.
+func indexFileName(c IndexCodec) string { return "index" + c.Extension() }
+
+// catalogFileName is the catalog file of a document index.
+func catalogFileName(c IndexCodec) string { return "catalog" + c.Extension() }
+
+// migration is one run of MigrateIndex.
+type migration struct {
+	ctx      context.Context
+	folder   string
+	from, to IndexCodec
+	storage  FileStorage
+
+	// Files written for the new codec, and old files to delete once the
+	// new index file is written, in order.
+	written  map[string]bool
+	obsolete []string
+}
+
+// conversion is one metadata file to convert: src in the old codec, dst in
+// the new. doc marks document metadata, which a document may lack; an
+// item's side-car must exist.
+type conversion struct {
+	src, dst string
+	doc      bool
+}
+
+func (m *migration) run() error {
+	oldIndex, newIndex := indexFileName(m.from), indexFileName(m.to)
+	haveOld, err := m.exists(oldIndex)
+	if err != nil {
+		return err
+	}
+	if !haveOld {
+		haveNew, err := m.exists(newIndex)
+		if err != nil {
+			return err
+		}
+		if haveNew {
+			// Already migrated, or interrupted after the old index file,
+			// deleted last, was gone: nothing is left to do.
+			return nil
+		}
+		return fmt.Errorf("no index file found (expected %s or %s): %w", oldIndex, newIndex, ErrIndexNotFound)
+	}
+	if m.from.Extension() == m.to.Extension() {
+		return nil
+	}
+
+	data, err := m.readIndex(oldIndex)
+	if err != nil {
+		return err
+	}
+	sidecars, data, err := m.planSidecars(data)
+	if err != nil {
+		return err
+	}
+	docs, catalog, err := m.planCatalog()
+	if err != nil {
+		return err
+	}
+	if err := m.checkNames(slices.Concat(sidecars, docs)); err != nil {
+		return err
+	}
+
+	// Write everything new; the old index stays complete throughout.
+	m.written = map[string]bool{}
+	for _, c := range slices.Concat(sidecars, docs) {
+		if err := m.convertMetadata(c); err != nil {
+			return err
+		}
+	}
+	if catalog != nil {
+		if err := m.write(catalogFileName(m.to), func() ([]byte, error) { return m.to.SerializeCatalog(*catalog) }); err != nil {
+			return err
+		}
+		m.obsolete = append(m.obsolete, catalogFileName(m.from))
+	}
+	if err := m.write(newIndex, func() ([]byte, error) { return m.to.SerializeIndex(data) }); err != nil {
+		return err
+	}
+
+	// The new index is complete: delete the old files, the old index last.
+	for _, name := range append(m.obsolete, oldIndex) {
+		if m.written[name] {
+			continue // never delete a file this run wrote
+		}
+		if err := m.storage.DeleteFile(m.ctx, m.path(name)); err != nil {
+			return fmt.Errorf("delete %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (m *migration) path(name string) string { return pathutil.Join(m.folder, name) }
+
+func (m *migration) exists(name string) (bool, error) {
+	ok, err := m.storage.PathExists(m.ctx, m.path(name))
+	if err != nil {
+		return false, fmt.Errorf("probe %s: %w", name, err)
+	}
+	return ok, nil
+}
+
+func (m *migration) readIndex(name string) (IndexData, error) {
+	raw, err := m.storage.ReadFile(m.ctx, m.path(name))
+	if err != nil {
+		return IndexData{}, fmt.Errorf("read %s: %w", name, err)
+	}
+	data, err := m.from.DeserializeIndex(raw)
+	if err != nil {
+		return IndexData{}, fmt.Errorf("decode %s: %w", name, errCorrupt(err))
+	}
+	return data, nil
+}
+
+// errCorrupt makes sure a decoding failure wraps ErrCorrupt.
+func errCorrupt(err error) error {
+	if errors.Is(err, ErrCorrupt) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", err, ErrCorrupt)
+}
+
+// planSidecars validates the items' side-car names and returns the
+// conversions, with a copy of data whose items name the new side-cars.
+func (m *migration) planSidecars(data IndexData) ([]conversion, IndexData, error) {
+	var plan []conversion
+	items := slices.Clone(data.Items)
+	planned := map[string]bool{}
+	for i := range items {
+		src := items[i].MetadataFile
+		if src == "" {
+			continue
+		}
+		if !isInsideRelPath(src) {
+			return nil, IndexData{}, fmt.Errorf("item %q: metadataFile %q leaves the index folder: %w", items[i].ID, src, ErrCorrupt)
+		}
+		dst := strings.TrimSuffix(src, m.from.Extension()) + m.to.Extension()
+		if !strings.HasSuffix(src, m.from.Extension()) {
+			// Vectra skips these and then deletes them; keep the whole
+			// name so the new one can never be the old one.
+			dst = src + m.to.Extension()
+		}
+		items[i].MetadataFile = dst
+		if !planned[src] {
+			planned[src] = true
+			plan = append(plan, conversion{src: src, dst: dst})
+		}
+	}
+	data.Items = items
+	return plan, data, nil
+}
+
+// planCatalog reads the old catalog, if any, and returns the document
+// metadata conversions and the catalog to write. An old catalog already
+// deleted by an interrupted run means the new one is complete.
+func (m *migration) planCatalog() ([]conversion, *DocumentCatalog, error) {
+	name := catalogFileName(m.from)
+	raw, err := m.storage.ReadFile(m.ctx, m.path(name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	catalog, err := m.from.DeserializeCatalog(raw)
+	if err != nil {
+		return nil, nil, fmt.Errorf("decode %s: %w", name, errCorrupt(err))
+	}
+	ids := make([]string, 0, len(catalog.IDToURI))
+	for id := range catalog.IDToURI {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	var plan []conversion
+	for _, id := range ids {
+		if !isInsideRelPath(id) || strings.Contains(id, "/") {
+			return nil, nil, fmt.Errorf("%s: document id %q is not a plain file name: %w", name, id, ErrCorrupt)
+		}
+		plan = append(plan, conversion{src: id + m.from.Extension(), dst: id + m.to.Extension(), doc: true})
+	}
+	return plan, &catalog, nil
+}
+
+// checkNames makes sure no new file overwrites a file the migration reads
+// or writes otherwise: another conversion's source, a different
+// conversion's destination, or an index or catalog file.
+func (m *migration) checkNames(plan []conversion) error {
+	reserved := map[string]string{
+		indexFileName(m.from):   "the old index file",
+		indexFileName(m.to):     "the new index file",
+		catalogFileName(m.from): "the old catalog file",
+		catalogFileName(m.to):   "the new catalog file",
+	}
+	srcOf := map[string]string{}
+	for _, c := range plan {
+		if what, ok := reserved[c.src]; ok {
+			return fmt.Errorf("metadata file %q is %s: %w", c.src, what, ErrCorrupt)
+		}
+		reserved[c.src] = fmt.Sprintf("the metadata file %q", c.src)
+	}
+	for _, c := range plan {
+		if prev, ok := srcOf[c.dst]; ok && prev != c.src {
+			return fmt.Errorf("metadata files %q and %q would both become %q: %w", prev, c.src, c.dst, ErrCorrupt)
+		}
+		srcOf[c.dst] = c.src
+		if what, ok := reserved[c.dst]; ok {
+			return fmt.Errorf("metadata file %q would become %q, which is %s: %w", c.src, c.dst, what, ErrCorrupt)
+		}
+	}
+	return nil
+}
+
+// convertMetadata writes c.dst from c.src and marks c.src for deletion. A
+// missing source whose destination exists was converted by an interrupted
+// run; a document metadata file missing in both places is a document
+// without metadata; an item side-car missing in both places fails.
+func (m *migration) convertMetadata(c conversion) error {
+	raw, err := m.storage.ReadFile(m.ctx, m.path(c.src))
+	if errors.Is(err, fs.ErrNotExist) {
+		done, perr := m.exists(c.dst)
+		if perr != nil {
+			return perr
+		}
+		if done || c.doc {
+			return nil
+		}
+		return fmt.Errorf("read metadata file %s: %w", c.src, err)
+	}
+	if err != nil {
+		return fmt.Errorf("read metadata file %s: %w", c.src, err)
+	}
+	md, err := m.from.DeserializeMetadata(raw)
+	if err != nil {
+		return fmt.Errorf("decode metadata file %s: %w", c.src, errCorrupt(err))
+	}
+	if err := m.write(c.dst, func() ([]byte, error) { return m.to.SerializeMetadata(md) }); err != nil {
+		return err
+	}
+	m.obsolete = append(m.obsolete, c.src)
+	return nil
+}
+
+// write encodes and writes one new file.
+func (m *migration) write(name string, encode func() ([]byte, error)) error {
+	if err := m.ctx.Err(); err != nil {
+		return err
+	}
+	raw, err := encode()
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", name, err)
+	}
+	if err := m.storage.UpsertFile(m.ctx, m.path(name), raw); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	m.written[name] = true
+	return nil
+}
