@@ -2,7 +2,6 @@ package codecpb
 
 import (
 	"errors"
-	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -65,60 +64,4 @@ func text(b []byte) string {
 		return string(b)
 	}
 	return strings.ToValidUTF8(string(b), "\uFFFD")
-}
-
-// interner shares the strings and boxed values of metadata keys and
-// values that repeat across the items of one index, so that a category of
-// ten values costs ten allocations rather than one per item. It holds at
-// most maxInterned entries of at most maxInternedLen bytes.
-type interner struct {
-	keys    map[string]string
-	values  map[string]any
-	numbers map[uint64]any // boxed float64 metadata values by bits
-}
-
-const (
-	maxInterned    = 4096
-	maxInternedLen = 64
-)
-
-func newInterner() *interner {
-	return &interner{keys: make(map[string]string), values: make(map[string]any), numbers: make(map[uint64]any)}
-}
-
-// key returns the string of a metadata key.
-func (in *interner) key(b []byte) string {
-	if s, ok := in.keys[string(b)]; ok {
-		return s
-	}
-	s := text(b)
-	if len(in.keys) < maxInterned && len(b) <= maxInternedLen {
-		in.keys[s] = s
-	}
-	return s
-}
-
-// value returns a string metadata value, boxed.
-func (in *interner) value(b []byte) any {
-	if v, ok := in.values[string(b)]; ok {
-		return v
-	}
-	var v any = text(b)
-	if len(in.values) < maxInterned && len(b) <= maxInternedLen {
-		in.values[v.(string)] = v
-	}
-	return v
-}
-
-// number returns a number metadata value, boxed.
-func (in *interner) number(f float64) any {
-	bits := math.Float64bits(f)
-	if v, ok := in.numbers[bits]; ok {
-		return v
-	}
-	var v any = f
-	if len(in.numbers) < maxInterned {
-		in.numbers[bits] = v
-	}
-	return v
 }
