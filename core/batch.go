@@ -22,15 +22,21 @@ type batch struct {
 
 	created []string // side-car files this batch wrote; removed on cancel
 	dropped []string // side-car files of items it removed or replaced; removed after commit
+
+	// slab, when set, receives the vectors of added items one after
+	// another, so that a batch filling an empty index commits them as the
+	// arena without another copy (BatchInsertItems sizes it).
+	slab []float32
 }
 
 // pendingItem is an item written in a batch, owned by the batch.
 type pendingItem struct {
-	id   string
-	meta Metadata
-	file string
-	vec  []float32
-	norm float64
+	id    string
+	meta  Metadata
+	file  string
+	vec   []float32
+	norm  float64
+	scale float64 // scoringScale of vec
 }
 
 func newBatch(base *snapshot) *batch {
@@ -67,7 +73,7 @@ func (b *batch) at(p int32) pendingItem {
 		return it
 	}
 	s := b.base
-	return pendingItem{id: s.ids[p], meta: s.meta[p], file: s.files[p], vec: s.vector(int(p)), norm: s.norms[p]}
+	return pendingItem{id: s.ids[p], meta: s.meta[p], file: s.files[p], vec: s.vector(int(p)), norm: s.norms[p], scale: s.scale[p]}
 }
 
 // put adds it, or replaces the item at pos when replace is set. The caller
@@ -160,18 +166,18 @@ func (b *batch) applyAppend() *snapshot {
 		dim:        base.dim,
 		dupIDs:     base.dupIDs,
 	}
-	newSlots := make(map[string]int32, len(b.added))
-	for i, it := range b.added {
+	for _, it := range b.added {
 		s.ids = append(s.ids, it.id)
 		s.meta = append(s.meta, it.meta)
 		s.files = append(s.files, it.file)
 		s.norms = append(s.norms, it.norm)
-		s.scale = append(s.scale, scoringScale(it.vec))
+		s.scale = append(s.scale, it.scale)
 		s.serials = append(s.serials, s.nextSerial)
 		s.nextSerial++
-		newSlots[it.id] = int32(n + i)
 	}
-	s.slots = base.slots.with(newSlots)
+	// With nothing deleted, the batch's overlay maps exactly the added ids
+	// to their slots: it becomes the new layer (the batch is done with it).
+	s.slots = base.slots.with(b.ids)
 	switch {
 	case base.mixed:
 		s.vecs = slices.Clone(base.vecs) // headers only; a mixed index is rare and small
@@ -179,17 +185,50 @@ func (b *batch) applyAppend() *snapshot {
 			s.vecs = append(s.vecs, it.vec)
 		}
 	default:
-		d := b.added[0].vec
-		s.dim = len(d)
-		if s.dim > 0 {
-			s.arena = slices.Grow(base.arena[:n*s.dim], len(b.added)*s.dim)
-			for _, it := range b.added {
-				s.arena = append(s.arena, it.vec...)
-			}
+		d := len(b.added[0].vec)
+		s.dim = d
+		if d == 0 {
+			break
+		}
+		if arena, ok := b.slabArena(d); ok && n == 0 {
+			s.arena = arena
+			break
+		}
+		s.arena = slices.Grow(base.arena[:n*d], len(b.added)*d)
+		for _, it := range b.added {
+			s.arena = append(s.arena, it.vec...)
 		}
 	}
 	s.postings = base.postings.withAppended(s.meta, n)
 	return s
+}
+
+// slabArena returns the slab when it holds exactly the added vectors, of
+// length d, in order.
+func (b *batch) slabArena(d int) ([]float32, bool) {
+	if len(b.slab) != len(b.added)*d {
+		return nil, false
+	}
+	for i, it := range b.added {
+		if len(it.vec) != d || &it.vec[0] != &b.slab[i*d] {
+			return nil, false
+		}
+	}
+	return b.slab, true
+}
+
+// ownVector copies v into memory owned by the batch: the slab while it has
+// room, else a new slice. The copy's capacity ends with it.
+func (b *batch) ownVector(v []float32) []float32 {
+	if len(v) > 0 && cap(b.slab)-len(b.slab) >= len(v) {
+		start := len(b.slab)
+		b.slab = append(b.slab, v...)
+		return b.slab[start:len(b.slab):len(b.slab)]
+	}
+	if len(v) == 0 {
+		return []float32{}
+	}
+	return slices.Clone(v)
 }
 
 // applyRebuild commits a batch that replaced or deleted items: every column
@@ -216,11 +255,7 @@ func (b *batch) applyRebuild() *snapshot {
 			continue
 		}
 		it := b.at(p)
-		if _, edited := b.edits[p]; p < n && !edited {
-			s.scale = append(s.scale, base.scale[p])
-		} else {
-			s.scale = append(s.scale, scoringScale(it.vec))
-		}
+		s.scale = append(s.scale, it.scale)
 		s.ids = append(s.ids, it.id)
 		s.meta = append(s.meta, it.meta)
 		s.files = append(s.files, it.file)

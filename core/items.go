@@ -60,6 +60,7 @@ type selection struct {
 	all   bool      // no filter: every slot
 	none  bool      // nothing can match
 	cands []int32   // ascending candidate slots; nil: every slot is a candidate
+	exact bool      // the candidates are exactly the matches: skip match
 	match predicate // run on each candidate; nil when all
 }
 
@@ -76,6 +77,7 @@ func newSelection(s *snapshot, filter Filter) (selection, error) {
 		if cands, ok := s.postings.candidates(plan); ok {
 			sel.cands = cands
 			sel.none = len(cands) == 0
+			sel.exact = exactOnPostings(filter)
 		}
 	}
 	return sel, nil
@@ -91,7 +93,7 @@ func (sel selection) each(fn func(slot int32)) {
 		}
 	case sel.cands != nil:
 		for _, slot := range sel.cands {
-			if sel.match(sel.s.meta[slot]) {
+			if sel.exact || sel.match(sel.s.meta[slot]) {
 				fn(slot)
 			}
 		}

@@ -131,3 +131,58 @@ func intersectSorted(a, b []int32) []int32 {
 	}
 	return out
 }
+
+// exactOnPostings reports whether f is one equality or membership test on
+// one field — {"f": v}, {"f": {"$eq": v}} or {"f": {"$in": [v, …]}} with
+// scalar operands — so that, when f is an indexed field, the items matching
+// f are exactly those in the posting lists of its plan: both compare values
+// through toScalar (strings with strings, numbers by float64 value,
+// booleans with booleans). The predicate can then be skipped.
+func exactOnPostings(f Filter) bool {
+	if len(f) != 1 {
+		return false
+	}
+	for field, v := range f {
+		if len(field) > 0 && field[0] == '$' {
+			return false
+		}
+		if isPlanScalar(v) {
+			return true
+		}
+		var ops map[string]any
+		switch x := v.(type) {
+		case Filter:
+			ops = x
+		case map[string]any:
+			ops = x
+		default:
+			return false
+		}
+		if len(ops) != 1 {
+			return false
+		}
+		if operand, ok := ops["$eq"]; ok {
+			return isPlanScalar(operand)
+		}
+		list, ok := ops["$in"].([]any)
+		if !ok {
+			return false
+		}
+		for _, e := range list {
+			if !isPlanScalar(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// isPlanScalar reports whether v is a string, number or boolean operand.
+func isPlanScalar(v any) bool {
+	switch toScalar(v).kind {
+	case kindString, kindNumber, kindBool:
+		return true
+	}
+	return false
+}

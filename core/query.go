@@ -176,7 +176,7 @@ func (sc *scan) run(ctx context.Context, lo, hi int, h *topK) bool {
 			if sc.sel.cands != nil {
 				slot = sc.sel.cands[p]
 			}
-			if sc.sel.all || sc.sel.match(s.meta[slot]) {
+			if sc.sel.all || sc.sel.exact || sc.sel.match(s.meta[slot]) {
 				idx[m] = slot
 				m++
 			}

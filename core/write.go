@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 )
 
 // write runs change in the open batch, or, with none open, in a batch of its
@@ -106,6 +105,12 @@ func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) (
 	if err != nil {
 		return nil, wrapOp(op, ix.folder, err)
 	}
+	if b.base.len() == 0 && len(items) > 0 {
+		// Filling an empty index: the vectors go into one slab that the
+		// commit adopts as the arena.
+		b.slab = make([]float32, 0, len(items)*len(items[0].Vector))
+		b.ids = make(map[string]int32, len(items))
+	}
 	out := make([]IndexItem, len(items))
 	for i, item := range items {
 		if i%1024 == 1023 {
@@ -177,90 +182,108 @@ func (ix *LocalIndex) addItem(ctx context.Context, b *batch, item IndexItem, uni
 	if d := len(item.Vector); b.live > 0 && d != b.dim && !(exists && b.live == 1) {
 		return IndexItem{}, fmt.Errorf("vector has %d dimensions, index has %d: %w", d, b.dim, ErrDimensionMismatch)
 	}
-	full, err := cleanItemMetadata(item.Metadata)
+	inline, full, err := splitMetadata(b.base.config.Indexed, item.Metadata)
 	if err != nil {
 		return IndexItem{}, err
 	}
-	inline, sidecar := splitMetadata(b.base.config.Indexed, full)
 	var file string
-	if sidecar {
+	if full != nil {
 		if file, err = ix.writeSidecar(ctx, full); err != nil {
 			return IndexItem{}, err
 		}
 		b.created = append(b.created, file)
 	}
-	vec := slices.Clone(item.Vector)
-	if vec == nil {
-		vec = []float32{}
-	}
-	it := pendingItem{id: item.ID, meta: inline, file: file, vec: vec, norm: vectorLength(vec)}
+	vec := b.ownVector(item.Vector)
+	norm := vectorLength(vec)
+	it := pendingItem{id: item.ID, meta: inline, file: file, vec: vec, norm: norm, scale: scoringScale(norm)}
 	b.put(it, pos, exists)
 	return IndexItem{ID: it.id, Metadata: it.meta, Vector: it.vec, Norm: it.norm, MetadataFile: it.file}, nil
 }
 
-// cleanItemMetadata copies md, converting every number to float64. A value
-// that is not a string, bool or finite number is ErrInvalidArgument. nil
-// gives an empty map.
-func cleanItemMetadata(md Metadata) (Metadata, error) {
+// cleanMetadataValue returns v as stored: strings and booleans as they are,
+// every Go number as float64. A value of another type, or a NaN or infinite
+// number, is ErrInvalidArgument.
+func cleanMetadataValue(k string, v any) (any, error) {
+	var f float64
+	switch x := v.(type) {
+	case string, bool:
+		return x, nil
+	case float64:
+		f = x
+	case float32:
+		f = float64(x)
+	case int:
+		f = float64(x)
+	case int8:
+		f = float64(x)
+	case int16:
+		f = float64(x)
+	case int32:
+		f = float64(x)
+	case int64:
+		f = float64(x)
+	case uint:
+		f = float64(x)
+	case uint8:
+		f = float64(x)
+	case uint16:
+		f = float64(x)
+	case uint32:
+		f = float64(x)
+	case uint64:
+		f = float64(x)
+	case json.Number:
+		var err error
+		if f, err = x.Float64(); err != nil {
+			return nil, fmt.Errorf("metadata %q: %q is not a number: %w", k, x, ErrInvalidArgument)
+		}
+	default:
+		return nil, fmt.Errorf("metadata %q: unsupported value type %T: %w", k, v, ErrInvalidArgument)
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("metadata %q: %v is not a finite number: %w", k, f, ErrInvalidArgument)
+	}
+	return f, nil
+}
+
+// cleanMetadata copies md with every value cleaned (cleanMetadataValue).
+// nil gives an empty map.
+func cleanMetadata(md Metadata) (Metadata, error) {
 	out := make(Metadata, len(md))
 	for k, v := range md {
-		var f float64
-		switch x := v.(type) {
-		case string, bool:
-			out[k] = x
-			continue
-		case float64:
-			f = x
-		case float32:
-			f = float64(x)
-		case int:
-			f = float64(x)
-		case int8:
-			f = float64(x)
-		case int16:
-			f = float64(x)
-		case int32:
-			f = float64(x)
-		case int64:
-			f = float64(x)
-		case uint:
-			f = float64(x)
-		case uint8:
-			f = float64(x)
-		case uint16:
-			f = float64(x)
-		case uint32:
-			f = float64(x)
-		case uint64:
-			f = float64(x)
-		case json.Number:
-			var err error
-			if f, err = x.Float64(); err != nil {
-				return nil, fmt.Errorf("metadata %q: %q is not a number: %w", k, x, ErrInvalidArgument)
-			}
-		default:
-			return nil, fmt.Errorf("metadata %q: unsupported value type %T: %w", k, v, ErrInvalidArgument)
+		c, err := cleanMetadataValue(k, v)
+		if err != nil {
+			return nil, err
 		}
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, fmt.Errorf("metadata %q: %v is not a finite number: %w", k, f, ErrInvalidArgument)
-		}
-		out[k] = f
+		out[k] = c
 	}
 	return out, nil
 }
 
-// splitMetadata returns the metadata kept inline and whether the item needs
-// a side-car: with indexed keys, inline holds only those, and any other key
-// sends the full metadata to a side-car (REF §2.5).
-func splitMetadata(indexed []string, full Metadata) (inline Metadata, sidecar bool) {
+// splitMetadata cleans md and returns the metadata kept inline and, when
+// the item needs a side-car, the full metadata to write there (else nil):
+// with indexed keys, inline holds only those, and any other key sends the
+// full metadata to a side-car (REF §2.5). Without indexed keys everything
+// is inline.
+func splitMetadata(indexed []string, md Metadata) (inline, sidecar Metadata, err error) {
 	if len(indexed) == 0 {
-		return full, false
+		inline, err = cleanMetadata(md)
+		return inline, nil, err
 	}
 	inline = make(Metadata, len(indexed))
 	for _, k := range indexed {
-		if v, ok := full[k]; ok {
-			inline[k] = v
+		if v, ok := md[k]; ok {
+			if inline[k], err = cleanMetadataValue(k, v); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
-	return inline, len(inline) < len(full)
+	if len(inline) == len(md) {
+		return inline, nil, nil
+	}
+	full, err := cleanMetadata(md)
+	if err != nil {
+		return nil, nil, err
+	}
+	return inline, full, nil
 }

@@ -1,0 +1,113 @@
+package core
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// Posting lists only narrow: for every filter, the items a query considers
+// are exactly those the filter's predicate accepts, and for the shapes the
+// engine trusts without the predicate (exactOnPostings) the posting lists
+// alone give the matches.
+func TestPostingsAgreeWithThePredicate(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	pool := []any{"a", "b", "1", "", 1, 1.0, 2, int64(2), float32(0.5), 0.5, 0, -1, true, false}
+	opPool := append(slices.Clone(pool), nil, []any{"x"}, 3.5)
+	randomMeta := func() Metadata {
+		m := Metadata{}
+		for _, k := range []string{"f", "g"} {
+			if r.IntN(5) > 0 {
+				v, _ := cleanMetadataValue(k, pool[r.IntN(len(pool))])
+				m[k] = v
+			}
+		}
+		return m
+	}
+	randomOperand := func() any { return opPool[r.IntN(len(opPool))] }
+	randomFilter := func() Filter {
+		field := []string{"f", "g"}[r.IntN(2)]
+		switch r.IntN(6) {
+		case 0:
+			return Filter{field: randomOperand()}
+		case 1:
+			return Filter{field: Filter{"$eq": randomOperand()}}
+		case 2:
+			var in []any
+			for range r.IntN(4) {
+				in = append(in, randomOperand())
+			}
+			return Filter{field: Filter{"$in": in}}
+		case 3:
+			return Filter{field: map[string]any{"$in": []any{randomOperand(), randomOperand()}, "$ne": randomOperand()}}
+		case 4:
+			return Filter{"f": randomOperand(), "g": Filter{"$in": []any{randomOperand()}}}
+		default:
+			return Filter{"$and": []any{Filter{field: randomOperand()}, Filter{"$or": []any{Filter{"g": randomOperand()}, Filter{"g": randomOperand()}}}}}
+		}
+	}
+	for _, indexed := range [][]string{{"f"}, {"f", "g"}} {
+		meta := make([]Metadata, 300)
+		for i := range meta {
+			meta[i] = randomMeta()
+		}
+		s := &snapshot{config: MetadataConfig{Indexed: indexed}, meta: meta, ids: make([]string, len(meta))}
+		s.postings = buildPostings(s)
+		checked, exact := 0, 0
+		for range 2000 {
+			f := randomFilter()
+			match, err := compileFilter(f)
+			if err != nil {
+				continue // an operand the filter refuses (a slice)
+			}
+			checked++
+			var want []int32
+			for i, m := range meta {
+				if match(m) {
+					want = append(want, int32(i))
+				}
+			}
+			sel, err := newSelection(s, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int32
+			sel.each(func(slot int32) { got = append(got, slot) })
+			if !slices.Equal(got, want) {
+				t.Fatalf("indexed %v filter %v: selection %v, predicate %v", indexed, f, got, want)
+			}
+			if sel.exact {
+				exact++
+				cands := sel.cands
+				if sel.none {
+					cands = nil
+				}
+				if !slices.Equal(cands, want) {
+					t.Fatalf("indexed %v filter %v trusted as exact: postings %v, predicate %v", indexed, f, cands, want)
+				}
+			}
+		}
+		if checked < 1000 || exact < 200 {
+			t.Fatalf("only %d filters checked, %d trusted as exact", checked, exact)
+		}
+	}
+}
+
+func TestPostingsAppendSharesNothingVisible(t *testing.T) {
+	t.Run("an append-only commit leaves the parent's lists as they were", func(t *testing.T) {
+		ix, _ := newCreatedIndex(t, CreateIndexConfig{MetadataConfig: MetadataConfig{Indexed: []string{"c"}}})
+		for i := range 5 {
+			mustInsert(t, ix, fmt.Sprint(i), []float32{1}, Metadata{"c": "x"})
+		}
+		parent := ix.cur.Load()
+		before := slices.Clone(parent.postings.fields["c"]["x"])
+		mustInsert(t, ix, "5", []float32{1}, Metadata{"c": "x"})
+		if got := parent.postings.fields["c"]["x"]; !slices.Equal(got, before) {
+			t.Fatalf("parent list changed: %v, was %v", got, before)
+		}
+		if got := ix.cur.Load().postings.fields["c"]["x"]; len(got) != 6 {
+			t.Fatalf("child list = %v", got)
+		}
+	})
+}
