@@ -14,7 +14,7 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// HostedEmbeddings is an [core.EmbeddingsModel] served over HTTP by the
+// HostedEmbeddings is a [core.EmbeddingsModel] served over HTTP by the
 // hosted API, the cloud-hosted API or a compatible self-hosted server.
 // Create it with [New]; it is safe for concurrent use.
 type HostedEmbeddings struct {
@@ -80,7 +80,7 @@ func (h *HostedEmbeddings) MaxTokens() int { return h.opts.MaxTokens }
 func (h *HostedEmbeddings) Variant() Variant { return h.variant }
 
 // Options returns the resolved options: defaults filled in, endpoints
-// trimmed. The result shares nothing with the client.
+// trimmed. Its RetryPolicy and Headers are copies.
 func (h *HostedEmbeddings) Options() Options {
 	o := h.opts
 	o.RetryPolicy = append([]time.Duration{}, o.RetryPolicy...)
@@ -90,7 +90,9 @@ func (h *HostedEmbeddings) Options() Options {
 
 // CreateEmbeddings posts inputs in one request and returns one vector per
 // input, in input order, with the model and usage the server reported.
-// Zero inputs return an empty success without a request.
+// Zero inputs return an empty success without a request. Inputs are sent
+// as given, as a JSON array (invalid UTF-8 becomes U+FFFD, as JSON
+// requires); the client never splits a request.
 //
 // A 429 answer is retried after each delay of the retry policy (longer when
 // the server's Retry-After asks for it, see the package documentation). On
