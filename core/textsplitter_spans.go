@@ -1,0 +1,132 @@
+package core
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// utf16Len is the length of s in UTF-16 code units, JavaScript's
+// String.length: two for a character outside the Basic Multilingual Plane,
+// one for any other (an invalid byte counts as one U+FFFD).
+func utf16Len(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < utf8.RuneSelf {
+			n++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		i += size - 1
+	}
+	return n
+}
+
+// tokenWindows cuts text, whose tokens are tokens, into consecutive windows
+// of at most ChunkSize tokens, as the text each window decodes to.
+//
+// When the windows decode to consecutive pieces of text (a lossless
+// tokenizer), each window is that piece of text, with its end moved forward
+// to the next character boundary, so that a character a window boundary
+// cuts in two belongs to the window where it starts. The windows then
+// concatenate to text exactly and positions computed from their lengths
+// never drift. Otherwise the rest of the windows are their decoded text, as
+// Vectra does.
+func (s *TextSplitter) tokenWindows(text string, tokens []int) []string {
+	size := s.cfg.ChunkSize
+	windows := make([]string, 0, len(tokens)/size+1)
+	at, cut := 0, 0 // byte offsets: end of the decoded text so far, end of the windows so far
+	exact := true
+	for i := 0; i < len(tokens) || i == 0; i += size {
+		decoded := s.cfg.Tokenizer.Decode(tokens[i:min(i+size, len(tokens))])
+		if exact && strings.HasPrefix(text[at:], decoded) {
+			at += len(decoded)
+			end := max(at, cut)
+			for end < len(text) && !utf8.RuneStart(text[end]) {
+				end++
+			}
+			if end > cut || i == 0 {
+				windows = append(windows, text[cut:end])
+				cut = end
+			}
+			continue
+		}
+		exact = false
+		windows = append(windows, decoded)
+	}
+	return windows
+}
+
+// charWindows cuts text into consecutive windows of at most size UTF-16
+// code units, never inside a character (a window holds at least one).
+func charWindows(text string, size int) []string {
+	var windows []string
+	for text != "" {
+		end, n16 := 0, 0
+		for end < len(text) {
+			r, width := utf8.DecodeRuneInString(text[end:])
+			w16 := 1
+			if r >= 0x10000 {
+				w16 = 2
+			}
+			if n16+w16 > size && end > 0 {
+				break
+			}
+			end += width
+			n16 += w16
+		}
+		windows = append(windows, text[:end])
+		text = text[end:]
+	}
+	return windows
+}
+
+// stripInlineSeparators removes, unless KeepSeparators, every run of three or
+// more -, *, = or _ that touches a character other than whitespace on at
+// least one side; runs standing alone (a "---" line) stay.
+func (s *TextSplitter) stripInlineSeparators(text string) string {
+	if s.cfg.KeepSeparators || text == "" {
+		return text
+	}
+	var b strings.Builder
+	last := 0 // end of the text copied so far
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c != '-' && c != '*' && c != '=' && c != '_' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && text[j] == c {
+			j++
+		}
+		if j-i >= 3 {
+			leftText := i > 0 && !isJSWhiteSpace(lastRune(text[:i]))
+			rightText := j < len(text) && !isJSWhiteSpace(firstRune(text[j:]))
+			if leftText || rightText {
+				b.WriteString(text[last:i])
+				last = j
+			}
+		}
+		i = j
+	}
+	if last == 0 {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}

@@ -1,0 +1,614 @@
+package core
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// specSplitter is the splitter of Vectra's TextSplitter.spec.ts: one token
+// per code point, chunkSize 16, no overlap, unless cfg says otherwise.
+func specSplitter(t *testing.T, edit func(*TextSplitterConfig)) *TextSplitter {
+	t.Helper()
+	cfg := TextSplitterConfig{ChunkSize: 16, Tokenizer: tsCharTokenizer{}}
+	if edit != nil {
+		edit(&cfg)
+	}
+	return tsMustSplitter(t, cfg)
+}
+
+func TestNewTextSplitterValidatesItsConfig(t *testing.T) {
+	tests := []struct {
+		name    string
+		cfg     TextSplitterConfig
+		wantMsg string
+	}{
+		{"chunkSize below 1 is invalid", TextSplitterConfig{ChunkSize: 0, Tokenizer: tsCharTokenizer{}}, "chunkSize must be >= 1"},
+		{"negative overlap is invalid", TextSplitterConfig{ChunkSize: 10, ChunkOverlap: -1, Tokenizer: tsCharTokenizer{}}, "chunkOverlap must be >= 0"},
+		{"overlap above chunkSize is invalid", TextSplitterConfig{ChunkSize: 5, ChunkOverlap: 6, Tokenizer: tsCharTokenizer{}}, "chunkOverlap must be <= chunkSize"},
+		{"Vectra's default overlap with chunkSize 10 is invalid", TextSplitterConfig{ChunkSize: 10, ChunkOverlap: 40, Tokenizer: tsCharTokenizer{}}, "chunkOverlap must be <= chunkSize"},
+		{"a tokenizer is required", TextSplitterConfig{ChunkSize: 10}, "a tokenizer is required"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := NewTextSplitter(tc.cfg)
+			if !errors.Is(err, ErrInvalidArgument) {
+				t.Fatalf("NewTextSplitter = %v, %v; want an error wrapping ErrInvalidArgument", s, err)
+			}
+			if !strings.Contains(err.Error(), tc.wantMsg) {
+				t.Fatalf("error %q does not say %q", err, tc.wantMsg)
+			}
+		})
+	}
+	for _, cfg := range []TextSplitterConfig{
+		{ChunkSize: 1, Tokenizer: tsCharTokenizer{}},
+		{ChunkSize: 4, ChunkOverlap: 4, Tokenizer: tsCharTokenizer{}},
+	} {
+		if _, err := NewTextSplitter(cfg); err != nil {
+			t.Errorf("NewTextSplitter(%+v) = %v, want success", cfg, err)
+		}
+	}
+}
+
+func TestDefaultConfigs(t *testing.T) {
+	tests := []struct {
+		name string
+		got  TextSplitterConfig
+		want TextSplitterConfig
+	}{
+		{"a splitter's default is 400 tokens, 40 of overlap, separators dropped", DefaultTextSplitterConfig(), TextSplitterConfig{ChunkSize: 400, ChunkOverlap: 40}},
+		{"a document index's default is 512 tokens, no overlap, separators kept", DefaultDocumentChunkingConfig(), TextSplitterConfig{ChunkSize: 512, KeepSeparators: true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got.ChunkSize != tc.want.ChunkSize || tc.got.ChunkOverlap != tc.want.ChunkOverlap ||
+				tc.got.KeepSeparators != tc.want.KeepSeparators || tc.got.Separators != nil || tc.got.DocType != "" || tc.got.Tokenizer != nil {
+				t.Fatalf("got %+v, want %+v", tc.got, tc.want)
+			}
+			cfg := tc.got
+			cfg.Tokenizer = tsCharTokenizer{}
+			if _, err := NewTextSplitter(cfg); err != nil {
+				t.Fatalf("the default with a tokenizer is invalid: %v", err)
+			}
+		})
+	}
+}
+
+func TestSeparatorsByDocType(t *testing.T) {
+	groups := [][]string{
+		{"java", "c#", "csharp", "cs", "ts", "tsx", "typescript"},
+		{"js", "jsx", "javascript"},
+		{"python", "py"},
+		{"md", "markdown"},
+	}
+	for _, g := range groups {
+		for _, alias := range g[1:] {
+			if !slices.Equal(separatorsFor(alias), separatorsFor(g[0])) {
+				t.Errorf("docType %q has other separators than %q", alias, g[0])
+			}
+		}
+	}
+	tests := []struct {
+		name    string
+		docType string
+		check   func(seps []string) bool
+	}{
+		{"markdown splits on ## headings first, not on # headings", "md", func(s []string) bool { return s[0] == "\n## " && !slices.Contains(s, "\n# ") }},
+		{"markdown ends with blank lines then line breaks", "markdown", func(s []string) bool { return slices.Equal(s[len(s)-2:], []string{"\n\n", "\n"}) }},
+		{"typescript ends with a single space", "ts", func(s []string) bool { return s[len(s)-1] == " " && len(s) == 16 }},
+		{"javascript lists class twice", "js", func(s []string) bool { return len(s) == 17 && s[3] == "\nclass " && s[8] == "\nclass " }},
+		{"rust lists const twice", "rust", func(s []string) bool { return s[1] == "\nconst " && s[8] == "\nconst " }},
+		{"html has no line separators", "html", func(s []string) bool { return len(s) == 26 && s[0] == "<body>" && !slices.Contains(s, "\n") }},
+		{"latex separators hold a literal backslash", "latex", func(s []string) bool {
+			return s[0] == `
+\chapter{`
+		}},
+		{"python splits on tab-indented defs", "py", func(s []string) bool {
+			return slices.Equal(s, []string{"\nclass ", "\ndef ", "\n\tdef ", "\n\n", "\n"})
+		}},
+		{"go splits on func first", "go", func(s []string) bool { return s[0] == "\nfunc " && len(s) == 10 }},
+		{"an unknown docType gets the default", "yaml", func(s []string) bool { return slices.Equal(s, []string{"\n\n", "\n"}) }},
+		{"no docType gets the default", "", func(s []string) bool { return slices.Equal(s, []string{"\n\n", "\n"}) }},
+		{"docType matching is case-sensitive", "MD", func(s []string) bool { return slices.Equal(s, []string{"\n\n", "\n"}) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if s := separatorsFor(tc.docType); !tc.check(s) {
+				t.Fatalf("separatorsFor(%q) = %q", tc.docType, s)
+			}
+		})
+	}
+	t.Run("each call returns a fresh list", func(t *testing.T) {
+		a := separatorsFor("md")
+		a[0] = "changed"
+		if separatorsFor("md")[0] != "\n## " {
+			t.Fatal("changing a returned list changed the next one")
+		}
+	})
+}
+
+// Each docType splits on its own most significant separator, kept at the
+// end of the piece before it, then splits that piece further on the rest of
+// its list (so "\n## " is cut again on "\n", leaving "## " alone, as in
+// Vectra). Expected chunks are Vectra 0.15's for the same input.
+func TestSplitByDocType(t *testing.T) {
+	tests := []struct {
+		docType string
+		text    string
+		want    []string
+	}{
+		{"md", "# Title\nintro\n## One\nfirst part\n## Two\nsecond", []string{"# Title\nintro\n", "## ", "One\nfirst part\n", "## ", "Two\nsecond"}},
+		{"go", "package x\nfunc A() {}\nfunc B() {}", []string{"package x\nfunc ", "A() {}\nfunc B() {}"}},
+		{"html", "<body><p>one para</p><p>two para</p>", []string{"<body>", "<p>one para</p><p>", "two para</p>"}},
+		{"txt", "first paragraph\n\nsecond paragraph", []string{"first paragraph\n", "second paragraph"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.docType, func(t *testing.T) {
+			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 20, KeepSeparators: true, DocType: tc.docType, Tokenizer: tsCharTokenizer{}})
+			if got := tsChunkTexts(s.Split(tc.text)); !slices.Equal(got, tc.want) {
+				t.Fatalf("Split(%q)\n got %q\nwant %q", tc.text, got, tc.want)
+			}
+		})
+	}
+}
+
+// The cases of Vectra's TextSplitter.spec.ts, with its own assertions.
+// (TestSplitMatchesVectra checks the same inputs chunk by chunk.)
+func TestVectraSpecCases(t *testing.T) {
+	joined := func(chunks []TextChunk, sep string) string { return strings.Join(tsChunkTexts(chunks), sep) }
+	t.Run("empty input gives no chunks", func(t *testing.T) {
+		if got := specSplitter(t, nil).Split(""); len(got) != 0 {
+			t.Fatalf("got %v", got)
+		}
+	})
+	t.Run("whitespace-only input gives no chunks", func(t *testing.T) {
+		for _, text := range []string{"   \t  ", "\n\n", " \n \n  ", "\u3000\ufeff\u00a0"} {
+			if got := specSplitter(t, nil).Split(text); len(got) != 0 {
+				t.Errorf("Split(%q) = %v", text, got)
+			}
+		}
+	})
+	t.Run("the default config splits simple text", func(t *testing.T) {
+		cfg := DefaultTextSplitterConfig()
+		cfg.Tokenizer = tsCharTokenizer{}
+		if got := tsMustSplitter(t, cfg).Split("Hello world"); len(got) != 1 || got[0].Text != "Hello world" {
+			t.Fatalf("got %v", got)
+		}
+	})
+	t.Run("a lone --- is kept", func(t *testing.T) {
+		got := specSplitter(t, func(c *TextSplitterConfig) { c.ChunkSize = 3 }).Split("---")
+		if !slices.Equal(tsChunkTexts(got), []string{"---"}) {
+			t.Fatalf("got %q", tsChunkTexts(got))
+		}
+	})
+	t.Run("---, *** and ==== lines are kept at start, middle and end", func(t *testing.T) {
+		text := strings.Join([]string{"---", "Hello world", "***", "Middle", "===="}, "\n")
+		got := joined(specSplitter(t, func(c *TextSplitterConfig) { c.ChunkSize = 4 }).Split(text), "\n")
+		for _, want := range []string{"---", "***", "===="} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%q lost %q", got, want)
+			}
+		}
+	})
+	t.Run("both front-matter delimiters survive", func(t *testing.T) {
+		md := strings.Join([]string{"---", "title: Test", "tags: [a, b]", "---", "# Heading", "Body text goes here."}, "\n")
+		got := joined(specSplitter(t, func(c *TextSplitterConfig) { c.ChunkSize = 12 }).Split(md), "\n")
+		if n := len(regexp.MustCompile(`(?m)^---$`).FindAllString(got, -1)); n != 2 {
+			t.Fatalf("%q has %d --- lines, want 2", got, n)
+		}
+	})
+	t.Run("a trailing --- is kept", func(t *testing.T) {
+		got := specSplitter(t, func(c *TextSplitterConfig) { c.ChunkSize = 4 }).Split("Content\n---")
+		if !slices.ContainsFunc(got, func(c TextChunk) bool { return strings.Contains(c.Text, "---") }) {
+			t.Fatalf("got %q", tsChunkTexts(got))
+		}
+	})
+	t.Run("alphanumeric words are kept", func(t *testing.T) {
+		got := joined(specSplitter(t, func(c *TextSplitterConfig) { c.ChunkSize = 5 }).Split("abcde fghij"), " ")
+		if !strings.Contains(got, "abcde") || !strings.Contains(got, "fghij") {
+			t.Fatalf("got %q", got)
+		}
+	})
+	t.Run("--- is kept with overlap", func(t *testing.T) {
+		got := specSplitter(t, func(c *TextSplitterConfig) { c.ChunkSize, c.ChunkOverlap = 5, 2 }).Split("---\nabcdef")
+		if !slices.ContainsFunc(got, func(c TextChunk) bool { return strings.Contains(c.Text, "---") }) {
+			t.Fatalf("got %q", tsChunkTexts(got))
+		}
+	})
+	t.Run("interleaved separator lines and single letters survive", func(t *testing.T) {
+		text := strings.Join([]string{"***", "A", "---", "B", "====", "C"}, "\n")
+		got := joined(specSplitter(t, func(c *TextSplitterConfig) { c.ChunkSize = 8 }).Split(text), "\n")
+		for _, want := range []string{"***", "---", "====", "\nA\n", "\nB\n", "\nC"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%q lost %q", got, want)
+			}
+		}
+	})
+	t.Run("without keepSeparators a line break becomes a space", func(t *testing.T) {
+		text := "Hello\nWorld"
+		got := specSplitter(t, func(c *TextSplitterConfig) { c.ChunkSize = 50 }).Split(text)
+		if len(got) != 1 || got[0].Text != "Hello World" || got[0].StartPos != 0 || got[0].EndPos != len(text)-1 {
+			t.Fatalf("got %+v", got)
+		}
+	})
+	t.Run("with keepSeparators line breaks stay", func(t *testing.T) {
+		got := joined(specSplitter(t, func(c *TextSplitterConfig) { c.ChunkSize, c.KeepSeparators = 50, true }).Split("Hello\nWorld\n"), "")
+		if !strings.Contains(got, "Hello\n") || !strings.Contains(got, "World\n") {
+			t.Fatalf("got %q", got)
+		}
+	})
+	t.Run("chunks are not merged over the budget", func(t *testing.T) {
+		if got := specSplitter(t, func(c *TextSplitterConfig) { c.ChunkSize = 3 }).Split("ABCD\nEFG"); len(got) < 2 {
+			t.Fatalf("got %q", tsChunkTexts(got))
+		}
+	})
+	t.Run("custom separators override the docType and are dropped", func(t *testing.T) {
+		got := joined(specSplitter(t, func(c *TextSplitterConfig) { c.DocType, c.Separators = "markdown", []string{"||"} }).Split("A||B||C"), "")
+		if strings.Contains(got, "||") || !strings.Contains(got, "ABC") {
+			t.Fatalf("got %q", got)
+		}
+	})
+	t.Run("custom separators are kept, attached to the left piece", func(t *testing.T) {
+		got := joined(specSplitter(t, func(c *TextSplitterConfig) { c.Separators, c.KeepSeparators = []string{"||"}, true }).Split("A||B||C"), "")
+		if !strings.Contains(got, "A||") || !strings.Contains(got, "B||") || !strings.HasSuffix(got, "C") {
+			t.Fatalf("got %q", got)
+		}
+	})
+	t.Run("inline runs stay with keepSeparators and go without", func(t *testing.T) {
+		inline := "---Hello---World---"
+		kept := joined(specSplitter(t, func(c *TextSplitterConfig) { c.ChunkSize, c.KeepSeparators = 64, true }).Split(inline), "")
+		if !strings.Contains(kept, inline) {
+			t.Errorf("kept %q", kept)
+		}
+		dropped := joined(specSplitter(t, func(c *TextSplitterConfig) { c.ChunkSize = 64 }).Split(inline), "")
+		if strings.Contains(dropped, "---") || !strings.Contains(dropped, "Hello") || !strings.Contains(dropped, "World") {
+			t.Errorf("dropped %q", dropped)
+		}
+	})
+	t.Run("consecutive separator lines give no empty chunks", func(t *testing.T) {
+		got := specSplitter(t, func(c *TextSplitterConfig) { c.ChunkSize, c.KeepSeparators = 64, true }).Split("---\n***\n====")
+		if len(got) < 3 {
+			t.Fatalf("got %q", tsChunkTexts(got))
+		}
+		for _, c := range got {
+			if strings.TrimSpace(c.Text) == "" {
+				t.Errorf("empty chunk %+v", c)
+			}
+		}
+	})
+	t.Run("the space separator keeps short text as one chunk", func(t *testing.T) {
+		got := specSplitter(t, func(c *TextSplitterConfig) { c.Separators, c.ChunkSize = []string{" "}, 100 }).Split("a b c")
+		if len(got) != 1 || got[0].Text != "a b c" {
+			t.Fatalf("got %q", tsChunkTexts(got))
+		}
+	})
+	t.Run("the space separator cuts long text into windows that concatenate back", func(t *testing.T) {
+		got := specSplitter(t, func(c *TextSplitterConfig) { c.Separators, c.ChunkSize = []string{" "}, 4 }).Split("abcdefghij")
+		if len(got) < 3 || joined(got, "") != "abcdefghij" {
+			t.Fatalf("got %q", tsChunkTexts(got))
+		}
+	})
+	t.Run("empty separators fall back to the docType's", func(t *testing.T) {
+		got := specSplitter(t, func(c *TextSplitterConfig) { c.Separators, c.ChunkSize = []string{}, 100 }).Split("HelloWorld")
+		if len(got) != 1 || strings.Join(strings.Fields(got[0].Text), "") != "HelloWorld" {
+			t.Fatalf("got %q", tsChunkTexts(got))
+		}
+	})
+	t.Run("chunkSize 1 cuts 20 x into chunks that concatenate back", func(t *testing.T) {
+		text := strings.Repeat("x", 20)
+		got := specSplitter(t, func(c *TextSplitterConfig) { c.Separators, c.ChunkSize = []string{"\n"}, 1 }).Split(text)
+		if len(got) < 2 || joined(got, "") != text {
+			t.Fatalf("got %q", tsChunkTexts(got))
+		}
+	})
+	for _, tc := range []struct {
+		name          string
+		size, overlap int
+		text          string
+	}{
+		{"overlaps hold the neighbours' tail and head tokens", 3, 2, "abcdefghi"},
+		{"maximal overlap (chunkOverlap = chunkSize) works", 4, 4, "abcdefgh"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := specSplitter(t, func(c *TextSplitterConfig) {
+				c.ChunkSize, c.ChunkOverlap, c.Separators = tc.size, tc.overlap, nil
+			}).Split(tc.text)
+			if len(got) < 2 {
+				t.Fatalf("got %q", tsChunkTexts(got))
+			}
+			if got[0].StartOverlap != nil || got[len(got)-1].EndOverlap != nil {
+				t.Errorf("first StartOverlap %v, last EndOverlap %v, want none", got[0].StartOverlap, got[len(got)-1].EndOverlap)
+			}
+			for i := 1; i < len(got); i++ {
+				prev, cur := got[i-1], got[i]
+				if want := prev.Tokens[max(0, len(prev.Tokens)-tc.overlap):]; !slices.Equal(cur.StartOverlap, want) {
+					t.Errorf("chunk %d StartOverlap %v, want %v", i, cur.StartOverlap, want)
+				}
+				if want := cur.Tokens[:min(tc.overlap, len(cur.Tokens))]; !slices.Equal(prev.EndOverlap, want) {
+					t.Errorf("chunk %d EndOverlap %v, want %v", i-1, prev.EndOverlap, want)
+				}
+			}
+		})
+	}
+	for _, docType := range []string{"cpp", "go", "typescript", "javascript", "php", "proto", "python", "rst", "ruby", "rust",
+		"scala", "swift", "markdown", "latex", "html", "sol", ""} {
+		t.Run("docType "+docType+" splits a sample", func(t *testing.T) {
+			got := specSplitter(t, func(c *TextSplitterConfig) { c.ChunkSize, c.DocType = 64, docType }).Split("sample")
+			if len(got) != 1 || got[0].Text != "sample" {
+				t.Fatalf("got %q", tsChunkTexts(got))
+			}
+		})
+	}
+	t.Run("a tokenizer of two tokens per character forces more chunks", func(t *testing.T) {
+		got := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 6, Tokenizer: tsHeavyTokenizer{}}).Split("abcdef")
+		if len(got) < 2 || joined(got, "") != "abcdef" {
+			t.Fatalf("got %q", tsChunkTexts(got))
+		}
+	})
+}
+
+// goldenCase is one case of testdata/textsplitter/golden.json: what Vectra
+// 0.15's own TextSplitter returned (see generate.js there).
+type goldenCase struct {
+	Name           string   `json:"name"`
+	Tokenizer      string   `json:"tokenizer"`
+	ChunkSize      int      `json:"chunkSize"`
+	ChunkOverlap   int      `json:"chunkOverlap"`
+	KeepSeparators bool     `json:"keepSeparators"`
+	DocType        string   `json:"docType"`
+	Separators     []string `json:"separators"`
+	Text           string   `json:"text"`
+	Chunks         []struct {
+		Text         string `json:"text"`
+		Tokens       []int  `json:"tokens"`
+		StartPos     int    `json:"startPos"`
+		EndPos       int    `json:"endPos"`
+		StartOverlap []int  `json:"startOverlap"`
+		EndOverlap   []int  `json:"endOverlap"`
+	} `json:"chunks"`
+}
+
+// Folio splits exactly as Vectra does wherever none of its fixes applies:
+// the spec's inputs and seeded random texts, every docType, several
+// configurations, chunk by chunk (text, tokens, positions, overlaps).
+func TestSplitMatchesVectra(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "textsplitter", "golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []goldenCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 100 {
+		t.Fatalf("only %d golden cases", len(cases))
+	}
+	tokenizers := map[string]Tokenizer{"char": tsCharTokenizer{}, "heavy": tsHeavyTokenizer{}}
+	for _, gc := range cases {
+		t.Run(gc.Name, func(t *testing.T) {
+			s := tsMustSplitter(t, TextSplitterConfig{
+				ChunkSize: gc.ChunkSize, ChunkOverlap: gc.ChunkOverlap, KeepSeparators: gc.KeepSeparators,
+				Separators: gc.Separators, DocType: gc.DocType, Tokenizer: tokenizers[gc.Tokenizer],
+			})
+			got := s.Split(gc.Text)
+			if len(got) != len(gc.Chunks) {
+				t.Fatalf("%d chunks %q, Vectra %d", len(got), tsChunkTexts(got), len(gc.Chunks))
+			}
+			for i, want := range gc.Chunks {
+				g := got[i]
+				if g.Text != want.Text || g.StartPos != want.StartPos || g.EndPos != want.EndPos ||
+					!slices.Equal(g.Tokens, want.Tokens) || !slices.Equal(g.StartOverlap, want.StartOverlap) ||
+					!slices.Equal(g.EndOverlap, want.EndOverlap) {
+					t.Errorf("chunk %d\n got %+v\nwant %+v", i, g, want)
+				}
+			}
+		})
+	}
+}
+
+// checkPositions reports every chunk whose positions do not hold its text:
+// positions in range and increasing, and the chunk's letters and digits, in
+// order, among the source's between them (dropped separators such as
+// "<div>" or "\nclass " leave letters in the source that the chunk lacks).
+func checkPositions(t *testing.T, source string, chunks []TextChunk) {
+	t.Helper()
+	prevEnd := -1
+	for i, c := range chunks {
+		span := tsSlice16(source, c.StartPos, c.EndPos)
+		switch {
+		case c.StartPos <= prevEnd || c.StartPos > c.EndPos:
+			t.Errorf("chunk %d [%d, %d] after %d: positions out of order", i, c.StartPos, c.EndPos, prevEnd)
+		case !isSubsequence(tsLettersAndDigits(c.Text), tsLettersAndDigits(span)):
+			t.Errorf("chunk %d %q is not in the source between %d and %d: %q", i, c.Text, c.StartPos, c.EndPos, span)
+		}
+		prevEnd = c.EndPos
+	}
+}
+
+// Fix (REF §6.3): the " " separator cuts token windows that follow one
+// another, so positions advance by each window's length (Vectra adds one per
+// window and drifts), and with keepSeparators no space is appended to a
+// window (Vectra appends one that was never in the text).
+func TestFixSpaceSeparatorWindowsDoNotDrift(t *testing.T) {
+	text := "const veryLongIdentifierName = anotherLongIdentifier + yetAnotherIdentifier * someOtherValue;"
+	for _, keep := range []bool{false, true} {
+		s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 10, KeepSeparators: keep, DocType: "ts", Tokenizer: tsCharTokenizer{}})
+		chunks := s.Split(text)
+		if len(chunks) < 5 {
+			t.Fatalf("keepSeparators=%v: %d chunks, want token windows", keep, len(chunks))
+		}
+		var all strings.Builder
+		for i, c := range chunks {
+			if span := tsSlice16(text, c.StartPos, c.EndPos); span != c.Text {
+				t.Errorf("keepSeparators=%v chunk %d %q, source at its positions %q", keep, i, c.Text, span)
+			}
+			all.WriteString(c.Text)
+		}
+		if all.String() != text {
+			t.Errorf("keepSeparators=%v: chunks concatenate to %q, want the text", keep, all.String())
+		}
+	}
+}
+
+// Fix (REF §6.3): a chunk of words without ASCII letters (Cyrillic,
+// Chinese, accented words) is ordinary text when merging; Vectra keeps it
+// alone as if it were punctuation.
+func TestFixNonASCIIWordsMergeLikeOtherText(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string
+	}{
+		{"Cyrillic lines merge", "Привет\nмир", []string{"Привет мир"}},
+		{"Chinese lines merge", "你好\n世界", []string{"你好 世界"}},
+		{"accented lines merge with ASCII ones", "déjà\nvu", []string{"déjà vu"}},
+		{"digits in other scripts are words", "٣٤٥\nx", []string{"٣٤٥ x"}},
+		{"a --- line still stays alone", "abc\n---\ndef", []string{"abc", "---", "def"}},
+		{"an emoji line still stays alone", "abc\n👋🎉\ndef", []string{"abc", "👋🎉", "def"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 50, Tokenizer: tsCharTokenizer{}})
+			if got := tsChunkTexts(s.Split(tc.text)); !slices.Equal(got, tc.want) {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// Fix (REF §6.3, finalizeToChunks): token windows that cut a character in
+// two (a byte-level tokenizer) give chunks of whole characters at the right
+// positions; Vectra decodes each half to U+FFFD and its positions drift.
+func TestFixTokenWindowsKeepCharactersWhole(t *testing.T) {
+	text := "日本語のテキスト 👋🌍 naïve café " + strings.Repeat("語", 7)
+	for _, size := range []int{1, 2, 4, 5, 7} {
+		s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: size, Separators: []string{"\n"}, Tokenizer: tsByteTokenizer{}})
+		chunks := s.Split(text)
+		var all strings.Builder
+		for i, c := range chunks {
+			if !utf8.ValidString(c.Text) {
+				t.Errorf("size %d chunk %d %q is not valid UTF-8", size, i, c.Text)
+			}
+			if span := tsSlice16(text, c.StartPos, c.EndPos); span != c.Text {
+				t.Errorf("size %d chunk %d %q, source at its positions %q", size, i, c.Text, span)
+			}
+			all.WriteString(c.Text)
+		}
+		if got, want := all.String(), strings.ReplaceAll(text, " ", ""); strings.ReplaceAll(got, " ", "") != want {
+			t.Errorf("size %d: chunks hold %q, want the text's characters %q", size, got, want)
+		}
+	}
+}
+
+// Fix (REF §6.3): a chunk's positions span the source it came from even when
+// inline separator runs were stripped from its text; Vectra computes endPos
+// from the stripped length, and the positions of the character windows after
+// it drift.
+func TestFixPositionsSpanStrippedRuns(t *testing.T) {
+	tests := []struct {
+		name  string
+		size  int
+		text  string
+		texts []string
+		spans [][2]int
+	}{
+		{"one chunk", 64, "alpha---beta gamma", []string{"alphabeta gamma"}, [][2]int{{0, 17}}},
+		{"character windows", 8, "aa---bbbccccccccdd", []string{"aabbb", "cccccccc", "dd"}, [][2]int{{0, 7}, {8, 15}, {16, 17}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: tc.size, Tokenizer: tsCharTokenizer{}})
+			chunks := s.Split(tc.text)
+			var spans [][2]int
+			for _, c := range chunks {
+				spans = append(spans, [2]int{c.StartPos, c.EndPos})
+			}
+			if got := tsChunkTexts(chunks); !slices.Equal(got, tc.texts) || !slices.Equal(spans, tc.spans) {
+				t.Fatalf("got %q at %v, want %q at %v", got, spans, tc.texts, tc.spans)
+			}
+		})
+	}
+}
+
+// Character windows of one long word never cut a surrogate pair.
+func TestCharacterWindowsKeepSurrogatePairsWhole(t *testing.T) {
+	text := strings.Repeat("a👋", 12)
+	s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 4, Tokenizer: tsByteTokenizer{}})
+	for i, c := range s.Split(text) {
+		if span := tsSlice16(text, c.StartPos, c.EndPos); span != c.Text || !utf8.ValidString(c.Text) {
+			t.Errorf("chunk %d %q, source at its positions %q", i, c.Text, span)
+		}
+	}
+}
+
+// Property: for random texts (unicode, emoji, separators of every kind) and
+// random configurations, every chunk lies between its positions.
+func TestPositionsHoldTheirChunks(t *testing.T) {
+	pieces := []string{"alpha", "Beta", "42", "café", "naïve", "日本語", "Привет", "👋", "🎉", "e\u0301", "x",
+		" ", " ", " ", "\n", "\n\n", "\t", "  ", "\n## ", "\nclass ", "\ndef ", "\nfunc ", "<p>", "<div>", "\n---\n",
+		"---", "***", "===", "___", ", ", ". ", "||", "\u00a0", "\ufeff", "\u3000"}
+	docTypes := []string{"md", "go", "ts", "js", "python", "html", "rst", "latex", ""}
+	// Tokenizers whose token windows decode to pieces of the text: positions
+	// cannot follow windows that decode to anything else (tsHeavyTokenizer).
+	tokenizers := []Tokenizer{tsCharTokenizer{}, tsByteTokenizer{}}
+	seed := uint64(1)
+	next := func(n int) int { // xorshift: reproducible without math/rand
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		return int(seed % uint64(n))
+	}
+	for i := range 600 {
+		var b strings.Builder
+		for range next(80) {
+			b.WriteString(pieces[next(len(pieces))])
+		}
+		text := b.String()
+		size := 1 + next(40)
+		cfg := TextSplitterConfig{
+			ChunkSize: size, ChunkOverlap: next(size + 1), KeepSeparators: next(2) == 0,
+			DocType: docTypes[next(len(docTypes))], Tokenizer: tokenizers[next(len(tokenizers))],
+		}
+		chunks := tsMustSplitter(t, cfg).Split(text)
+		if t.Run("", func(t *testing.T) { checkPositions(t, text, chunks) }) {
+			continue
+		}
+		t.Fatalf("case %d: text %q, config %+v", i, text, cfg)
+	}
+}
+
+func FuzzSplitPositions(f *testing.F) {
+	for _, s := range []string{"", "Hello\nWorld", "alpha---beta", "日本語のテキスト 👋🌍", "# T\n\n## A\ntext\n", strings.Repeat("x", 40)} {
+		f.Add(s, 8, true)
+	}
+	f.Fuzz(func(t *testing.T, text string, size int, keep bool) {
+		if !utf8.ValidString(text) || size < 1 || size > 64 {
+			return
+		}
+		for _, tok := range []Tokenizer{tsCharTokenizer{}, tsByteTokenizer{}} {
+			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: size, KeepSeparators: keep, DocType: "md", Tokenizer: tok})
+			checkPositions(t, text, s.Split(text))
+		}
+	})
+}
+
+// isSubsequence reports whether the characters of sub appear in s in order.
+func isSubsequence(sub, s string) bool {
+	rs := []rune(s)
+	i := 0
+	for _, r := range sub {
+		for i < len(rs) && rs[i] != r {
+			i++
+		}
+		if i == len(rs) {
+			return false
+		}
+		i++
+	}
+	return true
+}
