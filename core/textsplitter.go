@@ -186,7 +186,7 @@ func (s *TextSplitter) finalize(text string, startPos int) []piece {
 			body := strings.TrimLeftFunc(window, isJSWhiteSpace)
 			if body != "" {
 				start := pos + n16 - utf16Len(body)
-				out = append(out, s.newPiece(body, start))
+				out = append(out, s.newPiece(body, start, nil))
 			}
 			pos += n16
 		}
@@ -197,24 +197,30 @@ func (s *TextSplitter) finalize(text string, startPos int) []piece {
 		var out []piece
 		pos := startPos
 		for _, window := range charWindows(text, size) {
-			out = append(out, s.newPiece(window, pos))
+			out = append(out, s.newPiece(window, pos, nil))
 			pos += utf16Len(window)
 		}
 		return out
 	}
-	return []piece{s.newPiece(text, startPos)}
+	return []piece{s.newPiece(text, startPos, tokens)}
 }
 
 // newPiece makes a chunk of the source text src at UTF-16 offset start: its
-// text is src without inline separators, its positions span src.
-func (s *TextSplitter) newPiece(src string, start int) piece {
+// text is src without inline separators, its positions span src. srcTokens,
+// when not nil, are src's tokens, used when nothing was stripped.
+func (s *TextSplitter) newPiece(src string, start int, srcTokens []int) piece {
 	text := s.stripInlineSeparators(src)
+	tokens := srcTokens
+	if tokens == nil || len(text) != len(src) {
+		tokens = s.cfg.Tokenizer.Encode(text)
+	}
+	n16 := utf16Len(src)
 	return piece{
 		text:   text,
-		len16:  utf16Len(text),
-		tokens: s.cfg.Tokenizer.Encode(text),
+		len16:  n16 - (len(src) - len(text)), // stripped runs are ASCII: one unit per byte
+		tokens: tokens,
 		start:  start,
-		end:    start + utf16Len(src) - 1,
+		end:    start + n16 - 1,
 	}
 }
 

@@ -30,12 +30,13 @@ func utf16Len(s string) int {
 // of at most ChunkSize tokens, as the text each window decodes to.
 //
 // When the windows decode to consecutive pieces of text (a lossless
-// tokenizer), each window is that piece of text, with its end moved forward
-// to the next character boundary, so that a character a window boundary
-// cuts in two belongs to the window where it starts. The windows then
-// concatenate to text exactly and positions computed from their lengths
-// never drift. Otherwise the rest of the windows are their decoded text, as
-// Vectra does.
+// tokenizer), each window is that piece of text with its end moved back to
+// the start of a character it cuts, so that the character belongs to the
+// window where it ends, as with Vectra's tokenizer (whose decoder holds a
+// cut character's first bytes until the next window); a window inside one
+// character is empty and left out. The windows then concatenate to text
+// exactly, and positions computed from their lengths never drift.
+// Otherwise the rest of the windows are their decoded text, as in Vectra.
 func (s *TextSplitter) tokenWindows(text string, tokens []int) []string {
 	size := s.cfg.ChunkSize
 	windows := make([]string, 0, len(tokens)/size+1)
@@ -45,9 +46,9 @@ func (s *TextSplitter) tokenWindows(text string, tokens []int) []string {
 		decoded := s.cfg.Tokenizer.Decode(tokens[i:min(i+size, len(tokens))])
 		if exact && strings.HasPrefix(text[at:], decoded) {
 			at += len(decoded)
-			end := max(at, cut)
-			for end < len(text) && !utf8.RuneStart(text[end]) {
-				end++
+			end := at
+			for end > cut && end < len(text) && !utf8.RuneStart(text[end]) {
+				end--
 			}
 			if end > cut || i == 0 {
 				windows = append(windows, text[cut:end])
