@@ -1,9 +1,12 @@
 package tokenizertiktoken_test
 
 import (
+	"fmt"
 	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
 	"strings"
 	"testing"
+
+	"github.com/foliovec/folio/core"
 )
 
 // benchText is about 4 KB of mixed English prose, markdown and code.
@@ -36,4 +39,38 @@ func BenchmarkLoad(b *testing.B) {
 	for b.Loop() {
 		tokenizertiktoken.New().Encode("a")
 	}
+}
+
+// markdown1MB is about 1 MB of markdown: headings, prose, lists, code,
+// tables and some non-ASCII text.
+func markdown1MB() string {
+	var b strings.Builder
+	for i := 0; b.Len() < 1<<20; i++ {
+		fmt.Fprintf(&b, "## Section %d\n\nVector search finds items whose embedding is close to a query embedding. "+
+			"A vector database stores each item as a list of numbers together with metadata; naïve résumé 日本語のテキスト 👋.\n\n"+
+			"### Details %d\n\n- Keep metadata small.\n- Index only the fields you filter on.\n- Store large payloads in side-car files.\n\n"+
+			"```go\nfunc score(a, b []float32) float64 {\n\treturn dot(a, b) / (norm(a) * norm(b))\n}\n```\n\n"+
+			"| key | value |\n|-----|-------|\n| id | %d |\n\n---\n\n", i, i, i)
+	}
+	return b.String()
+}
+
+// BenchmarkSplitMarkdown1MB splits 1 MB of markdown into a document index's
+// default 512-token chunks with o200k_base.
+func BenchmarkSplitMarkdown1MB(b *testing.B) {
+	tok := shared()
+	tok.Encode("warm up")
+	text := markdown1MB()
+	cfg := core.DefaultDocumentChunkingConfig()
+	cfg.DocType, cfg.Tokenizer = "md", tok
+	s, err := core.NewTextSplitter(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(text)))
+	chunks := 0
+	for b.Loop() {
+		chunks = len(s.Split(text))
+	}
+	b.ReportMetric(float64(chunks), "chunks")
 }
