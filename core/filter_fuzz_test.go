@@ -103,7 +103,9 @@ func FuzzSelect(f *testing.F) {
 // refSelect is a direct interpreter of the filter rules documented on
 // Filter, for JSON-decoded values (float64, string, bool, nil, []any,
 // map[string]any). It evaluates every clause, without short-cuts, so that it
-// finds every invalid part of the filter.
+// finds every invalid part of the filter. It shares one piece with the
+// implementation, JS string-to-number conversion (jsStringToNumber), which
+// TestJSStringToNumber checks on its own.
 func refSelect(m map[string]any, f map[string]any) (bool, error) {
 	errInvalid := ErrInvalidFilter
 	result := true
