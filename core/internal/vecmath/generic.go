@@ -5,18 +5,16 @@ package vecmath
 // kernels off amd64 and are tested on every platform.
 
 func dotGeneric(a, b []float32) float32 {
-	n := min(len(a), len(b))
-	a, b = a[:n], b[:n]
 	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		aa, bb := a[i:i+4:i+4], b[i:i+4:i+4]
-		s0 += aa[0] * bb[0]
-		s1 += aa[1] * bb[1]
-		s2 += aa[2] * bb[2]
-		s3 += aa[3] * bb[3]
+	for len(a) >= 4 && len(b) >= 4 { // this form leaves no bounds checks in the loop
+		s0 += a[0] * b[0]
+		s1 += a[1] * b[1]
+		s2 += a[2] * b[2]
+		s3 += a[3] * b[3]
+		a, b = a[4:], b[4:]
 	}
-	for ; i < n; i++ {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
 		s0 += a[i] * b[i]
 	}
 	return (s0 + s1) + (s2 + s3)
@@ -29,7 +27,7 @@ func dot4Generic(q, r0, r1, r2, r3 []float32) (float32, float32, float32, float3
 	r0, r1, r2, r3 = r0[:n], r1[:n], r2[:n], r3[:n]
 	var a0, a1, b0, b1, c0, c1, d0, d1 float32
 	i := 0
-	for ; i+2 <= n; i += 2 {
+	for ; i <= n-2; i += 2 { // this form leaves no bounds checks in the loop
 		x, y := q[i], q[i+1]
 		a0 += x * r0[i]
 		a1 += y * r0[i+1]
