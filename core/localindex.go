@@ -66,6 +66,8 @@ type LocalIndex struct {
 	mu     sync.Mutex // serialises writers and the first load
 	update *batch     // the open batch, or nil; guarded by mu
 	hooks  commitHooks
+
+	vocab bm25Vocab // term numbers of the keyword index
 }
 
 // commitHooks let a type built on LocalIndex (LocalDocumentIndex) take part

@@ -48,8 +48,8 @@ type snapshot struct {
 
 	postings *postings // posting lists of the indexed metadata fields
 
-	bm25     atomic.Pointer[bm25Index] // nil until the first hybrid query
-	bm25Once sync.Mutex                // serialises the lazy BM25 build
+	bm25   atomic.Pointer[bm25Index] // nil until the first hybrid query, or a commit derives it
+	bm25Mu sync.Mutex                // serialises the lazy BM25 build
 }
 
 func (s *snapshot) len() int { return len(s.ids) }
