@@ -14,7 +14,7 @@ import (
 // miniLMFolder writes a model of all-MiniLM-L6-v2's exact size (6 layers,
 // 384 hidden, 12 heads, 1536 feed-forward, 30,522 tokens; deterministic
 // random weights) with the real bert-base-uncased vocabulary.
-func miniLMFolder(b *testing.B) string {
+func miniLMFolder(b testing.TB) string {
 	b.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "bert-base-uncased", "vocab.txt"))
 	if err != nil {
@@ -135,4 +135,18 @@ func BenchmarkTokenizerEncode(b *testing.B) {
 		i++
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "encodes/s")
+}
+
+// BenchmarkLoadMiniLM measures creating TransformersEmbeddings on a
+// MiniLM-L6-size model (90 MB): reading the file, the tokenizer, the
+// session and its graph optimisation.
+func BenchmarkLoadMiniLM(b *testing.B) {
+	dir := miniLMFolder(b)
+	for b.Loop() {
+		m, err := CreateTransformersEmbeddings(b.Context(), TransformersOptions{Model: dir, Device: DeviceCPU})
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Close()
+	}
 }

@@ -186,7 +186,7 @@ func (e *engine) embed(ctx context.Context, inputs []string) ([][]float32, error
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if e.sess == nil {
-		return nil, errClosed
+		return nil, ErrClosed
 	}
 	out := make([][]float32, len(inputs))
 	for start := 0; start < len(order); {

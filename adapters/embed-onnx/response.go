@@ -10,8 +10,6 @@ import (
 // ErrClosed: the model was closed.
 var ErrClosed = errors.New("embeddings model closed")
 
-var errClosed = ErrClosed
-
 // failure builds the response and error of a failed call: cancelled when
 // the context ended (its error passes through), error otherwise.
 func failure(ctx context.Context, prefix string, err error) (core.EmbeddingsResponse, error) {

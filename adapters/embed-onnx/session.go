@@ -112,6 +112,12 @@ func openSession(spec sessionSpec) (*session, error) {
 		if err := opts.SetGraphOptimizationLevel(ort.GraphOptimizationLevelEnableAll); err != nil {
 			return nil, err
 		}
+		// Idle worker threads sleep instead of spinning: the process has
+		// other work (Go's own threads), and spinning on a busy machine
+		// burns the cores the inference needs.
+		if err := opts.AddSessionConfigEntry("session.intra_op.allow_spinning", "0"); err != nil {
+			return nil, err
+		}
 		if spec.threads > 0 {
 			if err := opts.SetIntraOpNumThreads(spec.threads); err != nil {
 				return nil, err
@@ -133,18 +139,20 @@ func openSession(spec sessionSpec) (*session, error) {
 	switch spec.device {
 	case DeviceGPU:
 		s.s, err = create(true)
-		if err != nil {
+		if errors.Is(err, ErrDeviceUnavailable) {
 			return nil, fmt.Errorf("embedonnx: device gpu: the CUDA execution provider cannot be used (it needs an ONNX Runtime built with CUDA, and a GPU): %w", err)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("embedonnx: create session for %s on CUDA: %w", spec.path, err)
 		}
 		s.usesCUDA = true
 	case DeviceAuto, "":
+		// CUDA when it works (the provider is there and a session can be
+		// made on it), else the CPU.
 		s.s, err = create(true)
 		if err == nil {
 			s.usesCUDA = true
 			break
-		}
-		if !errors.Is(err, ErrDeviceUnavailable) {
-			return nil, fmt.Errorf("embedonnx: create session for %s: %w", spec.path, err)
 		}
 		s.s, err = create(false)
 	default:
@@ -176,9 +184,8 @@ func modelInfo(spec sessionSpec) ([]ort.InputOutputInfo, []ort.InputOutputInfo, 
 	if err := opts.SetGraphOptimizationLevel(ort.GraphOptimizationLevelDisableAll); err != nil {
 		return nil, nil, err
 	}
-	if spec.data != nil {
-		return ort.GetInputOutputInfoWithONNXData(spec.data)
-	}
+	// The file is read again (from the page cache) rather than handing
+	// over spec.data: the binding's in-memory variant takes no options.
 	return ort.GetInputOutputInfoWithOptions(spec.path, opts)
 }
 

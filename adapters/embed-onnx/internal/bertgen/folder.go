@@ -72,7 +72,7 @@ func WriteFolder(dir string, w *Weights, f Folder) error {
 	if !f.NoConfig {
 		data, _ := json.Marshal(map[string]any{
 			"model_type": "bert", "architectures": []string{"BertModel"},
-			"vocab_size": w.VocabSize, "hidden_size": w.Hidden, "num_hidden_layers": w.Layers,
+			"vocab_size": w.VocabSize, "hidden_size": w.Hidden, "num_hidden_layers": w.Config.Layers,
 			"num_attention_heads": w.Heads, "intermediate_size": w.Intermediate,
 			"max_position_embeddings": w.MaxPositions, "type_vocab_size": w.TypeVocab,
 			"layer_norm_eps": w.LayerNormEps, "hidden_act": "gelu", "pad_token_id": 0,
