@@ -24,7 +24,7 @@ func (*JsonCodec) Extension() string {
 
 // SerializeIndex writes d as Vectra's index.json.
 func (*JsonCodec) SerializeIndex(d core.IndexData) ([]byte, error) {
-	b, err := appendIndex(make([]byte, 0, indexSizeHint(d)), d)
+	b, err := encodeIndex(d)
 	if err != nil {
 		return nil, fmt.Errorf("codecjson: serialize index: %w", err)
 	}

@@ -198,13 +198,13 @@ func rewrite(out *bytes.Buffer, src []byte, path []string, layout shape) error {
 	return nil
 }
 
-// float32Text is a vector component as Folio writes it: the float64
-// Vectra wrote, rounded to float32, in encoding/json's float32 form.
+// float32Text is a vector component as Folio writes it: the float32
+// nearest to the number Vectra wrote, in encoding/json's float32 form.
 func float32Text(raw []byte) []byte {
 	if string(raw) == "null" {
 		return []byte("0")
 	}
-	f, err := strconv.ParseFloat(string(raw), 64)
+	f, err := strconv.ParseFloat(string(raw), 32)
 	if err != nil {
 		return []byte("<bad number " + string(raw) + ">")
 	}

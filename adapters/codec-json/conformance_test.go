@@ -19,6 +19,7 @@ var jsonCaps = codectest.Capabilities{
 	MetadataFilesRejectNonFinite:   true,
 	TruncatedIndexFails:            true,
 	TruncatedMetadataFails:         true,
+	Deterministic:                  true,
 }
 
 func TestConformance(t *testing.T) {

@@ -10,23 +10,14 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// rawVector is where one item's vector text lies in the input, parsed after
-// the structure has been read (see parseVectors).
-type rawVector struct {
-	item       int
-	start, end int // src[start:end] is the array, with leading ':' and spaces
-}
-
 // decodeIndex reads an index file. Unknown keys are skipped; missing keys
 // leave their zero value. null reads as: no items, no metadata config, no
 // metadata, an empty vector, a 0 norm, no metadata file; null inside a
 // vector reads as 0 (JavaScript computes null*x as 0).
 func decodeIndex(src []byte) (core.IndexData, error) {
 	d := newDecoder(src)
-	var (
-		data core.IndexData
-		raws []rawVector
-	)
+	var data core.IndexData
+	itemsLast := false
 	err := readTopFields(d, func(name string) error {
 		switch name {
 		case "version":
@@ -36,23 +27,35 @@ func decodeIndex(src []byte) (core.IndexData, error) {
 		case "metadata_config":
 			return readMetadataConfig(d, &data.MetadataConfig)
 		case "items":
-			items, r, err := readItems(d)
-			data.Items, raws = items, r
+			if pieces, ok := splitItems(src, int(d.InputOffset())); ok {
+				if items, err := decodeItems(pieces); err == nil {
+					data.Items, itemsLast = items, true
+					return errItemsLast
+				}
+			}
+			pieces, err := collectItems(d, src)
+			if err != nil {
+				return err
+			}
+			data.Items, err = decodeItems(pieces)
 			return err
 		}
 		return d.SkipValue()
 	})
-	if err == nil {
+	if itemsLast {
+		err = nil // splitItems checked that nothing but "]}" follows the items
+	} else if err == nil {
 		err = readEnd(d)
 	}
 	if err != nil {
 		return core.IndexData{}, err
 	}
-	if err := parseVectors(src, raws, data.Items); err != nil {
-		return core.IndexData{}, err
-	}
 	return data, nil
 }
+
+// errItemsLast stops reading the top-level object once the items, its
+// last member, have been decoded from their pieces.
+var errItemsLast = errors.New("items decoded")
 
 // readFields reads an object (or null, read as an empty object), calling
 // field for each name with the decoder positioned at its value.
@@ -176,58 +179,6 @@ func readMetadataConfig(d *jsontext.Decoder, c *core.MetadataConfig) error {
 		}
 		return readDelim(d, ']')
 	})
-}
-
-// readItems reads the items array (or null, read as no items). Vectors are
-// checked for JSON syntax and located, not parsed.
-func readItems(d *jsontext.Decoder) ([]core.IndexItem, []rawVector, error) {
-	if d.PeekKind() == 'n' {
-		_, err := d.ReadToken()
-		return nil, nil, err
-	}
-	if err := readDelim(d, '['); err != nil {
-		return nil, nil, err
-	}
-	var (
-		items []core.IndexItem
-		raws  []rawVector
-	)
-	for d.PeekKind() != ']' {
-		if d.PeekKind() != '{' {
-			return nil, nil, fmt.Errorf("items[%d]: got %s, want an object", len(items), kindName(d.PeekKind()))
-		}
-		var it core.IndexItem
-		raw := rawVector{item: len(items), start: -1}
-		err := readFields(d, func(name string) error {
-			var err error
-			switch name {
-			case "id":
-				it.ID, err = readString(d)
-			case "metadata":
-				it.Metadata, err = readMetadata(d)
-			case "vector":
-				raw.start = int(d.InputOffset())
-				if err = d.SkipValue(); err == nil {
-					raw.end = int(d.InputOffset())
-				}
-			case "norm":
-				it.Norm, err = readFloat(d)
-			case "metadataFile":
-				it.MetadataFile, err = readString(d)
-			default:
-				err = d.SkipValue()
-			}
-			return err
-		})
-		if err != nil {
-			return nil, nil, fmt.Errorf("items[%d]: %w", len(items), err)
-		}
-		if raw.start >= 0 {
-			raws = append(raws, raw)
-		}
-		items = append(items, it)
-	}
-	return items, raws, readDelim(d, ']')
 }
 
 // readMetadata reads a metadata object (or null, read as nil).

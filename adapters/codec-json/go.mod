@@ -7,7 +7,7 @@ require (
 	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
 )
 
-require github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
+require github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
 
 replace (
 	github.com/foliovec/folio/conformance => ../../conformance

@@ -134,3 +134,10 @@ func newDecoder(src []byte) *jsontext.Decoder {
 		jsontext.AllowDuplicateNames(true),
 		jsontext.AllowInvalidUTF8(true))
 }
+
+// resetDecoder makes d read src afresh, with newDecoder's options.
+func resetDecoder(d *jsontext.Decoder, src []byte) {
+	d.Reset(bytes.NewBuffer(src),
+		jsontext.AllowDuplicateNames(true),
+		jsontext.AllowInvalidUTF8(true))
+}

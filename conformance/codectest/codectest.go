@@ -57,6 +57,11 @@ type Capabilities struct {
 	// error, one wrapping core.ErrCorrupt.
 	TruncatedIndexFails bool
 
+	// Deterministic: the same value always encodes to the same bytes, map
+	// keys included (JSON writes them in a fixed order; Go's protobuf
+	// encoding needs its Deterministic option for that).
+	Deterministic bool
+
 	// TruncatedMetadataFails: the same for metadata encodings. Vectra's
 	// codecs both write metadata files as JSON text, so both claim it.
 	TruncatedMetadataFails bool
@@ -127,6 +132,7 @@ func cases() []testCase {
 	all = append(all, catalogCases()...)
 	all = append(all, metadataCases()...)
 	all = append(all, corruptCases()...)
+	all = append(all, sharingCases()...)
 	all = append(all, concurrencyCases()...)
 	return all
 }

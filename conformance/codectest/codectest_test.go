@@ -84,13 +84,16 @@ func mapItems(d core.IndexData, f func(*core.IndexItem)) core.IndexData {
 	return d
 }
 
+// breakage is a broken codec and the rule Check must report it breaks.
+type breakage struct {
+	name  string
+	codec core.IndexCodec
+	caps  func(c *codectest.Capabilities)
+	rule  string // a case name Check must report
+}
+
 func TestCheckCatchesBrokenCodecs(t *testing.T) {
-	tests := []struct {
-		name  string
-		codec broken
-		caps  func(c *codectest.Capabilities)
-		rule  string // a case name Check must report
-	}{
+	tests := []breakage{
 		{
 			name:  "extension without a dot",
 			codec: broken{ext: func() string { return "json" }},
@@ -309,6 +312,7 @@ func TestCheckCatchesBrokenCodecs(t *testing.T) {
 			rule: "garbage gives ErrCorrupt or a stable value, never a panic",
 		},
 	}
+	tests = append(tests, sharingBreakages()...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			caps := refCaps

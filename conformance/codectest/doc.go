@@ -35,6 +35,8 @@
 //     random byte flips, garbage) never make a decoder panic: it returns an
 //     error wrapping [core.ErrCorrupt] or a value. A value decoded from such
 //     bytes re-encodes, and decoding that again gives the same value.
+//   - Decoded values do not share memory with the input bytes, and bytes a
+//     Serialize method returned are not changed by later calls.
 //   - The codec is safe for concurrent use.
 //
 // # Concurrency

@@ -25,6 +25,7 @@ var refCaps = codectest.Capabilities{
 	MetadataFilesRejectNonFinite:   true,
 	TruncatedIndexFails:            true,
 	TruncatedMetadataFails:         true,
+	Deterministic:                  true, // encoding/json sorts map keys
 }
 
 type refItem struct {
