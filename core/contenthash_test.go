@@ -75,8 +75,12 @@ func TestContentHashVectraSpec(t *testing.T) {
 			func() string { return mustContentHash(t, "t", "md", nil) },
 			func() string { return mustContentHash(t, "t", "md", Metadata{}) }},
 		{"any Go number hashes as the float64 JavaScript holds",
-			func() string { return mustContentHash(t, "t", "", Metadata{"a": 2024, "b": int64(-3), "c": float32(0.5), "d": uint8(7)}) },
-			func() string { return mustContentHash(t, "t", "", Metadata{"a": 2024.0, "b": -3.0, "c": 0.5, "d": 7.0}) }},
+			func() string {
+				return mustContentHash(t, "t", "", Metadata{"a": 2024, "b": int64(-3), "c": float32(0.5), "d": uint8(7)})
+			},
+			func() string {
+				return mustContentHash(t, "t", "", Metadata{"a": 2024.0, "b": -3.0, "c": 0.5, "d": 7.0})
+			}},
 	}
 	for _, tc := range same {
 		t.Run(tc.name, func(t *testing.T) {
