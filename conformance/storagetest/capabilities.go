@@ -2,6 +2,7 @@ package storagetest
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -49,6 +50,7 @@ func atomicReplace(e *env) {
 	for range readers {
 		e.goSafe(&rwg, func() {
 			for !done.Load() {
+				runtime.Gosched() // let writers run where goroutines are not preempted (js/wasm)
 				got, err := e.s.ReadFile(e.ctx, e.p("atomic.bin"))
 				reads.Add(1)
 				if err != nil {
