@@ -119,6 +119,8 @@ func TestEmbeddingsModelVariants(t *testing.T) {
 		{"vocab.txt instead of tokenizer.json", bertgen.Folder{VocabTxt: true}, tolerance},
 		{"no token_type_ids input", bertgen.Folder{Model: bertgen.ModelOptions{NoTokenTypeInput: true}}, tolerance},
 		{"output under another name", bertgen.Folder{Model: bertgen.ModelOptions{OutputName: "token_embeddings"}}, tolerance},
+		{"a position_ids input", bertgen.Folder{Model: bertgen.ModelOptions{PositionIDsInput: true}}, tolerance},
+		{"inputs in another order", bertgen.Folder{Model: bertgen.ModelOptions{PositionIDsInput: true, ReverseInputs: true}}, tolerance},
 		{"float16 output", bertgen.Folder{Model: bertgen.ModelOptions{Float16Output: true}}, 2e-3},
 		{"no config.json", bertgen.Folder{NoConfig: true, MaxLength: 64}, tolerance},
 	} {

@@ -51,8 +51,10 @@ type engineSpec struct {
 	logger                        *slog.Logger
 }
 
-// defaultBatchTokens is the padded batch size that measured fastest on
-// MiniLM-L6 with two cores (see docs/benchmarks.md).
+// defaultBatchTokens bounds a batch's padded size (rows x longest row):
+// big enough that 64 short sentences or 16 of 256 tokens run as one batch,
+// small enough that a MiniLM-size model's attention scores for a batch stay
+// near 100 MB even at 512 tokens a row.
 const defaultBatchTokens = 4096
 
 // chunkSize is how much of the model file is read between progress reports.

@@ -3,6 +3,7 @@ package bertgen
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // ModelOptions varies the exported graph the way real exports vary.
@@ -14,6 +15,11 @@ type ModelOptions struct {
 	OutputName string
 	// Float16Output casts the hidden state to float16, as fp16 exports do.
 	Float16Output bool
+	// PositionIDsInput takes positions from a position_ids input instead
+	// of computing them, as some exports do.
+	PositionIDsInput bool
+	// ReverseInputs lists the graph's inputs in reverse order.
+	ReverseInputs bool
 }
 
 // graph collects the nodes and initializers of an ONNX graph.
@@ -59,9 +65,12 @@ func (w *Weights) Model(opts ModelOptions) []byte {
 
 	// Embeddings: word + position + token type, then layer norm.
 	word := g.op("Gather", []string{g.floats("word_embeddings", []int64{int64(w.VocabSize), h}, w.Word), "input_ids"})
-	shape := g.op("Shape", []string{"input_ids"})
-	seqLen := g.op("Gather", []string{shape, g.int64s("one", nil, 1)}, intAttr("axis", 0))
-	positions := g.op("Range", []string{g.int64s("zero", nil, 0), seqLen, g.int64s("one", nil, 1)})
+	positions := "position_ids"
+	if !opts.PositionIDsInput {
+		shape := g.op("Shape", []string{"input_ids"})
+		seqLen := g.op("Gather", []string{shape, g.int64s("one", nil, 1)}, intAttr("axis", 0))
+		positions = g.op("Range", []string{g.int64s("zero", nil, 0), seqLen, g.int64s("one", nil, 1)})
+	}
 	posEmb := g.op("Gather", []string{g.floats("position_embeddings", []int64{int64(w.MaxPositions), h}, w.Position), positions})
 	var typeEmb string
 	if opts.NoTokenTypeInput {
@@ -129,6 +138,12 @@ func (w *Weights) Model(opts ModelOptions) []byte {
 	inputs := []string{"input_ids", "attention_mask", "token_type_ids"}
 	if opts.NoTokenTypeInput {
 		inputs = inputs[:2]
+	}
+	if opts.PositionIDsInput {
+		inputs = append(inputs, "position_ids")
+	}
+	if opts.ReverseInputs {
+		slices.Reverse(inputs)
 	}
 	for _, in := range inputs {
 		gp.bytes(11, valueInfo(in, typeInt64, "batch_size", "sequence_length"))
