@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -418,13 +419,15 @@ func TestSplitMatchesVectra(t *testing.T) {
 // "<div>" or "\nclass " leave letters in the source that the chunk lacks).
 func checkPositions(t *testing.T, source string, chunks []TextChunk) {
 	t.Helper()
+	src16 := utf16.Encode([]rune(source))
 	prevEnd := -1
 	for i, c := range chunks {
-		span := tsSlice16(source, c.StartPos, c.EndPos)
-		switch {
-		case c.StartPos <= prevEnd || c.StartPos > c.EndPos:
-			t.Errorf("chunk %d [%d, %d] after %d: positions out of order", i, c.StartPos, c.EndPos, prevEnd)
-		case !isSubsequence(tsLettersAndDigits(c.Text), tsLettersAndDigits(span)):
+		if c.StartPos <= prevEnd || c.StartPos > c.EndPos || c.EndPos >= len(src16) {
+			t.Errorf("chunk %d [%d, %d] after %d in %d units: positions out of order or range", i, c.StartPos, c.EndPos, prevEnd, len(src16))
+			return
+		}
+		span := string(utf16.Decode(src16[c.StartPos : c.EndPos+1]))
+		if !isSubsequence(tsLettersAndDigits(c.Text), tsLettersAndDigits(span)) {
 			t.Errorf("chunk %d %q is not in the source between %d and %d: %q", i, c.Text, c.StartPos, c.EndPos, span)
 		}
 		prevEnd = c.EndPos
