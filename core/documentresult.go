@@ -1,0 +1,127 @@
+package core
+
+import (
+	"context"
+	"fmt"
+)
+
+// LocalDocumentResult is a document found by QueryDocuments or listed by
+// ListDocuments, with the chunks that matched.
+//
+// Chunks are the matching chunk items with their scores, best first as the
+// query returned them; keyword matches of a hybrid query follow the vector
+// matches and carry "isBm25": true in their metadata. Score is the mean of
+// the chunk scores (0 with none), BM25 scores included, as in Vectra.
+//
+// The render methods read the document's text once (see LocalDocument) and
+// cut chunks out of it by their startPos and endPos, inclusive UTF-16
+// offsets. They are safe for concurrent use as long as Chunks is not
+// modified meanwhile.
+type LocalDocumentResult struct {
+	*LocalDocument
+	Chunks []QueryResult
+	Score  float64
+}
+
+// newLocalDocumentResult returns doc with its matching chunks.
+func newLocalDocumentResult(doc *LocalDocument, chunks []QueryResult) *LocalDocumentResult {
+	scores := make([]float64, len(chunks))
+	for i, c := range chunks {
+		scores[i] = c.Score
+	}
+	return &LocalDocumentResult{LocalDocument: doc, Chunks: chunks, Score: mean(scores)}
+}
+
+func (r *LocalDocumentResult) renderer(ctx context.Context) (*renderer, error) {
+	t, err := r.loadText(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &renderer{text: t, tok: r.tokenizer}, nil
+}
+
+// RenderAllSections renders every chunk, in document order, packed into
+// sections of at most maxTokens tokens (Vectra's renderAllSections): chunks
+// are added to a section while they fit, their tokens simply concatenated
+// (no connector, even over a gap); a chunk longer than maxTokens is cut
+// into maxTokens-token sections of its own. A packed section's score is the
+// mean of its chunks' scores; it is BM25 only when all of its chunks are.
+// maxTokens below 1 is ErrInvalidArgument.
+func (r *LocalDocumentResult) RenderAllSections(ctx context.Context, maxTokens int) ([]DocumentTextSection, error) {
+	if maxTokens < 1 {
+		return nil, fmt.Errorf("core: render all sections of document %q: maxTokens %d is below 1: %w", r.uri, maxTokens, ErrInvalidArgument)
+	}
+	rd, err := r.renderer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := rd.renderAll(renderChunks(r.Chunks), maxTokens)
+	if out == nil {
+		out = []DocumentTextSection{}
+	}
+	return out, nil
+}
+
+// RenderSections renders the best passages of the document, each of at
+// most maxTokens tokens, exactly as Vectra's renderSections does (REF
+// §5.2), but for the fallback fix below:
+//
+//   - A document of at most maxTokens tokens (GetLength, so estimated above
+//     40,000 UTF-16 units) is one section: its whole text, score 1.
+//   - Otherwise vector and keyword (BM25) chunks are rendered separately,
+//     at most maxSections sections each, vector sections first.
+//   - For each list, the chunk scores are summed per position into a heat
+//     map; its peaks (runs of heat from 0.1 up, a new peak after any
+//     position below 0.1) are ranked by heat, and the maxSections hottest
+//     each gather the chunks whose centre is nearest to them. A peak's
+//     section takes its chunks nearest first while they fit in maxTokens,
+//     counting the Connector's tokens for a chunk adjacent to none taken
+//     when overlappingChunks is set, and skipping chunks longer than
+//     maxTokens.
+//   - The chosen chunks are joined in document order; with
+//     overlappingChunks, gaps between them get the Connector, and a section
+//     with more than 40 tokens to spare grows with the tokens just before
+//     (up to half the spare, rounded up) and just after it.
+//   - A section's score is the mean of its chunks' scores; its TokenCount
+//     is the number of tokens of its parts.
+//   - When a peak gets no chunk, or there is no peak to render, the list
+//     renders as one fallback section: the first maxTokens tokens of its
+//     top-scoring chunk. Fix over Vectra: that section's TokenCount is its
+//     real token count, not maxTokens.
+//
+// The heat map is computed over runs of positions covered by the same
+// chunks, so time and memory grow with the number of chunks, not with their
+// length. maxTokens below 1 or maxSections below 0 is ErrInvalidArgument.
+func (r *LocalDocumentResult) RenderSections(ctx context.Context, maxTokens, maxSections int, overlappingChunks bool) ([]DocumentTextSection, error) {
+	if maxTokens < 1 || maxSections < 0 {
+		return nil, fmt.Errorf("core: render sections of document %q: maxTokens %d, maxSections %d: %w", r.uri, maxTokens, maxSections, ErrInvalidArgument)
+	}
+	length, err := r.GetLength(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rd, err := r.renderer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if length <= maxTokens {
+		return []DocumentTextSection{{Text: rd.text.s, TokenCount: length, Score: 1}}, nil
+	}
+	var semantic, keyword []*renderChunk
+	for _, c := range renderChunks(r.Chunks) {
+		if c.bm25 {
+			keyword = append(keyword, c)
+		} else {
+			semantic = append(semantic, c)
+		}
+	}
+	out := []DocumentTextSection{}
+	for _, list := range []struct {
+		chunks []*renderChunk
+		bm25   bool
+	}{{semantic, false}, {keyword, true}} {
+		s := rd.sections(list.chunks, list.bm25, maxTokens, maxSections, overlappingChunks)
+		out = append(out, s[:min(maxSections, len(s))]...)
+	}
+	return out, nil
+}
