@@ -114,7 +114,7 @@ func readInt(d *jsontext.Decoder) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		if f != math.Trunc(f) || math.Abs(f) > 1<<53 || f > math.MaxInt || f < math.MinInt {
 			return 0, fmt.Errorf("number %s is not an integer", tok.String())
 		}
 		return int(f), nil

@@ -63,8 +63,8 @@
 // to GOMAXPROCS goroutines; vectors are parsed by a dedicated number parser
 // rather than token by token. Other layouts are walked by the
 // github.com/go-json-experiment/json/jsontext decoder, which also gives the
-// error for invalid files. Large indexes are encoded in parallel too, into
-// one buffer sized up front.
+// error for invalid files. Large indexes are encoded in parallel too, each
+// goroutine into its own buffer, joined into one buffer of the exact size.
 //
 // # Concurrency
 //

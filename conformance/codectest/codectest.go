@@ -53,18 +53,19 @@ type Capabilities struct {
 	// encoding fails to decode with an error wrapping [core.ErrCorrupt] (true
 	// of JSON, whose top-level object is closed by its last byte). Without it
 	// a prefix may decode (a protobuf message cut at a field boundary is a
-	// valid, shorter message); the suite then asks only for no panic and, on
-	// error, one wrapping core.ErrCorrupt.
+	// valid, shorter message); the suite then asks, as for any other bad
+	// input, for no panic, an error wrapping core.ErrCorrupt or a value that
+	// survives another encode and decode.
 	TruncatedIndexFails bool
+
+	// TruncatedMetadataFails: the same for metadata encodings. Vectra's
+	// codecs both write metadata files as JSON text, so both claim it.
+	TruncatedMetadataFails bool
 
 	// Deterministic: the same value always encodes to the same bytes, map
 	// keys included (JSON writes them in a fixed order; Go's protobuf
 	// encoding needs its Deterministic option for that).
 	Deterministic bool
-
-	// TruncatedMetadataFails: the same for metadata encodings. Vectra's
-	// codecs both write metadata files as JSON text, so both claim it.
-	TruncatedMetadataFails bool
 }
 
 // Run runs every case as a subtest of t, each with a fresh codec from
