@@ -250,11 +250,17 @@ func (ix *LocalIndex) loadLocked(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load index %q: %w", p, err)
 	}
-	data, err := ix.codec.DeserializeIndex(raw)
+	var data IndexData
+	var arena []float32
+	if dec, ok := ix.codec.(VectorArenaDecoder); ok {
+		data, arena, err = dec.DeserializeIndexArena(raw)
+	} else {
+		data, err = ix.codec.DeserializeIndex(raw)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("load index %q: %w", p, err)
 	}
-	s, err := snapshotFromData(data)
+	s, err := snapshotFromData(data, arena)
 	if err != nil {
 		return nil, fmt.Errorf("load index %q: %w", p, err)
 	}

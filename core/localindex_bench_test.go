@@ -44,7 +44,7 @@ func ixBenchIndex(b *testing.B, n, d int) *LocalIndex {
 		items[i].Norm = vectorLength(items[i].Vector)
 		items[i].Metadata = Metadata{"category": items[i].Metadata["category"], "year": float64(items[i].Metadata["year"].(int))}
 	}
-	s, err := snapshotFromData(IndexData{Version: 1, MetadataConfig: ixBenchIndexed, Items: items})
+	s, err := snapshotFromData(IndexData{Version: 1, MetadataConfig: ixBenchIndexed, Items: items}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -130,5 +130,44 @@ func BenchmarkInsertInto100kx384(b *testing.B) {
 		if _, err := ix.InsertItem(ctx, IndexItem{ID: fmt.Sprint("new-", i), Vector: v, Metadata: Metadata{"category": "c1", "year": 2001}}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkSnapshotFromData100kx384 is the engine's share of opening an
+// index: building the snapshot (slot map, norms, postings) from decoded
+// data, with vectors in separate slices (copied into the arena) or in the
+// decoder's arena (adopted, see VectorArenaDecoder).
+func BenchmarkSnapshotFromData100kx384(b *testing.B) {
+	const n, d = 100_000, 384
+	items := ixBenchItems(n, d)
+	arena := make([]float32, 0, n*d)
+	for i := range items {
+		arena = append(arena, items[i].Vector...)
+		items[i].Metadata = Metadata{"category": items[i].Metadata["category"], "year": float64(items[i].Metadata["year"].(int))}
+	}
+	for _, adopt := range []bool{false, true} {
+		name := "Copy"
+		if adopt {
+			name = "Arena"
+		}
+		b.Run(name, func(b *testing.B) {
+			for i := range items {
+				items[i].Vector = append([]float32(nil), arena[i*d:(i+1)*d]...)
+				if adopt {
+					items[i].Vector = arena[i*d : (i+1)*d : (i+1)*d]
+				}
+			}
+			var dec []float32
+			if adopt {
+				dec = arena
+			}
+			cpu := processCPUTime()
+			for b.Loop() {
+				if _, err := snapshotFromData(IndexData{Version: 1, MetadataConfig: ixBenchIndexed, Items: items}, dec); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu)
+		})
 	}
 }

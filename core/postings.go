@@ -3,25 +3,84 @@ package core
 import "slices"
 
 // postings holds, for each indexed metadata field (MetadataConfig.Indexed),
-// the slots of the items holding each value, in ascending slot order. Keys
-// are normalised by metadataKey (string, float64 by value, or bool), the
-// same normalisation the filter plan uses, so a query narrows its
-// candidates to the union of a few lists and runs the full filter on those
-// alone. An index with no indexed fields keeps no postings; its filtered
-// queries test every item.
+// the slots of the items holding each value, in ascending slot order.
+// Values are keyed as metadataKey normalises them (string, float64 by
+// value, or bool), the normalisation the filter plan uses, so a query
+// narrows its candidates to the union of a few lists and runs the full
+// filter on those alone. An index with no indexed fields keeps no
+// postings; its filtered queries test every item.
 //
 // postings are immutable once published. An append-only commit shares the
 // lists of its parent and appends into their spare capacity, which no
 // reader of the parent looks at.
 type postings struct {
-	fields map[string]map[any][]int32
+	fields map[string]*fieldPostings
+}
+
+// fieldPostings are one field's lists, by value kind (typed maps keep
+// values unboxed and hash them fast).
+type fieldPostings struct {
+	str   map[string][]int32
+	num   map[float64][]int32
+	bools [2][]int32 // false, true
+}
+
+// list returns the slots holding key (a metadataKey value).
+func (fp *fieldPostings) list(key any) []int32 {
+	switch k := key.(type) {
+	case string:
+		return fp.str[k]
+	case float64:
+		return fp.num[k]
+	case bool:
+		return fp.bools[b2i(k)]
+	}
+	return nil
+}
+
+// add records that slot holds v.
+func (fp *fieldPostings) add(v any, slot int32) {
+	switch k := v.(type) {
+	case string:
+		fp.str[k] = append(fp.str[k], slot)
+		return
+	case float64:
+		if k == k { // NaN matches nothing
+			fp.num[k] = append(fp.num[k], slot)
+		}
+		return
+	case bool:
+		fp.bools[b2i(k)] = append(fp.bools[b2i(k)], slot)
+		return
+	}
+	if key, ok := metadataKey(v); ok {
+		fp.add(key, slot)
+	}
+}
+
+func (fp *fieldPostings) clone() *fieldPostings {
+	c := &fieldPostings{str: make(map[string][]int32, len(fp.str)), num: make(map[float64][]int32, len(fp.num)), bools: fp.bools}
+	for k, v := range fp.str {
+		c.str[k] = v
+	}
+	for k, v := range fp.num {
+		c.num[k] = v
+	}
+	return c
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // buildPostings indexes every slot of s.
 func buildPostings(s *snapshot) *postings {
-	p := &postings{fields: make(map[string]map[any][]int32, len(s.config.Indexed))}
+	p := &postings{fields: make(map[string]*fieldPostings, len(s.config.Indexed))}
 	for _, f := range s.config.Indexed {
-		p.fields[f] = make(map[any][]int32)
+		p.fields[f] = &fieldPostings{str: map[string][]int32{}, num: map[float64][]int32{}}
 	}
 	p.add(s.meta, 0)
 	return p
@@ -33,35 +92,35 @@ func (p *postings) withAppended(meta []Metadata, from int) *postings {
 	if len(p.fields) == 0 || from == len(meta) {
 		return p
 	}
-	q := &postings{fields: make(map[string]map[any][]int32, len(p.fields))}
-	for f, values := range p.fields {
-		q.fields[f] = clonePostingValues(values)
+	q := &postings{fields: make(map[string]*fieldPostings, len(p.fields))}
+	for f, fp := range p.fields {
+		q.fields[f] = fp.clone()
 	}
 	q.add(meta[from:], from)
 	return q
 }
 
-func clonePostingValues(m map[any][]int32) map[any][]int32 {
-	c := make(map[any][]int32, len(m)+1)
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
-}
-
 // add indexes meta, whose first element is slot base.
 func (p *postings) add(meta []Metadata, base int) {
-	for f, values := range p.fields {
-		for i, m := range meta {
-			v, ok := m[f]
-			if !ok {
-				continue
+	if len(p.fields) == 0 {
+		return
+	}
+	type field struct {
+		name string
+		fp   *fieldPostings
+	}
+	fields := make([]field, 0, len(p.fields))
+	for name, fp := range p.fields {
+		fields = append(fields, field{name, fp})
+	}
+	for i, m := range meta {
+		if len(m) == 0 {
+			continue
+		}
+		for _, f := range fields {
+			if v, ok := m[f.name]; ok {
+				f.fp.add(v, int32(base+i))
 			}
-			key, ok := metadataKey(v)
-			if !ok {
-				continue
-			}
-			values[key] = append(values[key], int32(base+i))
 		}
 	}
 }
@@ -72,11 +131,11 @@ func (p *postings) add(meta []Metadata, base int) {
 func (p *postings) candidates(plan filterPlan) (slots []int32, ok bool) {
 	var lists [][]int32
 	for _, t := range plan.terms {
-		values, indexed := p.fields[t.field]
+		fp, indexed := p.fields[t.field]
 		if !indexed {
 			continue
 		}
-		lists = append(lists, unionPostings(values, t.values))
+		lists = append(lists, unionPostings(fp, t.values))
 	}
 	if len(lists) == 0 {
 		return nil, false
@@ -94,20 +153,20 @@ func (p *postings) candidates(plan filterPlan) (slots []int32, ok bool) {
 
 // unionPostings unites the lists of keys. The lists are disjoint (an item
 // has one value per field), so the union is a concatenation, sorted.
-func unionPostings(values map[any][]int32, keys []any) []int32 {
+func unionPostings(fp *fieldPostings, keys []any) []int32 {
 	switch len(keys) {
 	case 0:
 		return nil
 	case 1:
-		return values[keys[0]]
+		return fp.list(keys[0])
 	}
 	var n int
 	for _, k := range keys {
-		n += len(values[k])
+		n += len(fp.list(k))
 	}
 	out := make([]int32, 0, n)
 	for _, k := range keys {
-		out = append(out, values[k]...)
+		out = append(out, fp.list(k)...)
 	}
 	slices.Sort(out)
 	return out

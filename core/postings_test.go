@@ -101,12 +101,12 @@ func TestPostingsAppendSharesNothingVisible(t *testing.T) {
 			mustInsert(t, ix, fmt.Sprint(i), []float32{1}, Metadata{"c": "x"})
 		}
 		parent := ix.cur.Load()
-		before := slices.Clone(parent.postings.fields["c"]["x"])
+		before := slices.Clone(parent.postings.fields["c"].list("x"))
 		mustInsert(t, ix, "5", []float32{1}, Metadata{"c": "x"})
-		if got := parent.postings.fields["c"]["x"]; !slices.Equal(got, before) {
+		if got := parent.postings.fields["c"].list("x"); !slices.Equal(got, before) {
 			t.Fatalf("parent list changed: %v, was %v", got, before)
 		}
-		if got := ix.cur.Load().postings.fields["c"]["x"]; len(got) != 6 {
+		if got := ix.cur.Load().postings.fields["c"].list("x"); len(got) != 6 {
 			t.Fatalf("child list = %v", got)
 		}
 	})

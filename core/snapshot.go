@@ -3,9 +3,12 @@ package core
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
 // snapshot is one committed state of an index. It is never modified after
@@ -131,9 +134,10 @@ func scoringScale(n float64) float64 {
 }
 
 // snapshotFromData builds a snapshot from a decoded index file. It takes
-// ownership of data. Side-car names that would leave the index folder make
-// the file corrupt.
-func snapshotFromData(data IndexData) (*snapshot, error) {
+// ownership of data and of arena, the array the decoder placed the vectors
+// in (nil if unknown; see VectorArenaDecoder). Side-car names that would
+// leave the index folder make the file corrupt.
+func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 	n := len(data.Items)
 	s := &snapshot{
 		version:    data.Version,
@@ -160,7 +164,6 @@ func snapshotFromData(data IndexData) (*snapshot, error) {
 		}
 		s.files[i] = it.MetadataFile
 		s.norms[i] = it.Norm
-		s.scale[i] = scoringScale(vectorLength(it.Vector))
 		s.serials[i] = uint32(i)
 		if _, dup := slots[it.ID]; dup {
 			s.dupIDs = true
@@ -169,16 +172,39 @@ func snapshotFromData(data IndexData) (*snapshot, error) {
 		}
 	}
 	s.slots = &slotMap{own: slots}
-	s.setVectors(data.Items)
+	s.setVectors(data.Items, arena)
+	s.computeScales()
 	s.postings = buildPostings(s)
 	return s, nil
 }
 
+// computeScales sets the scoring scale of every vector, on all cores for
+// large indexes. The length is summed in float32 by the dot-product kernel
+// (scores carry a float32 dot product anyway), falling back to float64 when
+// float32 underflows to 0 or overflows.
+func (s *snapshot) computeScales() {
+	n := s.len()
+	one := func(i int) {
+		v := s.vector(i)
+		sq := vecmath.Dot(v, v)
+		if sq == 0 || math.IsInf(float64(sq), 0) || sq != sq {
+			s.scale[i] = scoringScale(vectorLength(v))
+			return
+		}
+		s.scale[i] = math.Sqrt(float64(sq))
+	}
+	parallelRanges(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			one(i)
+		}
+	})
+}
+
 // setVectors stores the items' vectors: as one arena when their lengths
-// agree, else per item. When the decoder already placed the vectors one
-// after another in a single backing array, the arena adopts it without
-// copying.
-func (s *snapshot) setVectors(items []IndexItem) {
+// agree, else per item. When the decoder placed the vectors one after
+// another in a single array (decoded, or reachable from the first vector's
+// capacity), the arena adopts it without copying.
+func (s *snapshot) setVectors(items []IndexItem, decoded []float32) {
 	n := len(items)
 	if n == 0 {
 		return
@@ -201,14 +227,49 @@ func (s *snapshot) setVectors(items []IndexItem) {
 	if d == 0 {
 		return
 	}
+	if isArenaOf(decoded, items, d) {
+		s.arena = decoded[: n*d : n*d]
+		return
+	}
 	if arena, ok := contiguousVectors(n, d, func(i int) []float32 { return items[i].Vector }); ok {
 		s.arena = arena
 		return
 	}
 	s.arena = make([]float32, n*d)
-	for i := range items {
-		copy(s.arena[i*d:], items[i].Vector)
+	parallelRanges(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			copy(s.arena[i*d:], items[i].Vector)
+		}
+	})
+}
+
+// parallelRanges splits 0..n-1 into one contiguous range per core (one
+// range when n is small) and runs fn on each concurrently.
+func parallelRanges(n int, fn func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), n/minRowsPerWorker)
+	if workers <= 1 {
+		fn(0, n)
+		return
 	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { fn(w*n/workers, (w+1)*n/workers) })
+	}
+	wg.Wait()
+}
+
+// isArenaOf reports whether arena holds the items' vectors, each of
+// length d, one after another.
+func isArenaOf(arena []float32, items []IndexItem, d int) bool {
+	if len(arena) != len(items)*d {
+		return false
+	}
+	for i := range items {
+		if &arena[i*d] != &items[i].Vector[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // contiguousVectors reports whether n vectors (all of length d > 0) lie one
