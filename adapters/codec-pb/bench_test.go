@@ -20,7 +20,6 @@ func BenchmarkEncodeIndex(b *testing.B) {
 	d := benchIndex(benchItems, benchDims)
 	var size int
 	b.ReportAllocs()
-	b.ResetTimer()
 	for b.Loop() {
 		out, err := c.SerializeIndex(d)
 		if err != nil {
@@ -36,9 +35,7 @@ func BenchmarkDecodeIndex(b *testing.B) {
 	c := codecpb.New()
 	data := encodeBenchIndex(b)
 	b.SetBytes(int64(len(data)))
-	b.ReportMetric(float64(len(data)), "file-bytes")
 	b.ReportAllocs()
-	b.ResetTimer()
 	for b.Loop() {
 		d, err := c.DeserializeIndex(data)
 		if err != nil {
@@ -48,6 +45,7 @@ func BenchmarkDecodeIndex(b *testing.B) {
 			b.Fatalf("decoded %d items", len(d.Items))
 		}
 	}
+	b.ReportMetric(float64(len(data)), "file-bytes")
 }
 
 // BenchmarkDecodeIndexGenerated is the baseline the hand-written decoder
@@ -57,7 +55,6 @@ func BenchmarkDecodeIndexGenerated(b *testing.B) {
 	data := encodeBenchIndex(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	b.ResetTimer()
 	for b.Loop() {
 		var m pb.IndexData
 		if err := proto.Unmarshal(data, &m); err != nil {
