@@ -1,0 +1,379 @@
+package storagefs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/pathutil"
+)
+
+// LocalFileStorage stores files on the local file system. Create one with
+// [New] or [NewRooted]; the zero value is not ready for use.
+type LocalFileStorage struct {
+	fsys    filesystem
+	root    *os.Root // nil for New
+	escapes error    // the error os.Root gives for a path that escapes it
+}
+
+var _ core.FileStorage = (*LocalFileStorage)(nil)
+
+var (
+	errIsFolder    = errors.New("is a folder")
+	errIsFile      = errors.New("is a file")
+	errDeletesRoot = fmt.Errorf("cannot delete the top folder: %w", core.ErrInvalidArgument)
+)
+
+// New returns a storage over the whole file system: paths are used as the
+// operating system reads them, relative ones from the working directory,
+// and nothing confines them. Use [NewRooted] for paths that come from
+// outside the program.
+func New() *LocalFileStorage {
+	return &LocalFileStorage{fsys: osFS{}}
+}
+
+// NewRooted returns a storage confined to the existing directory root:
+// paths are relative to it ("" is root itself), and a path that leaves it
+// (absolute, climbing above it with "..", or through a symbolic link that
+// points out) fails with an error wrapping [ErrOutsideRoot]. Symbolic links
+// that stay inside are followed. The storage holds the directory open until
+// [LocalFileStorage.Close]; if root is moved, it follows the directory.
+func NewRooted(root string) (*LocalFileStorage, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("storagefs: open root %q: %w", root, err)
+	}
+	// Learn the error os.Root reports for an escape, to recognise it later.
+	_, escape := r.Lstat("..")
+	var pathErr *fs.PathError
+	if !errors.As(escape, &pathErr) {
+		r.Close()
+		return nil, fmt.Errorf("storagefs: open root %q: the root does not refuse \"..\" (got %v)", root, escape)
+	}
+	return &LocalFileStorage{fsys: r, root: r, escapes: pathErr.Err}, nil
+}
+
+// Close releases the directory a rooted storage holds open; later calls
+// fail. It does nothing for a storage from [New].
+func (s *LocalFileStorage) Close() error {
+	if s.root == nil {
+		return nil
+	}
+	return s.root.Close()
+}
+
+// CreateFile writes a new file atomically: the content goes to a temporary
+// file in the same folder, is synced, and is then linked into place, which
+// fails with an error wrapping fs.ErrExist if anything is already at
+// filePath. The folder must exist (fs.ErrNotExist otherwise).
+func (s *LocalFileStorage) CreateFile(ctx context.Context, filePath string, content []byte) error {
+	const op = "create file"
+	t, err := s.resolveWritable(ctx, op, filePath)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(t.name)
+	tmp, err := s.writeTemp(dir, content)
+	if err != nil {
+		return s.fail(op, filePath, err)
+	}
+	defer s.fsys.Remove(tmp) // after the link, only the temporary name goes
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	switch err := s.fsys.Link(tmp, t.name); {
+	case errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("storagefs: %s %q: %w", op, filePath, fs.ErrExist)
+	case err != nil && !s.isEscape(err):
+		// No hard links here (some network and FAT file systems): create
+		// the file exclusively in place. Still exclusive, but a crash
+		// mid-write can leave a partial file.
+		if err := s.createInPlace(t.name, content); err != nil {
+			return s.fail(op, filePath, err)
+		}
+	case err != nil:
+		return s.fail(op, filePath, err)
+	}
+	if err := syncDir(s.fsys, dir); err != nil {
+		return s.fail(op, filePath, fmt.Errorf("sync folder: %w", err))
+	}
+	return nil
+}
+
+// UpsertFile creates or replaces a file atomically and durably: the content
+// goes to a temporary file in the same folder, is synced, and is renamed
+// over filePath, and the folder is synced. Readers, and the file after a
+// crash, see the old content or the new, never a mix. A symbolic link at
+// filePath is replaced, never written through. It fails if a folder is at
+// filePath, and with fs.ErrNotExist if the parent folder is missing.
+func (s *LocalFileStorage) UpsertFile(ctx context.Context, filePath string, content []byte) error {
+	const op = "upsert file"
+	t, err := s.resolveWritable(ctx, op, filePath)
+	if err != nil {
+		return err
+	}
+	if info, err := s.fsys.Stat(t.name); err == nil && info.IsDir() {
+		return fmt.Errorf("storagefs: %s %q: %w", op, filePath, errIsFolder)
+	}
+	dir := filepath.Dir(t.name)
+	tmp, err := s.writeTemp(dir, content)
+	if err != nil {
+		return s.fail(op, filePath, err)
+	}
+	if err := ctx.Err(); err != nil {
+		s.fsys.Remove(tmp)
+		return err
+	}
+	if err := s.fsys.Rename(tmp, t.name); err != nil {
+		s.fsys.Remove(tmp)
+		return s.fail(op, filePath, err)
+	}
+	if err := syncDir(s.fsys, dir); err != nil {
+		return s.fail(op, filePath, fmt.Errorf("sync folder: %w", err))
+	}
+	return nil
+}
+
+// ReadFile returns a file's content. It fails with fs.ErrNotExist if
+// nothing is at filePath (or a parent is a file), and fails on a folder.
+func (s *LocalFileStorage) ReadFile(ctx context.Context, filePath string) ([]byte, error) {
+	const op = "read file"
+	t, err := s.resolve(ctx, op, filePath)
+	if err != nil {
+		return nil, err
+	}
+	content, err := s.fsys.ReadFile(t.name)
+	if err != nil {
+		return nil, s.failMissing(op, filePath, err)
+	}
+	return content, nil
+}
+
+// DeleteFile removes a file; nothing at filePath is no error. It fails on
+// a folder (or a symbolic link to one). A symbolic link that leads nowhere
+// the storage can reach is removed like a file.
+func (s *LocalFileStorage) DeleteFile(ctx context.Context, filePath string) error {
+	const op = "delete file"
+	t, err := s.resolve(ctx, op, filePath)
+	if err != nil {
+		return err
+	}
+	linkInfo, err := s.fsys.Lstat(t.name)
+	switch {
+	case missing(err) && !s.isEscape(err):
+		return nil
+	case err != nil:
+		return s.fail(op, filePath, err)
+	case linkInfo.IsDir():
+		return fmt.Errorf("storagefs: %s %q: %w", op, filePath, errIsFolder)
+	case linkInfo.Mode()&fs.ModeSymlink != 0:
+		if info, err := s.fsys.Stat(t.name); err == nil && info.IsDir() {
+			return fmt.Errorf("storagefs: %s %q: %w", op, filePath, errIsFolder)
+		}
+	}
+	if err := s.fsys.Remove(t.name); err != nil && !missing(err) {
+		return s.fail(op, filePath, err)
+	}
+	if err := syncDir(s.fsys, filepath.Dir(t.name)); err != nil {
+		return s.fail(op, filePath, fmt.Errorf("sync folder: %w", err))
+	}
+	return nil
+}
+
+// PathExists reports whether a file or folder is at p, following symbolic
+// links.
+func (s *LocalFileStorage) PathExists(ctx context.Context, p string) (bool, error) {
+	const op = "path exists"
+	t, err := s.resolve(ctx, op, p)
+	if err != nil {
+		return false, err
+	}
+	_, err = s.fsys.Stat(t.name)
+	switch {
+	case err == nil:
+		return true, nil
+	case missing(err) && !s.isEscape(err):
+		return false, nil
+	}
+	return false, s.fail(op, p, err)
+}
+
+// CreateFolder creates a folder and any missing parent, and syncs the
+// folders that gained an entry; an existing folder is no error. It fails
+// with fs.ErrExist if a file is at folderPath, and fails if a parent is a
+// file.
+func (s *LocalFileStorage) CreateFolder(ctx context.Context, folderPath string) error {
+	const op = "create folder"
+	t, err := s.resolveWritable(ctx, op, folderPath)
+	if err != nil {
+		return err
+	}
+	// Find the folders to create, deepest first, to sync their parents.
+	var created []string
+	for cur := t.name; ; cur = filepath.Dir(cur) {
+		info, err := s.fsys.Stat(cur)
+		if err == nil {
+			if !info.IsDir() && cur == t.name {
+				return fmt.Errorf("storagefs: %s %q: %w", op, folderPath, fs.ErrExist)
+			}
+			break // a file higher up makes MkdirAll fail below
+		}
+		if !missing(err) || s.isEscape(err) {
+			return s.fail(op, folderPath, err)
+		}
+		created = append(created, cur)
+		if filepath.Dir(cur) == cur {
+			break
+		}
+	}
+	if len(created) == 0 {
+		return nil
+	}
+	if err := s.fsys.MkdirAll(t.name, 0o777); err != nil {
+		return s.fail(op, folderPath, err)
+	}
+	for _, dir := range created {
+		if err := syncDir(s.fsys, filepath.Dir(dir)); err != nil {
+			return s.fail(op, folderPath, fmt.Errorf("sync folder: %w", err))
+		}
+	}
+	return nil
+}
+
+// DeleteFolder removes a folder and everything in it (a symbolic link to a
+// folder is removed, not followed); nothing at folderPath is no error. It
+// fails on a file, and with core.ErrInvalidArgument for the storage's top
+// folder ("" for a rooted storage) and for a file-system root.
+func (s *LocalFileStorage) DeleteFolder(ctx context.Context, folderPath string) error {
+	const op = "delete folder"
+	t, err := s.resolve(ctx, op, folderPath)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(t.name)
+	if t.name == "." || dir == t.name {
+		return fmt.Errorf("storagefs: %s %q: %w", op, folderPath, errDeletesRoot)
+	}
+	info, err := s.fsys.Stat(t.name)
+	switch {
+	case missing(err) && !s.isEscape(err):
+		return nil
+	case err != nil:
+		return s.fail(op, folderPath, err)
+	case !info.IsDir():
+		return fmt.Errorf("storagefs: %s %q: %w", op, folderPath, errIsFile)
+	}
+	if err := s.fsys.RemoveAll(t.name); err != nil {
+		return s.fail(op, folderPath, err)
+	}
+	if err := syncDir(s.fsys, dir); err != nil {
+		return s.fail(op, folderPath, fmt.Errorf("sync folder: %w", err))
+	}
+	return nil
+}
+
+// GetDetails describes the file or folder at p, following symbolic links.
+// It fails with fs.ErrNotExist if nothing is there.
+func (s *LocalFileStorage) GetDetails(ctx context.Context, p string) (core.FileDetails, error) {
+	const op = "get details"
+	t, err := s.resolve(ctx, op, p)
+	if err != nil {
+		return core.FileDetails{}, err
+	}
+	info, err := s.fsys.Stat(t.name)
+	if err != nil {
+		return core.FileDetails{}, s.failMissing(op, p, err)
+	}
+	return details(t.display, pathutil.Basename(t.display), info.IsDir()), nil
+}
+
+// ListFiles lists the immediate children of a folder, sorted by name,
+// keeping files, folders or both as filter says ("" is ListAll). Temporary
+// files of writes (names starting with [TempPrefix]) are never listed, nor
+// symbolic links that lead nowhere the storage can reach. It fails with
+// fs.ErrNotExist if the folder is missing, on a file, and with
+// core.ErrInvalidArgument for an unknown filter.
+func (s *LocalFileStorage) ListFiles(ctx context.Context, folderPath string, filter core.ListFilesFilter) ([]core.FileDetails, error) {
+	const op = "list files"
+	t, err := s.resolve(ctx, op, folderPath)
+	if err != nil {
+		return nil, err
+	}
+	files, folders := true, true
+	switch filter {
+	case core.ListAll, "":
+	case core.ListFilesOnly:
+		folders = false
+	case core.ListFoldersOnly:
+		files = false
+	default:
+		return nil, fmt.Errorf("storagefs: %s %q: unknown filter %q: %w", op, folderPath, filter, core.ErrInvalidArgument)
+	}
+	info, err := s.fsys.Stat(t.name)
+	if err != nil {
+		return nil, s.failMissing(op, folderPath, err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("storagefs: %s %q: %w", op, folderPath, errIsFile)
+	}
+	entries, err := s.readDir(t.name)
+	if err != nil {
+		return nil, s.failMissing(op, folderPath, err)
+	}
+	var out []core.FileDetails
+	for _, entry := range entries {
+		name := entry.Name()
+		if strings.HasPrefix(name, TempPrefix) {
+			continue
+		}
+		isDir := entry.IsDir()
+		if entry.Type()&fs.ModeSymlink != 0 {
+			info, err := s.fsys.Stat(filepath.Join(t.name, name))
+			if err != nil {
+				continue // dangling, or pointing out of the root
+			}
+			isDir = info.IsDir()
+		}
+		if isDir && folders || !isDir && files {
+			out = append(out, details(pathutil.Join(t.display, name), name, isDir))
+		}
+	}
+	slices.SortFunc(out, func(a, b core.FileDetails) int { return strings.Compare(a.Name, b.Name) })
+	return out, nil
+}
+
+func (s *LocalFileStorage) readDir(name string) ([]fs.DirEntry, error) {
+	f, err := s.fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}
+
+func details(path, name string, isDir bool) core.FileDetails {
+	if isDir {
+		return core.FileDetails{Name: name, Path: path, IsFolder: true, FileType: core.FileTypeFolder}
+	}
+	return core.FileDetails{Name: name, Path: path, FileType: core.GetFileType(name)}
+}
+
+// isEscape reports whether err is os.Root refusing to leave the root.
+func (s *LocalFileStorage) isEscape(err error) bool {
+	return s.escapes != nil && errors.Is(err, s.escapes)
+}
+
+// failMissing is fail for readers: a parent that is a file (ENOTDIR) also
+// wraps fs.ErrNotExist.
+func (s *LocalFileStorage) failMissing(op, p string, err error) error {
+	if missing(err) && !errors.Is(err, fs.ErrNotExist) {
+		err = fmt.Errorf("%w: %w", fs.ErrNotExist, err)
+	}
+	return s.fail(op, p, err)
+}
