@@ -1,0 +1,62 @@
+package folio
+
+import (
+	"context"
+	"fmt"
+
+	codecjson "github.com/foliovec/folio/adapters/codec-json"
+	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	storagefs "github.com/foliovec/folio/adapters/storage-fs"
+	"github.com/foliovec/folio/core"
+)
+
+// Formats MigrateOptions.To accepts.
+const (
+	FormatJSON     = "json"
+	FormatProtobuf = "protobuf"
+)
+
+// MigrateOptions configures MigrateIndex.
+type MigrateOptions struct {
+	// To is the format to convert the index to: FormatJSON or
+	// FormatProtobuf. Vectra takes anything but "protobuf" to mean JSON;
+	// Folio rejects anything else, so a typo never converts an index the
+	// wrong way.
+	To string
+	// Storage holds the folder; nil means the local file system.
+	Storage core.FileStorage
+}
+
+// DetectCodec returns the JSON or the protobuf codec, whichever's index
+// file (index.json or index.pb) is in folderPath; a nil storage means the
+// local file system. Both present is an error wrapping
+// core.ErrPartiallyMigrated (run MigrateIndex to finish); neither,
+// core.ErrIndexNotFound.
+func DetectCodec(ctx context.Context, folderPath string, storage core.FileStorage) (core.IndexCodec, error) {
+	if storage == nil {
+		storage = storagefs.New()
+	}
+	return core.DetectCodec(ctx, folderPath, storage, codecjson.New(), codecpb.New())
+}
+
+// MigrateIndex converts the index in folderPath, with its side-car files,
+// catalog and document metadata, to the format opts.To names. An index
+// already in that format is left alone. The migration can be interrupted
+// at any point and finishes when run again; see core.MigrateIndex.
+func MigrateIndex(ctx context.Context, folderPath string, opts MigrateOptions) error {
+	var from, to core.IndexCodec
+	switch opts.To {
+	case FormatJSON:
+		from, to = codecpb.New(), codecjson.New()
+	case FormatProtobuf:
+		from, to = codecjson.New(), codecpb.New()
+	default:
+		return fmt.Errorf("folio: migrate index in %q: format %q is not %q or %q: %w",
+			folderPath, opts.To, FormatJSON, FormatProtobuf, core.ErrInvalidArgument)
+	}
+	storage := opts.Storage
+	if storage == nil {
+		storage = storagefs.New()
+	}
+	return core.MigrateIndex(ctx, folderPath, from, to, storage)
+}
