@@ -1,0 +1,265 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+)
+
+// LocalDocumentIndexConfig configures a LocalDocumentIndex.
+type LocalDocumentIndexConfig struct {
+	// FolderPath is the index folder.
+	FolderPath string
+	// Embeddings embeds chunks and queries; needed by UpsertDocument and
+	// QueryDocuments only.
+	Embeddings EmbeddingsModel
+	// Tokenizer counts tokens for chunking, rendering and embedding
+	// batches. Required in core (ChunkingConfig.Tokenizer is used when it
+	// is nil); the root package defaults it to o200k_base.
+	Tokenizer Tokenizer
+	// ChunkingConfig is how documents are split; nil means
+	// DefaultDocumentChunkingConfig() (512 tokens, no overlap, separators
+	// kept). A given config is used as it is, but a ChunkSize of 0 means
+	// 512, and its Tokenizer is replaced by Tokenizer when that is set. A
+	// DocType set here overrides the one UpsertDocument is given (as in
+	// Vectra).
+	ChunkingConfig *TextSplitterConfig
+	// Storage, Codec, IndexName and Logger are as in IndexOptions; Storage
+	// and Codec are required in core.
+	Storage   FileStorage
+	Codec     IndexCodec
+	IndexName string
+	Logger    *slog.Logger
+}
+
+// UpsertDocumentOptions are the options of UpsertDocument.
+type UpsertDocumentOptions struct {
+	// Force re-embeds the document even when its content hash is
+	// unchanged.
+	Force bool
+}
+
+// DocumentQueryOptions are the options of QueryDocuments.
+type DocumentQueryOptions struct {
+	// MaxDocuments is the most documents returned; 0 means 10.
+	MaxDocuments int
+	// MaxChunks is the most chunks the vector search returns, across all
+	// documents (not per document, whatever Vectra's documentation says);
+	// 0 means 50.
+	MaxChunks int
+	// Filter selects chunks by their inline metadata (the document
+	// metadata is copied into every chunk's).
+	Filter Filter
+	// IsBm25 adds keyword matches, as QueryItems does.
+	IsBm25 bool
+}
+
+// LocalDocumentIndex is a LocalIndex of document chunks with a catalog of
+// the documents (Vectra's LocalDocumentIndex): UpsertDocument splits a text
+// into chunks, embeds them and stores each as an item whose metadata holds
+// documentId, startPos and endPos (inclusive UTF-16 offsets into the text)
+// plus the document's metadata; the text goes to "<documentId>.txt", the
+// metadata to "<documentId><ext>", and the URI → id mapping and content
+// hash to the catalog, catalog<ext> (see catalog.go for how the index and
+// the catalog stay consistent across crashes).
+//
+// Every LocalIndex method is available. Use the LocalDocumentIndex's own
+// CreateIndex, DeleteIndex and EndUpdate, which keep the catalog in step;
+// items inserted directly are not documents, and chunk items whose document
+// is not in the catalog are removed by the next document write.
+//
+// A LocalDocumentIndex is safe for concurrent use; readers never wait for a
+// writer, as with LocalIndex.
+type LocalDocumentIndex struct {
+	*LocalIndex
+	embeddings EmbeddingsModel
+	tokenizer  Tokenizer
+	chunking   TextSplitterConfig
+
+	cat atomic.Pointer[DocumentCatalog] // the committed catalog; nil until loaded
+
+	// Guarded by LocalIndex.mu.
+	pending  *docPending // document changes of the open batch
+	obsolete []string    // files to remove once the last commit is published
+
+	textsMu sync.Mutex
+	texts   map[string]string // texts of documents being committed, by id
+}
+
+// NewLocalDocumentIndex returns the document index in cfg.FolderPath.
+// Nothing is read until first use; like Vectra, a document index needs
+// CreateIndex (or an existing index) before documents are added. A missing
+// tokenizer, storage or codec, or an invalid chunking config, is
+// ErrInvalidArgument.
+func NewLocalDocumentIndex(cfg LocalDocumentIndexConfig) (*LocalDocumentIndex, error) {
+	chunking := DefaultDocumentChunkingConfig()
+	if cfg.ChunkingConfig != nil {
+		chunking = *cfg.ChunkingConfig
+		if chunking.ChunkSize == 0 {
+			chunking.ChunkSize = DefaultDocumentChunkingConfig().ChunkSize
+		}
+	}
+	tok := cfg.Tokenizer
+	if tok == nil {
+		tok = chunking.Tokenizer
+	}
+	if tok == nil {
+		return nil, fmt.Errorf("core: new document index %q: a tokenizer is required: %w", cfg.FolderPath, ErrInvalidArgument)
+	}
+	chunking.Tokenizer = tok
+	if _, err := NewTextSplitter(chunking); err != nil {
+		return nil, fmt.Errorf("core: new document index %q: chunking config: %w", cfg.FolderPath, err)
+	}
+	d := &LocalDocumentIndex{embeddings: cfg.Embeddings, tokenizer: tok, chunking: chunking, texts: map[string]string{}}
+	ix, err := NewLocalIndex(cfg.FolderPath, IndexOptions{
+		IndexName: cfg.IndexName,
+		Storage:   cfg.Storage,
+		Codec:     cfg.Codec,
+		Logger:    cfg.Logger,
+		DocReader: d.readText,
+	})
+	if err != nil {
+		return nil, err
+	}
+	d.LocalIndex = ix
+	ix.hooks = commitHooks{
+		begin:      d.hookBegin,
+		beforeSave: d.hookBeforeSave,
+		afterSave:  d.hookAfterSave,
+		cancel:     d.hookCancel,
+	}
+	return d, nil
+}
+
+// Embeddings is the embeddings model, nil when none was configured.
+func (d *LocalDocumentIndex) Embeddings() EmbeddingsModel { return d.embeddings }
+
+// Tokenizer is the tokenizer of chunking and rendering.
+func (d *LocalDocumentIndex) Tokenizer() Tokenizer { return d.tokenizer }
+
+// CreateIndex creates the index (LocalIndex.CreateIndex) and then loads or
+// creates the catalog, as Vectra does. With DeleteIfExists the catalog
+// loaded before is forgotten (Vectra kept it in memory).
+func (d *LocalDocumentIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) error {
+	d.cat.Store(nil)
+	if err := d.LocalIndex.CreateIndex(ctx, cfg); err != nil {
+		return err
+	}
+	d.cat.Store(nil)
+	_, err := d.catalog(ctx, "create index")
+	return err
+}
+
+// DeleteIndex deletes the folder (LocalIndex.DeleteIndex) and forgets the
+// catalog.
+func (d *LocalDocumentIndex) DeleteIndex(ctx context.Context) error {
+	d.cat.Store(nil)
+	err := d.LocalIndex.DeleteIndex(ctx)
+	d.cat.Store(nil)
+	return err
+}
+
+// EndUpdate commits the open batch (LocalIndex.EndUpdate) with the document
+// changes made in it, then removes the files of the documents it replaced
+// or deleted.
+func (d *LocalDocumentIndex) EndUpdate(ctx context.Context) error {
+	err := d.LocalIndex.EndUpdate(ctx)
+	d.removeObsolete(context.WithoutCancel(ctx))
+	return err
+}
+
+// IsCatalogCreated reports whether the catalog file exists.
+func (d *LocalDocumentIndex) IsCatalogCreated(ctx context.Context) (bool, error) {
+	ok, err := d.Storage().PathExists(ctx, d.catalogPath())
+	if err != nil {
+		return false, wrapDocOp("is catalog created", d.catalogPath(), err)
+	}
+	return ok, nil
+}
+
+// GetDocumentID returns the id of the document stored under uri.
+func (d *LocalDocumentIndex) GetDocumentID(ctx context.Context, uri string) (string, bool, error) {
+	c, err := d.catalog(ctx, "get document id")
+	if err != nil {
+		return "", false, err
+	}
+	id, ok := c.URIToID[uri]
+	return id, ok, nil
+}
+
+// GetDocumentURI returns the URI of the document with id documentID.
+func (d *LocalDocumentIndex) GetDocumentURI(ctx context.Context, documentID string) (string, bool, error) {
+	c, err := d.catalog(ctx, "get document uri")
+	if err != nil {
+		return "", false, err
+	}
+	uri, ok := c.IDToURI[documentID]
+	return uri, ok, nil
+}
+
+// GetCatalogStats returns the catalog's version and document count with
+// the index's chunk count and metadata config.
+func (d *LocalDocumentIndex) GetCatalogStats(ctx context.Context) (DocumentCatalogStats, error) {
+	c, err := d.catalog(ctx, "get catalog stats")
+	if err != nil {
+		return DocumentCatalogStats{}, err
+	}
+	st, err := d.GetIndexStats(ctx)
+	if err != nil {
+		return DocumentCatalogStats{}, err
+	}
+	return DocumentCatalogStats{Version: c.Version, Documents: c.Count, Chunks: st.Items, MetadataConfig: st.MetadataConfig}, nil
+}
+
+// document returns a handle on the document id of this index.
+func (d *LocalDocumentIndex) document(id, uri string) *LocalDocument {
+	return newLocalDocument(d.FolderPath(), d.Storage(), d.Codec(), d.tokenizer, id, uri)
+}
+
+// readText is the index's DocReader (the keyword index reads chunk texts
+// through it): the text of a document being committed from memory, any
+// other from "<id>.txt".
+func (d *LocalDocumentIndex) readText(ctx context.Context, id string) (string, error) {
+	d.textsMu.Lock()
+	t, ok := d.texts[id]
+	d.textsMu.Unlock()
+	if ok {
+		return t, nil
+	}
+	return d.document(id, "").LoadText(ctx)
+}
+
+func (d *LocalDocumentIndex) rememberText(id, text string) {
+	d.textsMu.Lock()
+	d.texts[id] = text
+	d.textsMu.Unlock()
+}
+
+func (d *LocalDocumentIndex) forgetTexts(texts map[string]string) {
+	d.textsMu.Lock()
+	for id := range texts {
+		delete(d.texts, id)
+	}
+	d.textsMu.Unlock()
+}
+
+// removeObsolete removes the files of the documents the last commits
+// replaced or deleted, and returns the failures by file name (also logged).
+func (d *LocalDocumentIndex) removeObsolete(ctx context.Context) map[string]error {
+	d.mu.Lock()
+	names := d.obsolete
+	d.obsolete = nil
+	d.mu.Unlock()
+	return d.removeFiles(ctx, names)
+}
+
+// wrapDocOp names the operation and key in err, leaving context errors
+// unchanged.
+func wrapDocOp(op, key string, err error) error {
+	if err == context.Canceled || err == context.DeadlineExceeded {
+		return err
+	}
+	return fmt.Errorf("core: %s %q: %w", op, key, err)
+}

@@ -1,0 +1,116 @@
+package core
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Defaults of DocumentQueryOptions.
+const (
+	defaultMaxDocuments = 10
+	defaultMaxChunks    = 50
+)
+
+// QueryDocuments returns the documents whose chunks best match query, best
+// first (REF §4.6): the query, "\n" replaced by spaces, is embedded; the
+// MaxChunks chunks nearest to it (plus keyword matches with IsBm25, which
+// use the query as given) are grouped by document in the order they came;
+// each document scores the mean of its chunks' scores; the documents are
+// sorted by score, ties keeping that order, and the first MaxDocuments
+// returned.
+//
+// Chunks whose document is not in the catalog are left out (see catalog.go;
+// Vectra grouped them under the document "undefined"). No embeddings model
+// is ErrEmbeddingsNotConfigured; negative options are ErrInvalidArgument;
+// an invalid filter is ErrInvalidFilter.
+func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, opts *DocumentQueryOptions) ([]*LocalDocumentResult, error) {
+	const op = "query documents"
+	if d.embeddings == nil {
+		return nil, wrapDocOp(op, query, ErrEmbeddingsNotConfigured)
+	}
+	var o DocumentQueryOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxDocuments < 0 || o.MaxChunks < 0 {
+		return nil, wrapDocOp(op, query, fmt.Errorf("maxDocuments %d, maxChunks %d: %w", o.MaxDocuments, o.MaxChunks, ErrInvalidArgument))
+	}
+	if o.MaxDocuments == 0 {
+		o.MaxDocuments = defaultMaxDocuments
+	}
+	if o.MaxChunks == 0 {
+		o.MaxChunks = defaultMaxChunks
+	}
+	cat, err := d.catalog(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	vectors, err := d.embed(ctx, []string{strings.ReplaceAll(query, "\n", " ")})
+	if err != nil {
+		return nil, wrapDocOp(op, query, err)
+	}
+	results, err := d.QueryItems(ctx, vectors[0], query, o.MaxChunks, o.Filter, o.IsBm25)
+	if err != nil {
+		return nil, err
+	}
+	// The catalog is read again after the query: it is at least as new as
+	// the snapshot the query ran on.
+	if c := d.cat.Load(); c != nil {
+		cat = c
+	}
+	docs := d.groupByDocument(cat, results)
+	slices.SortStableFunc(docs, func(a, b *LocalDocumentResult) int { return cmp.Compare(b.Score, a.Score) })
+	return docs[:min(o.MaxDocuments, len(docs))], nil
+}
+
+// ListDocuments returns every document that has chunks, in the order of
+// their first chunk in the index, each with all its chunks scored 1
+// (Vectra's listDocuments). Documents with no chunks (empty text) are not
+// listed; chunks whose document is not in the catalog are left out.
+func (d *LocalDocumentIndex) ListDocuments(ctx context.Context) ([]*LocalDocumentResult, error) {
+	const op = "list documents"
+	cat, err := d.catalog(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	items, err := d.ListItems(ctx)
+	if err != nil {
+		return nil, err
+	}
+	results := make([]QueryResult, len(items))
+	for i, it := range items {
+		results[i] = QueryResult{Item: it, Score: 1}
+	}
+	if c := d.cat.Load(); c != nil {
+		cat = c
+	}
+	return d.groupByDocument(cat, results), nil
+}
+
+// groupByDocument groups chunk results by their document, in order of
+// first appearance, leaving out chunks of documents not in c.
+func (d *LocalDocumentIndex) groupByDocument(c *DocumentCatalog, results []QueryResult) []*LocalDocumentResult {
+	var order []string
+	groups := map[string][]QueryResult{}
+	for _, r := range results {
+		id, ok := chunkDocumentID(r.Item.Metadata)
+		if !ok {
+			continue
+		}
+		if _, known := c.IDToURI[id]; !known {
+			continue
+		}
+		if _, seen := groups[id]; !seen {
+			order = append(order, id)
+		}
+		groups[id] = append(groups[id], r)
+	}
+	docs := make([]*LocalDocumentResult, len(order))
+	for i, id := range order {
+		docs[i] = newLocalDocumentResult(d.document(id, c.IDToURI[id]), groups[id])
+	}
+	return docs
+}

@@ -1,0 +1,356 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// reservedChunkKeys are the chunk metadata keys a document index sets.
+var reservedChunkKeys = [...]string{"documentId", "startPos", "endPos"}
+
+// UpsertDocument stores text under uri, replacing the document stored there
+// before, and returns it.
+//
+// As in Vectra (REF §4.3): when the URI is known and its content hash
+// (text, docType and metadata, REF §4.4) is unchanged, nothing is done, no
+// embedding requested, unless opts.Force; this holds for documents a
+// Vectra 0.15 index stored. Otherwise the text is split with the chunking
+// config, the docType being the config's, else docType, else the URI's
+// text after its last "." (lowercased); the chunks are embedded in batches
+// of at most the model's MaxTokens tokens (a longer chunk alone), with
+// every "\n" replaced by a space; and each chunk becomes an item with
+// metadata documentId, startPos, endPos and the document's metadata. The
+// text is written to "<id>.txt" and, when metadata is not nil, the metadata
+// to "<id><ext>".
+//
+// Fixes over Vectra: the embeddings are computed before anything is
+// changed, and the old version is replaced by the new one in one commit,
+// so a failure (of the embeddings or of a write) leaves the old version as
+// it was and removes the new files; a changed document gets a new id, so
+// that its files never overwrite the old version's. The metadata keys
+// documentId, startPos and endPos, which Vectra let overwrite the chunk
+// positions, are ErrInvalidArgument, as is a metadata value that is not a
+// string, number or boolean. An empty batch is never sent.
+//
+// Inside a batch (BeginUpdate … EndUpdate) the change joins the batch and
+// is committed with it; otherwise it is committed when UpsertDocument
+// returns. No embeddings model is ErrEmbeddingsNotConfigured; embedding
+// failures are *EmbeddingsError; a missing index is ErrIndexNotFound.
+func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docType string, metadata Metadata, opts *UpsertDocumentOptions) (*LocalDocument, error) {
+	const op = "upsert document"
+	if d.embeddings == nil {
+		return nil, wrapDocOp(op, uri, ErrEmbeddingsNotConfigured)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var md Metadata
+	if metadata != nil {
+		for _, k := range reservedChunkKeys {
+			if _, ok := metadata[k]; ok {
+				return nil, wrapDocOp(op, uri, fmt.Errorf("metadata key %q is reserved for chunks: %w", k, ErrInvalidArgument))
+			}
+		}
+		var err error
+		if md, err = cleanMetadata(metadata); err != nil {
+			return nil, wrapDocOp(op, uri, err)
+		}
+	}
+	hash, err := contentHash(text, docType, md)
+	if err != nil {
+		return nil, wrapDocOp(op, uri, err)
+	}
+	committed, err := d.catalog(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	if opts == nil || !opts.Force {
+		d.mu.Lock()
+		view := d.viewLocked(committed)
+		id, known := view.URIToID[uri]
+		same := known && view.URIToHash != nil && view.URIToHash[uri] == hash
+		d.mu.Unlock()
+		if same {
+			return d.document(id, uri), nil
+		}
+	}
+
+	chunks, err := d.split(uri, text, docType)
+	if err != nil {
+		return nil, wrapDocOp(op, uri, err)
+	}
+	vectors, err := d.embedChunks(ctx, chunks)
+	if err != nil {
+		return nil, wrapDocOp(op, uri, err)
+	}
+
+	id := newUUIDv4()
+	_, err = d.writeDocument(ctx, func(b *batch, p *docPending) error {
+		return d.applyUpsert(ctx, b, p, upsert{uri: uri, id: id, text: text, md: md, hash: hash, chunks: chunks, vectors: vectors})
+	})
+	if err != nil {
+		return nil, wrapDocOp(op, uri, err)
+	}
+	return d.document(id, uri), nil
+}
+
+// split cuts text into chunks with the chunking config and the docType
+// rules of UpsertDocument.
+func (d *LocalDocumentIndex) split(uri, text, docType string) ([]TextChunk, error) {
+	cfg := d.chunking
+	if cfg.DocType == "" {
+		cfg.DocType = docType
+	}
+	if cfg.DocType == "" {
+		if i := strings.LastIndexByte(uri, '.'); i >= 0 {
+			cfg.DocType = strings.ToLower(uri[i+1:])
+		}
+	}
+	s, err := NewTextSplitter(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s.Split(text), nil
+}
+
+// embedChunks embeds the chunks' texts, "\n" replaced by spaces, in
+// batches whose token counts add up to at most the model's MaxTokens (a
+// chunk longer than that in a batch of its own).
+func (d *LocalDocumentIndex) embedChunks(ctx context.Context, chunks []TextChunk) ([][]float32, error) {
+	vectors := make([][]float32, 0, len(chunks))
+	limit := d.embeddings.MaxTokens()
+	for start := 0; start < len(chunks); {
+		end, total := start, 0
+		for end < len(chunks) && (end == start || total+len(chunks[end].Tokens) <= limit) {
+			total += len(chunks[end].Tokens)
+			end++
+		}
+		inputs := make([]string, end-start)
+		for i, c := range chunks[start:end] {
+			inputs[i] = strings.ReplaceAll(c.Text, "\n", " ")
+		}
+		out, err := d.embed(ctx, inputs)
+		if err != nil {
+			return nil, err
+		}
+		vectors = append(vectors, out...)
+		start = end
+	}
+	return vectors, nil
+}
+
+// embed makes one CreateEmbeddings call and checks that it returned one
+// vector per input. A cancelled ctx is returned unchanged.
+func (d *LocalDocumentIndex) embed(ctx context.Context, inputs []string) ([][]float32, error) {
+	resp, err := d.embeddings.CreateEmbeddings(ctx, inputs)
+	if ctxErr := ctx.Err(); ctxErr != nil && (err == nil || errors.Is(err, ctxErr)) {
+		return nil, ctxErr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("generate embeddings: %w", err)
+	}
+	if resp.Status != EmbeddingsSuccess {
+		status := resp.Status
+		if status == "" {
+			status = EmbeddingsFailed
+		}
+		return nil, fmt.Errorf("generate embeddings: %w", &EmbeddingsError{Status: status, Message: resp.Message})
+	}
+	if len(resp.Output) != len(inputs) {
+		return nil, fmt.Errorf("generate embeddings: %w", &EmbeddingsError{
+			Status:  EmbeddingsFailed,
+			Message: fmt.Sprintf("%d vectors for %d inputs", len(resp.Output), len(inputs)),
+		})
+	}
+	return resp.Output, nil
+}
+
+// writeDocument runs change in the open batch, or in a batch of its own
+// that it commits, or cancels when change or the commit fails; change must
+// leave the batch as it found it when it fails. After its own commit it
+// removes the obsolete files and returns the failures by file name.
+func (d *LocalDocumentIndex) writeDocument(ctx context.Context, change func(b *batch, p *docPending) error) (map[string]error, error) {
+	d.mu.Lock()
+	committed, err := d.catalogLocked(ctx)
+	if err != nil {
+		d.mu.Unlock()
+		return nil, err
+	}
+	b, own := d.update, false
+	if b == nil {
+		if b, err = d.beginLocked(ctx); err != nil {
+			d.mu.Unlock()
+			return nil, err
+		}
+		own = true
+	}
+	err = change(b, d.pendingLocked(committed))
+	if err == nil && own {
+		err = d.commitLocked(ctx)
+	}
+	if err != nil && own {
+		d.cancelLocked(ctx)
+	}
+	d.mu.Unlock()
+	if !own || err != nil {
+		return nil, err
+	}
+	return d.removeObsolete(context.WithoutCancel(ctx)), nil
+}
+
+// upsert is one UpsertDocument's new version.
+type upsert struct {
+	uri, id, text, hash string
+	md                  Metadata // nil: no metadata file
+	chunks              []TextChunk
+	vectors             [][]float32
+}
+
+// applyUpsert puts the new version u in batch b: its files, its chunk
+// items, its catalog entry, and removes the old version's chunks (with any
+// chunk of a document not in the catalog). On failure it undoes its part.
+func (d *LocalDocumentIndex) applyUpsert(ctx context.Context, b *batch, p *docPending, u upsert) error {
+	var written []string
+	undoFiles := func() { d.removeFiles(context.WithoutCancel(ctx), written) }
+	write := func(name string, content []byte) error {
+		if err := d.Storage().UpsertFile(ctx, d.path(name), content); err != nil {
+			return fmt.Errorf("write %q: %w", name, err)
+		}
+		written = append(written, name)
+		return nil
+	}
+	if u.md != nil {
+		raw, err := d.Codec().SerializeMetadata(u.md)
+		if err == nil {
+			err = write(u.id+d.Codec().Extension(), raw)
+		}
+		if err != nil {
+			undoFiles()
+			return fmt.Errorf("save document metadata: %w", err)
+		}
+	}
+	if err := write(u.id+".txt", []byte(u.text)); err != nil {
+		undoFiles()
+		return fmt.Errorf("save document text: %w", err)
+	}
+
+	added := make([]string, 0, len(u.chunks))
+	for i, c := range u.chunks {
+		md := make(Metadata, len(u.md)+3)
+		for k, v := range u.md {
+			md[k] = v
+		}
+		md["documentId"] = u.id
+		md["startPos"] = float64(c.StartPos)
+		md["endPos"] = float64(c.EndPos)
+		item, err := d.addItem(ctx, b, IndexItem{ID: newUUIDv4(), Metadata: md, Vector: u.vectors[i]}, true)
+		if err != nil {
+			for _, id := range added {
+				b.remove(id)
+			}
+			undoFiles()
+			return fmt.Errorf("add chunk %d: %w", i, err)
+		}
+		added = append(added, item.ID)
+	}
+
+	p.created = append(p.created, written...)
+	if old, ok := p.cat.URIToID[u.uri]; ok {
+		delete(p.cat.IDToURI, old)
+	} else {
+		p.cat.Count++
+	}
+	p.cat.URIToID[u.uri] = u.id
+	p.cat.IDToURI[u.id] = u.uri
+	if p.cat.URIToHash == nil {
+		p.cat.URIToHash = map[string]string{}
+	}
+	p.cat.URIToHash[u.uri] = u.hash
+	p.fresh[u.uri] = true
+	p.texts[u.id] = u.text
+	d.rememberText(u.id, u.text)
+	d.dropStrayChunks(b, p)
+	return nil
+}
+
+// dropStrayChunks removes from b every chunk item whose document is not in
+// p's catalog (the old versions of replaced or deleted documents, and
+// chunks a crash left behind), and marks their documents' files obsolete.
+func (d *LocalDocumentIndex) dropStrayChunks(b *batch, p *docPending) {
+	total := int32(b.base.len() + len(b.added))
+	var stray []string
+	gone := map[string]bool{}
+	for pos := int32(0); pos < total; pos++ {
+		if b.deleted[pos] {
+			continue
+		}
+		it := b.at(pos)
+		doc, ok := chunkDocumentID(it.meta)
+		if !ok {
+			continue
+		}
+		if _, kept := p.cat.IDToURI[doc]; kept {
+			continue
+		}
+		stray = append(stray, it.id)
+		if !gone[doc] {
+			gone[doc] = true
+			if validDocumentID(doc) {
+				p.obsolete = append(p.obsolete, d.documentFiles(doc)...)
+			}
+		}
+	}
+	for _, id := range stray {
+		b.remove(id)
+	}
+}
+
+// DeleteDocument removes the document stored under uri: its chunks and
+// catalog entry in one commit (or in the open batch), then its text and
+// metadata files. An unknown URI is not an error. Failing to remove the
+// text file is an error (the document is gone from the index and catalog),
+// failing to remove the metadata file is not, as in Vectra. Inside a batch
+// the files are removed by EndUpdate.
+func (d *LocalDocumentIndex) DeleteDocument(ctx context.Context, uri string) error {
+	const op = "delete document"
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	committed, err := d.catalog(ctx, op)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	_, known := d.viewLocked(committed).URIToID[uri]
+	d.mu.Unlock()
+	if !known {
+		return nil
+	}
+	var textFile string
+	removed, err := d.writeDocument(ctx, func(b *batch, p *docPending) error {
+		id, ok := p.cat.URIToID[uri]
+		if !ok {
+			return nil
+		}
+		delete(p.cat.URIToID, uri)
+		delete(p.cat.IDToURI, id)
+		if p.cat.URIToHash != nil {
+			delete(p.cat.URIToHash, uri)
+		}
+		delete(p.fresh, uri)
+		p.cat.Count--
+		textFile = id + ".txt"
+		p.obsolete = append(p.obsolete, d.documentFiles(id)...)
+		d.dropStrayChunks(b, p)
+		return nil
+	})
+	if err != nil {
+		return wrapDocOp(op, uri, err)
+	}
+	if err := removed[textFile]; textFile != "" && err != nil {
+		return wrapDocOp("remove text file of document", uri, err)
+	}
+	return nil
+}
