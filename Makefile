@@ -84,6 +84,10 @@ bench:
 		(cd $$m && $(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./...); \
 	done
 
+## demo: the main job — build an index of a few hundred items and query it.
+demo:
+	cd examples && $(GO) run ./quickstart
+
 ## ci: everything CI checks.
 ci: lint core-deps test isolated wasm generate-check
 

@@ -12,6 +12,11 @@ require (
 	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
 )
 
+require (
+	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+)
+
 replace (
 	github.com/foliovec/folio/adapters/codec-json => ./adapters/codec-json
 	github.com/foliovec/folio/adapters/codec-pb => ./adapters/codec-pb

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -41,7 +42,10 @@ type IndexOptions struct {
 //
 // The index file is read once, on first use, and never re-read: changes
 // made to the folder by another process are not seen until a new LocalIndex
-// is made (as in Vectra).
+// is made (as in Vectra). Loading a file of 64 MiB or more ends with
+// runtime/debug.FreeOSMemory, so the memory the file's bytes and their
+// decoding took goes back to the operating system at once instead of
+// staying resident.
 //
 // A LocalIndex is safe for concurrent use. Readers (GetItem, ListItems,
 // ListItemsByMetadata, GetIndexStats, QueryItems) work on an immutable
@@ -265,8 +269,18 @@ func (ix *LocalIndex) loadLocked(ctx context.Context) (*snapshot, error) {
 		return nil, fmt.Errorf("load index %q: %w", p, err)
 	}
 	ix.cur.Store(s)
+	if len(raw) >= releaseAfterLoad {
+		// The file's bytes and the decoder's copies are garbage now, and
+		// as large as the index: return them to the operating system
+		// rather than keep the process's resident memory at its peak.
+		debug.FreeOSMemory()
+	}
 	return s, nil
 }
+
+// releaseAfterLoad is the index file size from which loading it ends with
+// returning freed memory to the operating system.
+const releaseAfterLoad = 64 << 20
 
 // save writes s as the index file.
 func (ix *LocalIndex) save(ctx context.Context, s *snapshot) error {

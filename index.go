@@ -1,0 +1,52 @@
+package folio
+
+import (
+	"context"
+	"log/slog"
+
+	codecjson "github.com/foliovec/folio/adapters/codec-json"
+	storagefs "github.com/foliovec/folio/adapters/storage-fs"
+	"github.com/foliovec/folio/core"
+)
+
+// IndexOptions configures NewLocalIndex: the fields of core.IndexOptions,
+// every one optional.
+type IndexOptions struct {
+	// IndexName is the index file's name in the folder; "" means "index"
+	// plus the codec's extension (index.json).
+	IndexName string
+	// Storage holds the folder; nil means the local file system
+	// (storagefs.New()).
+	Storage core.FileStorage
+	// Codec reads and writes the index; nil means JSON (codecjson.New()),
+	// Vectra's default. Use codecpb.New() for protobuf.
+	Codec core.IndexCodec
+	// Logger receives warnings core cannot return; nil is silent.
+	Logger *slog.Logger
+	// DocReader returns a document's text for hybrid (BM25) queries; nil
+	// reads "<documentId>.txt" in the folder, as Vectra does.
+	DocReader func(ctx context.Context, documentID string) (string, error)
+}
+
+// NewLocalIndex returns the index stored in folderPath, by default as
+// index.json on the local file system. Nothing is read or written until
+// first use: call CreateIndex to make a new one. opts may be nil.
+func NewLocalIndex(folderPath string, opts *IndexOptions) (*core.LocalIndex, error) {
+	var o IndexOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Storage == nil {
+		o.Storage = storagefs.New()
+	}
+	if o.Codec == nil {
+		o.Codec = codecjson.New()
+	}
+	return core.NewLocalIndex(folderPath, core.IndexOptions{
+		IndexName: o.IndexName,
+		Storage:   o.Storage,
+		Codec:     o.Codec,
+		Logger:    o.Logger,
+		DocReader: o.DocReader,
+	})
+}
