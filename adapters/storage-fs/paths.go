@@ -51,14 +51,19 @@ func (s *LocalFileStorage) resolve(ctx context.Context, op, p string) (target, e
 	return target{name: name, display: display}, nil
 }
 
-// resolveWritable is resolve for a path about to be created: its last
-// segment may not be a temporary file's name.
+// resolveWritable is resolve for a path about to be created: none of its
+// segments may be a temporary file's name, which ListFiles would hide.
 func (s *LocalFileStorage) resolveWritable(ctx context.Context, op, p string) (target, error) {
 	t, err := s.resolve(ctx, op, p)
-	if err == nil && strings.HasPrefix(filepath.Base(t.name), TempPrefix) {
-		return target{}, fmt.Errorf("storagefs: %s %q: names starting %q are reserved: %w", op, p, TempPrefix, core.ErrInvalidArgument)
+	if err != nil {
+		return target{}, err
 	}
-	return t, err
+	for _, seg := range strings.Split(t.display, "/") {
+		if strings.HasPrefix(seg, TempPrefix) {
+			return target{}, fmt.Errorf("storagefs: %s %q: names starting %q are reserved: %w", op, p, TempPrefix, core.ErrInvalidArgument)
+		}
+	}
+	return t, nil
 }
 
 // fail wraps err from the file system for operation op on path p, adding

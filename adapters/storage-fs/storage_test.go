@@ -162,6 +162,7 @@ func TestTemporaryFiles(t *testing.T) {
 			s.CreateFile(ctx, leftover, nil),
 			s.UpsertFile(ctx, storagefs.TempPrefix+"x", nil),
 			s.CreateFolder(ctx, "sub/"+storagefs.TempPrefix+"x"),
+			s.CreateFolder(ctx, storagefs.TempPrefix+"x/sub"),
 		} {
 			if !errors.Is(err, core.ErrInvalidArgument) {
 				t.Errorf("write of a temporary name = %v, want core.ErrInvalidArgument", err)
