@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,6 +43,24 @@ func TestReencodingVectraFilesGivesVectraBytes(t *testing.T) {
 	for _, folder := range []string{"items-json", "docs-json"} {
 		for _, name := range jsonFiles(t, folder) {
 			files = append(files, file{folder, name})
+		}
+	}
+	// Vectra's protobuf codec writes side-car and document metadata as JSON
+	// text too (REF §1.4), in .pb files.
+	for _, folder := range []string{"items-protobuf", "items-migrated-protobuf", "docs-protobuf"} {
+		names, err := filepath.Glob(filepath.Join(fixtureDir(t), folder, "*.pb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, name := range names {
+			if base := filepath.Base(name); base != "index.pb" && base != "catalog.pb" {
+				files = append(files, file{folder, base})
+				n++
+			}
+		}
+		if n == 0 {
+			t.Fatalf("no metadata .pb files in %s", folder)
 		}
 	}
 	identical := 0

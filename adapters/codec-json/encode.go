@@ -64,22 +64,33 @@ const parallelEncodeBytes = 1 << 20
 
 // encodeIndex encodes d into one buffer. Large indexes are encoded by up to
 // GOMAXPROCS goroutines, each on a contiguous run of items into its own
-// buffer, then joined.
+// region of one buffer sized from indexSizeHint; the regions are then moved
+// together. A run that outgrows its region continues in a buffer of its own,
+// and the runs are then joined into a new buffer instead.
 func encodeIndex(d core.IndexData) ([]byte, error) {
 	hint := indexSizeHint(d.Items)
 	workers := min(runtime.GOMAXPROCS(0), len(d.Items), hint/parallelEncodeBytes+1)
 	if workers <= 1 {
 		return appendIndex(make([]byte, 0, hint+128), d)
 	}
+	head := appendIndexHead(nil, d)
+	per := (len(d.Items) + workers - 1) / workers
+	runs := make([][]core.IndexItem, workers)
+	starts := make([]int, workers)
+	size := len(head)
+	for w := range workers {
+		runs[w] = d.Items[min(w*per, len(d.Items)):min((w+1)*per, len(d.Items))]
+		starts[w] = size + 1 // room for the comma before the run
+		size = starts[w] + indexSizeHint(runs[w])
+	}
+	buf := make([]byte, size+2)
 	parts := make([][]byte, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
-	per := (len(d.Items) + workers - 1) / workers
 	for w := range workers {
-		lo, hi := min(w*per, len(d.Items)), min((w+1)*per, len(d.Items))
-		run := d.Items[lo:hi]
+		region := buf[starts[w] : starts[w] : starts[w]+indexSizeHint(runs[w])]
 		wg.Go(func() {
-			parts[w], errs[w] = appendItems(make([]byte, 0, indexSizeHint(run)), run, lo)
+			parts[w], errs[w] = appendItems(region, runs[w], min(w*per, len(d.Items)))
 		})
 	}
 	wg.Wait()
@@ -88,18 +99,26 @@ func encodeIndex(d core.IndexData) ([]byte, error) {
 			return nil, err // the first in item order
 		}
 	}
-	head := appendIndexHead(nil, d)
-	size := len(head) + workers + 2
-	for _, p := range parts {
-		size += len(p)
+	inPlace := true
+	for w, p := range parts {
+		if len(p) > 0 && &p[0] != &buf[starts[w]] {
+			inPlace = false
+		}
 	}
-	b := append(make([]byte, 0, size), head...)
+	if !inPlace {
+		total := len(head) + workers + 2
+		for _, p := range parts {
+			total += len(p)
+		}
+		buf = make([]byte, 0, total)
+	}
+	b := append(buf[:0], head...)
 	for w, p := range parts {
 		if w > 0 && len(p) > 0 {
 			b = append(b, ',')
 		}
+		// In place, p lies at or after len(b): copy moves it down.
 		b = append(b, p...)
-		parts[w] = nil // let the collector have it
 	}
 	return append(b, "]}"...), nil
 }
@@ -168,8 +187,9 @@ func appendCatalog(b []byte, c core.DocumentCatalog) []byte {
 }
 
 func appendStringMap(b []byte, m map[string]string) []byte {
+	var small [8]string
 	b = append(b, '{')
-	for i, k := range objectKeys(m) {
+	for i, k := range objectKeys(small[:0], m) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -183,8 +203,9 @@ func appendStringMap(b []byte, m map[string]string) []byte {
 // appendObject appends m as a JSON object with its keys in [objectKeys]
 // order. A nil map is written as {}.
 func appendObject(b []byte, m map[string]any) ([]byte, error) {
+	var small [8]string
 	b = append(b, '{')
-	for i, k := range objectKeys(m) {
+	for i, k := range objectKeys(small[:0], m) {
 		if i > 0 {
 			b = append(b, ',')
 		}

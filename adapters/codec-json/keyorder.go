@@ -1,8 +1,10 @@
 package codecjson
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // objectKeys returns the keys of m in the order Folio writes them, the
@@ -12,13 +14,15 @@ import (
 // order (what JSON.stringify follows) cannot be kept; this order makes the
 // output deterministic, and Vectra reading a Folio file and writing it
 // back produces the same key order.
-func objectKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
+//
+// The keys are appended to dst, so that a caller can pass a small array
+// on its stack.
+func objectKeys[V any](dst []string, m map[string]V) []string {
 	for k := range m {
-		keys = append(keys, k)
+		dst = append(dst, k)
 	}
-	slices.SortFunc(keys, compareKeys)
-	return keys
+	slices.SortFunc(dst, compareKeys)
+	return dst
 }
 
 func compareKeys(a, b string) int {
@@ -26,29 +30,13 @@ func compareKeys(a, b string) int {
 	bi, bIndex := arrayIndex(b)
 	switch {
 	case aIndex && bIndex:
-		return cmpUint(ai, bi)
+		return cmp.Compare(ai, bi)
 	case aIndex:
 		return -1
 	case bIndex:
 		return 1
 	}
-	if a < b {
-		return -1
-	}
-	if a > b {
-		return 1
-	}
-	return 0
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return strings.Compare(a, b)
 }
 
 // arrayIndex reports whether k is the canonical decimal form of an
