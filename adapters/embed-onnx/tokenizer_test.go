@@ -48,7 +48,7 @@ func tinyTokenizer(t testing.TB, f bertgen.Folder) *TransformersTokenizer {
 }
 
 func TestTokenizerMatchesTransformersJS(t *testing.T) {
-	// Ids and decoded text that transformers.js 3 (@huggingface/transformers
+	// Ids and decoded text that transformers.js (@huggingface/transformers
 	// 4.3.1) produced for these texts with the same vocabulary; see
 	// testdata/bert-base-uncased/README.md.
 	data, err := os.ReadFile(filepath.Join("testdata", "bert-base-uncased", "transformersjs-golden.json"))
