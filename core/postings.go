@@ -1,6 +1,9 @@
 package core
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // postings holds, for each indexed metadata field (MetadataConfig.Indexed),
 // the slots of the items holding each value, in ascending slot order.
@@ -125,10 +128,11 @@ func (p *postings) add(meta []Metadata, base int) {
 	}
 }
 
-// candidates narrows a filter plan to ascending slots. ok is false when no
-// term of the plan is on an indexed field, so the caller must test every
-// item. The result may alias a posting list: treat it as read-only.
-func (p *postings) candidates(plan filterPlan) (slots []int32, ok bool) {
+// candidates narrows a filter to ascending slots with its plan's equality
+// terms and its range conditions on indexed fields. ok is false when none
+// is on an indexed field, so the caller must test every item. The result
+// may alias a posting list: treat it as read-only.
+func (p *postings) candidates(plan filterPlan, ranges []rangeTerm) (slots []int32, ok bool) {
 	var lists [][]int32
 	for _, t := range plan.terms {
 		fp, indexed := p.fields[t.field]
@@ -136,6 +140,13 @@ func (p *postings) candidates(plan filterPlan) (slots []int32, ok bool) {
 			continue
 		}
 		lists = append(lists, unionPostings(fp, t.values))
+	}
+	for _, r := range ranges {
+		fp, indexed := p.fields[r.field]
+		if !indexed || len(fp.num) > maxRangeValues {
+			continue
+		}
+		lists = append(lists, fp.inRange(r.ops))
 	}
 	if len(lists) == 0 {
 		return nil, false
@@ -149,6 +160,91 @@ func (p *postings) candidates(plan filterPlan) (slots []int32, ok bool) {
 		out = intersectSorted(out, l)
 	}
 	return out, true
+}
+
+// maxRangeValues bounds the distinct numbers of a field that a range
+// condition is narrowed over; past it, testing every item is as fast.
+const maxRangeValues = 4096
+
+// rangeTerm is a necessary condition of a filter: the item's value of
+// field is a number satisfying every op.
+type rangeTerm struct {
+	field string
+	ops   []rangeOp
+}
+
+type rangeOp struct {
+	op string // $gt, $gte, $lt or $lte
+	n  float64
+}
+
+func (r rangeOp) holds(v float64) bool {
+	switch r.op {
+	case "$gt":
+		return v > r.n
+	case "$gte":
+		return v >= r.n
+	case "$lt":
+		return v < r.n
+	}
+	return v <= r.n
+}
+
+// inRange returns, ascending, the slots whose number satisfies every op.
+func (fp *fieldPostings) inRange(ops []rangeOp) []int32 {
+	var out []int32
+	for v, list := range fp.num {
+		ok := true
+		for _, r := range ops {
+			ok = ok && r.holds(v)
+		}
+		if ok {
+			out = append(out, list...)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// rangeTerms collects the range operators ($gt, $gte, $lt, $lte) on fields
+// at the top level of a valid filter and inside its top-level $and: each is
+// a necessary condition for a match (only numbers pass them), with its
+// operand converted as the filter converts it (rangeOperand), objects and
+// lists read as the filter reads them (asObject, asArray). Anything else
+// adds no term.
+func rangeTerms(f map[string]any) []rangeTerm {
+	var out []rangeTerm
+	for key, v := range f {
+		if key == "$and" {
+			subs, _ := asArray(v)
+			for _, sub := range subs {
+				if m, ok := asObject(sub); ok {
+					out = append(out, rangeTerms(m)...)
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(key, "$") {
+			continue
+		}
+		ops, ok := asObject(v)
+		if !ok {
+			continue
+		}
+		t := rangeTerm{field: key}
+		for op, x := range ops {
+			switch op {
+			case "$gt", "$gte", "$lt", "$lte":
+				if n, err := rangeOperand(key, op, x); err == nil {
+					t.ops = append(t.ops, rangeOp{op: op, n: n})
+				}
+			}
+		}
+		if len(t.ops) > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // unionPostings unites the lists of keys. The lists are disjoint (an item

@@ -28,7 +28,12 @@ func TestPostingsAgreeWithThePredicate(t *testing.T) {
 	randomOperand := func() any { return opPool[r.IntN(len(opPool))] }
 	randomFilter := func() Filter {
 		field := []string{"f", "g"}[r.IntN(2)]
-		switch r.IntN(6) {
+		rangeOperand := func() any { return []any{-1, 0, 0.5, 1, 2, "1", "x", true, nil, 1.5}[r.IntN(10)] }
+		switch r.IntN(8) {
+		case 6:
+			return Filter{field: Filter{[]string{"$gt", "$gte", "$lt", "$lte"}[r.IntN(4)]: rangeOperand(), "$lte": rangeOperand()}}
+		case 7:
+			return Filter{"$and": []any{Filter{"f": Filter{"$gte": rangeOperand()}}, Filter{"g": Filter{"$lt": rangeOperand()}}}, "f": Filter{"$ne": randomOperand()}}
 		case 0:
 			return Filter{field: randomOperand()}
 		case 1:
@@ -110,4 +115,46 @@ func TestPostingsAppendSharesNothingVisible(t *testing.T) {
 			t.Fatalf("child list = %v", got)
 		}
 	})
+}
+
+func TestRangeFiltersNarrowOnIndexedNumbers(t *testing.T) {
+	meta := make([]Metadata, 100)
+	for i := range meta {
+		meta[i] = Metadata{"year": float64(2000 + i%30), "name": fmt.Sprint("n", i)}
+	}
+	meta[5]["year"] = "2025" // a string never passes a range operator
+	s := &snapshot{config: MetadataConfig{Indexed: []string{"year", "name"}}, meta: meta, ids: make([]string, len(meta))}
+	s.postings = buildPostings(s)
+	tests := []struct {
+		name   string
+		filter Filter
+	}{
+		{"one bound", Filter{"year": Filter{"$gte": 2025}}},
+		{"two bounds", Filter{"year": Filter{"$gt": 2003, "$lte": 2005}}},
+		{"a string operand converts as Number()", Filter{"year": Filter{"$lt": "2002"}}},
+		{"inside $and with an equality", Filter{"$and": []any{Filter{"year": Filter{"$gte": 2010}}, Filter{"name": "n15"}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sel, err := newSelection(s, tt.filter)
+			if err != nil {
+				t.Fatal(err)
+			}
+			match, _ := compileFilter(tt.filter)
+			var want []int32
+			for i, m := range meta {
+				if match(m) {
+					want = append(want, int32(i))
+				}
+			}
+			if sel.cands == nil || len(sel.cands) > len(want)+len(want)/2+1 {
+				t.Fatalf("candidates %v not narrowed (matches %v)", sel.cands, want)
+			}
+			var got []int32
+			sel.each(func(slot int32) { got = append(got, slot) })
+			if !slices.Equal(got, want) {
+				t.Fatalf("got %v; want %v", got, want)
+			}
+		})
+	}
 }
