@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/foliovec/folio/core"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -21,19 +23,34 @@ import (
 // formats, and whatever is decoded can be encoded again.
 func (*ProtobufCodec) DeserializeIndex(b []byte) (core.IndexData, error) {
 	const op = "decode index"
-	items, floats, err := countIndex(b)
+	data, spans, floats, err := scanIndex(b)
 	if err != nil {
 		return core.IndexData{}, corrupt(op, err)
 	}
-	d := indexDecoder{arena: make([]float32, floats), in: newInterner()}
-	data := core.IndexData{
-		MetadataConfig: core.MetadataConfig{Indexed: []string{}},
-		Items:          make([]core.IndexItem, 0, items),
+	data.Items = make([]core.IndexItem, len(spans))
+	if err := decodeItems(data.Items, spans, make([]float32, floats)); err != nil {
+		return core.IndexData{}, corrupt(op, err)
 	}
+	return data, nil
+}
+
+// itemSpan is one IndexItem message found by scanIndex, with the arena
+// offset of its first vector component.
+type itemSpan struct {
+	b     []byte
+	float int
+}
+
+// scanIndex walks an IndexData message once: it decodes the version and
+// metadata config, and finds the items and how many vector components each
+// holds, so that the arena is allocated once and the items can be decoded
+// in parallel.
+func scanIndex(b []byte) (data core.IndexData, spans []itemSpan, floats int, err error) {
+	data.MetadataConfig.Indexed = []string{}
 	for len(b) > 0 {
 		f, n, err := nextField(b)
 		if err != nil {
-			return core.IndexData{}, corrupt(op, err)
+			return core.IndexData{}, nil, 0, err
 		}
 		b = b[n:]
 		switch {
@@ -43,50 +60,75 @@ func (*ProtobufCodec) DeserializeIndex(b []byte) (core.IndexData, error) {
 			// A message field that occurs twice is merged: the lists join.
 			data.MetadataConfig.Indexed, err = appendIndexed(data.MetadataConfig.Indexed, f.b)
 			if err != nil {
-				return core.IndexData{}, corrupt(op+": metadata_config", err)
+				return core.IndexData{}, nil, 0, fmt.Errorf("metadata_config: %w", err)
 			}
 		case f.is(fieldIndexItems, protowire.BytesType):
-			item, err := d.item(f.b)
-			if err != nil {
-				return core.IndexData{}, corrupt(fmt.Sprintf("%s: items[%d]", op, len(data.Items)), err)
+			spans = append(spans, itemSpan{b: f.b, float: floats})
+			for ib := f.b; len(ib) > 0; {
+				g, m, err := nextField(ib)
+				if err != nil {
+					return core.IndexData{}, nil, 0, fmt.Errorf("items[%d]: %w", len(spans)-1, err)
+				}
+				ib = ib[m:]
+				switch {
+				case g.is(fieldItemVector, protowire.BytesType):
+					if len(g.b)%4 != 0 {
+						return core.IndexData{}, nil, 0, fmt.Errorf("items[%d]: vector: %w", len(spans)-1, errPackedLength)
+					}
+					floats += len(g.b) / 4
+				case g.is(fieldItemVector, protowire.Fixed32Type):
+					floats++
+				}
 			}
-			data.Items = append(data.Items, item)
 		}
 	}
-	return data, nil
+	return data, spans, floats, nil
 }
 
-// countIndex walks an IndexData message once to count its items and the
-// vector components of all of them, so the decoder allocates each once.
-func countIndex(b []byte) (items, floats int, err error) {
-	for len(b) > 0 {
-		f, n, err := nextField(b)
+// minItemsPerWorker is the smallest share of items worth a goroutine.
+const minItemsPerWorker = 4096
+
+// decodeItems decodes the items of spans into items, their vectors into
+// arena, splitting the work over up to GOMAXPROCS goroutines for large
+// indexes. Each worker owns a contiguous run of items and of the arena. On
+// failure it returns the error of the first bad item.
+func decodeItems(items []core.IndexItem, spans []itemSpan, arena []float32) error {
+	workers := min(runtime.GOMAXPROCS(0), len(spans)/minItemsPerWorker)
+	if workers <= 1 {
+		return decodeRun(items, spans, arena, 0, len(spans))
+	}
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(spans)/workers, (w+1)*len(spans)/workers
+		wg.Go(func() { errs[w] = decodeRun(items, spans, arena, lo, hi) })
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return 0, 0, err
-		}
-		b = b[n:]
-		if !f.is(fieldIndexItems, protowire.BytesType) {
-			continue
-		}
-		items++
-		for ib := f.b; len(ib) > 0; {
-			g, m, err := nextField(ib)
-			if err != nil {
-				return 0, 0, fmt.Errorf("items[%d]: %w", items-1, err)
-			}
-			ib = ib[m:]
-			switch {
-			case g.is(fieldItemVector, protowire.BytesType):
-				if len(g.b)%4 != 0 {
-					return 0, 0, fmt.Errorf("items[%d]: vector: %w", items-1, errPackedLength)
-				}
-				floats += len(g.b) / 4
-			case g.is(fieldItemVector, protowire.Fixed32Type):
-				floats++
-			}
+			return err
 		}
 	}
-	return items, floats, nil
+	return nil
+}
+
+// decodeRun decodes items[lo:hi].
+func decodeRun(items []core.IndexItem, spans []itemSpan, arena []float32, lo, hi int) error {
+	if lo >= hi {
+		return nil
+	}
+	end := len(arena)
+	if hi < len(spans) {
+		end = spans[hi].float
+	}
+	d := indexDecoder{arena: arena[:end], pos: spans[lo].float, in: newInterner()}
+	for i := lo; i < hi; i++ {
+		var err error
+		if items[i], err = d.item(spans[i].b); err != nil {
+			return fmt.Errorf("items[%d]: %w", i, err)
+		}
+	}
+	return nil
 }
 
 // appendIndexed decodes a MetadataConfig message onto indexed.
@@ -104,15 +146,15 @@ func appendIndexed(indexed []string, b []byte) ([]string, error) {
 	return indexed, nil
 }
 
-// indexDecoder decodes the items of one index into a shared vector arena.
+// indexDecoder decodes a run of items into their part of the vector arena.
 type indexDecoder struct {
-	arena []float32
-	pos   int // arena[:pos] is filled
+	arena []float32 // ends where the next run's vectors start
+	pos   int       // the next component's offset
 	in    *interner
 }
 
-// errArena means countIndex and item disagree; it cannot happen unless
-// they parse differently.
+// errArena means scanIndex and item disagree on a vector's length; it
+// cannot happen unless they parse differently.
 var errArena = errors.New("vector components outnumber the count")
 
 // item decodes one IndexItem message.
