@@ -30,6 +30,8 @@
 // # Concurrency
 //
 // A [ProtobufCodec] holds no state; it is safe for concurrent use.
+// DeserializeIndex decodes the items of a large index (8192 items or more)
+// on up to GOMAXPROCS goroutines, all finished when it returns.
 //
 // # Errors
 //
