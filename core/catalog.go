@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math"
 	"strings"
+	"sync"
 )
 
 // The document catalog, catalog<ext> beside the index file, maps URIs to
@@ -29,7 +30,7 @@ import (
 //
 //  1. the new documents' "<id>.txt" and "<id><ext>" files, under new ids
 //     (a changed document gets a new id, so the old version's files are
-//     never overwritten);
+//     never overwritten), all at once;
 //  2. the catalog with the new URI → id mappings but without the content
 //     hashes of the documents added or replaced in the commit;
 //  3. the index file;
@@ -48,23 +49,35 @@ import (
 // every state: its catalog and index formats are unchanged.
 
 // docPending is the document side of the open batch: its working copy of
-// the catalog and the files it wrote or made obsolete. A LocalDocumentIndex
-// has one from the batch's first document write to its commit or cancel,
-// guarded by the index's writer lock.
+// the catalog, the files it will write and the files it made obsolete. A
+// LocalDocumentIndex has one from the batch's first document write to its
+// commit or cancel, guarded by the index's writer lock.
 type docPending struct {
 	cat DocumentCatalog
 	// fresh holds the URIs whose id this batch set: their hashes are
 	// written only once the index file is (step 4).
 	fresh map[string]bool
-	// created are the files this batch wrote, removed if it is cancelled.
-	created []string
-	// obsolete are the files of documents this batch replaced or
-	// deleted, removed once it is committed.
+	// files are the new documents' files, written by the commit (step 1),
+	// all at once.
+	files []*docFile
+	// obsolete are the files of documents this batch replaced or deleted,
+	// removed once it is committed.
 	obsolete []string
 	// texts are the new documents' texts by id, for the keyword index.
 	texts map[string]string
+	// byDoc holds the batch positions of each catalogued document's chunk
+	// items; nil until the batch's first document write scans the batch.
+	byDoc map[string][]int32
 	// wrote is set once step 2 has written the catalog.
 	wrote bool
+}
+
+// docFile is a file of a new document.
+type docFile struct {
+	name    string
+	content []byte
+	doc     string // the document's id
+	written bool
 }
 
 // initialCatalog is the catalog Vectra writes when a document index is
@@ -197,11 +210,15 @@ func (d *LocalDocumentIndex) viewLocked(committed *DocumentCatalog) *DocumentCat
 
 func (d *LocalDocumentIndex) hookBegin() { d.pending = nil }
 
-// hookBeforeSave writes the catalog without the new hashes (step 2).
+// hookBeforeSave writes the new documents' files (step 1) and the catalog
+// without the new hashes (step 2).
 func (d *LocalDocumentIndex) hookBeforeSave(ctx context.Context) error {
 	p := d.pending
 	if p == nil {
 		return nil
+	}
+	if err := d.writeFiles(ctx, p.files); err != nil {
+		return fmt.Errorf("save document files: %w", err)
 	}
 	pre := p.cat
 	if len(p.fresh) > 0 && p.cat.URIToHash != nil {
@@ -215,6 +232,41 @@ func (d *LocalDocumentIndex) hookBeforeSave(ctx context.Context) error {
 	}
 	p.wrote = true
 	return nil
+}
+
+// maxFileWrites bounds the document files a commit writes at once.
+const maxFileWrites = 16
+
+// writeFiles writes the files not written yet, several at once (durable
+// storage syncs each file: overlapping them saves most of the wait), and
+// marks those written.
+func (d *LocalDocumentIndex) writeFiles(ctx context.Context, files []*docFile) error {
+	var todo []*docFile
+	for _, f := range files {
+		if !f.written {
+			todo = append(todo, f)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	errs := make([]error, len(todo))
+	sem := make(chan struct{}, maxFileWrites)
+	var wg sync.WaitGroup
+	for i, f := range todo {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if err := d.Storage().UpsertFile(ctx, d.path(f.name), f.content); err != nil {
+				errs[i] = fmt.Errorf("write %q: %w", f.name, err)
+			}
+		})
+	}
+	wg.Wait()
+	for i, f := range todo {
+		f.written = errs[i] == nil
+	}
+	return errors.Join(errs...)
 }
 
 // hookAfterSave writes the catalog with its hashes (step 4) and publishes
@@ -248,7 +300,13 @@ func (d *LocalDocumentIndex) hookCancel() {
 	}
 	d.pending = nil
 	ctx := context.Background()
-	d.removeFiles(ctx, p.created)
+	var written []string
+	for _, f := range p.files {
+		if f.written {
+			written = append(written, f.name)
+		}
+	}
+	d.removeFiles(ctx, written)
 	d.forgetTexts(p.texts)
 	if p.wrote {
 		if c := d.cat.Load(); c != nil {

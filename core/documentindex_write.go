@@ -35,8 +35,8 @@ var reservedChunkKeys = [...]string{"documentId", "startPos", "endPos"}
 // string, number or boolean. An empty batch is never sent.
 //
 // Inside a batch (BeginUpdate … EndUpdate) the change joins the batch and
-// is committed with it; otherwise it is committed when UpsertDocument
-// returns. No embeddings model is ErrEmbeddingsNotConfigured; embedding
+// is committed with it, files included (they are written together, at the
+// commit); otherwise it is committed when UpsertDocument returns. No embeddings model is ErrEmbeddingsNotConfigured; embedding
 // failures are *EmbeddingsError; a missing index is ErrIndexNotFound.
 func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docType string, metadata Metadata, opts *UpsertDocumentOptions) (*LocalDocument, error) {
 	const op = "upsert document"
@@ -208,35 +208,22 @@ type upsert struct {
 	vectors             [][]float32
 }
 
-// applyUpsert puts the new version u in batch b: its files, its chunk
-// items, its catalog entry, and removes the old version's chunks (with any
-// chunk of a document not in the catalog). On failure it undoes its part.
+// applyUpsert puts the new version u in batch b: its chunk items, its
+// files (written by the commit), its catalog entry, and removes the old
+// version's chunks. On failure it leaves b and p as they were.
 func (d *LocalDocumentIndex) applyUpsert(ctx context.Context, b *batch, p *docPending, u upsert) error {
-	var written []string
-	undoFiles := func() { d.removeFiles(context.WithoutCancel(ctx), written) }
-	write := func(name string, content []byte) error {
-		if err := d.Storage().UpsertFile(ctx, d.path(name), content); err != nil {
-			return fmt.Errorf("write %q: %w", name, err)
-		}
-		written = append(written, name)
-		return nil
-	}
+	var files []*docFile
 	if u.md != nil {
 		raw, err := d.Codec().SerializeMetadata(u.md)
-		if err == nil {
-			err = write(u.id+d.Codec().Extension(), raw)
-		}
 		if err != nil {
-			undoFiles()
-			return fmt.Errorf("save document metadata: %w", err)
+			return fmt.Errorf("serialize document metadata: %w", err)
 		}
+		files = append(files, &docFile{name: u.id + d.Codec().Extension(), content: raw, doc: u.id})
 	}
-	if err := write(u.id+".txt", []byte(u.text)); err != nil {
-		undoFiles()
-		return fmt.Errorf("save document text: %w", err)
-	}
+	files = append(files, &docFile{name: u.id + ".txt", content: []byte(u.text), doc: u.id})
+	d.scanChunks(b, p)
 
-	added := make([]string, 0, len(u.chunks))
+	positions := make([]int32, 0, len(u.chunks))
 	for i, c := range u.chunks {
 		md := make(Metadata, len(u.md)+3)
 		for k, v := range u.md {
@@ -247,18 +234,18 @@ func (d *LocalDocumentIndex) applyUpsert(ctx context.Context, b *batch, p *docPe
 		md["endPos"] = float64(c.EndPos)
 		item, err := d.addItem(ctx, b, IndexItem{ID: newUUIDv4(), Metadata: md, Vector: u.vectors[i]}, true)
 		if err != nil {
-			for _, id := range added {
-				b.remove(id)
+			for _, pos := range positions {
+				b.remove(b.at(pos).id)
 			}
-			undoFiles()
 			return fmt.Errorf("add chunk %d: %w", i, err)
 		}
-		added = append(added, item.ID)
+		pos, _ := b.find(item.ID)
+		positions = append(positions, pos)
 	}
 
-	p.created = append(p.created, written...)
 	if old, ok := p.cat.URIToID[u.uri]; ok {
 		delete(p.cat.IDToURI, old)
+		d.removeDocument(b, p, old)
 	} else {
 		p.cat.Count++
 	}
@@ -269,16 +256,22 @@ func (d *LocalDocumentIndex) applyUpsert(ctx context.Context, b *batch, p *docPe
 	}
 	p.cat.URIToHash[u.uri] = u.hash
 	p.fresh[u.uri] = true
+	p.files = append(p.files, files...)
+	p.byDoc[u.id] = positions
 	p.texts[u.id] = u.text
 	d.rememberText(u.id, u.text)
-	d.dropStrayChunks(b, p)
 	return nil
 }
 
-// dropStrayChunks removes from b every chunk item whose document is not in
-// p's catalog (the old versions of replaced or deleted documents, and
-// chunks a crash left behind), and marks their documents' files obsolete.
-func (d *LocalDocumentIndex) dropStrayChunks(b *batch, p *docPending) {
+// scanChunks indexes the batch's chunk items by document, once per batch,
+// and removes those whose document is not in p's catalog (chunks a crash
+// left behind, or that items written directly added), marking their
+// documents' files obsolete.
+func (d *LocalDocumentIndex) scanChunks(b *batch, p *docPending) {
+	if p.byDoc != nil {
+		return
+	}
+	p.byDoc = map[string][]int32{}
 	total := int32(b.base.len() + len(b.added))
 	var stray []string
 	gone := map[string]bool{}
@@ -292,6 +285,7 @@ func (d *LocalDocumentIndex) dropStrayChunks(b *batch, p *docPending) {
 			continue
 		}
 		if _, kept := p.cat.IDToURI[doc]; kept {
+			p.byDoc[doc] = append(p.byDoc[doc], pos)
 			continue
 		}
 		stray = append(stray, it.id)
@@ -305,6 +299,41 @@ func (d *LocalDocumentIndex) dropStrayChunks(b *batch, p *docPending) {
 	for _, id := range stray {
 		b.remove(id)
 	}
+}
+
+// removeDocument removes the chunk items of document id from b and retires
+// its files: files this batch has yet to write are dropped, others become
+// obsolete. It reports whether the files were already stored (and so will
+// be removed after the commit).
+func (d *LocalDocumentIndex) removeDocument(b *batch, p *docPending, id string) bool {
+	for _, pos := range p.byDoc[id] {
+		if b.deleted[pos] {
+			continue
+		}
+		it := b.at(pos)
+		if doc, ok := chunkDocumentID(it.meta); ok && doc == id {
+			b.remove(it.id)
+		}
+	}
+	delete(p.byDoc, id)
+	delete(p.texts, id)
+	d.forgetTexts(map[string]string{id: ""})
+	pending := false
+	kept := p.files[:0]
+	for _, f := range p.files {
+		if f.doc == id && !f.written {
+			pending = true
+			continue
+		}
+		kept = append(kept, f)
+	}
+	clear(p.files[len(kept):])
+	p.files = kept
+	if pending {
+		return false
+	}
+	p.obsolete = append(p.obsolete, d.documentFiles(id)...)
+	return true
 }
 
 // DeleteDocument removes the document stored under uri: its chunks and
@@ -334,6 +363,7 @@ func (d *LocalDocumentIndex) DeleteDocument(ctx context.Context, uri string) err
 		if !ok {
 			return nil
 		}
+		d.scanChunks(b, p)
 		delete(p.cat.URIToID, uri)
 		delete(p.cat.IDToURI, id)
 		if p.cat.URIToHash != nil {
@@ -341,9 +371,9 @@ func (d *LocalDocumentIndex) DeleteDocument(ctx context.Context, uri string) err
 		}
 		delete(p.fresh, uri)
 		p.cat.Count--
-		textFile = id + ".txt"
-		p.obsolete = append(p.obsolete, d.documentFiles(id)...)
-		d.dropStrayChunks(b, p)
+		if d.removeDocument(b, p, id) {
+			textFile = id + ".txt"
+		}
 		return nil
 	})
 	if err != nil {
