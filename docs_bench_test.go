@@ -1,0 +1,166 @@
+package folio_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/foliovec/folio"
+	embedhash "github.com/foliovec/folio/adapters/embed-hash"
+	"github.com/foliovec/folio/core"
+)
+
+// Benchmarks of the document index with the real adapters: the local file
+// system (a temporary folder, warm page cache), the JSON codec, the
+// o200k_base tokenizer and embed-hash at its default 384 dimensions, with
+// the default chunking (512 tokens, separators kept). Documents are about
+// 2 KB of markdown drawn from a fixed vocabulary.
+
+var docsBenchWords = strings.Fields(`vector index search query embedding
+document chunk token model filter metadata score cosine similarity keyword
+hybrid ranking catalog folder file codec storage json protobuf batch commit
+crash write read cache memory disk render section peak budget passage text
+split separator markdown heading paragraph list table code python golang
+node server client stream error retry limit timeout latency throughput`)
+
+// docsBenchText is about size bytes of markdown made of seeded random
+// sentences.
+func docsBenchText(r *rand.Rand, size int) string {
+	var b strings.Builder
+	for section := 1; b.Len() < size; section++ {
+		fmt.Fprintf(&b, "## Section %d\n\n", section)
+		for range 3 + r.IntN(3) {
+			n := 8 + r.IntN(12)
+			for i := range n {
+				w := docsBenchWords[r.IntN(len(docsBenchWords))]
+				if i == 0 {
+					w = strings.ToUpper(w[:1]) + w[1:]
+				}
+				b.WriteString(w)
+				if i < n-1 {
+					b.WriteByte(' ')
+				}
+			}
+			b.WriteString(". ")
+		}
+		b.WriteString("\n\n")
+	}
+	return b.String()
+}
+
+// docsBenchIndex creates a document index in a temporary folder.
+func docsBenchIndex(b *testing.B) *core.LocalDocumentIndex {
+	b.Helper()
+	ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
+		FolderPath: filepath.Join(b.TempDir(), "docs"),
+		Embeddings: embedhash.New(embedhash.Options{}),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := ix.CreateIndex(context.Background(), core.CreateIndexConfig{}); err != nil {
+		b.Fatal(err)
+	}
+	return ix
+}
+
+// docsBenchFill upserts n documents of about 2 KB in one batch.
+func docsBenchFill(b *testing.B, ix *core.LocalDocumentIndex, texts []string) {
+	b.Helper()
+	ctx := context.Background()
+	if err := ix.BeginUpdate(ctx); err != nil {
+		b.Fatal(err)
+	}
+	for i, text := range texts {
+		if _, err := ix.UpsertDocument(ctx, fmt.Sprintf("docs/doc-%04d.md", i), text, "", core.Metadata{"n": i % 10}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := ix.EndUpdate(ctx); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func docsBenchTexts(n int) []string {
+	r := rand.New(rand.NewPCG(7, 11))
+	texts := make([]string, n)
+	for i := range texts {
+		texts[i] = docsBenchText(r, 2000)
+	}
+	return texts
+}
+
+// BenchmarkUpsertDocuments measures upserting 1,000 documents of about 2 KB:
+// "batch" in one BeginUpdate … EndUpdate (one index write; an op is all
+// 1,000), and "each" one document at a time into an index of 1,000
+// documents (an op is one upsert replacing a document, which rewrites the
+// whole index file).
+func BenchmarkUpsertDocuments(b *testing.B) {
+	const n = 1000
+	texts := docsBenchTexts(n)
+	var bytes int64
+	for _, t := range texts {
+		bytes += int64(len(t))
+	}
+	b.Run("batch-1000", func(b *testing.B) {
+		b.SetBytes(bytes)
+		for b.Loop() {
+			b.StopTimer()
+			ix := docsBenchIndex(b)
+			b.StartTimer()
+			docsBenchFill(b, ix, texts)
+		}
+		b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N*n)*1e6, "µs/doc")
+	})
+	b.Run("each-into-1000", func(b *testing.B) {
+		ctx := context.Background()
+		ix := docsBenchIndex(b)
+		docsBenchFill(b, ix, texts)
+		r := rand.New(rand.NewPCG(3, 5))
+		i := 0
+		for b.Loop() {
+			text := docsBenchText(r, 2000)
+			if _, err := ix.UpsertDocument(ctx, fmt.Sprintf("docs/doc-%04d.md", i%n), text, "", nil, nil); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+}
+
+// BenchmarkQueryDocumentsRender measures a document query on an index of
+// 1,000 documents of about 2 KB, then RenderSections(2000, 1, true) of every
+// document found (10 by default), with and without BM25. The keyword index
+// is built by a first hybrid query before the timer starts.
+func BenchmarkQueryDocumentsRender(b *testing.B) {
+	ctx := context.Background()
+	ix := docsBenchIndex(b)
+	docsBenchFill(b, ix, docsBenchTexts(1000))
+	queries := []string{"hybrid keyword ranking", "crash write disk", "render section budget", "python golang server"}
+	for _, bm25 := range []bool{false, true} {
+		b.Run(fmt.Sprintf("bm25=%v", bm25), func(b *testing.B) {
+			if _, err := ix.QueryDocuments(ctx, "warm up", &core.DocumentQueryOptions{IsBm25: bm25}); err != nil {
+				b.Fatal(err)
+			}
+			i := 0
+			for b.Loop() {
+				docs, err := ix.QueryDocuments(ctx, queries[i%len(queries)], &core.DocumentQueryOptions{IsBm25: bm25})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(docs) == 0 {
+					b.Fatal("no documents")
+				}
+				for _, d := range docs {
+					if _, err := d.RenderSections(ctx, 2000, 1, true); err != nil {
+						b.Fatal(err)
+					}
+				}
+				i++
+			}
+		})
+	}
+}
