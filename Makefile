@@ -84,9 +84,11 @@ bench:
 		(cd $$m && $(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./...); \
 	done
 
-## demo: the main job — build an index of a few hundred items and query it.
+## demo: the main job — index this repository's README and docs/ into a document
+## index (offline embeddings), ask two questions with and without BM25, print the
+## rendered passages. examples/quickstart is the plain LocalIndex example.
 demo:
-	cd examples && $(GO) run ./quickstart
+	cd examples && $(GO) run ./docsearch
 
 ## ci: everything CI checks.
 ci: lint core-deps test isolated wasm generate-check
