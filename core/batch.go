@@ -284,7 +284,7 @@ func (b *batch) applyRebuild() *snapshot {
 	// When the result is mixed, setVectors keeps the batch's slices, some
 	// of them views of the base arena: both are immutable, so sharing is
 	// safe.
-	s.setVectors(items, nil)
+	s.setVectors(items, nil, false)
 	s.postings = buildPostings(s)
 	return s
 }

@@ -338,3 +338,34 @@ func TestQueryCancelled(t *testing.T) {
 		t.Fatalf("InsertItem = %v; want context.Canceled", err)
 	}
 }
+
+// Equal vectors score exactly equal (and so rank in insertion order)
+// whichever way they were stored: batch, single insert, replacement,
+// reload from the file.
+func TestEqualVectorsTieWhateverTheirPath(t *testing.T) {
+	v := gaussianUnitVectors(5, 1, 37)[0]
+	ix, st := newCreatedIndex(t, CreateIndexConfig{})
+	if _, err := ix.BatchInsertItems(ctxb, []IndexItem{{ID: "a", Vector: v}, {ID: "x", Vector: gaussianUnitVectors(6, 1, 37)[0]}}); err != nil {
+		t.Fatal(err)
+	}
+	mustInsert(t, ix, "b", v, nil)
+	if _, err := ix.UpsertItem(ctxb, IndexItem{ID: "x", Vector: v}); err != nil { // rebuild path
+		t.Fatal(err)
+	}
+	mustInsert(t, ix, "c", v, nil)
+	q := gaussianUnitVectors(7, 1, 37)[0]
+	for _, reader := range []*LocalIndex{ix, reopen(t, st)} {
+		got, err := reader.QueryItems(ctxb, q, "", 4, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ids := resultIDs(got); !slices.Equal(ids, []string{"a", "x", "b", "c"}) {
+			t.Fatalf("ids = %v", ids)
+		}
+		for _, r := range got[1:] {
+			if r.Score != got[0].Score {
+				t.Fatalf("scores differ: %v vs %v", r.Score, got[0].Score)
+			}
+		}
+	}
+}

@@ -31,8 +31,10 @@ type snapshot struct {
 	norms []float64  // the norm reported as IndexItem.Norm (as read from the file, or computed on insert)
 
 	// scale is the Euclidean length of each vector as held in memory, used
-	// to score; 0 marks a vector with no direction (zero, empty or
-	// non-finite), which scores 0 and ranks after every other item.
+	// to score (fastScale: a function of the vector alone, so equal vectors
+	// score equal whatever path stored them); 0 marks a vector with no
+	// direction (zero, empty or non-finite), which scores 0 and ranks after
+	// every other item.
 	scale []float64
 
 	mixed bool        // vectors of different lengths: vecs is set, arena is not
@@ -172,8 +174,9 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 		}
 	}
 	s.slots = &slotMap{own: slots}
-	s.setVectors(data.Items, arena)
-	s.computeScales()
+	if !s.setVectors(data.Items, arena, true) {
+		s.computeScales()
+	}
 	s.postings = buildPostings(s)
 	return s, nil
 }
@@ -183,31 +186,34 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 // (scores carry a float32 dot product anyway), falling back to float64 when
 // float32 underflows to 0 or overflows.
 func (s *snapshot) computeScales() {
-	n := s.len()
-	one := func(i int) {
-		v := s.vector(i)
-		sq := vecmath.Dot(v, v)
-		if sq == 0 || math.IsInf(float64(sq), 0) || sq != sq {
-			s.scale[i] = scoringScale(vectorLength(v))
-			return
-		}
-		s.scale[i] = math.Sqrt(float64(sq))
-	}
-	parallelRanges(n, func(lo, hi int) {
+	parallelRanges(s.len(), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			one(i)
+			s.scale[i] = fastScale(s.vector(i))
 		}
 	})
+}
+
+// fastScale is scoringScale(vectorLength(v)), with the length summed in
+// float32 by the dot-product kernel when that neither underflows nor
+// overflows.
+func fastScale(v []float32) float64 {
+	sq := vecmath.Dot(v, v)
+	if sq == 0 || math.IsInf(float64(sq), 0) || sq != sq {
+		return scoringScale(vectorLength(v))
+	}
+	return math.Sqrt(float64(sq))
 }
 
 // setVectors stores the items' vectors: as one arena when their lengths
 // agree, else per item. When the decoder placed the vectors one after
 // another in a single array (decoded, or reachable from the first vector's
-// capacity), the arena adopts it without copying.
-func (s *snapshot) setVectors(items []IndexItem, decoded []float32) {
+// capacity), the arena adopts it without copying. When it copies into a
+// new arena and wantScales is set, it computes the scoring scales on the
+// way, while each row is in cache, and reports true.
+func (s *snapshot) setVectors(items []IndexItem, decoded []float32, wantScales bool) (scaled bool) {
 	n := len(items)
 	if n == 0 {
-		return
+		return false
 	}
 	d := len(items[0].Vector)
 	for i := range items {
@@ -220,27 +226,32 @@ func (s *snapshot) setVectors(items []IndexItem, decoded []float32) {
 					s.vecs[j] = []float32{}
 				}
 			}
-			return
+			return false
 		}
 	}
 	s.dim = d
 	if d == 0 {
-		return
+		return false
 	}
 	if isArenaOf(decoded, items, d) {
 		s.arena = decoded[: n*d : n*d]
-		return
+		return false
 	}
 	if arena, ok := contiguousVectors(n, d, func(i int) []float32 { return items[i].Vector }); ok {
 		s.arena = arena
-		return
+		return false
 	}
 	s.arena = make([]float32, n*d)
 	parallelRanges(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			copy(s.arena[i*d:], items[i].Vector)
+			row := s.arena[i*d : (i+1)*d : (i+1)*d]
+			copy(row, items[i].Vector)
+			if wantScales {
+				s.scale[i] = fastScale(row)
+			}
 		}
 	})
+	return wantScales
 }
 
 // parallelRanges splits 0..n-1 into one contiguous range per core (one

@@ -194,8 +194,7 @@ func (ix *LocalIndex) addItem(ctx context.Context, b *batch, item IndexItem, uni
 		b.created = append(b.created, file)
 	}
 	vec := b.ownVector(item.Vector)
-	norm := vectorLength(vec)
-	it := pendingItem{id: item.ID, meta: inline, file: file, vec: vec, norm: norm, scale: scoringScale(norm)}
+	it := pendingItem{id: item.ID, meta: inline, file: file, vec: vec, norm: vectorLength(vec), scale: fastScale(vec)}
 	b.put(it, pos, exists)
 	return IndexItem{ID: it.id, Metadata: it.meta, Vector: it.vec, Norm: it.norm, MetadataFile: it.file}, nil
 }
