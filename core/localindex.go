@@ -31,8 +31,10 @@ type IndexOptions struct {
 	// carry documentId, startPos and endPos in their inline metadata; the
 	// chunk text is the document text between those inclusive UTF-16
 	// offsets. nil reads "<documentId>.txt" in the index folder through
-	// Storage, as Vectra does. It is called at most once per document per
-	// commit, never per query (see QueryItems).
+	// Storage, as Vectra does. It is called once per document when the
+	// first hybrid query builds the keyword index, then once per document
+	// whose chunks a later commit adds or changes; never per chunk, and not
+	// again per query (see QueryItems).
 	DocReader func(ctx context.Context, documentID string) (string, error)
 }
 

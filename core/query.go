@@ -125,6 +125,7 @@ func scanTopK(ctx context.Context, sel selection, q []float32, k int) ([]scored,
 	if sel.cands != nil {
 		n = len(sel.cands)
 	}
+	k = min(k, n) // heaps hold at most k; a huge topK must not allocate
 	workers := min(runtime.GOMAXPROCS(0), n/minRowsPerWorker)
 	if workers <= 1 {
 		h := newTopK(k)

@@ -57,6 +57,13 @@ func TestQueryItems(t *testing.T) {
 			t.Fatalf("= %v, %v", resultIDs(got), err)
 		}
 	})
+	t.Run("a huge topK returns every item", func(t *testing.T) {
+		ix := three(t)
+		got, err := ix.QueryItems(ctxb, []float32{1, 1, 1}, "", math.MaxInt, nil, true)
+		if err != nil || len(got) != 3 {
+			t.Fatalf("= %v, %v", resultIDs(got), err)
+		}
+	})
 	t.Run("topK 0 or negative returns []", func(t *testing.T) {
 		ix := three(t)
 		for _, k := range []int{0, -1} {
