@@ -1095,3 +1095,43 @@ func TestLocalDocument(t *testing.T) {
 		}
 	})
 }
+
+// The catalog is written twice when documents are added: without the new
+// hashes before the index file, with them after. When only the second
+// write fails, the upsert has happened; the saved catalog lacks the hash,
+// so a restarted process re-embeds the document once.
+func TestLostHashWriteCostsOneReEmbedding(t *testing.T) {
+	ctx := context.Background()
+	env := newCreatedDocEnv(t, nil)
+	catalogWrites := 0
+	env.st.failWrite = func(p string) error {
+		if strings.HasSuffix(p, "catalog.json") {
+			catalogWrites++
+			if catalogWrites == 2 {
+				return errors.New("disk full")
+			}
+		}
+		return nil
+	}
+	doc, err := env.ix.UpsertDocument(ctx, "u", "some text", "", nil, nil)
+	if err != nil {
+		t.Fatalf("upsert failed after its commit: %v", err)
+	}
+	env.st.failWrite = nil
+	if catalogWrites != 2 {
+		t.Fatalf("%d catalog writes", catalogWrites)
+	}
+	reopened := env.open(t)
+	if id, ok, _ := reopened.GetDocumentID(ctx, "u"); !ok || id != doc.ID() || len(docChunks(t, reopened, id)) == 0 {
+		t.Fatal("the document is not stored")
+	}
+	calls := env.emb.callCount()
+	mustUpsertDoc(t, env.ix, "u", "some text", "", nil) // this process still knows the hash
+	if env.emb.callCount() != calls {
+		t.Fatal("re-embedded in the same process")
+	}
+	mustUpsertDoc(t, reopened, "u", "some text", "", nil)
+	if env.emb.callCount() != calls+1 {
+		t.Fatal("a restarted process did not re-embed the document without a saved hash")
+	}
+}

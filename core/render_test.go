@@ -703,3 +703,41 @@ func TestDocTextMatchesJavaScriptSubstringOnRandomText(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRenderSections checks, on arbitrary documents and chunk lists, that
+// rendering never panics and matches the per-character reference.
+func FuzzRenderSections(f *testing.F) {
+	f.Add("0123456789abcdef 📚 é\n\nxyz", []byte{0, 5, 50, 3, 9, 200, 12, 4, 7}, uint8(8), uint8(2), true)
+	f.Add("", []byte{}, uint8(1), uint8(0), false)
+	f.Add("a", []byte{0, 0, 255}, uint8(0), uint8(1), true)
+	f.Fuzz(func(t *testing.T, doc string, spans []byte, maxTokens, maxSections uint8, overlapping bool) {
+		doc = strings.ToValidUTF8(doc, "?")
+		rs := []rune(doc)
+		var starts []int
+		off := 0
+		for _, c := range rs {
+			starts = append(starts, off)
+			off += len(utf16.Encode([]rune{c}))
+		}
+		starts = append(starts, off)
+		var chunks []QueryResult
+		for i := 0; i+2 < len(spans) && len(chunks) < 20; i += 3 {
+			a := int(spans[i]) % len(starts)
+			b := min(a+int(spans[i+1])%16, len(starts)-1)
+			end := starts[b] - 1
+			chunks = append(chunks, q(starts[a], end, float64(spans[i+2])/200, nil))
+		}
+		tok := renderCharTokenizer{}
+		rd := &renderer{text: newDocText(doc), tok: tok}
+		mt, ms := int(maxTokens)%64+1, int(maxSections)%4
+		got := rd.sections(renderChunks(chunks), false, mt, ms, overlapping)
+		want := naiveSections(doc, chunks, false, mt, ms, overlapping, tok)
+		if !slices.Equal(got, want) {
+			t.Fatalf("doc %q chunks %+v (%d, %d, %v):\n got %+v\nwant %+v", doc, chunks, mt, ms, overlapping, got, want)
+		}
+		r := newTestResult(doc, tok, chunks...)
+		if _, err := r.RenderAllSections(context.Background(), mt); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
