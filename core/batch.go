@@ -36,7 +36,7 @@ type pendingItem struct {
 	file  string
 	vec   []float32
 	norm  float64
-	scale float64 // scoringScale of vec
+	scale float64 // fastScale(vec)
 }
 
 func newBatch(base *snapshot) *batch {
