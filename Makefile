@@ -104,7 +104,7 @@ ONNXRUNTIME_LIB := .cache/onnxruntime/$(ONNXRUNTIME_VERSION)/$(ONNXRUNTIME_LIBNA
 
 .PHONY: onnxruntime
 onnxruntime: $(ONNXRUNTIME_LIB)
-test test-short isolated bench demo: onnxruntime
+test test-short isolated bench: onnxruntime
 
 $(ONNXRUNTIME_LIB):
 	@echo "==> onnxruntime $(ONNXRUNTIME_VERSION) ($(ONNXRUNTIME_PLATFORM)) into $(@D)"
