@@ -16,10 +16,12 @@ func cpuHasAVX2FMA() bool
 func dot1AVX2(a, b *float32, n int) float32
 
 // dot4AVX2 writes into out the dot products of the n values at q with the n
-// values at each of r0..r3.
+// values at each of r0..r3, and prefetches the n values at each of p0..p3
+// (the next rows to scan; pass r0..r3 again when there are none). A
+// prefetch never faults, but p0..p3 must be rows of the arena all the same.
 //
 //go:noescape
-func dot4AVX2(q *float32, n int, r0, r1, r2, r3 *float32, out *[4]float32)
+func dot4AVX2(q *float32, n int, r0, r1, r2, r3 *float32, out *[4]float32, p0, p1, p2, p3 *float32)
 
 func dotAVX2(a, b []float32) float32 {
 	n := min(len(a), len(b))
@@ -38,7 +40,12 @@ func dotManyAVX2(q, arena, out []float32) {
 	i := 0
 	for ; i+4 <= len(out); i += 4 {
 		r := arena[i*d : (i+4)*d]
-		dot4AVX2(&q[0], d, &r[0], &r[d], &r[2*d], &r[3*d], (*[4]float32)(out[i:i+4]))
+		p := r // the next four rows, or these at the end
+		if i+8 <= len(out) {
+			p = arena[(i+4)*d : (i+8)*d]
+		}
+		dot4AVX2(&q[0], d, &r[0], &r[d], &r[2*d], &r[3*d], (*[4]float32)(out[i:i+4]),
+			&p[0], &p[d], &p[2*d], &p[3*d])
 	}
 	for ; i < len(out); i++ {
 		out[i] = dot1AVX2(&q[0], &arena[i*d : (i+1)*d][0], d)
@@ -54,10 +61,16 @@ func dotManyIdxAVX2(q, arena []float32, rows []int32, out []float32) {
 	}
 	i := 0
 	for ; i+4 <= len(rows); i += 4 {
+		next := rows[i : i+4] // the next four rows, or these at the end
+		if i+8 <= len(rows) {
+			next = rows[i+4 : i+8]
+		}
 		dot4AVX2(&q[0], d,
 			&row(arena, rows[i], d)[0], &row(arena, rows[i+1], d)[0],
 			&row(arena, rows[i+2], d)[0], &row(arena, rows[i+3], d)[0],
-			(*[4]float32)(out[i:i+4]))
+			(*[4]float32)(out[i:i+4]),
+			&row(arena, next[0], d)[0], &row(arena, next[1], d)[0],
+			&row(arena, next[2], d)[0], &row(arena, next[3], d)[0])
 	}
 	for ; i < len(rows); i++ {
 		out[i] = dot1AVX2(&q[0], &row(arena, rows[i], d)[0], d)

@@ -116,19 +116,26 @@ reduce1:
 	MOVSS X0, ret+24(FP)
 	RET
 
-// func dot4AVX2(q *float32, n int, r0, r1, r2, r3 *float32, out *[4]float32)
+// func dot4AVX2(q *float32, n int, r0, r1, r2, r3 *float32, out *[4]float32, p0, p1, p2, p3 *float32)
 //
 // n >= 1. Each iteration loads 16 values of q once and multiplies them into
 // the four rows: eight independent accumulators (two per row). Then 8 at a
-// time, then a masked load for the last n%8.
-TEXT ·dot4AVX2(SB), NOSPLIT, $0-56
+// time, then a masked load for the last n%8. Each iteration also prefetches
+// the line at the same offset of the rows p0..p3 (the next four rows the
+// caller will scan), so their first misses are already under way: with
+// rows of a few hundred values the hardware prefetchers alone restart too
+// often.
+TEXT ·dot4AVX2(SB), NOSPLIT, $0-88
 	MOVQ q+0(FP), SI
 	MOVQ n+8(FP), CX
 	MOVQ r0+16(FP), R8
 	MOVQ r1+24(FP), R9
 	MOVQ r2+32(FP), R10
 	MOVQ r3+40(FP), R11
-	MOVQ out+48(FP), DI
+	MOVQ p0+56(FP), BX
+	MOVQ p1+64(FP), R12
+	MOVQ p2+72(FP), R13
+	MOVQ p3+80(FP), DI
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -143,6 +150,10 @@ TEXT ·dot4AVX2(SB), NOSPLIT, $0-56
 	JZ   four8
 
 loop16:
+	PREFETCHT0  (BX)(AX*4)
+	PREFETCHT0  (R12)(AX*4)
+	PREFETCHT0  (R13)(AX*4)
+	PREFETCHT0  (DI)(AX*4)
 	VMOVUPS     (SI)(AX*4), Y8
 	VMOVUPS     32(SI)(AX*4), Y9
 	VFMADD231PS (R8)(AX*4), Y8, Y0
@@ -198,6 +209,7 @@ reduce4:
 	VHADDPS Y4, Y0, Y0
 	VEXTRACTF128 $1, Y0, X1
 	VADDPS  X1, X0, X0
+	MOVQ    out+48(FP), DI
 	VMOVUPS X0, (DI)
 	VZEROUPPER
 	RET
