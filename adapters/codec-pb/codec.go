@@ -10,7 +10,10 @@ import (
 // value is ready to use.
 type ProtobufCodec struct{}
 
-var _ core.IndexCodec = (*ProtobufCodec)(nil)
+var (
+	_ core.IndexCodec         = (*ProtobufCodec)(nil)
+	_ core.VectorArenaDecoder = (*ProtobufCodec)(nil)
+)
 
 // New returns a protobuf codec.
 func New() *ProtobufCodec { return &ProtobufCodec{} }

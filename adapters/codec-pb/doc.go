@@ -25,13 +25,17 @@
 // The hot paths encode and decode the wire format directly with
 // google.golang.org/protobuf/encoding/protowire; the generated types in
 // internal/pb are the schema, and the tests check the hand-written codec
-// against them byte for byte.
+// against them byte for byte. The decoder places every vector in one
+// array, row i at i×dimensions, and DeserializeIndexArena hands that array
+// to the engine ([core.VectorArenaDecoder]), which adopts it instead of
+// copying the vectors.
 //
 // # Concurrency
 //
 // A [ProtobufCodec] holds no state; it is safe for concurrent use.
-// DeserializeIndex decodes the items of a large index (8192 items or more)
-// on up to GOMAXPROCS goroutines, all finished when it returns.
+// DeserializeIndex and DeserializeIndexArena decode the items of a large
+// index (8192 items or more) on up to GOMAXPROCS goroutines, all finished
+// when they return.
 //
 // # Errors
 //

@@ -13,9 +13,10 @@ func littleEndian() bool {
 
 // decodeFloats fills dst with the little-endian float32 components in src
 // (len(src) == 4*len(dst)), turning NaN and ±Inf into 0. On a
-// little-endian machine the bytes are copied as they are and then checked,
-// which BenchmarkDecodeIndex measured about 1.4 times faster than
-// converting them one by one.
+// little-endian machine the bytes are copied as they are, which
+// BenchmarkDecodeIndex measured about 1.4 times faster than converting
+// them one by one, and checked eight at a time (nonFinite); only a vector
+// holding a NaN or ±Inf is then checked component by component.
 func decodeFloats(dst []float32, src []byte) {
 	if len(dst) == 0 {
 		return
@@ -27,10 +28,44 @@ func decodeFloats(dst []float32, src []byte) {
 		return
 	}
 	copy(unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), 4*len(dst)), src)
+	if !nonFinite(src) {
+		return
+	}
 	bits := unsafe.Slice((*uint32)(unsafe.Pointer(&dst[0])), len(dst))
 	for i, b := range bits {
 		if b&0x7f800000 == 0x7f800000 {
 			bits[i] = 0
 		}
 	}
+}
+
+// nonFinite reports whether the little-endian float32 values in b (a
+// multiple of 4 bytes) include a NaN or ±Inf, whose exponent bits are all
+// ones. It tests two values per 64-bit word: after
+// x = word&exponents ^ exponents, a value's 32-bit lane of x is zero
+// exactly when its exponent is all ones, and x-lanes01 then sets that
+// lane's top bit (x has no top bits set, so a non-zero lane neither sets
+// its own nor borrows from the next).
+func nonFinite(b []byte) bool {
+	const (
+		exponents = 0x7f800000_7f800000
+		lanes01   = 0x00000001_00000001
+		tops      = 0x80000000_80000000
+	)
+	i := 0
+	for ; i+32 <= len(b); i += 32 {
+		w0 := binary.LittleEndian.Uint64(b[i:])&exponents ^ exponents
+		w1 := binary.LittleEndian.Uint64(b[i+8:])&exponents ^ exponents
+		w2 := binary.LittleEndian.Uint64(b[i+16:])&exponents ^ exponents
+		w3 := binary.LittleEndian.Uint64(b[i+24:])&exponents ^ exponents
+		if ((w0-lanes01)|(w1-lanes01)|(w2-lanes01)|(w3-lanes01))&tops != 0 {
+			return true
+		}
+	}
+	for ; i+4 <= len(b); i += 4 {
+		if binary.LittleEndian.Uint32(b[i:])&0x7f800000 == 0x7f800000 {
+			return true
+		}
+	}
+	return false
 }

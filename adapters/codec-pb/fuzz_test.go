@@ -12,6 +12,8 @@ import (
 
 // Every decoder, on any bytes: no panic; an error wraps core.ErrCorrupt; a
 // decoded value encodes again, and decoding that gives the same value.
+// DeserializeIndexArena decodes as DeserializeIndex does, and its arena
+// keeps its promise.
 
 func seedWithFixtures(f *testing.F, files ...string) {
 	for _, name := range files {
@@ -33,9 +35,25 @@ func seedWithFixtures(f *testing.F, files ...string) {
 
 func FuzzDeserializeIndex(f *testing.F) {
 	seedWithFixtures(f, "items-protobuf/index.pb", "items-migrated-protobuf/index.pb", "docs-protobuf/index.pb")
+	f.Add(rawIndex(rawItem("a", []float32{1, 2}), rawItem("b", float32(3), []float32{4}), rawItem("c", float32(5), float32(6))))
+	f.Add(rawIndex(rawItem("a", []float32{1, 2}), rawItem("b", []float32{3}), rawItem("c")))
+	f.Add(rawIndex(rawItem("a"), rawItem("b", float32(1))))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c := codecpb.New()
 		d, err := c.DeserializeIndex(b)
+		da, arena, errA := c.DeserializeIndexArena(b)
+		if (err == nil) != (errA == nil) {
+			t.Fatalf("DeserializeIndex error %v, DeserializeIndexArena error %v", err, errA)
+		}
+		if errA != nil && !errors.Is(errA, core.ErrCorrupt) {
+			t.Fatalf("DeserializeIndexArena error %v does not wrap ErrCorrupt", errA)
+		}
+		if !reflect.DeepEqual(d, da) {
+			t.Fatalf("DeserializeIndexArena = %#v, DeserializeIndex = %#v", da, d)
+		}
+		if v := arenaViolation(da.Items, arena); err == nil && v != "" {
+			t.Fatal(v)
+		}
 		if err != nil {
 			if !errors.Is(err, core.ErrCorrupt) {
 				t.Fatalf("error %v does not wrap ErrCorrupt", err)

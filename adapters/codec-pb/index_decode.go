@@ -21,17 +21,30 @@ import (
 // (vector components, norms, metadata numbers): Vectra's JSON files hold
 // null for them, which reads as 0 too, so an index reads the same in both
 // formats, and whatever is decoded can be encoded again.
-func (*ProtobufCodec) DeserializeIndex(b []byte) (core.IndexData, error) {
+func (c *ProtobufCodec) DeserializeIndex(b []byte) (core.IndexData, error) {
+	data, _, err := c.DeserializeIndexArena(b)
+	return data, err
+}
+
+// DeserializeIndexArena is DeserializeIndex that also returns the
+// allocation the vectors share (see [core.VectorArenaDecoder]): when every
+// item's vector has the same length d, item i's vector is
+// arena[i*d:(i+1)*d:(i+1)*d] and len(arena) is len(items)*d. When the
+// lengths differ the arena is nil (the vectors still share one
+// allocation); it is never nil otherwise, not even for an index without
+// items. The codec keeps no reference to it.
+func (*ProtobufCodec) DeserializeIndexArena(b []byte) (core.IndexData, []float32, error) {
 	const op = "decode index"
-	data, spans, floats, err := scanIndex(b)
+	data, spans, err := scanIndex(b)
 	if err != nil {
-		return core.IndexData{}, corrupt(op, err)
+		return core.IndexData{}, nil, corrupt(op, err)
 	}
 	data.Items = make([]core.IndexItem, len(spans))
-	if err := decodeItems(data.Items, spans, make([]float32, floats)); err != nil {
-		return core.IndexData{}, corrupt(op, err)
+	arena, err := decodeItems(data.Items, spans, len(b)/4)
+	if err != nil {
+		return core.IndexData{}, nil, corrupt(op, err)
 	}
-	return data, nil
+	return data, arena, nil
 }
 
 // itemSpan is one IndexItem message found by scanIndex, with the arena
@@ -41,16 +54,15 @@ type itemSpan struct {
 	float int
 }
 
-// scanIndex walks an IndexData message once: it decodes the version and
-// metadata config, and finds the items and how many vector components each
-// holds, so that the arena is allocated once and the items can be decoded
-// in parallel.
-func scanIndex(b []byte) (data core.IndexData, spans []itemSpan, floats int, err error) {
+// scanIndex walks the top level of an IndexData message once: it decodes
+// the version and metadata config, and finds the items, so that they can
+// be decoded in parallel.
+func scanIndex(b []byte) (data core.IndexData, spans []itemSpan, err error) {
 	data.MetadataConfig.Indexed = []string{}
 	for len(b) > 0 {
 		f, n, err := nextField(b)
 		if err != nil {
-			return core.IndexData{}, nil, 0, err
+			return core.IndexData{}, nil, err
 		}
 		b = b[n:]
 		switch {
@@ -60,39 +72,95 @@ func scanIndex(b []byte) (data core.IndexData, spans []itemSpan, floats int, err
 			// A message field that occurs twice is merged: the lists join.
 			data.MetadataConfig.Indexed, err = appendIndexed(data.MetadataConfig.Indexed, f.b)
 			if err != nil {
-				return core.IndexData{}, nil, 0, fmt.Errorf("metadata_config: %w", err)
+				return core.IndexData{}, nil, fmt.Errorf("metadata_config: %w", err)
 			}
 		case f.is(fieldIndexItems, protowire.BytesType):
-			spans = append(spans, itemSpan{b: f.b, float: floats})
-			for ib := f.b; len(ib) > 0; {
-				g, m, err := nextField(ib)
-				if err != nil {
-					return core.IndexData{}, nil, 0, fmt.Errorf("items[%d]: %w", len(spans)-1, err)
-				}
-				ib = ib[m:]
-				switch {
-				case g.is(fieldItemVector, protowire.BytesType):
-					if len(g.b)%4 != 0 {
-						return core.IndexData{}, nil, 0, fmt.Errorf("items[%d]: vector: %w", len(spans)-1, errPackedLength)
-					}
-					floats += len(g.b) / 4
-				case g.is(fieldItemVector, protowire.Fixed32Type):
-					floats++
-				}
+			if spans == nil {
+				// Items are alike in size: room for as many as the rest
+				// of the message would hold of this one (counted as 64
+				// bytes at least, to bound the guess).
+				spans = make([]itemSpan, 0, len(b)/max(n, 64)+1)
 			}
+			spans = append(spans, itemSpan{b: f.b})
 		}
 	}
-	return data, spans, floats, nil
+	return data, spans, nil
+}
+
+// vectorLength counts the vector components of the IndexItem message b.
+func vectorLength(b []byte) (int, error) {
+	floats := 0
+	for len(b) > 0 {
+		f, n, err := nextField(b)
+		if err != nil {
+			return 0, err
+		}
+		b = b[n:]
+		switch {
+		case f.is(fieldItemVector, protowire.BytesType):
+			if len(f.b)%4 != 0 {
+				return 0, fmt.Errorf("vector: %w", errPackedLength)
+			}
+			floats += len(f.b) / 4
+		case f.is(fieldItemVector, protowire.Fixed32Type):
+			floats++
+		}
+	}
+	return floats, nil
 }
 
 // minItemsPerWorker is the smallest share of items worth a goroutine.
 const minItemsPerWorker = 4096
 
-// decodeItems decodes the items of spans into items, their vectors into
+// decodeItems decodes the items of spans into items and returns the
+// vector arena when all vectors have one length (nil otherwise). The
+// message holds at most maxFloats vector components (4 bytes each).
+//
+// Vectors almost always share their length, so the arena is sized from
+// the first item's vector, each item's row fixed at i*d, and the items
+// decoded straight away, with no pass counting every item's components
+// first. If an item's vector turns out to have another length, the items
+// are decoded again after that count, each vector placed after the
+// previous one. (So does a first vector too long for the message to hold
+// as many more: the arena is never larger than the message allows.)
+func decodeItems(items []core.IndexItem, spans []itemSpan, maxFloats int) ([]float32, error) {
+	if len(spans) == 0 {
+		return []float32{}, nil
+	}
+	d, err := vectorLength(spans[0].b)
+	if err != nil {
+		return nil, fmt.Errorf("items[0]: %w", err)
+	}
+	if d == 0 || len(spans) <= maxFloats/d {
+		for i := range spans {
+			spans[i].float = i * d
+		}
+		arena := make([]float32, len(spans)*d)
+		err := decodeRuns(items, spans, arena)
+		if !errors.Is(err, errVectorLength) {
+			if err != nil {
+				return nil, err
+			}
+			return arena, nil
+		}
+	}
+	floats := 0
+	for i := range spans {
+		spans[i].float = floats
+		n, err := vectorLength(spans[i].b)
+		if err != nil {
+			return nil, fmt.Errorf("items[%d]: %w", i, err)
+		}
+		floats += n
+	}
+	return nil, decodeRuns(items, spans, make([]float32, floats))
+}
+
+// decodeRuns decodes the items of spans into items, their vectors into
 // arena, splitting the work over up to GOMAXPROCS goroutines for large
 // indexes. Each worker owns a contiguous run of items and of the arena. On
 // failure it returns the error of the first bad item.
-func decodeItems(items []core.IndexItem, spans []itemSpan, arena []float32) error {
+func decodeRuns(items []core.IndexItem, spans []itemSpan, arena []float32) error {
 	workers := min(runtime.GOMAXPROCS(0), len(spans)/minItemsPerWorker)
 	if workers <= 1 {
 		return decodeRun(items, spans, arena, 0, len(spans))
@@ -112,21 +180,20 @@ func decodeItems(items []core.IndexItem, spans []itemSpan, arena []float32) erro
 	return nil
 }
 
-// decodeRun decodes items[lo:hi].
+// decodeRun decodes items[lo:hi]. Item i's vector must fill
+// arena[spans[i].float:spans[i+1].float] exactly.
 func decodeRun(items []core.IndexItem, spans []itemSpan, arena []float32, lo, hi int) error {
-	if lo >= hi {
-		return nil
-	}
-	end := len(arena)
-	if hi < len(spans) {
-		end = spans[hi].float
-	}
-	d := indexDecoder{arena: arena[:end], pos: spans[lo].float, in: newInterner()}
+	d := indexDecoder{arena: arena, in: newInterner()}
 	for i := lo; i < hi; i++ {
-		var err error
-		if items[i], err = d.item(spans[i].b); err != nil {
+		end := len(arena)
+		if i+1 < len(spans) {
+			end = spans[i+1].float
+		}
+		it, err := d.item(spans[i].b, spans[i].float, end)
+		if err != nil {
 			return fmt.Errorf("items[%d]: %w", i, err)
 		}
+		items[i] = it
 	}
 	return nil
 }
@@ -148,19 +215,20 @@ func appendIndexed(indexed []string, b []byte) ([]string, error) {
 
 // indexDecoder decodes a run of items into their part of the vector arena.
 type indexDecoder struct {
-	arena []float32 // ends where the next run's vectors start
-	pos   int       // the next component's offset
+	arena []float32
+	pos   int // the next component's offset
 	in    *interner
 }
 
-// errArena means scanIndex and item disagree on a vector's length; it
-// cannot happen unless they parse differently.
-var errArena = errors.New("vector components outnumber the count")
+// errVectorLength means an item's vector does not fill its place in the
+// arena exactly: another length than the first item's, when the arena was
+// sized from that.
+var errVectorLength = errors.New("vector length differs from the arena row")
 
-// item decodes one IndexItem message.
-func (d *indexDecoder) item(b []byte) (core.IndexItem, error) {
+// item decodes one IndexItem message, its vector into arena[start:end].
+func (d *indexDecoder) item(b []byte, start, end int) (core.IndexItem, error) {
 	var it core.IndexItem
-	start := d.pos
+	d.pos = start
 	for len(b) > 0 {
 		f, n, err := nextField(b)
 		if err != nil {
@@ -184,14 +252,14 @@ func (d *indexDecoder) item(b []byte) (core.IndexItem, error) {
 				return core.IndexItem{}, fmt.Errorf("vector: %w", errPackedLength)
 			}
 			k := len(f.b) / 4
-			if d.pos+k > len(d.arena) {
-				return core.IndexItem{}, errArena
+			if d.pos+k > end {
+				return core.IndexItem{}, errVectorLength
 			}
 			decodeFloats(d.arena[d.pos:d.pos+k], f.b)
 			d.pos += k
 		case f.is(fieldItemVector, protowire.Fixed32Type):
-			if d.pos >= len(d.arena) {
-				return core.IndexItem{}, errArena
+			if d.pos >= end {
+				return core.IndexItem{}, errVectorLength
 			}
 			d.arena[d.pos] = finite32(uint32(f.u))
 			d.pos++
@@ -201,8 +269,11 @@ func (d *indexDecoder) item(b []byte) (core.IndexItem, error) {
 			it.MetadataFile = text(f.b)
 		}
 	}
-	if d.pos > start {
-		it.Vector = d.arena[start:d.pos:d.pos]
+	if d.pos != end {
+		return core.IndexItem{}, errVectorLength
+	}
+	if end > start {
+		it.Vector = d.arena[start:end:end]
 	}
 	if it.Metadata == nil {
 		it.Metadata = core.Metadata{}
