@@ -10,7 +10,10 @@ import (
 // stateless: the zero value is ready to use, and one value may be shared.
 type JsonCodec struct{}
 
-var _ core.IndexCodec = (*JsonCodec)(nil)
+var (
+	_ core.IndexCodec         = (*JsonCodec)(nil)
+	_ core.VectorArenaDecoder = (*JsonCodec)(nil)
+)
 
 // New returns the JSON codec.
 func New() *JsonCodec {
@@ -31,13 +34,26 @@ func (*JsonCodec) SerializeIndex(d core.IndexData) ([]byte, error) {
 	return b, nil
 }
 
-// DeserializeIndex reads an index.json written by Vectra or Folio.
-func (*JsonCodec) DeserializeIndex(b []byte) (core.IndexData, error) {
-	d, err := decodeIndex(b)
+// DeserializeIndex reads an index.json written by Vectra or Folio. When
+// the vectors have one length, they share one allocation, each capped so
+// that appending to one never writes into another.
+func (c *JsonCodec) DeserializeIndex(b []byte) (core.IndexData, error) {
+	d, _, err := c.DeserializeIndexArena(b)
+	return d, err
+}
+
+// DeserializeIndexArena is DeserializeIndex that also returns the
+// allocation the vectors share (see [core.VectorArenaDecoder]): when every
+// item's vector has the same length d, item i's vector is
+// arena[i*d:(i+1)*d:(i+1)*d] and len(arena) is len(items)*d. When the
+// lengths differ the arena is nil; it is never nil otherwise, not even
+// for an index without items. The codec keeps no reference to it.
+func (*JsonCodec) DeserializeIndexArena(b []byte) (core.IndexData, []float32, error) {
+	d, arena, err := decodeIndex(b)
 	if err != nil {
-		return core.IndexData{}, corrupt("deserialize index", err)
+		return core.IndexData{}, nil, corrupt("deserialize index", err)
 	}
-	return d, nil
+	return d, arena, nil
 }
 
 // SerializeCatalog writes c as Vectra's catalog.json.

@@ -10,13 +10,16 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// decodeIndex reads an index file. Unknown keys are skipped; missing keys
-// leave their zero value. null reads as: no items, no metadata config, no
-// metadata, an empty vector, a 0 norm, no metadata file; null inside a
-// vector reads as 0 (JavaScript computes null*x as 0).
-func decodeIndex(src []byte) (core.IndexData, error) {
+// decodeIndex reads an index file, and returns the array its vectors
+// live in when they all have one length (see decodeItems), else nil.
+// Unknown keys are skipped; missing keys leave their zero value. null
+// reads as: no items, no metadata config, no metadata, an empty vector, a
+// 0 norm, no metadata file; null inside a vector reads as 0 (JavaScript
+// computes null*x as 0).
+func decodeIndex(src []byte) (core.IndexData, []float32, error) {
 	d := newDecoder(src)
 	var data core.IndexData
+	arena := []float32{}
 	itemsLast := false
 	err := readTopFields(d, func(name string) error {
 		switch name {
@@ -28,8 +31,8 @@ func decodeIndex(src []byte) (core.IndexData, error) {
 			return readMetadataConfig(d, &data.MetadataConfig)
 		case "items":
 			if pieces, ok := splitItems(src, int(d.InputOffset())); ok {
-				if items, err := decodeItems(pieces); err == nil {
-					data.Items, itemsLast = items, true
+				if items, a, err := decodeItems(pieces); err == nil {
+					data.Items, arena, itemsLast = items, a, true
 					return errItemsLast
 				}
 			}
@@ -37,7 +40,7 @@ func decodeIndex(src []byte) (core.IndexData, error) {
 			if err != nil {
 				return err
 			}
-			data.Items, err = decodeItems(pieces)
+			data.Items, arena, err = decodeItems(pieces)
 			return err
 		}
 		return d.SkipValue()
@@ -48,9 +51,9 @@ func decodeIndex(src []byte) (core.IndexData, error) {
 		err = readEnd(d)
 	}
 	if err != nil {
-		return core.IndexData{}, err
+		return core.IndexData{}, nil, err
 	}
-	return data, nil
+	return data, arena, nil
 }
 
 // errItemsLast stops reading the top-level object once the items, its

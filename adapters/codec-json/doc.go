@@ -61,7 +61,10 @@
 // A compact index file (as Vectra and Folio write it) is cut into items
 // at their `},{"id":` separators and the items are decoded in parallel, up
 // to GOMAXPROCS goroutines; vectors are parsed by a dedicated number parser
-// rather than token by token. Other layouts are walked by the
+// rather than token by token, each straight into its row of one array
+// sized from the first vector, which DeserializeIndexArena hands to the
+// engine ([core.VectorArenaDecoder]) so that opening an index does not
+// copy the vectors. Other layouts are walked by the
 // github.com/go-json-experiment/json/jsontext decoder, which also gives the
 // error for invalid files. Large indexes are encoded in parallel too, each
 // goroutine into its own buffer, joined into one buffer of the exact size.
@@ -69,9 +72,9 @@
 // # Concurrency
 //
 // A [JsonCodec] holds no state; it is safe for concurrent use, and the
-// zero value works like [New]'s. SerializeIndex and DeserializeIndex may use
-// up to GOMAXPROCS goroutines for one large index and return only when they
-// have finished.
+// zero value works like [New]'s. SerializeIndex, DeserializeIndex and
+// DeserializeIndexArena may use up to GOMAXPROCS goroutines for one large
+// index and return only when they have finished.
 //
 // # Errors
 //

@@ -14,7 +14,9 @@ import (
 // Every decoder: never panics; an error wraps core.ErrCorrupt; what it
 // decodes re-encodes, decodes to the same value, and re-encodes to the
 // same bytes. For index files, the compact fast path and the general path
-// agree (the input re-indented takes the general path).
+// agree (the input re-indented takes the general path), and
+// DeserializeIndexArena decodes as DeserializeIndex does, its arena
+// keeping its promise.
 
 func FuzzDeserializeIndex(f *testing.F) {
 	f.Add(readFixture(f, "items-json", "index.json"))
@@ -30,12 +32,24 @@ func FuzzDeserializeIndex(f *testing.F) {
 		`{"items":[{"id":"a","vector":[1]},]}`,
 		`{"items":[{"id":"a","vector":[1]}],}`,
 		"{\"items\":[{\"id\":\"\xff\\ud800\"}]}",
+		`{"items":[{"id":"a","vector":[1,2]},{"id":"b","vector":[3],"vector":[4,5]},{"id":"c","vector":[6,7,8]}]}`,
+		`{"items":[{"id":"a"},{"id":"b","vector":[]},{"id":"c","vector":null}]}`,
 	} {
 		f.Add([]byte(s))
 	}
 	c := codecjson.New()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, err := c.DeserializeIndex(b)
+		da, arena, errA := c.DeserializeIndexArena(b)
+		if (err == nil) != (errA == nil) {
+			t.Fatalf("DeserializeIndex error %v, DeserializeIndexArena error %v", err, errA)
+		}
+		if !reflect.DeepEqual(d, da) {
+			t.Fatalf("DeserializeIndexArena = %#v, DeserializeIndex = %#v", da, d)
+		}
+		if v := arenaViolation(da.Items, arena); errA == nil && v != "" {
+			t.Fatal(v)
+		}
 		if json.Valid(b) {
 			var indented bytes.Buffer
 			if json.Indent(&indented, b, "", "\t") == nil {

@@ -88,63 +88,112 @@ func collectItems(d *jsontext.Decoder, src []byte) ([][]byte, error) {
 // splits the work across goroutines.
 const parallelItemBytes = 1 << 20
 
-// decodeItems decodes every piece into an item, in order. Large indexes are
-// decoded by up to GOMAXPROCS goroutines, each on a contiguous run of
-// pieces of about the same size.
-func decodeItems(pieces [][]byte) ([]core.IndexItem, error) {
+// decodeItems decodes every piece into an item, in order, and returns the
+// array the vectors live in when they all have one length d: item i's
+// vector is arena[i*d:(i+1)*d:(i+1)*d] (see DeserializeIndexArena). When
+// the lengths differ, arena is nil. Large indexes are decoded by up to
+// GOMAXPROCS goroutines, each on a contiguous run of pieces of about the
+// same size.
+//
+// The first item is decoded alone: its vector's length sizes the arena,
+// and every other vector is parsed straight into its row, so no vector is
+// copied after parsing. A vector of another length marks the lengths as
+// mixed: a longer one leaves its row as parseVector's append outgrows it,
+// a shorter one keeps the start of its row.
+func decodeItems(pieces [][]byte) (items []core.IndexItem, arena []float32, err error) {
 	if pieces == nil {
-		return nil, nil // "items":null
+		return nil, []float32{}, nil // "items":null
 	}
-	items := make([]core.IndexItem, len(pieces))
-	total := 0
-	for _, p := range pieces {
+	items = make([]core.IndexItem, len(pieces))
+	if len(pieces) == 0 {
+		return items, []float32{}, nil
+	}
+	var first itemDecoder
+	if items[0], err = first.decode(pieces[0], 0); err != nil {
+		return nil, nil, fmt.Errorf("items[0]: %w", err)
+	}
+	rest, total := pieces[1:], 0
+	for _, p := range rest {
 		total += len(p)
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(pieces), total/parallelItemBytes+1)
-	if workers <= 1 {
-		return items, decodeItemRun(pieces, items, 0)
-	}
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	per, first := total/workers, 0
-	for w := range workers {
-		last, size := first, 0
-		for last < len(pieces) && (size < per || w == workers-1) {
-			size += len(pieces[last])
-			last++
+	dim := len(items[0].Vector)
+	arena = []float32{}
+	if dim > 0 {
+		arena = nil
+		// Each component takes two bytes at least ("0,"): a first vector
+		// longer than the other pieces could each hold sizes no arena
+		// (it would be larger than the file allows).
+		if len(rest) <= total/2/dim {
+			arena = make([]float32, len(pieces)*dim)
+			items[0].Vector = append(arena[:0:dim], items[0].Vector...)
 		}
-		lo, hi := first, last
-		wg.Go(func() { errs[w] = decodeItemRun(pieces[lo:hi], items[lo:hi], lo) })
-		first = last
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(rest), total/parallelItemBytes+1)
+	decoders := make([]itemDecoder, max(workers, 1))
+	errs := make([]error, len(decoders))
+	var wg sync.WaitGroup
+	per, next := total/len(decoders), 0
+	for w := range decoders {
+		lo, hi, size := next, next, 0
+		for hi < len(rest) && (size < per || w == len(decoders)-1) {
+			size += len(rest[hi])
+			hi++
+		}
+		decoders[w] = itemDecoder{guess: dim, arena: arena, dim: dim}
+		run := func() { errs[w] = decodeItemRun(&decoders[w], rest[lo:hi], items[1+lo:1+hi], 1+lo) }
+		if len(decoders) == 1 {
+			run()
+		} else {
+			wg.Go(run)
+		}
+		next = hi
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err // the first in item order
+	for w := range decoders {
+		if errs[w] != nil {
+			return nil, nil, errs[w] // the first in item order
+		}
+		if decoders[w].mixed {
+			arena = nil
 		}
 	}
-	return items, nil
+	return items, arena, nil
 }
 
-// decodeItemRun decodes a run of pieces; base is the index of the first.
-func decodeItemRun(pieces [][]byte, items []core.IndexItem, base int) error {
-	var id itemDecoder
+// decodeItemRun decodes a run of pieces with id; base is the index of the
+// first.
+func decodeItemRun(id *itemDecoder, pieces [][]byte, items []core.IndexItem, base int) error {
 	for i, p := range pieces {
-		it, err := id.decode(p)
+		it, err := id.decode(p, base+i)
 		if err != nil {
 			return fmt.Errorf("items[%d]: %w", base+i, err)
+		}
+		if len(it.Vector) != id.dim {
+			id.mixed = true
 		}
 		items[i] = it
 	}
 	return nil
 }
 
-// itemDecoder decodes item objects, one piece at a time. It remembers the
-// length of the last vector, since the vectors of one index share their
-// dimensions.
+// itemDecoder decodes item objects, one piece at a time. Vectors go to
+// their row of the arena when there is one; otherwise each gets memory of
+// its own, as much as the last vector took, since the vectors of one
+// index share their dimensions.
 type itemDecoder struct {
 	dec   *jsontext.Decoder
 	guess int
+	arena []float32 // rows of dim components, item i's at i*dim; nil: none
+	dim   int
+	mixed bool // a vector's length was not dim
+}
+
+// vectorDst is the empty slice that item i's vector is parsed onto.
+func (id *itemDecoder) vectorDst(i int) []float32 {
+	if id.arena != nil && id.dim > 0 {
+		return id.arena[i*id.dim : i*id.dim : (i+1)*id.dim]
+	}
+	return make([]float32, 0, id.guess)
 }
 
 func (id *itemDecoder) reset(b []byte) *jsontext.Decoder {
@@ -160,7 +209,7 @@ func (id *itemDecoder) reset(b []byte) *jsontext.Decoder {
 // decoder reads the members up to "vector"; parseVector reads the vector
 // from the bytes that follow, checking its syntax itself; the members after
 // it, if any, are read by a fresh decoder from a copy that starts with '{'.
-func (id *itemDecoder) decode(piece []byte) (core.IndexItem, error) {
+func (id *itemDecoder) decode(piece []byte, i int) (core.IndexItem, error) {
 	var it core.IndexItem
 	src := piece
 	d := id.reset(src)
@@ -185,7 +234,7 @@ func (id *itemDecoder) decode(piece []byte) (core.IndexItem, error) {
 		case "vector":
 			off := int(d.InputOffset())
 			var n int
-			it.Vector, n, err = parseVector(src[off:], id.guess)
+			it.Vector, n, err = parseVector(src[off:], id.vectorDst(i))
 			if err != nil {
 				break
 			}

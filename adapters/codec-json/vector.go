@@ -10,8 +10,9 @@ import (
 // ':' that follows its name: an array of numbers and nulls (null reads as
 // 0, as JavaScript computes null*x as 0), or null (no vector). It checks
 // the JSON syntax itself and returns the vector and the number of bytes
-// read. guess is the capacity to start with.
-func parseVector(raw []byte, guess int) (v []float32, n int, err error) {
+// read. An array's components are appended to dst, an empty slice whose
+// capacity is where they go while they fit.
+func parseVector(raw []byte, dst []float32) (v []float32, n int, err error) {
 	i := skipSpace(raw, 0)
 	if at(raw, i) != ':' {
 		return nil, 0, fmt.Errorf("got %s, want ':'", describe(raw[i:]))
@@ -24,7 +25,7 @@ func parseVector(raw []byte, guess int) (v []float32, n int, err error) {
 	default:
 		return nil, 0, fmt.Errorf("got %s, want an array of numbers", describe(raw[i:]))
 	}
-	v = make([]float32, 0, guess)
+	v = dst[:0]
 	i = skipSpace(raw, i+1)
 	if at(raw, i) == ']' {
 		return v, i + 1, nil
