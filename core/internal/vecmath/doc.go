@@ -4,7 +4,8 @@
 // dimensions that pass is bound by memory bandwidth, not arithmetic. On
 // amd64 CPUs with AVX2 and FMA (checked once, with CPUID, when the package
 // is initialised) the kernels are assembly that reads four rows at a time
-// against one load of the query, with eight independent accumulators. Every
+// against one load of the query, with eight independent accumulators, and
+// prefetches the next four rows while it does. Every
 // other platform, and amd64 built with the purego tag, uses portable Go
 // with several accumulators. Both sum in float32 in an order different from
 // a plain loop, so results differ from it by a few units in the last place
