@@ -117,16 +117,15 @@ func decodeItems(pieces [][]byte) (items []core.IndexItem, arena []float32, err 
 		total += len(p)
 	}
 	dim := len(items[0].Vector)
-	arena = []float32{}
-	if dim > 0 {
-		arena = nil
-		// Each component takes two bytes at least ("0,"): a first vector
-		// longer than the other pieces could each hold sizes no arena
-		// (it would be larger than the file allows).
-		if len(rest) <= total/2/dim {
-			arena = make([]float32, len(pieces)*dim)
-			items[0].Vector = append(arena[:0:dim], items[0].Vector...)
-		}
+	switch {
+	case dim == 0:
+		arena = []float32{}
+	case len(rest) <= total/2/dim:
+		// Each component takes two bytes at least ("0,"); a first vector
+		// longer than the other pieces could each hold sizes no arena (it
+		// would be larger than the file allows).
+		arena = make([]float32, len(pieces)*dim)
+		items[0].Vector = append(arena[:0:dim], items[0].Vector...)
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(rest), total/parallelItemBytes+1)
 	decoders := make([]itemDecoder, max(workers, 1))

@@ -121,8 +121,9 @@ const minItemsPerWorker = 4096
 // decoded straight away, with no pass counting every item's components
 // first. If an item's vector turns out to have another length, the items
 // are decoded again after that count, each vector placed after the
-// previous one. (So does a first vector too long for the message to hold
-// as many more: the arena is never larger than the message allows.)
+// previous one. A first vector too long for the message to hold one as
+// long per item goes straight to that count, so that the arena is never
+// larger than the message allows.
 func decodeItems(items []core.IndexItem, spans []itemSpan, maxFloats int) ([]float32, error) {
 	if len(spans) == 0 {
 		return []float32{}, nil
