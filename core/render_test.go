@@ -712,12 +712,11 @@ func FuzzRenderSections(f *testing.F) {
 	f.Add("a", []byte{0, 0, 255}, uint8(0), uint8(1), true)
 	f.Fuzz(func(t *testing.T, doc string, spans []byte, maxTokens, maxSections uint8, overlapping bool) {
 		doc = strings.ToValidUTF8(doc, "?")
-		rs := []rune(doc)
 		var starts []int
 		off := 0
-		for _, c := range rs {
+		for _, c := range doc {
 			starts = append(starts, off)
-			off += len(utf16.Encode([]rune{c}))
+			off += utf16.RuneLen(c)
 		}
 		starts = append(starts, off)
 		var chunks []QueryResult
