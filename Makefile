@@ -91,7 +91,7 @@ demo:
 	cd examples && $(GO) run ./docsearch
 
 ## ci: everything CI checks.
-ci: lint core-deps test isolated wasm generate-check
+ci: test lint core-deps isolated wasm generate-check
 
 ## onnxruntime: the ONNX Runtime library that adapters/embed-onnx loads, from the
 ## npm package onnxruntime-node (its install script is never run), checksum-verified,
