@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/foliovec/folio/conformance/internal/checktb"
 	"github.com/foliovec/folio/core"
 )
 
@@ -58,9 +59,9 @@ func Check(ctx context.Context, newModel func(t testing.TB) core.EmbeddingsModel
 		if err := ctx.Err(); err != nil {
 			return errors.Join(append(errs, err)...)
 		}
-		tb := newCheckTB(ctx, c.name)
-		tb.run(func(t testing.TB) { c.run(ctx, t, newModel, caps) })
-		msgs := tb.messages()
+		tb := checktb.New(ctx, c.name, "embedtest-")
+		tb.Run(func(t testing.TB) { c.run(ctx, t, newModel, caps) })
+		msgs := tb.Messages()
 		for _, msg := range msgs {
 			errs = append(errs, fmt.Errorf("embedtest: %s: %s", c.name, msg))
 		}

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"github.com/foliovec/folio/conformance/internal/checktb"
 	"github.com/foliovec/folio/core"
 )
 
@@ -88,10 +89,10 @@ func Check(ctx context.Context, newHarness func(t testing.TB) Harness, caps Capa
 		if !caps.claims(tc.requires) {
 			continue
 		}
-		tb := newCheckTB(ctx, tc.name)
+		tb := checktb.New(ctx, tc.name, "storagetest-")
 		var caseErrs []error
-		tb.run(func(t testing.TB) { caseErrs = runCase(ctx, tc, newHarness(t)) })
-		msgs := tb.messages()
+		tb.Run(func(t testing.TB) { caseErrs = runCase(ctx, tc, newHarness(t)) })
+		msgs := tb.Messages()
 		for _, msg := range msgs {
 			errs = append(errs, fmt.Errorf("storagetest: %s: harness: %s", tc.name, msg))
 		}

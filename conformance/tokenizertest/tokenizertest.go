@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/foliovec/folio/conformance/internal/checktb"
 	"github.com/foliovec/folio/core"
 )
 
@@ -44,9 +45,9 @@ func Check(ctx context.Context, newTokenizer func(t testing.TB) core.Tokenizer, 
 		if err := ctx.Err(); err != nil {
 			return errors.Join(append(errs, err)...)
 		}
-		tb := newCheckTB(ctx, c.name)
-		tb.run(func(t testing.TB) { c.run(t, newTokenizer, caps) })
-		msgs := tb.messages()
+		tb := checktb.New(ctx, c.name, "tokenizertest-")
+		tb.Run(func(t testing.TB) { c.run(t, newTokenizer, caps) })
+		msgs := tb.Messages()
 		for _, msg := range msgs {
 			errs = append(errs, fmt.Errorf("tokenizertest: %s: %s", c.name, msg))
 		}
