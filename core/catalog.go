@@ -292,7 +292,8 @@ func (d *LocalDocumentIndex) hookAfterSave(ctx context.Context) error {
 }
 
 // hookCancel removes the files the batch wrote and, when step 2 wrote the
-// catalog, puts the committed one back.
+// catalog, puts the committed one back, less the hashes of the documents
+// the batch replaced or deleted.
 func (d *LocalDocumentIndex) hookCancel() {
 	p := d.pending
 	if p == nil {
@@ -310,7 +311,17 @@ func (d *LocalDocumentIndex) hookCancel() {
 	d.forgetTexts(p.texts)
 	if p.wrote {
 		if c := d.cat.Load(); c != nil {
-			if err := d.writeCatalog(ctx, c); err != nil {
+			// The failed index write may have landed: the documents
+			// this batch replaced or deleted go back without their
+			// hashes, so that the invariant holds whichever index file
+			// is on disk.
+			back := cloneCatalog(c)
+			for uri := range c.URIToHash {
+				if p.cat.URIToID[uri] != c.URIToID[uri] {
+					delete(back.URIToHash, uri)
+				}
+			}
+			if err := d.writeCatalog(ctx, &back); err != nil {
 				d.log.Warn("core: restore document catalog", "path", d.catalogPath(), "err", err)
 			}
 		}

@@ -319,17 +319,24 @@ func (d *LocalDocumentIndex) removeDocument(b *batch, p *docPending, id string) 
 	delete(p.texts, id)
 	d.forgetTexts(map[string]string{id: ""})
 	pending := false
+	var written []string
 	kept := p.files[:0]
 	for _, f := range p.files {
 		if f.doc == id && !f.written {
 			pending = true
 			continue
 		}
+		if f.doc == id {
+			// Written by a failed commit of this batch: kept for a
+			// cancel to remove, and obsolete once the batch commits.
+			written = append(written, f.name)
+		}
 		kept = append(kept, f)
 	}
 	clear(p.files[len(kept):])
 	p.files = kept
 	if pending {
+		p.obsolete = append(p.obsolete, written...)
 		return false
 	}
 	p.obsolete = append(p.obsolete, d.documentFiles(id)...)

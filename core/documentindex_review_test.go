@@ -1,0 +1,138 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// A document upserted in a batch whose commit failed after writing only
+// some of its files, then replaced or deleted in the same batch, leaves no
+// file behind once the batch commits.
+func TestFilesOfAFailedCommitAreRemovedWhenTheirDocumentIsReplacedInTheBatch(t *testing.T) {
+	errDisk := errors.New("disk full")
+	for _, tc := range []struct {
+		name   string
+		second func(ctx context.Context, ix *LocalDocumentIndex) error
+	}{
+		{"replaced", func(ctx context.Context, ix *LocalDocumentIndex) error {
+			_, err := ix.UpsertDocument(ctx, "a", "a second text for document a", "", nil, nil)
+			return err
+		}},
+		{"deleted", func(ctx context.Context, ix *LocalDocumentIndex) error {
+			return ix.DeleteDocument(ctx, "a")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			env := newCreatedDocEnv(t, nil)
+			ix := env.ix
+			if err := ix.BeginUpdate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			first, err := ix.UpsertDocument(ctx, "a", "the first text of document a", "", Metadata{"v": 1.0}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env.st.failWrite = func(p string) error {
+				if strings.HasSuffix(p, ".txt") {
+					return errDisk
+				}
+				return nil
+			}
+			if err := ix.EndUpdate(ctx); !errors.Is(err, errDisk) {
+				t.Fatalf("EndUpdate with the text write failing: %v, want %v", err, errDisk)
+			}
+			if _, ok := env.st.file(env.path(first.ID() + ".json")); !ok {
+				t.Fatalf("the metadata file of the first version was not written")
+			}
+			env.st.failWrite = nil
+			if err := tc.second(ctx, ix); err != nil {
+				t.Fatal(err)
+			}
+			if err := ix.EndUpdate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range env.st.names(docTestFolder) {
+				if strings.HasPrefix(name, first.ID()) {
+					t.Errorf("file %q of the version the batch %s is left behind", name, tc.name)
+				}
+			}
+		})
+	}
+}
+
+// landedStorage is test storage whose writes of one path land and then
+// fail, as a write whose file was renamed into place but whose folder sync
+// failed.
+type landedStorage struct {
+	*docTestStorage
+	failAfter string
+}
+
+var errDocTestLanded = errors.New("test storage: written, then the folder sync failed")
+
+func (m *landedStorage) UpsertFile(ctx context.Context, p string, content []byte) error {
+	if err := m.docTestStorage.UpsertFile(ctx, p, content); err != nil {
+		return err
+	}
+	if p == m.failAfter {
+		return errDocTestLanded
+	}
+	return nil
+}
+
+// An index write that reports a failure may still have landed: the catalog
+// a cancelled commit puts back must keep the invariant of catalog.go (a
+// catalog entry with a content hash has all of its chunks in the index)
+// whichever index file is on disk.
+func TestCancelledCommitKeepsTheInvariantWhenTheIndexWriteLanded(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		op   func(ctx context.Context, ix *LocalDocumentIndex) error
+	}{
+		{"replace", func(ctx context.Context, ix *LocalDocumentIndex) error {
+			_, err := ix.UpsertDocument(ctx, "a", crashV2.text, "", crashV2.md, nil)
+			return err
+		}},
+		{"delete", func(ctx context.Context, ix *LocalDocumentIndex) error {
+			return ix.DeleteDocument(ctx, "a")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			var st *landedStorage
+			env := newCreatedDocEnv(t, func(cfg *LocalDocumentIndexConfig) {
+				st = &landedStorage{docTestStorage: cfg.Storage.(*docTestStorage)}
+				cfg.Storage = st
+			})
+			mustUpsertDoc(t, env.ix, "a", crashV1.text, "", crashV1.md)
+			mustUpsertDoc(t, env.ix, "b", crashB.text, "", crashB.md)
+			st.failAfter = env.path("index.json")
+			if err := tc.op(ctx, env.ix); !errors.Is(err, errDocTestLanded) {
+				t.Fatalf("op with the index write failing: %v, want %v", err, errDocTestLanded)
+			}
+			st.failAfter = ""
+
+			reopened := env.open(t)
+			cat, err := reopened.catalog(ctx, "check")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for uri, hash := range cat.URIToHash {
+				if hash == "" {
+					continue
+				}
+				if id := cat.URIToID[uri]; len(docChunks(t, reopened, id)) == 0 {
+					t.Errorf("catalog entry %q → %q has a content hash but no chunk in the index", uri, id)
+				}
+			}
+			// Upserting the first version again must give it chunks.
+			doc := mustUpsertDoc(t, reopened, "a", crashV1.text, "", crashV1.md)
+			if len(docChunks(t, reopened, doc.ID())) == 0 {
+				t.Errorf("document a has no chunk after upserting it again")
+			}
+		})
+	}
+}
