@@ -1,10 +1,3 @@
-// Command openfootprint measures what opening an index costs: it builds an
-// index of Gaussian unit vectors (a 10-valued "category" and a "year",
-// both indexed) in a temporary folder, then, in a fresh process, opens it,
-// answers one query, and reports the time taken and the process's resident
-// memory (VmRSS) and peak (VmHWM) from /proc/self/status (Linux).
-//
-//	go run ./openfootprint -n 100000 -d 384 -codec protobuf
 package main
 
 import (

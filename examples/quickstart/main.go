@@ -1,10 +1,3 @@
-// Command quickstart is Folio's first example (make demo): it creates an
-// index folder, inserts a few hundred items with metadata in one batch,
-// and runs unfiltered and filtered queries.
-//
-// Vectors come from embedhash, a dependency-free model that hashes words
-// into dimensions: it matches words, not meaning, which is enough to show
-// the engine at work offline.
 package main
 
 import (
