@@ -10,6 +10,11 @@
 //
 // # Errors
 //
-// Errors come from package core and the adapters unchanged; match them with
-// errors.Is against core's sentinels.
+// Errors from package core and the adapters pass through unchanged; match
+// them with errors.Is against core's sentinels. The facade adds only
+// argument checks, which wrap core.ErrInvalidArgument: NewLocalDocumentIndex
+// with an empty FolderPath, MigrateIndex with a MigrateOptions.To other than
+// FormatJSON or FormatProtobuf. DetectCodec fails with
+// core.ErrIndexNotFound when the folder holds neither index file and with
+// core.ErrPartiallyMigrated when it holds both.
 package folio
