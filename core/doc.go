@@ -23,8 +23,19 @@
 // Conditions a caller branches on are sentinel errors ([ErrIndexExists],
 // [ErrIndexNotFound], [ErrItemExists], [ErrUpdateInProgress], [ErrNoUpdate],
 // [ErrInvalidArgument], [ErrInvalidFilter], [ErrDimensionMismatch],
-// [ErrEmbeddingsNotConfigured], [ErrCorrupt], [ErrNotDocumentIndex]) matched
-// with [errors.Is]. Storage errors wrap [io/fs.ErrNotExist] and
-// [io/fs.ErrExist]. Embedding failures are [*EmbeddingsError]. Context errors
-// pass through unchanged.
+// [ErrEmbeddingsNotConfigured], [ErrCorrupt], [ErrNotDocumentIndex],
+// [ErrPartiallyMigrated]) matched with [errors.Is]. Storage errors wrap
+// [io/fs.ErrNotExist] and [io/fs.ErrExist]. Embedding failures are
+// [*EmbeddingsError], which matches [ErrEmbeddingsFailed], [ErrRateLimited]
+// or [ErrEmbeddingsCancelled] through [errors.Is] according to its Status.
+// Context errors pass through unchanged.
+//
+// # Package-level state
+//
+// Core keeps no package-level mutable state, with one exception inherited
+// from Vectra's FileType module: the extension lists ([FileExt],
+// [PlainTextFileExt], …) and [ContentTypeMap] are exported variables that
+// [GetFileType] and [GetFileTypeFromContentType] read. They are read-only
+// by contract: changing them changes those functions for the whole
+// process, and is a data race while they run.
 package core
