@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -84,8 +85,10 @@ func (ix *LocalIndex) loadSidecars(ctx context.Context, results []QueryResult) e
 		})
 	}
 	wg.Wait()
+	// A read the first failure cancelled fails with context.Canceled,
+	// usually wrapped by the storage or readSidecar: report the failure.
 	for _, err := range errs {
-		if err != nil && err != context.Canceled {
+		if err != nil && !errors.Is(err, context.Canceled) {
 			return err
 		}
 	}
