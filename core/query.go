@@ -206,8 +206,14 @@ func (sc *scan) dotRows(slots []int32, out []float32) {
 func (sc *scan) offer(h *topK, slot int32, dot float32) {
 	key := undefinedScore
 	if scale := sc.sel.s.scale[slot]; scale != 0 {
-		key = float64(dot) / (sc.qnorm * scale)
-		if key != key { // NaN: float32 overflow in the dot product
+		d := float64(dot)
+		if math.IsInf(d, 0) || d != d {
+			// The float32 dot product overflowed (±Inf, or NaN from
+			// Inf-Inf): redo it in float64, where it cannot.
+			d = dot64(sc.q, sc.sel.s.vector(int(slot)))
+		}
+		key = d / (sc.qnorm * scale)
+		if key != key {
 			key = undefinedScore
 		}
 	}
