@@ -68,7 +68,7 @@ type docPending struct {
 	// byDoc holds the batch positions of each catalogued document's chunk
 	// items; nil until the batch's first document write scans the batch.
 	byDoc map[string][]int32
-	// wrote is set once step 2 has written the catalog.
+	// wrote is set once step 2 has tried to write the catalog.
 	wrote bool
 }
 
@@ -227,10 +227,12 @@ func (d *LocalDocumentIndex) hookBeforeSave(ctx context.Context) error {
 			delete(pre.URIToHash, uri)
 		}
 	}
+	// Set before the write: a failed write may still have landed, and a
+	// cancel must then put the committed catalog back.
+	p.wrote = true
 	if err := d.writeCatalog(ctx, &pre); err != nil {
 		return fmt.Errorf("save document catalog %q: %w", d.catalogPath(), err)
 	}
-	p.wrote = true
 	return nil
 }
 

@@ -136,3 +136,37 @@ func TestCancelledCommitKeepsTheInvariantWhenTheIndexWriteLanded(t *testing.T) {
 		})
 	}
 }
+
+// A catalog write that reports a failure may still have landed: a cancel
+// puts the committed catalog back, so the document keeps its old version
+// (text and chunks) rather than naming a version whose files the cancel
+// removed.
+func TestCancelledCommitRestoresTheCatalogWhenTheCatalogWriteLanded(t *testing.T) {
+	ctx := context.Background()
+	var st *landedStorage
+	env := newCreatedDocEnv(t, func(cfg *LocalDocumentIndexConfig) {
+		st = &landedStorage{docTestStorage: cfg.Storage.(*docTestStorage)}
+		cfg.Storage = st
+	})
+	old := mustUpsertDoc(t, env.ix, "a", crashV1.text, "", crashV1.md)
+	st.failAfter = env.path("catalog.json")
+	if _, err := env.ix.UpsertDocument(ctx, "a", crashV2.text, "", crashV2.md, nil); !errors.Is(err, errDocTestLanded) {
+		t.Fatalf("upsert with the catalog write failing: %v, want %v", err, errDocTestLanded)
+	}
+	st.failAfter = ""
+
+	reopened := env.open(t)
+	id, ok, err := reopened.GetDocumentID(ctx, "a")
+	if err != nil || !ok {
+		t.Fatalf("GetDocumentID(a) = %q, %v, %v", id, ok, err)
+	}
+	if id != old.ID() {
+		t.Errorf("document a is %q after the failed upsert, want its old version %q", id, old.ID())
+	}
+	if text, err := reopened.document(id, "a").LoadText(ctx); err != nil || text != crashV1.text {
+		t.Errorf("text of document a = %q, %v, want %q", text, err, crashV1.text)
+	}
+	if len(docChunks(t, reopened, id)) == 0 {
+		t.Errorf("document a has no chunk")
+	}
+}
