@@ -2,7 +2,9 @@ package core
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"runtime"
 	"sync"
@@ -13,7 +15,9 @@ import (
 // QueryItems returns the topK committed items most similar to vector by
 // cosine similarity, best first, among those whose inline metadata matches
 // filter (nil or empty: all). Results carry the full metadata, read from
-// side-car files for items that have one. topK <= 0 returns no result.
+// side-car files for items that have one (should a commit remove one of
+// them meanwhile, the query is answered from the newer state). topK <= 0
+// returns no result.
 //
 // Scoring is exact: every selected item is scored, as dot(vector, item) /
 // (|vector| |item|), with the dot product in float32 and the rest in
@@ -77,6 +81,11 @@ func (ix *LocalIndex) QueryItems(ctx context.Context, vector []float32, query st
 		results[i] = QueryResult{Item: s.item(int(h.slot)), Score: score}
 	}
 	if err := ix.loadSidecars(ctx, results); err != nil {
+		if errors.Is(err, fs.ErrNotExist) && ix.cur.Load() != s {
+			// A commit since s removed a side-car of s (a result replaced
+			// or deleted): answer from the newer state.
+			return ix.QueryItems(ctx, vector, query, topK, filter, isBm25)
+		}
 		return nil, fmt.Errorf("core: %s: %w", op, err)
 	}
 	if isBm25 {
