@@ -78,6 +78,9 @@ type docFile struct {
 	content []byte
 	doc     string // the document's id
 	written bool
+	// tried is set once a write was attempted: a failed write may still
+	// have landed, so a cancel removes the file.
+	tried bool
 }
 
 // initialCatalog is the catalog Vectra writes when a document index is
@@ -256,6 +259,7 @@ func (d *LocalDocumentIndex) writeFiles(ctx context.Context, files []*docFile) e
 	sem := make(chan struct{}, maxFileWrites)
 	var wg sync.WaitGroup
 	for i, f := range todo {
+		f.tried = true
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
@@ -305,7 +309,7 @@ func (d *LocalDocumentIndex) hookCancel() {
 	ctx := context.Background()
 	var written []string
 	for _, f := range p.files {
-		if f.written {
+		if f.written || f.tried {
 			written = append(written, f.name)
 		}
 	}

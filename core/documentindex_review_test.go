@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -68,7 +69,7 @@ func TestFilesOfAFailedCommitAreRemovedWhenTheirDocumentIsReplacedInTheBatch(t *
 // failed.
 type landedStorage struct {
 	*docTestStorage
-	failAfter string
+	failAfter func(path string) bool // nil: none
 }
 
 var errDocTestLanded = errors.New("test storage: written, then the folder sync failed")
@@ -77,7 +78,7 @@ func (m *landedStorage) UpsertFile(ctx context.Context, p string, content []byte
 	if err := m.docTestStorage.UpsertFile(ctx, p, content); err != nil {
 		return err
 	}
-	if p == m.failAfter {
+	if m.failAfter != nil && m.failAfter(p) {
 		return errDocTestLanded
 	}
 	return nil
@@ -109,11 +110,11 @@ func TestCancelledCommitKeepsTheInvariantWhenTheIndexWriteLanded(t *testing.T) {
 			})
 			mustUpsertDoc(t, env.ix, "a", crashV1.text, "", crashV1.md)
 			mustUpsertDoc(t, env.ix, "b", crashB.text, "", crashB.md)
-			st.failAfter = env.path("index.json")
+			st.failAfter = func(p string) bool { return p == env.path("index.json") }
 			if err := tc.op(ctx, env.ix); !errors.Is(err, errDocTestLanded) {
 				t.Fatalf("op with the index write failing: %v, want %v", err, errDocTestLanded)
 			}
-			st.failAfter = ""
+			st.failAfter = nil
 
 			reopened := env.open(t)
 			cat, err := reopened.catalog(ctx, "check")
@@ -149,11 +150,11 @@ func TestCancelledCommitRestoresTheCatalogWhenTheCatalogWriteLanded(t *testing.T
 		cfg.Storage = st
 	})
 	old := mustUpsertDoc(t, env.ix, "a", crashV1.text, "", crashV1.md)
-	st.failAfter = env.path("catalog.json")
+	st.failAfter = func(p string) bool { return p == env.path("catalog.json") }
 	if _, err := env.ix.UpsertDocument(ctx, "a", crashV2.text, "", crashV2.md, nil); !errors.Is(err, errDocTestLanded) {
 		t.Fatalf("upsert with the catalog write failing: %v, want %v", err, errDocTestLanded)
 	}
-	st.failAfter = ""
+	st.failAfter = nil
 
 	reopened := env.open(t)
 	id, ok, err := reopened.GetDocumentID(ctx, "a")
@@ -168,5 +169,25 @@ func TestCancelledCommitRestoresTheCatalogWhenTheCatalogWriteLanded(t *testing.T
 	}
 	if len(docChunks(t, reopened, id)) == 0 {
 		t.Errorf("document a has no chunk")
+	}
+}
+
+// A document file whose failed write may have landed is removed when the
+// commit is cancelled: a failed upsert leaves no file behind.
+func TestFailedUpsertLeavesNoFileWhenAFileWriteLanded(t *testing.T) {
+	ctx := context.Background()
+	var st *landedStorage
+	env := newCreatedDocEnv(t, func(cfg *LocalDocumentIndexConfig) {
+		st = &landedStorage{docTestStorage: cfg.Storage.(*docTestStorage)}
+		cfg.Storage = st
+	})
+	before := env.st.names(docTestFolder)
+	st.failAfter = func(p string) bool { return strings.HasSuffix(p, ".txt") }
+	if _, err := env.ix.UpsertDocument(ctx, "a", crashV1.text, "", crashV1.md, nil); !errors.Is(err, errDocTestLanded) {
+		t.Fatalf("upsert with the text write failing: %v, want %v", err, errDocTestLanded)
+	}
+	st.failAfter = nil
+	if after := env.st.names(docTestFolder); !slices.Equal(after, before) {
+		t.Errorf("files after the failed upsert = %q, want %q", after, before)
 	}
 }

@@ -322,13 +322,15 @@ func (d *LocalDocumentIndex) removeDocument(b *batch, p *docPending, id string) 
 	var written []string
 	kept := p.files[:0]
 	for _, f := range p.files {
-		if f.doc == id && !f.written {
+		if f.doc == id && !f.written && !f.tried {
 			pending = true
 			continue
 		}
 		if f.doc == id {
-			// Written by a failed commit of this batch: kept for a
-			// cancel to remove, and obsolete once the batch commits.
+			// Written, or tried, by a failed commit of this batch:
+			// kept for a cancel to remove, never written again, and
+			// obsolete once the batch commits.
+			f.written = true
 			written = append(written, f.name)
 		}
 		kept = append(kept, f)
