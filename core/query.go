@@ -147,8 +147,8 @@ func scanTopK(ctx context.Context, sel selection, q []float32, k int) ([]scored,
 	done := make([]bool, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
-		heaps[w] = newTopK(k)
 		lo, hi := w*n/workers, (w+1)*n/workers
+		heaps[w] = newTopK(min(k, hi-lo)) // a worker never holds more than its rows
 		wg.Go(func() { done[w] = sc.run(ctx, lo, hi, heaps[w]) })
 	}
 	wg.Wait()
