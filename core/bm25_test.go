@@ -47,11 +47,11 @@ func (d *docReaderSpy) total() int {
 // bars). Every chunk has the vector [0 1], so for the query [1 0] every
 // chunk scores 0 (ties go in storage order) and an item with [1 0] outranks
 // them all.
-func chunkIndex(t *testing.T, texts map[string]string, extra func(doc string, i int) Metadata) (*LocalIndex, *idxTestStorage, *docReaderSpy) {
+func chunkIndex(t *testing.T, texts map[string]string, extra func(doc string, i int) Metadata) (*LocalIndex, *memTestStorage, *docReaderSpy) {
 	t.Helper()
 	spy := &docReaderSpy{texts: map[string]string{}, calls: map[string]int{}}
-	st := newIdxTestStorage()
-	ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: idxTestCodec{}, DocReader: spy.read})
+	st := newMemTestStorage()
+	ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, DocReader: spy.read})
 	if err != nil {
 		t.Fatal(err)
 	}

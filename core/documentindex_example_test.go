@@ -16,8 +16,8 @@ func ExampleNewLocalDocumentIndex() {
 		Embeddings:     &docTestEmbeddings{maxTokens: 500},
 		Tokenizer:      renderCharTokenizer{},
 		ChunkingConfig: &TextSplitterConfig{ChunkSize: 40, KeepSeparators: true},
-		Storage:        newDocTestStorage(),
-		Codec:          docTestCodec{},
+		Storage:        newMemTestStorage(),
+		Codec:          jsonTestCodec{},
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -55,7 +55,7 @@ func TestFilesOfAFailedCommitAreRemovedWhenTheirDocumentIsReplacedInTheBatch(t *
 			if err := ix.EndUpdate(ctx); err != nil {
 				t.Fatal(err)
 			}
-			for _, name := range env.st.names(docTestFolder) {
+			for _, name := range env.st.fileNames(docTestFolder) {
 				if strings.HasPrefix(name, first.ID()) {
 					t.Errorf("file %q of the version the batch %s is left behind", name, tc.name)
 				}
@@ -68,14 +68,14 @@ func TestFilesOfAFailedCommitAreRemovedWhenTheirDocumentIsReplacedInTheBatch(t *
 // fail, as a write whose file was renamed into place but whose folder sync
 // failed.
 type landedStorage struct {
-	*docTestStorage
+	*memTestStorage
 	failAfter func(path string) bool // nil: none
 }
 
 var errDocTestLanded = errors.New("test storage: written, then the folder sync failed")
 
 func (m *landedStorage) UpsertFile(ctx context.Context, p string, content []byte) error {
-	if err := m.docTestStorage.UpsertFile(ctx, p, content); err != nil {
+	if err := m.memTestStorage.UpsertFile(ctx, p, content); err != nil {
 		return err
 	}
 	if m.failAfter != nil && m.failAfter(p) {
@@ -105,7 +105,7 @@ func TestCancelledCommitKeepsTheInvariantWhenTheIndexWriteLanded(t *testing.T) {
 			ctx := context.Background()
 			var st *landedStorage
 			env := newCreatedDocEnv(t, func(cfg *LocalDocumentIndexConfig) {
-				st = &landedStorage{docTestStorage: cfg.Storage.(*docTestStorage)}
+				st = &landedStorage{memTestStorage: cfg.Storage.(*memTestStorage)}
 				cfg.Storage = st
 			})
 			mustUpsertDoc(t, env.ix, "a", crashV1.text, "", crashV1.md)
@@ -146,7 +146,7 @@ func TestCancelledCommitRestoresTheCatalogWhenTheCatalogWriteLanded(t *testing.T
 	ctx := context.Background()
 	var st *landedStorage
 	env := newCreatedDocEnv(t, func(cfg *LocalDocumentIndexConfig) {
-		st = &landedStorage{docTestStorage: cfg.Storage.(*docTestStorage)}
+		st = &landedStorage{memTestStorage: cfg.Storage.(*memTestStorage)}
 		cfg.Storage = st
 	})
 	old := mustUpsertDoc(t, env.ix, "a", crashV1.text, "", crashV1.md)
@@ -178,16 +178,16 @@ func TestFailedUpsertLeavesNoFileWhenAFileWriteLanded(t *testing.T) {
 	ctx := context.Background()
 	var st *landedStorage
 	env := newCreatedDocEnv(t, func(cfg *LocalDocumentIndexConfig) {
-		st = &landedStorage{docTestStorage: cfg.Storage.(*docTestStorage)}
+		st = &landedStorage{memTestStorage: cfg.Storage.(*memTestStorage)}
 		cfg.Storage = st
 	})
-	before := env.st.names(docTestFolder)
+	before := env.st.fileNames(docTestFolder)
 	st.failAfter = func(p string) bool { return strings.HasSuffix(p, ".txt") }
 	if _, err := env.ix.UpsertDocument(ctx, "a", crashV1.text, "", crashV1.md, nil); !errors.Is(err, errDocTestLanded) {
 		t.Fatalf("upsert with the text write failing: %v, want %v", err, errDocTestLanded)
 	}
 	st.failAfter = nil
-	if after := env.st.names(docTestFolder); !slices.Equal(after, before) {
+	if after := env.st.fileNames(docTestFolder); !slices.Equal(after, before) {
 		t.Errorf("files after the failed upsert = %q, want %q", after, before)
 	}
 }

@@ -16,13 +16,13 @@ import (
 
 func TestDocumentIndexConstructor(t *testing.T) {
 	t.Run("a tokenizer is required in core", func(t *testing.T) {
-		_, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{FolderPath: "x", Storage: newDocTestStorage(), Codec: docTestCodec{}})
+		_, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{FolderPath: "x", Storage: newMemTestStorage(), Codec: jsonTestCodec{}})
 		if !errors.Is(err, ErrInvalidArgument) {
 			t.Fatalf("err = %v, want ErrInvalidArgument", err)
 		}
 	})
 	t.Run("storage and codec are required in core", func(t *testing.T) {
-		_, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{FolderPath: "x", Tokenizer: renderCharTokenizer{}, Codec: docTestCodec{}})
+		_, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{FolderPath: "x", Tokenizer: renderCharTokenizer{}, Codec: jsonTestCodec{}})
 		if !errors.Is(err, ErrInvalidArgument) {
 			t.Fatalf("err = %v, want ErrInvalidArgument", err)
 		}
@@ -39,7 +39,7 @@ func TestDocumentIndexConstructor(t *testing.T) {
 	})
 	t.Run("the chunking config's tokenizer is used when none is given", func(t *testing.T) {
 		ix, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{
-			FolderPath: "x", Storage: newDocTestStorage(), Codec: docTestCodec{},
+			FolderPath: "x", Storage: newMemTestStorage(), Codec: jsonTestCodec{},
 			ChunkingConfig: &TextSplitterConfig{ChunkSize: 10, Tokenizer: renderPairTokenizer{}},
 		})
 		if err != nil || ix.Tokenizer() != (renderPairTokenizer{}) {
@@ -48,7 +48,7 @@ func TestDocumentIndexConstructor(t *testing.T) {
 	})
 	t.Run("an invalid chunking config is refused", func(t *testing.T) {
 		_, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{
-			FolderPath: "x", Storage: newDocTestStorage(), Codec: docTestCodec{}, Tokenizer: renderCharTokenizer{},
+			FolderPath: "x", Storage: newMemTestStorage(), Codec: jsonTestCodec{}, Tokenizer: renderCharTokenizer{},
 			ChunkingConfig: &TextSplitterConfig{ChunkSize: 4, ChunkOverlap: 5},
 		})
 		if !errors.Is(err, ErrInvalidArgument) {
@@ -80,7 +80,7 @@ func TestIsCatalogCreated(t *testing.T) {
 	if ok, err := env.ix.IsCatalogCreated(ctx); !ok || err != nil {
 		t.Fatalf("IsCatalogCreated = %v, %v with folder/catalog.json", ok, err)
 	}
-	pb := newDocTestEnv(t, func(c *LocalDocumentIndexConfig) { c.Codec = docTestCodec{ext: ".pb"} })
+	pb := newDocTestEnv(t, func(c *LocalDocumentIndexConfig) { c.Codec = jsonTestCodec{ext: ".pb"} })
 	pb.st.files[pb.path("catalog.json")] = []byte("{}")
 	if ok, _ := pb.ix.IsCatalogCreated(ctx); ok {
 		t.Fatal("a protobuf index looks for catalog.json")
@@ -537,7 +537,7 @@ func TestFixUpsertReplacesTheOldVersionInOneCommit(t *testing.T) {
 		}
 		want := []string{"catalog.json", old.ID() + ".json", old.ID() + ".txt", "index.json"}
 		slices.Sort(want)
-		if got := env.st.names(docTestFolder); !slices.Equal(got, want) {
+		if got := env.st.fileNames(docTestFolder); !slices.Equal(got, want) {
 			t.Fatalf("files %v, want %v", got, want)
 		}
 	}
@@ -605,7 +605,7 @@ func TestFixUpsertReplacesTheOldVersionInOneCommit(t *testing.T) {
 		}
 		want := []string{"catalog.json", doc.ID() + ".txt", "index.json"}
 		slices.Sort(want)
-		if got := env.st.names(docTestFolder); !slices.Equal(got, want) {
+		if got := env.st.fileNames(docTestFolder); !slices.Equal(got, want) {
 			t.Fatalf("files %v, want %v", got, want)
 		}
 		if st, _ := env.ix.GetCatalogStats(ctx); st.Documents != 1 {
@@ -876,7 +876,7 @@ func TestDocumentBatches(t *testing.T) {
 	t.Run("fix: a cancelled batch leaves the catalog and no files behind", func(t *testing.T) {
 		env := newCreatedDocEnv(t, nil)
 		mustUpsertDoc(t, env.ix, "keep", "kept text", "", nil)
-		before := env.st.names(docTestFolder)
+		before := env.st.fileNames(docTestFolder)
 		if err := env.ix.BeginUpdate(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -894,7 +894,7 @@ func TestDocumentBatches(t *testing.T) {
 		if c := env.ix.cat.Load(); c.Count != 1 || len(c.URIToID) != 1 {
 			t.Fatalf("catalog %+v", c)
 		}
-		if got := env.st.names(docTestFolder); !slices.Equal(got, before) {
+		if got := env.st.fileNames(docTestFolder); !slices.Equal(got, before) {
 			t.Fatalf("files %v, want %v", got, before)
 		}
 	})
@@ -917,7 +917,7 @@ func TestDocumentBatches(t *testing.T) {
 		}
 		want := []string{"catalog.json", "index.json", v3.ID() + ".txt"}
 		slices.Sort(want)
-		if got := env.st.names(docTestFolder); !slices.Equal(got, want) {
+		if got := env.st.fileNames(docTestFolder); !slices.Equal(got, want) {
 			t.Fatalf("files %v, want %v", got, want)
 		}
 	})
@@ -1044,7 +1044,7 @@ func TestLocalDocument(t *testing.T) {
 		}
 	})
 	t.Run("fix: metadata is found in a protobuf index", func(t *testing.T) {
-		pb := newCreatedDocEnv(t, func(c *LocalDocumentIndexConfig) { c.Codec = docTestCodec{ext: ".pb"} })
+		pb := newCreatedDocEnv(t, func(c *LocalDocumentIndexConfig) { c.Codec = jsonTestCodec{ext: ".pb"} })
 		d := mustUpsertDoc(t, pb.ix, "u", "text", "", Metadata{"lang": "en"})
 		if _, ok := pb.st.file(pb.path(d.ID() + ".pb")); !ok {
 			t.Fatal("metadata not written to <id>.pb")

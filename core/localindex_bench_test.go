@@ -14,7 +14,7 @@ import (
 
 // ixBenchCodec is a codec whose index file is a few bytes, so benchmarks
 // measure the engine, not the serialisation (measured by the codecs).
-type ixBenchCodec struct{ idxTestCodec }
+type ixBenchCodec struct{ jsonTestCodec }
 
 func (ixBenchCodec) SerializeIndex(d IndexData) ([]byte, error) {
 	return []byte(fmt.Sprintf(`{"version":%d,"metadata_config":{},"items":[]}`, d.Version)), nil
@@ -48,7 +48,7 @@ func ixBenchIndex(b *testing.B, n, d int) *LocalIndex {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ix, err := NewLocalIndex("bench", IndexOptions{Storage: newIdxTestStorage(), Codec: ixBenchCodec{}})
+	ix, err := NewLocalIndex("bench", IndexOptions{Storage: newMemTestStorage(), Codec: ixBenchCodec{}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func BenchmarkBuild100kx384Batch(b *testing.B) {
 	var cpuTotal time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		st := newIdxTestStorage()
+		st := newMemTestStorage()
 		ix, _ := NewLocalIndex("bench", IndexOptions{Storage: st, Codec: ixBenchCodec{}})
 		if err := ix.CreateIndex(ctx, CreateIndexConfig{MetadataConfig: ixBenchIndexed}); err != nil {
 			b.Fatal(err)

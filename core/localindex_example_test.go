@@ -10,7 +10,7 @@ func ExampleNewLocalIndex() {
 	// Any FileStorage and IndexCodec will do; the root package folio
 	// defaults them to the local file system and JSON. These are in-memory
 	// test doubles.
-	ix, err := NewLocalIndex("notes", IndexOptions{Storage: newIdxTestStorage(), Codec: idxTestCodec{}})
+	ix, err := NewLocalIndex("notes", IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -346,7 +346,7 @@ func TestLocalIndexWrites(t *testing.T) {
 }
 
 func TestLocalIndexDeletes(t *testing.T) {
-	setup := func(t *testing.T, ids ...string) (*LocalIndex, *idxTestStorage) {
+	setup := func(t *testing.T, ids ...string) (*LocalIndex, *memTestStorage) {
 		ix, st := newCreatedIndex(t, CreateIndexConfig{})
 		for _, id := range ids {
 			mustInsert(t, ix, id, []float32{}, nil)
@@ -564,7 +564,7 @@ func TestLocalIndexMetadata(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		md, _ := idxTestCodec{}.DeserializeMetadata(raw)
+		md, _ := jsonTestCodec{}.DeserializeMetadata(raw)
 		if !reflect.DeepEqual(md, Metadata{"keep": "k", "other": "o"}) {
 			t.Fatalf("side-car = %v", md)
 		}

@@ -219,13 +219,13 @@ func TestDimensionMismatch(t *testing.T) {
 		mustInsert(t, ix, "2", []float32{1}, nil)
 	})
 	t.Run("an index file with mixed lengths opens and scores over the shorter prefix", func(t *testing.T) {
-		st := newIdxTestStorage()
+		st := newMemTestStorage()
 		data := IndexData{Version: 1, Items: []IndexItem{
 			{ID: "long", Vector: []float32{1, 0, 1}, Norm: math.Sqrt2, Metadata: Metadata{}},
 			{ID: "short", Vector: []float32{1}, Norm: 1, Metadata: Metadata{}},
 			{ID: "empty", Vector: []float32{}, Norm: 0, Metadata: Metadata{}},
 		}}
-		raw, _ := idxTestCodec{}.SerializeIndex(data)
+		raw, _ := jsonTestCodec{}.SerializeIndex(data)
 		_ = st.UpsertFile(ctxb, idxTestFolder+"/index.json", raw)
 		ix := reopen(t, st)
 		got, err := ix.QueryItems(ctxb, []float32{1, 0}, "", 3, nil, false)

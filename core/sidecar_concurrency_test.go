@@ -10,7 +10,7 @@ import (
 // gatedSidecarStorage holds the first side-car read until released, so a
 // test can commit while a query is reading side-cars.
 type gatedSidecarStorage struct {
-	*idxTestStorage
+	*memTestStorage
 	once    sync.Once
 	entered chan struct{}
 	release chan struct{}
@@ -23,7 +23,7 @@ func (s *gatedSidecarStorage) ReadFile(ctx context.Context, p string) ([]byte, e
 			<-s.release
 		})
 	}
-	return s.idxTestStorage.ReadFile(ctx, p)
+	return s.memTestStorage.ReadFile(ctx, p)
 }
 
 func TestQueryRacingACommitThatRemovesItsSidecars(t *testing.T) {
@@ -49,8 +49,8 @@ func TestQueryRacingACommitThatRemovesItsSidecars(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st := &gatedSidecarStorage{idxTestStorage: newIdxTestStorage(), entered: make(chan struct{}), release: make(chan struct{})}
-			ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: idxTestCodec{}})
+			st := &gatedSidecarStorage{memTestStorage: newMemTestStorage(), entered: make(chan struct{}), release: make(chan struct{})}
+			ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,7 +13,7 @@ import (
 // read's context is done (a slow storage that honours cancellation); the
 // side-car named missing fails at once with fs.ErrNotExist.
 type slowSidecarStorage struct {
-	*idxTestStorage
+	*memTestStorage
 	missing string
 }
 
@@ -28,7 +28,7 @@ func (s *slowSidecarStorage) ReadFile(ctx context.Context, p string) ([]byte, er
 		case <-time.After(10 * time.Second):
 		}
 	}
-	return s.idxTestStorage.ReadFile(ctx, p)
+	return s.memTestStorage.ReadFile(ctx, p)
 }
 
 func TestQuerySidecarFailureIsReportedNotMaskedByCancellation(t *testing.T) {
@@ -41,8 +41,8 @@ func TestQuerySidecarFailureIsReportedNotMaskedByCancellation(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st := &slowSidecarStorage{idxTestStorage: newIdxTestStorage()}
-			ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: idxTestCodec{}})
+			st := &slowSidecarStorage{memTestStorage: newMemTestStorage()}
+			ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,7 @@ import (
 
 // Fixes of the design §5 on side-car files and single writes.
 
-func sidecarIndex(t *testing.T) (*LocalIndex, *idxTestStorage) {
+func sidecarIndex(t *testing.T) (*LocalIndex, *memTestStorage) {
 	return newCreatedIndex(t, CreateIndexConfig{MetadataConfig: MetadataConfig{Indexed: []string{"a"}}})
 }
 
@@ -116,12 +116,12 @@ func TestSidecarCleanup(t *testing.T) {
 		}
 	})
 	t.Run("a side-car shared by two items of a foreign file stays while one refers to it", func(t *testing.T) {
-		st := newIdxTestStorage()
+		st := newMemTestStorage()
 		data := IndexData{Version: 1, MetadataConfig: MetadataConfig{Indexed: []string{"a"}}, Items: []IndexItem{
 			{ID: "1", Vector: []float32{1}, Norm: 1, Metadata: Metadata{"a": "x"}, MetadataFile: "shared.json"},
 			{ID: "2", Vector: []float32{1}, Norm: 1, Metadata: Metadata{"a": "x"}, MetadataFile: "shared.json"},
 		}}
-		raw, _ := idxTestCodec{}.SerializeIndex(data)
+		raw, _ := jsonTestCodec{}.SerializeIndex(data)
 		_ = st.UpsertFile(ctxb, idxTestFolder+"/index.json", raw)
 		_ = st.UpsertFile(ctxb, idxTestFolder+"/shared.json", []byte(`{"a":"x","b":"y"}`))
 		ix := reopen(t, st)
@@ -198,9 +198,9 @@ func TestFailedSingleWriteLeavesNoBatch(t *testing.T) {
 func TestPathsStayInsideTheFolder(t *testing.T) {
 	for _, bad := range []string{"../evil.json", "/etc/passwd", "a/../../b.json", "..", "c:\\x.json", "a\\..\\b", "./x.json", "a//b"} {
 		t.Run("a metadataFile "+bad+" read from the index file is ErrCorrupt", func(t *testing.T) {
-			st := newIdxTestStorage()
+			st := newMemTestStorage()
 			data := IndexData{Version: 1, Items: []IndexItem{{ID: "1", Vector: []float32{1}, Norm: 1, Metadata: Metadata{}, MetadataFile: bad}}}
-			raw, _ := idxTestCodec{}.SerializeIndex(data)
+			raw, _ := jsonTestCodec{}.SerializeIndex(data)
 			_ = st.UpsertFile(ctxb, idxTestFolder+"/index.json", raw)
 			if _, err := reopen(t, st).QueryItems(ctxb, []float32{1}, "", 1, nil, false); !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("QueryItems = %v; want ErrCorrupt", err)
@@ -209,17 +209,17 @@ func TestPathsStayInsideTheFolder(t *testing.T) {
 	}
 	for _, bad := range []string{"../index.json", "/abs.json", "a/../../x"} {
 		t.Run("an index name "+bad+" is ErrInvalidArgument", func(t *testing.T) {
-			_, err := NewLocalIndex("f", IndexOptions{Storage: newIdxTestStorage(), Codec: idxTestCodec{}, IndexName: bad})
+			_, err := NewLocalIndex("f", IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}, IndexName: bad})
 			if !errors.Is(err, ErrInvalidArgument) {
 				t.Fatalf("NewLocalIndex = %v", err)
 			}
 		})
 	}
 	t.Run("a missing storage or codec is ErrInvalidArgument", func(t *testing.T) {
-		if _, err := NewLocalIndex("f", IndexOptions{Codec: idxTestCodec{}}); !errors.Is(err, ErrInvalidArgument) {
+		if _, err := NewLocalIndex("f", IndexOptions{Codec: jsonTestCodec{}}); !errors.Is(err, ErrInvalidArgument) {
 			t.Fatal(err)
 		}
-		if _, err := NewLocalIndex("f", IndexOptions{Storage: newIdxTestStorage()}); !errors.Is(err, ErrInvalidArgument) {
+		if _, err := NewLocalIndex("f", IndexOptions{Storage: newMemTestStorage()}); !errors.Is(err, ErrInvalidArgument) {
 			t.Fatal(err)
 		}
 	})
