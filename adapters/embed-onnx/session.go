@@ -307,9 +307,17 @@ func (s *session) run(ctx context.Context, ids, mask [][]int64) ([]float32, int,
 		return nil, 0, err
 	}
 	defer runOpts.Destroy()
-	stop := context.AfterFunc(ctx, func() { _ = runOpts.Terminate() })
+	// Terminate may run on the context's goroutine while the run ends: it
+	// must be over before the deferred Destroy frees runOpts.
+	terminated := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(terminated)
+		_ = runOpts.Terminate()
+	})
 	err = s.s.RunWithOptions(values, outputs, runOpts)
-	stop()
+	if !stop() {
+		<-terminated
+	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, 0, ctxErr
 	}
