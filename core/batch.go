@@ -20,8 +20,9 @@ type batch struct {
 	live    int                   // items in the working set
 	dim     int                   // vector length of the working set; -1 when it is empty
 
-	created []string // side-car files this batch wrote; removed on cancel
-	dropped []string // side-car files of items it removed or replaced; removed after commit
+	sidecars []FileWrite // side-car files to write at the commit, by name
+	created  []string    // side-car files this batch wrote or will write; removed on cancel
+	dropped  []string    // side-car files of items it removed or replaced; removed after commit
 
 	// slab, when set, receives the vectors of added items one after
 	// another, so that a batch filling an empty index commits them as the
@@ -338,6 +339,9 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) error {
 	b := ix.update
 	s := b.apply()
 	ix.updateBM25(ctx, b, s)
+	if err := ix.writeSidecars(ctx, b); err != nil {
+		return err
+	}
 	if ix.hooks.beforeSave != nil {
 		if err := ix.hooks.beforeSave(ctx); err != nil {
 			return err

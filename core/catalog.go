@@ -8,7 +8,6 @@ import (
 	"maps"
 	"math"
 	"strings"
-	"sync"
 )
 
 // The document catalog, catalog<ext> beside the index file, maps URIs to
@@ -239,40 +238,25 @@ func (d *LocalDocumentIndex) hookBeforeSave(ctx context.Context) error {
 	return nil
 }
 
-// maxFileWrites bounds the document files a commit writes at once.
-const maxFileWrites = 16
-
-// writeFiles writes the files not written yet, several at once (durable
-// storage syncs each file: overlapping them saves most of the wait), and
-// marks those written.
+// writeFiles writes the files not written yet as one group (writeGroup)
+// and marks them written.
 func (d *LocalDocumentIndex) writeFiles(ctx context.Context, files []*docFile) error {
 	var todo []*docFile
+	var group []FileWrite
 	for _, f := range files {
 		if !f.written {
+			f.tried = true
 			todo = append(todo, f)
+			group = append(group, FileWrite{Path: d.path(f.name), Content: f.content})
 		}
 	}
-	if len(todo) == 0 {
-		return nil
+	if err := writeGroup(ctx, d.Storage(), group); err != nil {
+		return err
 	}
-	errs := make([]error, len(todo))
-	sem := make(chan struct{}, maxFileWrites)
-	var wg sync.WaitGroup
-	for i, f := range todo {
-		f.tried = true
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			if err := d.Storage().UpsertFile(ctx, d.path(f.name), f.content); err != nil {
-				errs[i] = fmt.Errorf("write %q: %w", f.name, err)
-			}
-		})
+	for _, f := range todo {
+		f.written = true
 	}
-	wg.Wait()
-	for i, f := range todo {
-		f.written = errs[i] == nil
-	}
-	return errors.Join(errs...)
+	return nil
 }
 
 // hookAfterSave writes the catalog with its hashes (step 4) and publishes

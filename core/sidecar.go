@@ -8,10 +8,14 @@ import (
 )
 
 // Side-car files hold the full metadata of items that have keys outside
-// MetadataConfig.Indexed (REF §2.5–2.6). Each is named "<uuid><ext>", a
+// MetadataConfig.Indexed. Each is named "<uuid><ext>", a
 // fresh uuid per write (not the item id), in the index folder, and its name
 // is the item's MetadataFile. In a protobuf index they hold JSON text, as
 // the codec's SerializeMetadata writes it.
+//
+// A batch writes its side-cars when it commits, all together, before the
+// index file: through the storage's GroupWriter when it has one (one
+// durability barrier for the whole batch), else several at once.
 //
 // Fixes over Vectra: a side-car is removed once the commit that drops or
 // replaces its item is written (never before, so a crash cannot leave the
@@ -19,17 +23,39 @@ import (
 // side-cars it wrote. A MetadataFile read from an index file that would
 // leave the folder makes the file corrupt (see snapshotFromData).
 
-// writeSidecar writes md to a new side-car file and returns its name.
-func (ix *LocalIndex) writeSidecar(ctx context.Context, md Metadata) (string, error) {
+// newSidecar serializes md as a new side-car file, to be written by the
+// commit, and returns its name and content.
+func (ix *LocalIndex) newSidecar(md Metadata) (string, []byte, error) {
 	name := newUUIDv4() + ix.codec.Extension()
 	raw, err := ix.codec.SerializeMetadata(md)
 	if err != nil {
-		return "", fmt.Errorf("serialize metadata file %q: %w", name, err)
+		return "", nil, fmt.Errorf("serialize metadata file %q: %w", name, err)
 	}
-	if err := ix.storage.UpsertFile(ctx, ix.path(name), raw); err != nil {
-		return "", fmt.Errorf("write metadata file %q: %w", name, err)
+	return name, raw, nil
+}
+
+// writeSidecars writes the side-car files of b that an item still refers
+// to, as one group (one durability barrier on storage that offers it),
+// before the index file that names them.
+func (ix *LocalIndex) writeSidecars(ctx context.Context, b *batch) error {
+	if len(b.sidecars) == 0 {
+		return nil
 	}
-	return name, nil
+	dropped := make(map[string]bool, len(b.dropped))
+	for _, f := range b.dropped {
+		dropped[f] = true
+	}
+	files := make([]FileWrite, 0, len(b.sidecars))
+	for _, f := range b.sidecars {
+		if !dropped[f.Path] {
+			files = append(files, FileWrite{Path: ix.path(f.Path), Content: f.Content})
+		}
+	}
+	if err := writeGroup(ctx, ix.storage, files); err != nil {
+		return fmt.Errorf("write metadata files: %w", err)
+	}
+	b.sidecars = nil
+	return nil
 }
 
 // removeSidecars deletes side-car files, logging failures: the commit they

@@ -45,3 +45,27 @@ const (
 	ListFoldersOnly ListFilesFilter = "folders"
 	ListAll         ListFilesFilter = "all"
 )
+
+// FileWrite is one file of [GroupWriter.WriteFiles].
+type FileWrite struct {
+	Path    string
+	Content []byte
+}
+
+// GroupWriter is an optional capability of a [FileStorage], found by type
+// assertion: writing many files with one durability barrier for all of them
+// instead of one per file. A commit writes the side-car and document files
+// of a batch through it, before the index file that refers to them; a
+// storage without it gets one UpsertFile call per file (several at once).
+//
+// Implementations must be safe for concurrent use.
+type GroupWriter interface {
+	// WriteFiles creates or replaces every file (their folders exist) and
+	// returns once all of them are durable. Readers never see a file half
+	// written. Until WriteFiles returns nil, a crash may leave any of the
+	// files missing, or, on storage that defers durability to the
+	// barrier, empty or partly written: callers write through it only
+	// files that nothing refers to yet. On error, any subset of the files
+	// may have been written.
+	WriteFiles(ctx context.Context, files []FileWrite) error
+}

@@ -188,9 +188,11 @@ func (ix *LocalIndex) addItem(ctx context.Context, b *batch, item IndexItem, uni
 	}
 	var file string
 	if full != nil {
-		if file, err = ix.writeSidecar(ctx, full); err != nil {
+		var raw []byte
+		if file, raw, err = ix.newSidecar(full); err != nil {
 			return IndexItem{}, err
 		}
+		b.sidecars = append(b.sidecars, FileWrite{Path: file, Content: raw})
 		b.created = append(b.created, file)
 	}
 	vec := b.ownVector(item.Vector)

@@ -4,8 +4,22 @@ go 1.26
 
 require (
 	github.com/foliovec/folio v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/codec-json v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/codec-pb v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/embed-hash v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/dlclark/regexp2 v1.10.0 // indirect
+	github.com/foliovec/folio/adapters/storage-fs v0.0.0-00010101000000-000000000000 // indirect
+	github.com/foliovec/folio/adapters/tokenizer-tiktoken v0.0.0-00010101000000-000000000000 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
+	github.com/google/uuid v1.3.0 // indirect
+	github.com/pkoukk/tiktoken-go v0.1.8 // indirect
+	github.com/pkoukk/tiktoken-go-loader v0.0.2 // indirect
+	golang.org/x/sys v0.38.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
 )
 
 replace (

@@ -12,6 +12,11 @@ import (
 // writeTemp writes content to a new temporary file in dir, syncs and
 // closes it, and returns its name. On failure nothing is left behind.
 func (s *LocalFileStorage) writeTemp(dir string, content []byte) (string, error) {
+	return s.writeTempFile(dir, content, true)
+}
+
+// writeTempFile is writeTemp that syncs the file only when sync is set.
+func (s *LocalFileStorage) writeTempFile(dir string, content []byte, sync bool) (string, error) {
 	for range 16 {
 		name := filepath.Join(dir, fmt.Sprintf("%s%016x", TempPrefix, rand.Uint64()))
 		f, err := s.fsys.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
@@ -21,7 +26,7 @@ func (s *LocalFileStorage) writeTemp(dir string, content []byte) (string, error)
 		if err != nil {
 			return "", err
 		}
-		if err := writeAndClose(f, content); err != nil {
+		if err := writeAndClose(f, content, sync); err != nil {
 			s.fsys.Remove(name)
 			return "", err
 		}
@@ -38,22 +43,19 @@ func (s *LocalFileStorage) createInPlace(name string, content []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAndClose(f, content); err != nil {
+	if err := writeAndClose(f, content, true); err != nil {
 		s.fsys.Remove(name)
 		return err
 	}
 	return nil
 }
 
-// writeAndClose writes content to f, syncs it to stable storage and closes
-// it, returning the first error.
-func writeAndClose(f *os.File, content []byte) error {
+// writeAndClose writes content to f, syncs it to stable storage when sync
+// is set, and closes it, returning the first error.
+func writeAndClose(f *os.File, content []byte, sync bool) error {
 	_, err := f.Write(content)
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return closeFile(f, err)
 }

@@ -325,3 +325,28 @@ func (s *refStore) ListFiles(ctx context.Context, p string, filter core.ListFile
 	}
 	return out, nil
 }
+
+var _ core.GroupWriter = (*refStore)(nil)
+
+// WriteFiles upserts every file in order, stopping at the first failure.
+func (s *refStore) WriteFiles(ctx context.Context, files []core.FileWrite) error {
+	if s.bug == "group write drops the last file" && len(files) > 1 {
+		files = files[:len(files)-1]
+	}
+	for _, f := range files {
+		content := f.Content
+		if s.bug != "group write aliases the caller's bytes" {
+			content = slices.Clone(content)
+		}
+		if err := s.UpsertFile(ctx, f.Path, content); err != nil {
+			return err
+		}
+		if s.bug == "group write aliases the caller's bytes" {
+			key, _ := s.key(ctx, f.Path)
+			s.st.mu.Lock()
+			s.st.files[key] = f.Content
+			s.st.mu.Unlock()
+		}
+	}
+	return nil
+}

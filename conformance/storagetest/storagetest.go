@@ -64,10 +64,14 @@ func Run(t *testing.T, newHarness func(t testing.TB) Harness, caps Capabilities)
 	t.Helper()
 	for _, tc := range cases() {
 		t.Run(tc.name, func(t *testing.T) {
-			if !caps.claims(tc.requires) {
+			if tc.requires != groupWriter && !caps.claims(tc.requires) {
 				t.Skipf("the storage does not claim %s", tc.requires)
 			}
-			for _, err := range runCase(t.Context(), tc, newHarness(t)) {
+			h := newHarness(t)
+			if _, ok := h.Storage.(core.GroupWriter); tc.requires == groupWriter && !ok {
+				t.Skipf("the storage does not implement %s", groupWriter)
+			}
+			for _, err := range runCase(t.Context(), tc, h) {
 				t.Error(err)
 			}
 		})
@@ -86,12 +90,18 @@ func Check(ctx context.Context, newHarness func(t testing.TB) Harness, caps Capa
 		if err := ctx.Err(); err != nil {
 			return errors.Join(append(errs, err)...)
 		}
-		if !caps.claims(tc.requires) {
+		if tc.requires != groupWriter && !caps.claims(tc.requires) {
 			continue
 		}
 		tb := checktb.New(ctx, tc.name, "storagetest-")
 		var caseErrs []error
-		tb.Run(func(t testing.TB) { caseErrs = runCase(ctx, tc, newHarness(t)) })
+		tb.Run(func(t testing.TB) {
+			h := newHarness(t)
+			if _, ok := h.Storage.(core.GroupWriter); tc.requires == groupWriter && !ok {
+				return
+			}
+			caseErrs = runCase(ctx, tc, h)
+		})
 		msgs := tb.Messages()
 		for _, msg := range msgs {
 			errs = append(errs, fmt.Errorf("storagetest: %s: harness: %s", tc.name, msg))
@@ -123,6 +133,7 @@ func cases() []testCase {
 	all = append(all, cancellationCases()...)
 	all = append(all, concurrencyCases()...)
 	all = append(all, capabilityCases()...)
+	all = append(all, groupWriterCases()...)
 	return all
 }
 

@@ -82,6 +82,8 @@ func TestCheckFindsEachBrokenRule(t *testing.T) {
 		{"upsert tears", "readers during UpsertFile see the whole old or new content"},
 		{"reopen forgets", "a reopened storage sees the files and folders written before"},
 		{"escapes its root", "paths that leave the root fail with core.ErrInvalidArgument"},
+		{"group write drops the last file", "WriteFiles writes every file, new or replaced, byte for byte"},
+		{"group write aliases the caller's bytes", "WriteFiles keeps its own copy of the caller's bytes"},
 	}
 	for _, tt := range bugs {
 		t.Run(tt.bug, func(t *testing.T) {
