@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math"
 	"strings"
+	"sync"
 )
 
 // The document catalog, catalog<ext> beside the index file, maps URIs to
@@ -126,20 +127,30 @@ func (d *LocalDocumentIndex) catalog(ctx context.Context, op string) (*DocumentC
 	return c, nil
 }
 
-// catalogLocked is catalog with the writer lock held. A missing catalog is
-// created and written at once, as Vectra does (so IsCatalogCreated is true
-// after any read).
+// catalogLocked is catalog with the writer lock held.
 func (d *LocalDocumentIndex) catalogLocked(ctx context.Context) (*DocumentCatalog, error) {
-	if _, err := d.loadLocked(ctx); err != nil {
+	s, err := d.loadLocked(ctx)
+	if err != nil {
 		return nil, err
 	}
 	if c := d.cat.Load(); c != nil {
 		return c, nil
 	}
+	return d.loadCatalogLocked(ctx, s)
+}
+
+// loadCatalogLocked reads the catalog of the index whose last commit is s
+// and publishes it. A missing catalog is created and written at once, as
+// Vectra does (so IsCatalogCreated is true after any read), when the index
+// is empty; beside an index that holds items it is ErrNotDocumentIndex: the
+// folder holds a plain index, which a document index must not write into.
+func (d *LocalDocumentIndex) loadCatalogLocked(ctx context.Context, s *snapshot) (*DocumentCatalog, error) {
 	p := d.catalogPath()
 	raw, err := d.Storage().ReadFile(ctx, p)
 	var c *DocumentCatalog
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && s.len() > 0:
+		return nil, fmt.Errorf("no document catalog %q beside an index of %d items: %w", p, s.len(), ErrNotDocumentIndex)
 	case errors.Is(err, fs.ErrNotExist):
 		c = initialCatalog()
 		if err := d.writeCatalog(ctx, c); err != nil {
@@ -158,6 +169,71 @@ func (d *LocalDocumentIndex) catalogLocked(ctx context.Context) (*DocumentCatalo
 	}
 	d.cat.Store(c)
 	return c, nil
+}
+
+// hookLoaded runs when the index file is read: it loads the catalog (so
+// that a plain index is refused before anything uses it) and makes the
+// chunk keys of every chunk item inline.
+func (d *LocalDocumentIndex) hookLoaded(ctx context.Context, s *snapshot) error {
+	if d.cat.Load() == nil {
+		if _, err := d.loadCatalogLocked(ctx, s); err != nil {
+			return err
+		}
+	}
+	return d.inlineChunkKeys(ctx, s)
+}
+
+// inlineChunkKeys copies documentId, startPos and endPos from the side-car
+// into the inline metadata of every item of s that has a side-car and not
+// those keys inline. Folio keeps them inline when it writes chunks; Vectra,
+// in an index with indexed metadata, keeps them only in side-cars, where
+// the engine (the keyword index, document grouping, replacing a document)
+// cannot see them. A side-car that cannot be read is logged and its item
+// left as it is, as a query would only fail on it if it were returned.
+func (d *LocalDocumentIndex) inlineChunkKeys(ctx context.Context, s *snapshot) error {
+	var todo []int
+	for i, f := range s.files {
+		if f == "" {
+			continue
+		}
+		if _, ok := chunkDocumentID(s.meta[i]); !ok {
+			todo = append(todo, i)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	found := make([]Metadata, len(todo))
+	errs := make([]error, len(todo))
+	sem := make(chan struct{}, maxSidecarReads)
+	var wg sync.WaitGroup
+	for j, i := range todo {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			found[j], errs[j] = d.readSidecar(ctx, s.files[i])
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for j, i := range todo {
+		if errs[j] != nil {
+			d.log.Warn("core: read chunk keys from metadata file", "folder", d.FolderPath(), "item", s.ids[i], "err", errs[j])
+			continue
+		}
+		if _, ok := chunkDocumentID(found[j]); !ok {
+			continue
+		}
+		md := make(Metadata, len(s.meta[i])+len(reservedChunkKeys))
+		maps.Copy(md, s.meta[i])
+		for _, k := range reservedChunkKeys {
+			md[k] = found[j][k]
+		}
+		s.meta[i] = md
+	}
+	return nil
 }
 
 // checkCatalog fills in missing maps and refuses ids that would leave the

@@ -125,6 +125,7 @@ func NewLocalDocumentIndex(cfg LocalDocumentIndexConfig) (*LocalDocumentIndex, e
 	}
 	d.LocalIndex = ix
 	ix.hooks = commitHooks{
+		loaded:     d.hookLoaded,
 		begin:      d.hookBegin,
 		beforeSave: d.hookBeforeSave,
 		afterSave:  d.hookAfterSave,

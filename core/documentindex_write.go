@@ -232,7 +232,7 @@ func (d *LocalDocumentIndex) applyUpsert(ctx context.Context, b *batch, p *docPe
 		md["documentId"] = u.id
 		md["startPos"] = float64(c.StartPos)
 		md["endPos"] = float64(c.EndPos)
-		item, err := d.addItem(ctx, b, IndexItem{ID: newUUIDv4(), Metadata: md, Vector: u.vectors[i]}, true)
+		item, err := d.addItem(ctx, b, IndexItem{ID: newUUIDv4(), Metadata: md, Vector: u.vectors[i]}, true, reservedChunkKeys[:])
 		if err != nil {
 			for _, pos := range positions {
 				b.remove(b.at(pos).id)

@@ -79,6 +79,10 @@ type LocalIndex struct {
 // commitHooks let a type built on LocalIndex (LocalDocumentIndex) take part
 // in batches. Each runs with the writer lock held. Any may be nil.
 type commitHooks struct {
+	// loaded runs when the index file has been read, before the snapshot
+	// is published; it may change the snapshot's metadata. An error fails
+	// the load.
+	loaded func(ctx context.Context, s *snapshot) error
 	// begin runs when a batch opens.
 	begin func()
 	// beforeSave runs in EndUpdate before the index file is written; an
@@ -269,6 +273,11 @@ func (ix *LocalIndex) loadLocked(ctx context.Context) (*snapshot, error) {
 	s, err := snapshotFromData(data, arena)
 	if err != nil {
 		return nil, fmt.Errorf("load index %q: %w", p, err)
+	}
+	if ix.hooks.loaded != nil {
+		if err := ix.hooks.loaded(ctx, s); err != nil {
+			return nil, fmt.Errorf("load index %q: %w", p, err)
+		}
 	}
 	ix.cur.Store(s)
 	if len(raw) >= releaseAfterLoad {

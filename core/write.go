@@ -71,7 +71,7 @@ func (ix *LocalIndex) putItem(ctx context.Context, op string, item IndexItem, un
 	var out IndexItem
 	err := ix.write(ctx, func(b *batch) (bool, error) {
 		var err error
-		out, err = ix.addItem(ctx, b, item, unique)
+		out, err = ix.addItem(ctx, b, item, unique, nil)
 		return err == nil, err
 	})
 	if err != nil {
@@ -122,7 +122,7 @@ func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) (
 		if item.ID == "" {
 			item.ID = newUUIDv4()
 		}
-		if out[i], err = ix.addItem(ctx, b, item, true); err != nil {
+		if out[i], err = ix.addItem(ctx, b, item, true, nil); err != nil {
 			ix.cancelLocked(ctx)
 			return nil, wrapOp(op+": item", item.ID, err)
 		}
@@ -165,8 +165,9 @@ func (ix *LocalIndex) DeleteItems(ctx context.Context, ids []string) error {
 	return nil
 }
 
-// addItem validates item and puts it in b (REF §2.5). item.ID is set.
-func (ix *LocalIndex) addItem(ctx context.Context, b *batch, item IndexItem, unique bool) (IndexItem, error) {
+// addItem validates item and puts it in b. item.ID is set. The metadata
+// keys in keep stay inline whether or not they are indexed.
+func (ix *LocalIndex) addItem(ctx context.Context, b *batch, item IndexItem, unique bool, keep []string) (IndexItem, error) {
 	if item.Vector == nil {
 		return IndexItem{}, fmt.Errorf("vector is required: %w", ErrInvalidArgument)
 	}
@@ -182,7 +183,7 @@ func (ix *LocalIndex) addItem(ctx context.Context, b *batch, item IndexItem, uni
 	if d := len(item.Vector); b.live > 0 && d != b.dim && !(exists && b.live == 1) {
 		return IndexItem{}, fmt.Errorf("vector has %d dimensions, index has %d: %w", d, b.dim, ErrDimensionMismatch)
 	}
-	inline, full, err := splitMetadata(b.base.config.Indexed, item.Metadata)
+	inline, full, err := splitMetadata(b.base.config.Indexed, keep, item.Metadata)
 	if err != nil {
 		return IndexItem{}, err
 	}
@@ -263,19 +264,21 @@ func cleanMetadata(md Metadata) (Metadata, error) {
 
 // splitMetadata cleans md and returns the metadata kept inline and, when
 // the item needs a side-car, the full metadata to write there (else nil):
-// with indexed keys, inline holds only those, and any other key sends the
-// full metadata to a side-car (REF §2.5). Without indexed keys everything
-// is inline.
-func splitMetadata(indexed []string, md Metadata) (inline, sidecar Metadata, err error) {
+// with indexed keys, inline holds only those and the keys in keep, and any
+// other key sends the full metadata to a side-car, as Vectra writes it.
+// Without indexed keys everything is inline.
+func splitMetadata(indexed, keep []string, md Metadata) (inline, sidecar Metadata, err error) {
 	if len(indexed) == 0 {
 		inline, err = cleanMetadata(md)
 		return inline, nil, err
 	}
-	inline = make(Metadata, len(indexed))
-	for _, k := range indexed {
-		if v, ok := md[k]; ok {
-			if inline[k], err = cleanMetadataValue(k, v); err != nil {
-				return nil, nil, err
+	inline = make(Metadata, len(indexed)+len(keep))
+	for _, keys := range [2][]string{indexed, keep} {
+		for _, k := range keys {
+			if v, ok := md[k]; ok {
+				if inline[k], err = cleanMetadataValue(k, v); err != nil {
+					return nil, nil, err
+				}
 			}
 		}
 	}
