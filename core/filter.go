@@ -2,13 +2,10 @@ package core
 
 import (
 	"fmt"
-	"math"
-	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 )
 
 // Filter is a Mongo/Pinecone-style metadata filter:
@@ -54,7 +51,28 @@ import (
 //
 // Objects may be Filter, map[string]any or Metadata (or any map with
 // string keys); arrays may be []any or any other slice.
+//
+// Limits: a filter nests at most [MaxFilterDepth] objects deep, holds at
+// most [MaxFilterClauses] clauses in all (object keys and $and/$or
+// elements) and at most [MaxFilterValues] $in/$nin values in all, and no
+// object may contain itself; a filter beyond them is ErrInvalidFilter. Within them, compiling a filter costs
+// time and memory linear in its size (well under a millisecond for the
+// largest), so a filter from an untrusted client cannot stall or exhaust a
+// process.
 type Filter map[string]any
+
+// Limits on a filter's shape; a filter beyond them is ErrInvalidFilter.
+const (
+	// MaxFilterDepth is the deepest a filter's objects nest: the top level
+	// is depth 1, each $and/$or element and each operator object one more.
+	MaxFilterDepth = 32
+	// MaxFilterClauses is the most object keys and $and/$or elements a
+	// filter holds in all.
+	MaxFilterClauses = 1024
+	// MaxFilterValues is the most $in and $nin values a filter holds in
+	// all.
+	MaxFilterValues = 4096
+)
 
 // predicate reports whether metadata matches a compiled filter.
 type predicate func(Metadata) bool
@@ -71,91 +89,110 @@ func compileFilter(f Filter) (predicate, error) {
 	return match, err
 }
 
-// filterPlan tells the engine which items can match a filter without running
-// it, so it can narrow candidates with posting lists (metadata value → item
-// slots) and run the full predicate on the candidates only.
-//
-// For the ENGINE: call planFilter(f) instead of compileFilter(f) to get both.
-// The plan is a conservative necessary condition, never sufficient:
-//
-//   - none: no item can match (e.g. {"$or": []}, {"k": null},
-//     {"k": {"$in": []}}, or {"k": 1, "$and": [{"k": 2}]}); skip the scan.
-//   - terms: for every term, a matching item's metadata[term.field],
-//     normalised with metadataKey, is one of term.values. Intersect (across
-//     terms) the unions (within a term) of the posting lists, then run the
-//     predicate on each candidate; it may still reject some.
-//   - no terms and not none: the plan says nothing; scan everything.
-//
-// Terms come from the conjunctive part of the filter only: top-level
-// implicit equality, $eq and $in, recursively through $and, and through $or
-// when every (not impossible) branch constrains the same field (the values
-// are then united). $ne, $nin, range operators and other $or shapes add no
-// term. Terms are sorted by field; values keep first-appearance order and
-// are distinct keys of dynamic type string, float64 or bool (NaN, which
-// matches nothing, is dropped).
-type filterPlan struct {
-	none  bool
-	terms []filterTerm
-}
-
-// filterTerm: a matching item's metadata[field] is one of values.
-type filterTerm struct {
-	field  string
-	values []any
-}
-
-// metadataKey normalises a metadata value to the key the filter plan uses:
-// a string, a float64 (any Go number, by value) or a bool. ok is false for
-// nil and for values no $eq or $in operand can equal (slices, maps, other
-// types); such values belong in no posting list.
-func metadataKey(v any) (key any, ok bool) {
-	s := toScalar(v)
-	switch s.kind {
-	case kindString:
-		return s.s, true
-	case kindNumber:
-		return s.f, true
-	case kindBool:
-		return s.b, true
-	}
-	return nil, false
-}
-
 // planFilter validates and compiles f like compileFilter and also returns
-// its filterPlan.
+// its filterPlan, from the same walk.
 func planFilter(f Filter) (predicate, filterPlan, error) {
 	if len(f) == 0 {
 		return matchAll, filterPlan{}, nil
 	}
-	match, plan, err := compileObject("", f)
+	c := filterCompiler{fields: map[string]struct{}{}}
+	match, plan, err := c.object(f, true)
 	if err != nil {
 		return nil, filterPlan{}, err
 	}
-	return match, plan.finish(), nil
+	return match, plan.finish(sortedKeys(c.fields)), nil
 }
 
 func matchAll(Metadata) bool  { return true }
 func matchNone(Metadata) bool { return false }
 
-// filterError is the error for an invalid filter at path.
-func filterError(path, format string, args ...any) error {
-	return fmt.Errorf("core: filter %q: %s: %w", path, fmt.Sprintf(format, args...), ErrInvalidFilter)
+// filterCompiler walks a filter once, compiling its predicate and building
+// its plan, and enforces the limits. The path to the current position is
+// kept as segments and joined only for an error message.
+type filterCompiler struct {
+	path    []string
+	depth   int
+	clauses int
+	values  int
+	active  []uintptr // identities of the objects on the path, for cycles
+	fields map[string]struct{}
 }
 
-// joinPath names key inside the object at path.
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
+// errorf is the error for an invalid filter at the current path, or at the
+// current path's child key when key is not "".
+func (c *filterCompiler) errorf(key, format string, args ...any) error {
+	var b strings.Builder
+	for _, seg := range c.path {
+		if b.Len() > 0 && seg[0] != '[' {
+			b.WriteByte('.')
+		}
+		b.WriteString(seg)
 	}
-	return path + "." + key
+	if key != "" {
+		if b.Len() > 0 && key[0] != '[' {
+			b.WriteByte('.')
+		}
+		b.WriteString(key)
+	}
+	return fmt.Errorf("core: filter %q: %s: %w", b.String(), fmt.Sprintf(format, args...), ErrInvalidFilter)
 }
 
-// compileObject compiles one filter object (the top level, or an element of
-// $and/$or) found at path.
-func compileObject(path string, obj map[string]any) (predicate, planBuilder, error) {
+// count adds n clauses to the filter's count.
+func (c *filterCompiler) count(n int) error {
+	c.clauses += n
+	if c.clauses > MaxFilterClauses {
+		return c.errorf("", "more than %d clauses in all", MaxFilterClauses)
+	}
+	return nil
+}
+
+// enter steps into the object at the current path (v, with n entries),
+// checking depth, size and cycles; leave steps out.
+func (c *filterCompiler) enter(v any, n int) error {
+	if c.depth >= MaxFilterDepth {
+		return c.errorf("", "nested deeper than %d objects", MaxFilterDepth)
+	}
+	id := identity(v)
+	for _, a := range c.active {
+		if a == id && id != 0 {
+			return c.errorf("", "the filter contains itself")
+		}
+	}
+	if err := c.count(n); err != nil {
+		return err
+	}
+	c.depth++
+	c.active = append(c.active, id)
+	return nil
+}
+
+func (c *filterCompiler) leave() {
+	c.depth--
+	c.active = c.active[:len(c.active)-1]
+}
+
+// identity is the address of a map's data, which a map that contains itself
+// shares with its copy inside it; 0 for anything else.
+func identity(v any) uintptr {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Map {
+		return 0
+	}
+	return uintptr(rv.UnsafePointer())
+}
+
+// object compiles one filter object (the top level, or an element of
+// $and/$or). top marks the top level, where an exact plan is possible.
+func (c *filterCompiler) object(raw any, top bool) (predicate, planBuilder, error) {
+	obj, _ := asObject(raw)
+	if err := c.enter(raw, len(obj)); err != nil {
+		return nil, planBuilder{}, err
+	}
+	defer c.leave()
 	keys := sortedKeys(obj)
 	clauses := make([]predicate, 0, len(keys))
 	plan := planBuilder{}
+	exact := false
 	for _, k := range keys {
 		v := obj[k]
 		var (
@@ -165,14 +202,16 @@ func compileObject(path string, obj map[string]any) (predicate, planBuilder, err
 		)
 		switch {
 		case k == "$and" || k == "$or":
-			p, sub, err = compileLogical(joinPath(path, k), k, v)
+			p, sub, err = c.logical(k, v)
 		case strings.HasPrefix(k, "$"):
 			if isFieldOperator(k) {
-				return nil, planBuilder{}, filterError(joinPath(path, k), "operator %q needs a field (use {\"field\": {%q: ...}})", k, k)
+				return nil, planBuilder{}, c.errorf(k, "operator %q needs a field (use {\"field\": {%q: ...}})", k, k)
 			}
-			return nil, planBuilder{}, filterError(joinPath(path, k), "unknown operator %q", k)
+			return nil, planBuilder{}, c.errorf(k, "unknown operator %q", k)
 		default:
-			p, sub, err = compileField(joinPath(path, k), k, v)
+			c.fields[k] = struct{}{}
+			p, sub, err = c.field(k, v)
+			exact = top && len(keys) == 1 && sub.exact
 		}
 		if err != nil {
 			return nil, planBuilder{}, err
@@ -180,24 +219,30 @@ func compileObject(path string, obj map[string]any) (predicate, planBuilder, err
 		clauses = append(clauses, p)
 		plan.and(sub)
 	}
+	plan.exact = exact && !plan.none
 	return allOf(clauses), plan, nil
 }
 
-// compileLogical compiles the operand of $and or $or.
-func compileLogical(path, op string, v any) (predicate, planBuilder, error) {
+// logical compiles the operand of $and or $or.
+func (c *filterCompiler) logical(op string, v any) (predicate, planBuilder, error) {
 	elems, ok := asArray(v)
 	if !ok {
-		return nil, planBuilder{}, filterError(path, "operator %q needs an array of filters, got %s", op, describe(v))
+		return nil, planBuilder{}, c.errorf(op, "operator %q needs an array of filters, got %s", op, describe(v))
+	}
+	c.path = append(c.path, op)
+	defer func() { c.path = c.path[:len(c.path)-1] }()
+	if err := c.count(len(elems)); err != nil {
+		return nil, planBuilder{}, err
 	}
 	subs := make([]predicate, 0, len(elems))
 	plans := make([]planBuilder, 0, len(elems))
 	for i, e := range elems {
-		ep := fmt.Sprintf("%s[%d]", path, i)
-		obj, ok := asObject(e)
-		if !ok {
-			return nil, planBuilder{}, filterError(ep, "operator %q needs filter objects, got %s", op, describe(e))
+		if _, ok := asObject(e); !ok {
+			return nil, planBuilder{}, c.errorf("["+strconv.Itoa(i)+"]", "operator %q needs filter objects, got %s", op, describe(e))
 		}
-		p, plan, err := compileObject(ep, obj)
+		c.path = append(c.path, "["+strconv.Itoa(i)+"]")
+		p, plan, err := c.object(e, false)
+		c.path = c.path[:len(c.path)-1]
 		if err != nil {
 			return nil, planBuilder{}, err
 		}
@@ -224,6 +269,7 @@ func allOf(ps []predicate) predicate {
 		a, b := ps[0], ps[1]
 		return func(m Metadata) bool { return a(m) && b(m) }
 	}
+	ps = slices.Clone(ps)
 	return func(m Metadata) bool {
 		for _, p := range ps {
 			if !p(m) {
@@ -254,18 +300,24 @@ func anyOf(ps []predicate) predicate {
 // valueTest tests a present, non-nil metadata value.
 type valueTest func(scalar) bool
 
-// compileField compiles the clause for field (named path in errors).
-func compileField(path, field string, v any) (predicate, planBuilder, error) {
+// field compiles the clause for field.
+func (c *filterCompiler) field(field string, v any) (predicate, planBuilder, error) {
 	if v == nil {
 		// Vectra: a null (or undefined) filter value fails the clause.
 		return matchNone, impossiblePlan(), nil
 	}
+	c.path = append(c.path, field)
+	defer func() { c.path = c.path[:len(c.path)-1] }()
 	var (
 		test valueTest
 		plan = planBuilder{}
 	)
 	if ops, ok := asObject(v); ok {
-		t, values, err := compileOperators(path, ops)
+		if err := c.enter(v, len(ops)); err != nil {
+			return nil, planBuilder{}, err
+		}
+		t, values, ranges, exact, err := c.operators(ops)
+		c.leave()
 		if err != nil {
 			return nil, planBuilder{}, err
 		}
@@ -273,15 +325,20 @@ func compileField(path, field string, v any) (predicate, planBuilder, error) {
 		if values != nil {
 			plan.restrict(field, values)
 		}
+		if len(ranges) > 0 && !plan.none {
+			plan.ranges = []rangeTerm{{field: field, ops: ranges}}
+		}
+		plan.exact = exact
 	} else if _, isArray := asArray(v); isArray {
-		return nil, planBuilder{}, filterError(path, "an array is not a filter value (use {\"$in\": [...]} for membership)")
+		return nil, planBuilder{}, c.errorf("", "an array is not a filter value (use {\"$in\": [...]} for membership)")
 	} else {
-		x, err := operandScalar(path, "$eq", v)
+		x, err := c.operandScalar("$eq", v)
 		if err != nil {
 			return nil, planBuilder{}, err
 		}
 		test = equalTo(x)
 		plan.restrict(field, keysOf([]scalar{x}))
+		plan.exact = isPlanScalar(x)
 	}
 	return func(m Metadata) bool {
 		v, ok := m[field]
@@ -292,12 +349,13 @@ func compileField(path, field string, v any) (predicate, planBuilder, error) {
 	}, plan, nil
 }
 
-// compileOperators compiles an operator object. values, when not nil, is the
-// set of keys a matching value must be one of ($eq and $in), possibly empty.
-func compileOperators(path string, ops map[string]any) (valueTest, []any, error) {
+// operators compiles an operator object. values, when not nil, is the set
+// of keys a matching value must be one of ($eq and $in), possibly empty;
+// ranges are its range operators; exact is set when it is one $eq or $in
+// of string, number or boolean operands.
+func (c *filterCompiler) operators(ops map[string]any) (test valueTest, values []any, ranges []rangeOp, exact bool, err error) {
 	keys := sortedKeys(ops)
 	tests := make([]valueTest, 0, len(keys))
-	var values []any
 	restrict := func(vs []any) {
 		if values == nil {
 			values = vs
@@ -310,47 +368,50 @@ func compileOperators(path string, ops map[string]any) (valueTest, []any, error)
 		var t valueTest
 		switch op {
 		case "$eq", "$ne":
-			s, err := operandScalar(path, op, x)
+			s, err := c.operandScalar(op, x)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, false, err
 			}
 			if op == "$eq" {
 				t = equalTo(s)
 				restrict(keysOf([]scalar{s}))
+				exact = len(keys) == 1 && isPlanScalar(s)
 			} else {
 				eq := equalTo(s)
 				t = func(v scalar) bool { return !eq(v) }
 			}
 		case "$gt", "$gte", "$lt", "$lte":
-			n, err := rangeOperand(path, op, x)
+			n, err := c.rangeOperand(op, x)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, false, err
 			}
 			t = compare(op, n)
+			ranges = append(ranges, rangeOp{op: op, n: n})
 		case "$in", "$nin":
-			set, err := operandSet(path, op, x)
+			set, err := c.operandSet(op, x)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, false, err
 			}
 			if op == "$in" {
 				t = set.contains
 				restrict(set.keys)
+				exact = len(keys) == 1 && set.allPlanScalars
 			} else {
 				t = func(v scalar) bool { return !set.contains(v) }
 			}
 		default:
 			if strings.HasPrefix(op, "$") {
-				return nil, nil, filterError(path, "unknown operator %q", op)
+				return nil, nil, nil, false, c.errorf("", "unknown operator %q", op)
 			}
-			return nil, nil, filterError(path, "operator object has the plain key %q (an operator object holds only operators)", op)
+			return nil, nil, nil, false, c.errorf("", "operator object has the plain key %q (an operator object holds only operators)", op)
 		}
 		tests = append(tests, t)
 	}
 	switch len(tests) {
 	case 0:
-		return func(scalar) bool { return true }, values, nil
+		return func(scalar) bool { return true }, values, ranges, exact, nil
 	case 1:
-		return tests[0], values, nil
+		return tests[0], values, ranges, exact, nil
 	}
 	return func(v scalar) bool {
 		for _, t := range tests {
@@ -359,12 +420,21 @@ func compileOperators(path string, ops map[string]any) (valueTest, []any, error)
 			}
 		}
 		return true
-	}, values, nil
+	}, values, ranges, exact, nil
 }
 
 func isFieldOperator(op string) bool {
 	switch op {
 	case "$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin":
+		return true
+	}
+	return false
+}
+
+// isPlanScalar reports whether s is a string, number or boolean.
+func isPlanScalar(s scalar) bool {
+	switch s.kind {
+	case kindString, kindNumber, kindBool:
 		return true
 	}
 	return false
@@ -400,16 +470,16 @@ func compare(op string, n float64) valueTest {
 }
 
 // operandScalar converts the operand of op, which must be a scalar or null.
-func operandScalar(path, op string, x any) (scalar, error) {
+func (c *filterCompiler) operandScalar(op string, x any) (scalar, error) {
 	s := toScalar(x)
 	if s.kind == kindOther {
-		return scalar{}, filterError(path, "operator %q needs a string, number, boolean or null, got %s", op, describe(x))
+		return scalar{}, c.errorf("", "operator %q needs a string, number, boolean or null, got %s", op, describe(x))
 	}
 	return s, nil
 }
 
 // rangeOperand converts the operand of a range operator as JS Number() does.
-func rangeOperand(path, op string, x any) (float64, error) {
+func (c *filterCompiler) rangeOperand(op string, x any) (float64, error) {
 	s := toScalar(x)
 	switch s.kind {
 	case kindNumber:
@@ -424,436 +494,51 @@ func rangeOperand(path, op string, x any) (float64, error) {
 	case kindNull:
 		return 0, nil
 	}
-	return 0, filterError(path, "operator %q needs a number, got %s", op, describe(x))
+	return 0, c.errorf("", "operator %q needs a number, got %s", op, describe(x))
 }
 
-// scalarSet is the operand of $in or $nin.
-type scalarSet struct {
-	strings  map[string]struct{}
-	numbers  map[float64]struct{}
-	hasTrue  bool
-	hasFalse bool
-	keys     []any // distinct keys in first-appearance order, for the plan
-}
-
-func (s *scalarSet) contains(v scalar) bool {
-	switch v.kind {
-	case kindString:
-		_, ok := s.strings[v.s]
-		return ok
-	case kindNumber:
-		_, ok := s.numbers[v.f]
-		return ok
-	case kindBool:
-		if v.b {
-			return s.hasTrue
-		}
-		return s.hasFalse
-	}
-	return false
-}
-
-func operandSet(path, op string, x any) (*scalarSet, error) {
+// operandSet converts the operand of $in or $nin, an array of scalars.
+func (c *filterCompiler) operandSet(op string, x any) (*scalarSet, error) {
 	elems, ok := asArray(x)
 	if !ok {
-		return nil, filterError(path, "operator %q needs an array, got %s", op, describe(x))
+		return nil, c.errorf("", "operator %q needs an array, got %s", op, describe(x))
 	}
-	set := &scalarSet{}
-	scalars := make([]scalar, 0, len(elems))
+	c.values += len(elems)
+	if c.values > MaxFilterValues {
+		return nil, c.errorf("", "more than %d $in and $nin values in all", MaxFilterValues)
+	}
+	set := &scalarSet{allPlanScalars: true, keys: make([]any, 0, len(elems))}
 	for i, e := range elems {
 		s := toScalar(e)
+		fresh := false
 		switch s.kind {
 		case kindString:
 			if set.strings == nil {
-				set.strings = map[string]struct{}{}
+				set.strings = make(map[string]struct{}, len(elems))
 			}
-			set.strings[s.s] = struct{}{}
+			_, dup := set.strings[s.s]
+			set.strings[s.s], fresh = struct{}{}, !dup
 		case kindNumber:
 			if set.numbers == nil {
 				set.numbers = map[float64]struct{}{}
 			}
-			set.numbers[s.f] = struct{}{}
+			_, dup := set.numbers[s.f]
+			set.numbers[s.f], fresh = struct{}{}, !dup
 		case kindBool:
+			fresh = s.b && !set.hasTrue || !s.b && !set.hasFalse
 			if s.b {
 				set.hasTrue = true
 			} else {
 				set.hasFalse = true
 			}
 		case kindNull:
-			// matches nothing
+			set.allPlanScalars = false // matches nothing
 		default:
-			return nil, filterError(path, "operator %q element %d must be a string, number, boolean or null, got %s", op, i, describe(e))
+			return nil, c.errorf("", "operator %q element %d must be a string, number, boolean or null, got %s", op, i, describe(e))
 		}
-		scalars = append(scalars, s)
+		if k, ok := planKey(s); ok && fresh {
+			set.keys = append(set.keys, k)
+		}
 	}
-	set.keys = keysOf(scalars)
 	return set, nil
-}
-
-// scalarKind classifies a value for comparisons.
-type scalarKind uint8
-
-const (
-	kindOther  scalarKind = iota // slices, maps, other types
-	kindNull                     // nil
-	kindString                   // any string kind
-	kindNumber                   // any integer or float kind, as float64
-	kindBool                     // any bool kind
-)
-
-// scalar is a value converted once for comparisons.
-type scalar struct {
-	kind scalarKind
-	b    bool
-	f    float64
-	s    string
-}
-
-// toScalar classifies v. Common types take the fast path; named types
-// (type Year int) go through reflection by their kind.
-func toScalar(v any) scalar {
-	switch x := v.(type) {
-	case string:
-		return scalar{kind: kindString, s: x}
-	case float64:
-		return scalar{kind: kindNumber, f: x}
-	case bool:
-		return scalar{kind: kindBool, b: x}
-	case nil:
-		return scalar{kind: kindNull}
-	case int:
-		return scalar{kind: kindNumber, f: float64(x)}
-	case int64:
-		return scalar{kind: kindNumber, f: float64(x)}
-	case float32:
-		return scalar{kind: kindNumber, f: float64(x)}
-	case int32:
-		return scalar{kind: kindNumber, f: float64(x)}
-	case uint64:
-		return scalar{kind: kindNumber, f: float64(x)}
-	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.String:
-		return scalar{kind: kindString, s: rv.String()}
-	case reflect.Bool:
-		return scalar{kind: kindBool, b: rv.Bool()}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return scalar{kind: kindNumber, f: float64(rv.Int())}
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return scalar{kind: kindNumber, f: float64(rv.Uint())}
-	case reflect.Float32, reflect.Float64:
-		return scalar{kind: kindNumber, f: rv.Float()}
-	}
-	return scalar{kind: kindOther}
-}
-
-// keysOf returns the distinct plan keys of scalars, in order; nulls and NaN
-// match nothing and are left out.
-func keysOf(ss []scalar) []any {
-	keys := make([]any, 0, len(ss))
-	for _, s := range ss {
-		var k any
-		switch s.kind {
-		case kindString:
-			k = s.s
-		case kindNumber:
-			if math.IsNaN(s.f) {
-				continue
-			}
-			k = s.f + 0 // -0 → 0
-		case kindBool:
-			k = s.b
-		default:
-			continue
-		}
-		if !slices.Contains(keys, k) {
-			keys = append(keys, k)
-		}
-	}
-	return keys
-}
-
-func intersectKeys(a, b []any) []any {
-	out := make([]any, 0, min(len(a), len(b)))
-	for _, k := range a {
-		if slices.Contains(b, k) {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-func unionKeys(a, b []any) []any {
-	out := slices.Clip(a)
-	for _, k := range b {
-		if !slices.Contains(out, k) {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// planBuilder accumulates a filterPlan: field → allowed keys, or none.
-type planBuilder struct {
-	none   bool
-	fields map[string][]any
-}
-
-func impossiblePlan() planBuilder { return planBuilder{none: true} }
-
-// restrict ANDs "field is one of values" into p.
-func (p *planBuilder) restrict(field string, values []any) {
-	if p.none {
-		return
-	}
-	if old, ok := p.fields[field]; ok {
-		values = intersectKeys(old, values)
-	}
-	if len(values) == 0 {
-		*p = impossiblePlan()
-		return
-	}
-	if p.fields == nil {
-		p.fields = map[string][]any{}
-	}
-	p.fields[field] = values
-}
-
-// and ANDs q into p.
-func (p *planBuilder) and(q planBuilder) {
-	if q.none {
-		*p = impossiblePlan()
-		return
-	}
-	for _, f := range sortedKeys(q.fields) {
-		p.restrict(f, q.fields[f])
-	}
-}
-
-// orPlans ORs plans: impossible branches drop out; a field constrained in
-// every remaining branch keeps the union of its values.
-func orPlans(plans []planBuilder) planBuilder {
-	var live []planBuilder
-	for _, p := range plans {
-		if !p.none {
-			live = append(live, p)
-		}
-	}
-	if len(live) == 0 {
-		return impossiblePlan()
-	}
-	out := planBuilder{}
-	for _, f := range sortedKeys(live[0].fields) {
-		values := live[0].fields[f]
-		for _, p := range live[1:] {
-			vs, ok := p.fields[f]
-			if !ok {
-				values = nil
-				break
-			}
-			values = unionKeys(values, vs)
-		}
-		if values != nil {
-			out.restrict(f, values)
-		}
-	}
-	return out
-}
-
-func (p planBuilder) finish() filterPlan {
-	if p.none {
-		return filterPlan{none: true}
-	}
-	plan := filterPlan{}
-	for _, f := range sortedKeys(p.fields) {
-		plan.terms = append(plan.terms, filterTerm{field: f, values: p.fields[f]})
-	}
-	return plan
-}
-
-// asObject returns v as a filter object when it is a map with string keys.
-func asObject(v any) (map[string]any, bool) {
-	switch x := v.(type) {
-	case map[string]any:
-		return x, true
-	case Filter:
-		return x, true
-	case Metadata:
-		return x, true
-	case nil:
-		return nil, false
-	}
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Map || rv.Type().Key().Kind() != reflect.String {
-		return nil, false
-	}
-	obj := make(map[string]any, rv.Len())
-	it := rv.MapRange()
-	for it.Next() {
-		obj[it.Key().String()] = it.Value().Interface()
-	}
-	return obj, true
-}
-
-// asArray returns v as a list when it is a slice or an array.
-func asArray(v any) ([]any, bool) {
-	switch x := v.(type) {
-	case []any:
-		return x, true
-	case nil:
-		return nil, false
-	}
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
-		return nil, false
-	}
-	out := make([]any, rv.Len())
-	for i := range out {
-		out[i] = rv.Index(i).Interface()
-	}
-	return out, true
-}
-
-// describe names v's type in error messages.
-func describe(v any) string {
-	if v == nil {
-		return "null"
-	}
-	if _, ok := asArray(v); ok {
-		return "an array"
-	}
-	if _, ok := asObject(v); ok {
-		return "an object"
-	}
-	switch toScalar(v).kind {
-	case kindString:
-		return "a string"
-	case kindNumber:
-		return "a number"
-	case kindBool:
-		return "a boolean"
-	}
-	return fmt.Sprintf("a %T", v)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// jsStringToNumber converts s as JavaScript's Number(s) does: surrounding
-// white space is ignored, "" is 0, "Infinity" with an optional sign, 0x/0o/0b
-// integers and decimal literals are numbers, anything else is NaN.
-func jsStringToNumber(s string) float64 {
-	s = strings.TrimFunc(s, isJSWhiteSpace)
-	switch s {
-	case "":
-		return 0
-	case "Infinity", "+Infinity":
-		return math.Inf(1)
-	case "-Infinity":
-		return math.Inf(-1)
-	}
-	if len(s) > 2 && s[0] == '0' {
-		base := 0
-		switch s[1] {
-		case 'x', 'X':
-			base = 16
-		case 'o', 'O':
-			base = 8
-		case 'b', 'B':
-			base = 2
-		}
-		if base != 0 {
-			digits := s[2:]
-			for _, c := range digits {
-				if !isDigitIn(c, base) {
-					return math.NaN()
-				}
-			}
-			n, _ := new(big.Int).SetString(digits, base)
-			f, _ := new(big.Float).SetInt(n).Float64()
-			return f
-		}
-	}
-	if !isJSDecimal(s) {
-		return math.NaN()
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil && !isRangeError(err) {
-		return math.NaN()
-	}
-	return f
-}
-
-func isRangeError(err error) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange
-}
-
-func isDigitIn(c rune, base int) bool {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c-'0') < base
-	case c >= 'a' && c <= 'f':
-		return base == 16
-	case c >= 'A' && c <= 'F':
-		return base == 16
-	}
-	return false
-}
-
-// isJSDecimal reports whether s is a StrDecimalLiteral without "Infinity":
-// [+-] (digits [. digits] | . digits) [(e|E) [+-] digits].
-func isJSDecimal(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	intDigits := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-		intDigits++
-	}
-	fracDigits := 0
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			fracDigits++
-		}
-	}
-	if intDigits+fracDigits == 0 {
-		return false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		expDigits := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			expDigits++
-		}
-		if expDigits == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
-// isJSWhiteSpace is ECMAScript's StrWhiteSpaceChar: WhiteSpace or
-// LineTerminator.
-func isJSWhiteSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', '\u2028', '\u2029', '\ufeff':
-		return true
-	}
-	return unicode.Is(unicode.Zs, r)
 }

@@ -68,3 +68,46 @@ func BenchmarkSelect(b *testing.B) {
 		}
 	})
 }
+
+// Worst cases of the filter limits: compiling the largest accepted filters
+// of each shape, and rejecting over-limit ones.
+func BenchmarkFilterCompileLimits(b *testing.B) {
+	selfAnd := Filter{}
+	selfAnd["$and"] = []any{selfAnd}
+	for _, bc := range []struct {
+		name string
+		f    Filter
+		ok   bool
+	}{
+		{"accept/in-4096", inOf(MaxFilterValues), true},
+		{"accept/or-511", orOf(MaxFilterClauses/2 - 1), true},
+		{"accept/and-depth-32", nestedAnd(MaxFilterDepth), true},
+		{"accept/or-340-of-in-12", orOfIn(MaxFilterClauses/3-1, MaxFilterValues/(MaxFilterClauses/3)), true},
+		{"reject/in-100000", inOf(100_000), false},
+		{"reject/or-30000", orOf(30_000), false},
+		{"reject/and-depth-100000", nestedAnd(100_000), false},
+		{"reject/self", selfAnd, false},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := planFilter(bc.f); (err == nil) != bc.ok {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// orOfIn is an $or of n branches, each an $in of m values on one field.
+func orOfIn(n, m int) Filter {
+	branches := make([]any, n)
+	for i := range branches {
+		values := make([]any, m)
+		for j := range values {
+			values[j] = fmt.Sprint(i, "-", j)
+		}
+		branches[i] = Filter{"k": Filter{"$in": values}}
+	}
+	return Filter{"$or": branches}
+}

@@ -407,8 +407,47 @@ func TestFilterPlan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			got.ranges, got.exact, got.fields = nil, false, nil
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("plan = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// The plan's range terms, exactness and field list, from the same walk as
+// its equality terms.
+func TestFilterPlanRangesExactFields(t *testing.T) {
+	cases := []struct {
+		name   string
+		filter Filter
+		ranges []rangeTerm
+		exact  bool
+		fields []string
+	}{
+		{"one scalar equality is exact", Filter{"a": "x"}, nil, true, []string{"a"}},
+		{"one $eq is exact", Filter{"a": Filter{"$eq": 2}}, nil, true, []string{"a"}},
+		{"one $in of scalars is exact", Filter{"a": Filter{"$in": []any{"x", 2, true}}}, nil, true, []string{"a"}},
+		{"$in with null is not exact", Filter{"a": Filter{"$in": []any{"x", nil}}}, nil, false, []string{"a"}},
+		{"two fields are not exact", Filter{"a": "x", "b": "y"}, nil, false, []string{"a", "b"}},
+		{"$eq with $ne is not exact", Filter{"a": Filter{"$eq": "x", "$ne": "y"}}, nil, false, []string{"a"}},
+		{"equality inside $and is not exact", Filter{"$and": []any{Filter{"a": "x"}}}, nil, false, []string{"a"}},
+		{"range operators are range terms", Filter{"n": Filter{"$gte": 1, "$lt": "5"}},
+			[]rangeTerm{{"n", []rangeOp{{"$gte", 1}, {"$lt", 5}}}}, false, []string{"n"}},
+		{"range terms pass through $and", Filter{"$and": []any{Filter{"n": Filter{"$gt": 1}}, Filter{"m": Filter{"$lte": 2}}}},
+			[]rangeTerm{{"n", []rangeOp{{"$gt", 1}}}, {"m", []rangeOp{{"$lte", 2}}}}, false, []string{"m", "n"}},
+		{"range terms do not pass through $or", Filter{"$or": []any{Filter{"n": Filter{"$gt": 1}}}}, nil, false, []string{"n"}},
+		{"fields of every branch are listed", Filter{"$or": []any{Filter{"a": 1}, Filter{"$and": []any{Filter{"b": 2}}}}, "c": nil},
+			nil, false, []string{"a", "b", "c"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, got, err := planFilter(tc.filter)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.ranges, tc.ranges) || got.exact != tc.exact || !reflect.DeepEqual(got.fields, tc.fields) {
+				t.Fatalf("ranges %v exact %v fields %v, want %v %v %v", got.ranges, got.exact, got.fields, tc.ranges, tc.exact, tc.fields)
 			}
 		})
 	}

@@ -74,10 +74,10 @@ func newSelection(s *snapshot, filter Filter) (selection, error) {
 	}
 	sel := selection{s: s, match: match, none: plan.none}
 	if !sel.none {
-		if cands, ok := s.postings.candidates(plan, rangeTerms(filter)); ok {
+		if cands, ok := s.postings.candidates(plan); ok {
 			sel.cands = cands
 			sel.none = len(cands) == 0
-			sel.exact = exactOnPostings(filter)
+			sel.exact = plan.exact
 		}
 	}
 	return sel, nil

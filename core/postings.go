@@ -1,9 +1,6 @@
 package core
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // postings holds, for each indexed metadata field (MetadataConfig.Indexed),
 // the slots of the items holding each value, in ascending slot order.
@@ -129,10 +126,10 @@ func (p *postings) add(meta []Metadata, base int) {
 }
 
 // candidates narrows a filter to ascending slots with its plan's equality
-// terms and its range conditions on indexed fields. ok is false when none
-// is on an indexed field, so the caller must test every item. The result
-// may alias a posting list: treat it as read-only.
-func (p *postings) candidates(plan filterPlan, ranges []rangeTerm) (slots []int32, ok bool) {
+// terms and range terms on indexed fields. ok is false when none is on an
+// indexed field, so the caller must test every item. The result may alias
+// a posting list: treat it as read-only.
+func (p *postings) candidates(plan filterPlan) (slots []int32, ok bool) {
 	var lists [][]int32
 	for _, t := range plan.terms {
 		fp, indexed := p.fields[t.field]
@@ -141,7 +138,7 @@ func (p *postings) candidates(plan filterPlan, ranges []rangeTerm) (slots []int3
 		}
 		lists = append(lists, unionPostings(fp, t.values))
 	}
-	for _, r := range ranges {
+	for _, r := range plan.ranges {
 		fp, indexed := p.fields[r.field]
 		if !indexed || len(fp.num) > maxRangeValues {
 			continue
@@ -166,30 +163,6 @@ func (p *postings) candidates(plan filterPlan, ranges []rangeTerm) (slots []int3
 // condition is narrowed over; past it, testing every item is as fast.
 const maxRangeValues = 4096
 
-// rangeTerm is a necessary condition of a filter: the item's value of
-// field is a number satisfying every op.
-type rangeTerm struct {
-	field string
-	ops   []rangeOp
-}
-
-type rangeOp struct {
-	op string // $gt, $gte, $lt or $lte
-	n  float64
-}
-
-func (r rangeOp) holds(v float64) bool {
-	switch r.op {
-	case "$gt":
-		return v > r.n
-	case "$gte":
-		return v >= r.n
-	case "$lt":
-		return v < r.n
-	}
-	return v <= r.n
-}
-
 // inRange returns, ascending, the slots whose number satisfies every op.
 func (fp *fieldPostings) inRange(ops []rangeOp) []int32 {
 	var out []int32
@@ -203,47 +176,6 @@ func (fp *fieldPostings) inRange(ops []rangeOp) []int32 {
 		}
 	}
 	slices.Sort(out)
-	return out
-}
-
-// rangeTerms collects the range operators ($gt, $gte, $lt, $lte) on fields
-// at the top level of a valid filter and inside its top-level $and: each is
-// a necessary condition for a match (only numbers pass them), with its
-// operand converted as the filter converts it (rangeOperand), objects and
-// lists read as the filter reads them (asObject, asArray). Anything else
-// adds no term.
-func rangeTerms(f map[string]any) []rangeTerm {
-	var out []rangeTerm
-	for key, v := range f {
-		if key == "$and" {
-			subs, _ := asArray(v)
-			for _, sub := range subs {
-				if m, ok := asObject(sub); ok {
-					out = append(out, rangeTerms(m)...)
-				}
-			}
-			continue
-		}
-		if strings.HasPrefix(key, "$") {
-			continue
-		}
-		ops, ok := asObject(v)
-		if !ok {
-			continue
-		}
-		t := rangeTerm{field: key}
-		for op, x := range ops {
-			switch op {
-			case "$gt", "$gte", "$lt", "$lte":
-				if n, err := rangeOperand(key, op, x); err == nil {
-					t.ops = append(t.ops, rangeOp{op: op, n: n})
-				}
-			}
-		}
-		if len(t.ops) > 0 {
-			out = append(out, t)
-		}
-	}
 	return out
 }
 
@@ -285,59 +217,4 @@ func intersectSorted(a, b []int32) []int32 {
 		}
 	}
 	return out
-}
-
-// exactOnPostings reports whether f is one equality or membership test on
-// one field — {"f": v}, {"f": {"$eq": v}} or {"f": {"$in": [v, …]}} with
-// scalar operands — so that, when f is an indexed field, the items matching
-// f are exactly those in the posting lists of its plan: both compare values
-// through toScalar (strings with strings, numbers by float64 value,
-// booleans with booleans). The predicate can then be skipped.
-func exactOnPostings(f Filter) bool {
-	if len(f) != 1 {
-		return false
-	}
-	for field, v := range f {
-		if len(field) > 0 && field[0] == '$' {
-			return false
-		}
-		if isPlanScalar(v) {
-			return true
-		}
-		var ops map[string]any
-		switch x := v.(type) {
-		case Filter:
-			ops = x
-		case map[string]any:
-			ops = x
-		default:
-			return false
-		}
-		if len(ops) != 1 {
-			return false
-		}
-		if operand, ok := ops["$eq"]; ok {
-			return isPlanScalar(operand)
-		}
-		list, ok := ops["$in"].([]any)
-		if !ok {
-			return false
-		}
-		for _, e := range list {
-			if !isPlanScalar(e) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-// isPlanScalar reports whether v is a string, number or boolean operand.
-func isPlanScalar(v any) bool {
-	switch toScalar(v).kind {
-	case kindString, kindNumber, kindBool:
-		return true
-	}
-	return false
 }
