@@ -36,6 +36,9 @@ type DocumentIndexConfig struct {
 	IndexName string
 	// Logger receives warnings core cannot return; nil is silent.
 	Logger *slog.Logger
+	// StrictFilters makes a filter on a key that is not indexed an error
+	// (core.ErrInvalidFilter) instead of matching nothing.
+	StrictFilters bool
 }
 
 // NewLocalDocumentIndex returns the document index in cfg.FolderPath, by
@@ -64,5 +67,6 @@ func NewLocalDocumentIndex(cfg DocumentIndexConfig) (*core.LocalDocumentIndex, e
 		Codec:          cfg.Codec,
 		IndexName:      cfg.IndexName,
 		Logger:         cfg.Logger,
+		StrictFilters:  cfg.StrictFilters,
 	})
 }

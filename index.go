@@ -26,6 +26,9 @@ type IndexOptions struct {
 	// DocReader returns a document's text for hybrid (BM25) queries; nil
 	// reads "<documentId>.txt" in the folder, as Vectra does.
 	DocReader func(ctx context.Context, documentID string) (string, error)
+	// StrictFilters makes a filter on a key that is not indexed an error
+	// (core.ErrInvalidFilter) instead of matching nothing.
+	StrictFilters bool
 }
 
 // NewLocalIndex returns the index stored in folderPath, by default as
@@ -48,5 +51,7 @@ func NewLocalIndex(folderPath string, opts *IndexOptions) (*core.LocalIndex, err
 		Codec:     o.Codec,
 		Logger:    o.Logger,
 		DocReader: o.DocReader,
+
+		StrictFilters: o.StrictFilters,
 	})
 }

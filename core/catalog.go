@@ -113,8 +113,8 @@ func validDocumentID(id string) bool {
 func (d *LocalDocumentIndex) catalogPath() string { return d.path("catalog" + d.Codec().Extension()) }
 
 // catalog returns the committed catalog, loading the index and the catalog
-// on first use.
-func (d *LocalDocumentIndex) catalog(ctx context.Context, op string) (*DocumentCatalog, error) {
+// on first use. Its error names op and key, the caller's own argument.
+func (d *LocalDocumentIndex) catalog(ctx context.Context, op, key string) (*DocumentCatalog, error) {
 	if c := d.cat.Load(); c != nil && d.cur.Load() != nil {
 		return c, nil
 	}
@@ -122,7 +122,7 @@ func (d *LocalDocumentIndex) catalog(ctx context.Context, op string) (*DocumentC
 	defer d.mu.Unlock()
 	c, err := d.catalogLocked(ctx)
 	if err != nil {
-		return nil, wrapDocOp(op, d.FolderPath(), err)
+		return nil, wrapOp(op, key, err)
 	}
 	return c, nil
 }

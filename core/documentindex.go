@@ -26,12 +26,15 @@ type LocalDocumentIndexConfig struct {
 	// DocType set here overrides the one UpsertDocument is given (as in
 	// Vectra).
 	ChunkingConfig *TextSplitterConfig
-	// Storage, Codec, IndexName and Logger are as in IndexOptions; Storage
-	// and Codec are required in core.
-	Storage   FileStorage
-	Codec     IndexCodec
-	IndexName string
-	Logger    *slog.Logger
+	// Storage, Codec, IndexName, Logger and StrictFilters are as in
+	// IndexOptions; Storage and Codec are required in core. The chunk keys
+	// documentId, startPos and endPos are always inline and can always be
+	// filtered on.
+	Storage       FileStorage
+	Codec         IndexCodec
+	IndexName     string
+	Logger        *slog.Logger
+	StrictFilters bool
 }
 
 // UpsertDocumentOptions are the options of UpsertDocument.
@@ -52,7 +55,11 @@ type DocumentQueryOptions struct {
 	// Filter selects chunks by their inline metadata (the document
 	// metadata is copied into every chunk's).
 	Filter Filter
-	// IsBm25 adds keyword matches, as QueryItems does.
+	// IsBm25 adds keyword matches, as QueryItems does. The first hybrid
+	// query after the index is loaded builds the keyword index, reading
+	// every document's text once (a few seconds for tens of thousands of
+	// chunks); commits keep it up to date from then on. A service can run
+	// one hybrid query at start-up to take that cost there.
 	IsBm25 bool
 }
 
@@ -119,11 +126,14 @@ func NewLocalDocumentIndex(cfg LocalDocumentIndexConfig) (*LocalDocumentIndex, e
 		Codec:     cfg.Codec,
 		Logger:    cfg.Logger,
 		DocReader: d.readText,
+
+		StrictFilters: cfg.StrictFilters,
 	})
 	if err != nil {
 		return nil, err
 	}
 	d.LocalIndex = ix
+	ix.inlineKeys = reservedChunkKeys[:]
 	ix.hooks = commitHooks{
 		loaded:     d.hookLoaded,
 		begin:      d.hookBegin,
@@ -149,7 +159,7 @@ func (d *LocalDocumentIndex) CreateIndex(ctx context.Context, cfg CreateIndexCon
 		return err
 	}
 	d.cat.Store(nil)
-	_, err := d.catalog(ctx, "create index")
+	_, err := d.catalog(ctx, "create index", d.FolderPath())
 	return err
 }
 
@@ -175,14 +185,14 @@ func (d *LocalDocumentIndex) EndUpdate(ctx context.Context) error {
 func (d *LocalDocumentIndex) IsCatalogCreated(ctx context.Context) (bool, error) {
 	ok, err := d.Storage().PathExists(ctx, d.catalogPath())
 	if err != nil {
-		return false, wrapDocOp("is catalog created", d.catalogPath(), err)
+		return false, wrapOp("is catalog created", d.catalogPath(), err)
 	}
 	return ok, nil
 }
 
 // GetDocumentID returns the id of the document stored under uri.
 func (d *LocalDocumentIndex) GetDocumentID(ctx context.Context, uri string) (string, bool, error) {
-	c, err := d.catalog(ctx, "get document id")
+	c, err := d.catalog(ctx, "get document id", uri)
 	if err != nil {
 		return "", false, err
 	}
@@ -192,7 +202,7 @@ func (d *LocalDocumentIndex) GetDocumentID(ctx context.Context, uri string) (str
 
 // GetDocumentURI returns the URI of the document with id documentID.
 func (d *LocalDocumentIndex) GetDocumentURI(ctx context.Context, documentID string) (string, bool, error) {
-	c, err := d.catalog(ctx, "get document uri")
+	c, err := d.catalog(ctx, "get document uri", documentID)
 	if err != nil {
 		return "", false, err
 	}
@@ -203,7 +213,7 @@ func (d *LocalDocumentIndex) GetDocumentURI(ctx context.Context, documentID stri
 // GetCatalogStats returns the catalog's version and document count with
 // the index's chunk count and metadata config.
 func (d *LocalDocumentIndex) GetCatalogStats(ctx context.Context) (DocumentCatalogStats, error) {
-	c, err := d.catalog(ctx, "get catalog stats")
+	c, err := d.catalog(ctx, "get catalog stats", d.FolderPath())
 	if err != nil {
 		return DocumentCatalogStats{}, err
 	}
@@ -256,11 +266,3 @@ func (d *LocalDocumentIndex) removeObsolete(ctx context.Context) map[string]erro
 	return d.removeFiles(ctx, names)
 }
 
-// wrapDocOp names the operation and key in err, leaving context errors
-// unchanged.
-func wrapDocOp(op, key string, err error) error {
-	if err == context.Canceled || err == context.DeadlineExceeded {
-		return err
-	}
-	return fmt.Errorf("core: %s %q: %w", op, key, err)
-}

@@ -113,7 +113,7 @@ var crashScenarios = []crashScenario{
 func checkConsistent(t *testing.T, env *docTestEnv, ix *LocalDocumentIndex, sc crashScenario) {
 	t.Helper()
 	ctx := context.Background()
-	cat, err := ix.catalog(ctx, "check")
+	cat, err := ix.catalog(ctx, "check", "")
 	if err != nil {
 		t.Fatalf("catalog: %v", err)
 	}
@@ -185,7 +185,7 @@ func checkConsistent(t *testing.T, env *docTestEnv, ix *LocalDocumentIndex, sc c
 func checkFinal(t *testing.T, ix *LocalDocumentIndex, sc crashScenario) {
 	t.Helper()
 	ctx := context.Background()
-	cat, err := ix.catalog(ctx, "check")
+	cat, err := ix.catalog(ctx, "check", "")
 	if err != nil {
 		t.Fatal(err)
 	}

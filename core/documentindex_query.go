@@ -29,14 +29,14 @@ const (
 func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, opts *DocumentQueryOptions) ([]*LocalDocumentResult, error) {
 	const op = "query documents"
 	if d.embeddings == nil {
-		return nil, wrapDocOp(op, query, ErrEmbeddingsNotConfigured)
+		return nil, wrapOp(op, query, ErrEmbeddingsNotConfigured)
 	}
 	var o DocumentQueryOptions
 	if opts != nil {
 		o = *opts
 	}
 	if o.MaxDocuments < 0 || o.MaxChunks < 0 {
-		return nil, wrapDocOp(op, query, fmt.Errorf("maxDocuments %d, maxChunks %d: %w", o.MaxDocuments, o.MaxChunks, ErrInvalidArgument))
+		return nil, wrapOp(op, query, fmt.Errorf("maxDocuments %d, maxChunks %d: %w", o.MaxDocuments, o.MaxChunks, ErrInvalidArgument))
 	}
 	if o.MaxDocuments == 0 {
 		o.MaxDocuments = defaultMaxDocuments
@@ -44,13 +44,13 @@ func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, o
 	if o.MaxChunks == 0 {
 		o.MaxChunks = defaultMaxChunks
 	}
-	cat, err := d.catalog(ctx, op)
+	cat, err := d.catalog(ctx, op, query)
 	if err != nil {
 		return nil, err
 	}
 	vectors, err := d.embed(ctx, []string{strings.ReplaceAll(query, "\n", " ")})
 	if err != nil {
-		return nil, wrapDocOp(op, query, err)
+		return nil, wrapOp(op, query, err)
 	}
 	results, err := d.QueryItems(ctx, vectors[0], query, o.MaxChunks, o.Filter, o.IsBm25)
 	if err != nil {
@@ -72,7 +72,7 @@ func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, o
 // listed; chunks whose document is not in the catalog are left out.
 func (d *LocalDocumentIndex) ListDocuments(ctx context.Context) ([]*LocalDocumentResult, error) {
 	const op = "list documents"
-	cat, err := d.catalog(ctx, op)
+	cat, err := d.catalog(ctx, op, d.FolderPath())
 	if err != nil {
 		return nil, err
 	}

@@ -77,7 +77,7 @@ func TestDocumentIndexReadersDuringWrites(t *testing.T) {
 func checkFinalCatalogMatchesChunks(t *testing.T, ix *LocalDocumentIndex) {
 	t.Helper()
 	ctx := context.Background()
-	cat, err := ix.catalog(ctx, "check")
+	cat, err := ix.catalog(ctx, "check", "")
 	if err != nil {
 		t.Fatal(err)
 	}

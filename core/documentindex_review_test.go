@@ -117,7 +117,7 @@ func TestCancelledCommitKeepsTheInvariantWhenTheIndexWriteLanded(t *testing.T) {
 			st.failAfter = nil
 
 			reopened := env.open(t)
-			cat, err := reopened.catalog(ctx, "check")
+			cat, err := reopened.catalog(ctx, "check", "")
 			if err != nil {
 				t.Fatal(err)
 			}

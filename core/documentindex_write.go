@@ -41,7 +41,7 @@ var reservedChunkKeys = [...]string{"documentId", "startPos", "endPos"}
 func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docType string, metadata Metadata, opts *UpsertDocumentOptions) (*LocalDocument, error) {
 	const op = "upsert document"
 	if d.embeddings == nil {
-		return nil, wrapDocOp(op, uri, ErrEmbeddingsNotConfigured)
+		return nil, wrapOp(op, uri, ErrEmbeddingsNotConfigured)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -50,19 +50,19 @@ func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docT
 	if metadata != nil {
 		for _, k := range reservedChunkKeys {
 			if _, ok := metadata[k]; ok {
-				return nil, wrapDocOp(op, uri, fmt.Errorf("metadata key %q is reserved for chunks: %w", k, ErrInvalidArgument))
+				return nil, wrapOp(op, uri, fmt.Errorf("metadata key %q is reserved for chunks: %w", k, ErrInvalidArgument))
 			}
 		}
 		var err error
 		if md, err = cleanMetadata(metadata); err != nil {
-			return nil, wrapDocOp(op, uri, err)
+			return nil, wrapOp(op, uri, err)
 		}
 	}
 	hash, err := contentHash(text, docType, md)
 	if err != nil {
-		return nil, wrapDocOp(op, uri, err)
+		return nil, wrapOp(op, uri, err)
 	}
-	committed, err := d.catalog(ctx, op)
+	committed, err := d.catalog(ctx, op, uri)
 	if err != nil {
 		return nil, err
 	}
@@ -79,11 +79,11 @@ func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docT
 
 	chunks, err := d.split(uri, text, docType)
 	if err != nil {
-		return nil, wrapDocOp(op, uri, err)
+		return nil, wrapOp(op, uri, err)
 	}
 	vectors, err := d.embedChunks(ctx, chunks)
 	if err != nil {
-		return nil, wrapDocOp(op, uri, err)
+		return nil, wrapOp(op, uri, err)
 	}
 
 	id := newUUIDv4()
@@ -91,7 +91,7 @@ func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docT
 		return d.applyUpsert(ctx, b, p, upsert{uri: uri, id: id, text: text, md: md, hash: hash, chunks: chunks, vectors: vectors})
 	})
 	if err != nil {
-		return nil, wrapDocOp(op, uri, err)
+		return nil, wrapOp(op, uri, err)
 	}
 	return d.document(id, uri), nil
 }
@@ -356,7 +356,7 @@ func (d *LocalDocumentIndex) DeleteDocument(ctx context.Context, uri string) err
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	committed, err := d.catalog(ctx, op)
+	committed, err := d.catalog(ctx, op, uri)
 	if err != nil {
 		return err
 	}
@@ -386,10 +386,10 @@ func (d *LocalDocumentIndex) DeleteDocument(ctx context.Context, uri string) err
 		return nil
 	})
 	if err != nil {
-		return wrapDocOp(op, uri, err)
+		return wrapOp(op, uri, err)
 	}
 	if err := removed[textFile]; textFile != "" && err != nil {
-		return wrapDocOp("remove text file of document", uri, err)
+		return wrapOp("remove text file of document", uri, err)
 	}
 	return nil
 }

@@ -115,7 +115,7 @@ type filterCompiler struct {
 	clauses int
 	values  int
 	active  []uintptr // identities of the objects on the path, for cycles
-	fields map[string]struct{}
+	fields  map[string]struct{}
 }
 
 // errorf is the error for an invalid filter at the current path, or at the

@@ -165,7 +165,6 @@ func intersectKeys(a, b []any) []any {
 	return out
 }
 
-
 // asObject returns v as a filter object when it is a map with string keys.
 func asObject(v any) (map[string]any, bool) {
 	switch x := v.(type) {

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"slices"
 )
 
 // GetItem returns the committed item with id (the first, should a file
@@ -36,14 +37,16 @@ func (ix *LocalIndex) ListItems(ctx context.Context) ([]IndexItem, error) {
 
 // ListItemsByMetadata returns the committed items whose inline metadata
 // matches filter, in storage order. Only inline metadata is seen: with
-// indexed keys configured, a filter on another key matches nothing (REF
-// §2.6). An invalid filter is ErrInvalidFilter.
+// indexed keys configured, a filter on another key matches nothing, as in
+// Vectra; such a filter is logged as a warning, or refused with
+// ErrInvalidFilter when IndexOptions.StrictFilters is set. An invalid
+// filter is ErrInvalidFilter.
 func (ix *LocalIndex) ListItemsByMetadata(ctx context.Context, filter Filter) ([]IndexItem, error) {
 	s, err := ix.snapshot(ctx, "list items by metadata")
 	if err != nil {
 		return nil, err
 	}
-	sel, err := newSelection(s, filter)
+	sel, err := ix.selection(s, filter)
 	if err != nil {
 		return nil, fmt.Errorf("core: list items by metadata: %w", err)
 	}
@@ -65,12 +68,18 @@ type selection struct {
 }
 
 func newSelection(s *snapshot, filter Filter) (selection, error) {
+	sel, _, err := planSelection(s, filter)
+	return sel, err
+}
+
+// planSelection is newSelection that also returns the filter's plan.
+func planSelection(s *snapshot, filter Filter) (selection, filterPlan, error) {
 	if len(filter) == 0 {
-		return selection{s: s, all: true}, nil
+		return selection{s: s, all: true}, filterPlan{}, nil
 	}
 	match, plan, err := planFilter(filter)
 	if err != nil {
-		return selection{}, err
+		return selection{}, filterPlan{}, err
 	}
 	sel := selection{s: s, match: match, none: plan.none}
 	if !sel.none {
@@ -80,6 +89,32 @@ func newSelection(s *snapshot, filter Filter) (selection, error) {
 			sel.exact = plan.exact
 		}
 	}
+	return sel, plan, nil
+}
+
+// selection is newSelection for a query of ix: a filter on keys that are
+// not stored inline is logged, or refused with IndexOptions.StrictFilters.
+func (ix *LocalIndex) selection(s *snapshot, filter Filter) (selection, error) {
+	sel, plan, err := planSelection(s, filter)
+	if err != nil {
+		return selection{}, err
+	}
+	if len(s.config.Indexed) == 0 {
+		return sel, nil // every key is inline
+	}
+	var missing []string
+	for _, f := range plan.fields {
+		if !slices.Contains(s.config.Indexed, f) && !slices.Contains(ix.inlineKeys, f) {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) == 0 {
+		return sel, nil
+	}
+	if ix.strictFilters {
+		return selection{}, fmt.Errorf("filter on %q, not indexed (MetadataConfig.Indexed is %q): it would match nothing: %w", missing, s.config.Indexed, ErrInvalidFilter)
+	}
+	ix.log.Warn("core: a filter on keys that are not indexed matches nothing", "folder", ix.folder, "keys", missing, "indexed", s.config.Indexed)
 	return sel, nil
 }
 

@@ -24,8 +24,14 @@ type IndexOptions struct {
 	// Codec serialises the index file and side-cars. Required.
 	Codec IndexCodec
 	// Logger receives warnings about work that cannot fail a call (removing
-	// stale side-car files, reading a document for BM25). nil is silent.
+	// stale side-car files, reading a document for BM25) and about filters
+	// on keys that are not indexed. nil is silent.
 	Logger *slog.Logger
+	// StrictFilters makes a filter on a key that is not stored inline an
+	// error wrapping ErrInvalidFilter. With MetadataConfig.Indexed set,
+	// only the indexed keys are inline, so a filter on another key matches
+	// nothing, silently by default, as in Vectra.
+	StrictFilters bool
 	// DocReader returns the full text of a document for the BM25 keyword
 	// search of hybrid queries (Vectra's options.docReader). Chunk items
 	// carry documentId, startPos and endPos in their inline metadata; the
@@ -66,6 +72,11 @@ type LocalIndex struct {
 	codec     IndexCodec
 	log       *slog.Logger
 	docReader func(ctx context.Context, documentID string) (string, error)
+
+	strictFilters bool
+	// inlineKeys are metadata keys kept inline whatever is indexed (a
+	// document index's chunk keys).
+	inlineKeys []string
 
 	cur atomic.Pointer[snapshot] // last commit; nil until loaded
 
@@ -120,6 +131,8 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 		codec:     opts.Codec,
 		log:       opts.Logger,
 		docReader: opts.DocReader,
+
+		strictFilters: opts.StrictFilters,
 	}
 	if ix.log == nil {
 		ix.log = slog.New(slog.DiscardHandler)
@@ -148,21 +161,28 @@ func (ix *LocalIndex) path(name string) string { return pathutil.Join(ix.folder,
 func (ix *LocalIndex) indexPath() string { return ix.path(ix.name) }
 
 // CreateIndex creates the folder and an empty index file. An existing index
-// is ErrIndexExists unless cfg.DeleteIfExists, which deletes the folder
-// first (DeleteIndex). cfg.Version 0 means 1.
+// is ErrIndexExists, unless cfg.DeleteIfExists, which deletes the folder
+// first (DeleteIndex), or cfg.OpenIfExists, which keeps it and returns nil.
+// Both at once are ErrInvalidArgument. cfg.Version 0 means 1.
 //
 // Fix over Vectra: when writing the new index file fails, CreateIndex
 // removes that file only, not the whole folder; the index is then absent,
 // as in Vectra.
 func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) error {
+	p := ix.indexPath()
+	if cfg.DeleteIfExists && cfg.OpenIfExists {
+		return fmt.Errorf("core: create index %q: DeleteIfExists and OpenIfExists together: %w", p, ErrInvalidArgument)
+	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	p := ix.indexPath()
 	exists, err := ix.storage.PathExists(ctx, p)
 	if err != nil {
 		return fmt.Errorf("core: create index %q: %w", p, err)
 	}
 	if exists {
+		if cfg.OpenIfExists {
+			return nil
+		}
 		if !cfg.DeleteIfExists {
 			return fmt.Errorf("core: create index %q: %w", p, ErrIndexExists)
 		}

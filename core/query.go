@@ -61,7 +61,7 @@ func (ix *LocalIndex) QueryItems(ctx context.Context, vector []float32, query st
 	if !s.mixed && s.dim >= 0 && len(vector) != s.dim {
 		return nil, fmt.Errorf("core: %s: vector has %d dimensions, index has %d: %w", op, len(vector), s.dim, ErrDimensionMismatch)
 	}
-	sel, err := newSelection(s, filter)
+	sel, err := ix.selection(s, filter)
 	if err != nil {
 		return nil, fmt.Errorf("core: %s: %w", op, err)
 	}

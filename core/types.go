@@ -37,8 +37,14 @@ type QueryResult struct {
 
 // CreateIndexConfig configures CreateIndex. Version 0 means 1.
 type CreateIndexConfig struct {
-	Version        int
+	Version int
+	// DeleteIfExists deletes an existing index (its whole folder) and
+	// creates a new one.
 	DeleteIfExists bool
+	// OpenIfExists leaves an existing index as it is, Version and
+	// MetadataConfig notwithstanding, and makes CreateIndex succeed: the
+	// open-or-create call. It cannot be combined with DeleteIfExists.
+	OpenIfExists   bool
 	MetadataConfig MetadataConfig
 }
 

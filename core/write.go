@@ -65,6 +65,7 @@ func (ix *LocalIndex) UpsertItem(ctx context.Context, item IndexItem) (IndexItem
 }
 
 func (ix *LocalIndex) putItem(ctx context.Context, op string, item IndexItem, unique bool) (IndexItem, error) {
+	given := item.ID
 	if item.ID == "" {
 		item.ID = newUUIDv4()
 	}
@@ -74,17 +75,24 @@ func (ix *LocalIndex) putItem(ctx context.Context, op string, item IndexItem, un
 		out, err = ix.addItem(ctx, b, item, unique, nil)
 		return err == nil, err
 	})
-	if err != nil {
-		return IndexItem{}, wrapOp(op, item.ID, err)
+	switch {
+	case err == nil:
+		return out, nil
+	case given == "":
+		// The generated id means nothing to the caller: name none.
+		return IndexItem{}, wrapOp(op+" (new id)", "", err)
 	}
-	return out, nil
+	return IndexItem{}, wrapOp(op, given, err)
 }
 
-// wrapOp names the operation and key in err, leaving context errors
-// unchanged.
+// wrapOp names the operation and key ("" for none) in err, leaving
+// context errors unchanged.
 func wrapOp(op, key string, err error) error {
 	if err == context.Canceled || err == context.DeadlineExceeded {
 		return err
+	}
+	if key == "" {
+		return fmt.Errorf("core: %s: %w", op, err)
 	}
 	return fmt.Errorf("core: %s %q: %w", op, key, err)
 }
@@ -119,12 +127,16 @@ func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) (
 				return nil, err
 			}
 		}
+		given := item.ID
 		if item.ID == "" {
 			item.ID = newUUIDv4()
 		}
 		if out[i], err = ix.addItem(ctx, b, item, true, nil); err != nil {
 			ix.cancelLocked(ctx)
-			return nil, wrapOp(op+": item", item.ID, err)
+			if given == "" {
+				return nil, wrapOp(fmt.Sprintf("%s: item %d (new id)", op, i), "", err)
+			}
+			return nil, wrapOp(fmt.Sprintf("%s: item %d", op, i), given, err)
 		}
 	}
 	if err := ix.commitLocked(ctx); err != nil {
