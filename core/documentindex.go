@@ -265,4 +265,3 @@ func (d *LocalDocumentIndex) removeObsolete(ctx context.Context) map[string]erro
 	d.mu.Unlock()
 	return d.removeFiles(ctx, names)
 }
-
