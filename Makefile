@@ -22,12 +22,15 @@ BENCHTIME ?= 1s
 
 all: lint test
 
-## test: every module's tests, with the race detector.
+## test: every module's tests, with the race detector, then a throwaway
+## module outside the repository that uses Folio as the README says.
 test:
 	@for m in $(MODULES); do \
 		echo "==> test $$m"; \
 		(cd $$m && $(GO) test -race -count=1 ./...); \
 	done
+	@echo "==> own module"
+	@scripts/check-own-module.sh
 
 ## test-short: every module's tests without the race detector (faster local loop).
 test-short:

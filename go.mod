@@ -6,6 +6,7 @@ require (
 	github.com/foliovec/folio/adapters/codec-json v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/codec-pb v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/embed-hash v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/embed-hosted v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/storage-fs v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/storage-mem v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken v0.0.0-00010101000000-000000000000
@@ -26,6 +27,7 @@ replace (
 	github.com/foliovec/folio/adapters/codec-json => ./adapters/codec-json
 	github.com/foliovec/folio/adapters/codec-pb => ./adapters/codec-pb
 	github.com/foliovec/folio/adapters/embed-hash => ./adapters/embed-hash
+	github.com/foliovec/folio/adapters/embed-hosted => ./adapters/embed-hosted
 	github.com/foliovec/folio/adapters/storage-fs => ./adapters/storage-fs
 	github.com/foliovec/folio/adapters/storage-mem => ./adapters/storage-mem
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken => ./adapters/tokenizer-tiktoken

@@ -46,19 +46,7 @@ func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docT
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var md Metadata
-	if metadata != nil {
-		for _, k := range reservedChunkKeys {
-			if _, ok := metadata[k]; ok {
-				return nil, wrapOp(op, uri, fmt.Errorf("metadata key %q is reserved for chunks: %w", k, ErrInvalidArgument))
-			}
-		}
-		var err error
-		if md, err = cleanMetadata(metadata); err != nil {
-			return nil, wrapOp(op, uri, err)
-		}
-	}
-	hash, err := contentHash(text, docType, md)
+	md, hash, err := cleanDocument(text, docType, metadata)
 	if err != nil {
 		return nil, wrapOp(op, uri, err)
 	}
@@ -94,6 +82,28 @@ func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docT
 		return nil, wrapOp(op, uri, err)
 	}
 	return d.document(id, uri), nil
+}
+
+// cleanDocument checks and cleans a document's metadata (nil stays nil:
+// no metadata file) and returns it with the document's content hash.
+func cleanDocument(text, docType string, metadata Metadata) (Metadata, string, error) {
+	var md Metadata
+	if metadata != nil {
+		for _, k := range reservedChunkKeys {
+			if _, ok := metadata[k]; ok {
+				return nil, "", fmt.Errorf("metadata key %q is reserved for chunks: %w", k, ErrInvalidArgument)
+			}
+		}
+		var err error
+		if md, err = cleanMetadata(metadata); err != nil {
+			return nil, "", err
+		}
+	}
+	hash, err := contentHash(text, docType, md)
+	if err != nil {
+		return nil, "", err
+	}
+	return md, hash, nil
 }
 
 // split cuts text into chunks with the chunking config and the docType

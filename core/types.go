@@ -9,6 +9,15 @@ type Metadata map[string]any
 // MetadataConfig says which metadata keys are stored inline in the index
 // file (and so can be filtered on). The rest go to a side-car file.
 //
+// Side-cars cost one file per item that has a key outside Indexed: a file
+// created when its batch commits (all of a batch's side-cars together,
+// with one durability barrier on storage that implements GroupWriter) and
+// read back for every query result that has one. With no indexed keys, or
+// with every key indexed, items have no side-car. Only inline keys can be
+// filtered on: a filter on another key matches nothing (see
+// IndexOptions.StrictFilters). A document index's chunk keys are inline
+// whatever Indexed says.
+//
 // A nil Indexed and an empty non-nil Indexed are both "no indexed keys"; the
 // JSON codec writes the first as `{}` and the second as `{"indexed":[]}`,
 // as Vectra does.

@@ -1,0 +1,369 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// DocumentInput is one document of UpsertDocuments: the arguments of
+// UpsertDocument.
+type DocumentInput struct {
+	URI      string
+	Text     string
+	DocType  string
+	Metadata Metadata
+}
+
+// UpsertDocumentsOptions are the options of UpsertDocuments.
+type UpsertDocumentsOptions struct {
+	// Concurrency is the most embeddings requests in flight at once; 0
+	// means 4. Embedding is usually bound by the model's latency, not by
+	// this process, so requests overlap well.
+	Concurrency int
+	// BatchSize is the most documents one commit holds; 0 means 100. Each
+	// commit rewrites the index file, so larger batches write less; a
+	// cancelled or failed call keeps every batch committed before.
+	BatchSize int
+	// Force re-embeds documents whose content hash is unchanged.
+	Force bool
+	// Progress, when set, is called after every embeddings call and every
+	// commit with the totals so far, from one goroutine at a time (never
+	// two calls at once), and once more before UpsertDocuments returns.
+	Progress func(UpsertProgress)
+}
+
+// UpsertProgress is the progress of an UpsertDocuments call.
+type UpsertProgress struct {
+	// Total is the number of documents given.
+	Total int
+	// Documents are the documents done: committed, or skipped as
+	// unchanged or as superseded by a later input with the same URI
+	// (Skipped counts those).
+	Documents int
+	Skipped   int
+	// Chunks are the chunks embedded so far, in EmbeddingsCalls calls.
+	Chunks          int
+	EmbeddingsCalls int
+}
+
+// Defaults of UpsertDocumentsOptions.
+const (
+	defaultUpsertConcurrency = 4
+	defaultUpsertBatchSize   = 100
+)
+
+// UpsertDocuments stores many documents as UpsertDocument stores one, with
+// the work of a bulk load shared: chunks of several documents go into one
+// embeddings request (up to the model's MaxTokens), up to
+// opts.Concurrency requests are in flight at once, and the documents are
+// committed opts.BatchSize at a time, each commit writing the index file
+// once. Documents whose content hash is unchanged are skipped without an
+// embeddings call, unless opts.Force. When a URI appears more than once,
+// its last document is stored.
+//
+// It returns one *LocalDocument per input, in order. On error (an invalid
+// document is reported before any work; an embeddings or write failure, or
+// a cancelled ctx, stops the call) the documents of the commits made before
+// stay stored and their entries are set; the others are nil. A batch
+// opened with BeginUpdate is ErrUpdateInProgress.
+//
+// Documents are committed in the order their embeddings complete, so the
+// index's item order may differ from the input order.
+func (d *LocalDocumentIndex) UpsertDocuments(ctx context.Context, docs []DocumentInput, opts *UpsertDocumentsOptions) ([]*LocalDocument, error) {
+	const op = "upsert documents"
+	var o UpsertDocumentsOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Concurrency < 0 || o.BatchSize < 0 {
+		return nil, wrapOp(op, d.FolderPath(), fmt.Errorf("concurrency %d, batch size %d: %w", o.Concurrency, o.BatchSize, ErrInvalidArgument))
+	}
+	if o.Concurrency == 0 {
+		o.Concurrency = defaultUpsertConcurrency
+	}
+	if o.BatchSize == 0 {
+		o.BatchSize = defaultUpsertBatchSize
+	}
+	if d.embeddings == nil {
+		return nil, wrapOp(op, d.FolderPath(), ErrEmbeddingsNotConfigured)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	run := &bulkUpsert{d: d, opts: o, docs: make([]bulkDoc, len(docs)), out: make([]*LocalDocument, len(docs))}
+	run.progress.Total = len(docs)
+	last := make(map[string]int, len(docs))
+	for i, in := range docs {
+		md, hash, err := cleanDocument(in.Text, in.DocType, in.Metadata)
+		if err != nil {
+			return nil, wrapOp(op, in.URI, err)
+		}
+		run.docs[i] = bulkDoc{in: in, md: md, hash: hash}
+		last[in.URI] = i
+	}
+	committed, err := d.catalog(ctx, op, d.FolderPath())
+	if err != nil {
+		return nil, err
+	}
+	var todo []int
+	for i := range run.docs {
+		doc := &run.docs[i]
+		if last[doc.in.URI] != i {
+			doc.superseded = last[doc.in.URI]
+			run.progress.Skipped++
+			run.progress.Documents++
+			continue
+		}
+		doc.superseded = -1
+		if id, known := committed.URIToID[doc.in.URI]; known && !o.Force &&
+			committed.URIToHash != nil && committed.URIToHash[doc.in.URI] == doc.hash {
+			run.out[i] = d.document(id, doc.in.URI)
+			run.progress.Skipped++
+			run.progress.Documents++
+			continue
+		}
+		todo = append(todo, i)
+	}
+	err = run.run(ctx, todo)
+	for i, doc := range run.docs {
+		if doc.superseded >= 0 {
+			run.out[i] = run.out[doc.superseded]
+		}
+	}
+	run.report()
+	if err != nil {
+		return run.out, wrapOp(op, d.FolderPath(), err)
+	}
+	return run.out, nil
+}
+
+// bulkUpsert is one UpsertDocuments call.
+type bulkUpsert struct {
+	d        *LocalDocumentIndex
+	opts     UpsertDocumentsOptions
+	docs     []bulkDoc
+	out      []*LocalDocument
+	progress UpsertProgress // owned by the committing goroutine
+}
+
+// bulkDoc is one input document and its work.
+type bulkDoc struct {
+	in         DocumentInput
+	md         Metadata
+	hash       string
+	superseded int // index of the later input with the same URI, or -1
+	chunks     []TextChunk
+	vectors    [][]float32
+	remaining  int // chunks not embedded yet; guarded by bulkUpsert's mutex
+}
+
+// bulkRequest is one embeddings request: chunks of one or more documents.
+type bulkRequest struct {
+	refs   []chunkRef
+	inputs []string
+}
+
+type chunkRef struct{ doc, chunk int }
+
+// bulkEvent tells the committer that a request finished or a document is
+// ready.
+type bulkEvent struct {
+	chunks int  // chunks a finished request embedded
+	call   bool // a request finished
+	doc    int  // a document whose chunks are all embedded, or -1
+	err    error
+}
+
+// run embeds the documents todo and commits them in batches. A producer
+// splits documents and packs their chunks into requests; workers embed
+// them; this goroutine commits ready documents and reports progress.
+func (r *bulkUpsert) run(parent context.Context, todo []int) error {
+	if len(todo) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	requests := make(chan bulkRequest, r.opts.Concurrency)
+	events := make(chan bulkEvent, 2*r.opts.Concurrency)
+	var mu sync.Mutex // guards bulkDoc.remaining and vectors
+	var wg sync.WaitGroup
+	send := func(e bulkEvent) bool {
+		select {
+		case events <- e:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+
+	wg.Go(func() { // producer
+		defer close(requests)
+		var pending bulkRequest
+		tokens, limit := 0, r.d.embeddings.MaxTokens()
+		flush := func() bool {
+			if len(pending.refs) == 0 {
+				return true
+			}
+			select {
+			case requests <- pending:
+			case <-ctx.Done():
+				return false
+			}
+			pending, tokens = bulkRequest{}, 0
+			return true
+		}
+		for _, i := range todo {
+			doc := &r.docs[i]
+			chunks, err := r.d.split(doc.in.URI, doc.in.Text, doc.in.DocType)
+			if err != nil {
+				send(bulkEvent{doc: -1, err: fmt.Errorf("document %q: %w", doc.in.URI, err)})
+				return
+			}
+			mu.Lock()
+			doc.chunks, doc.vectors, doc.remaining = chunks, make([][]float32, len(chunks)), len(chunks)
+			mu.Unlock()
+			if len(chunks) == 0 {
+				if !send(bulkEvent{doc: i}) {
+					return
+				}
+				continue
+			}
+			for j, c := range chunks {
+				if len(pending.refs) > 0 && tokens+len(c.Tokens) > limit && !flush() {
+					return
+				}
+				pending.refs = append(pending.refs, chunkRef{doc: i, chunk: j})
+				pending.inputs = append(pending.inputs, strings.ReplaceAll(c.Text, "\n", " "))
+				tokens += len(c.Tokens)
+			}
+		}
+		flush()
+	})
+	for range r.opts.Concurrency { // workers
+		wg.Go(func() {
+			for req := range requests {
+				vectors, err := r.d.embed(ctx, req.inputs)
+				if err != nil {
+					send(bulkEvent{doc: -1, err: err})
+					return
+				}
+				var ready []int
+				mu.Lock()
+				for k, ref := range req.refs {
+					doc := &r.docs[ref.doc]
+					doc.vectors[ref.chunk] = vectors[k]
+					if doc.remaining--; doc.remaining == 0 {
+						ready = append(ready, ref.doc)
+					}
+				}
+				mu.Unlock()
+				if !send(bulkEvent{call: true, chunks: len(req.inputs), doc: -1}) {
+					return
+				}
+				for _, i := range ready {
+					if !send(bulkEvent{doc: i}) {
+						return
+					}
+				}
+			}
+		})
+	}
+	go func() {
+		wg.Wait()
+		close(events)
+	}()
+
+	var ready []int
+	var firstErr error
+	fail := func(err error) {
+		if firstErr == nil {
+			firstErr = err
+			cancel()
+		}
+	}
+	for e := range events {
+		switch {
+		case e.err != nil:
+			fail(e.err)
+		case firstErr != nil:
+		case e.call:
+			r.progress.EmbeddingsCalls++
+			r.progress.Chunks += e.chunks
+			r.report()
+		case e.doc >= 0:
+			ready = append(ready, e.doc)
+			if len(ready) >= r.opts.BatchSize && parent.Err() == nil {
+				if err := r.commit(ctx, ready); err != nil {
+					fail(err)
+				}
+				ready = ready[:0]
+			}
+		}
+	}
+	if err := parent.Err(); err != nil {
+		return err // documents not committed yet stay out
+	}
+	if firstErr == nil && len(ready) > 0 {
+		if err := r.commit(ctx, ready); err != nil {
+			fail(err)
+		}
+	}
+	return firstErr
+}
+
+// commit stores the ready documents in one commit of their own and sets
+// their results.
+func (r *bulkUpsert) commit(ctx context.Context, ready []int) error {
+	d := r.d
+	ids := make([]string, len(ready))
+	d.mu.Lock()
+	err := func() error {
+		committed, err := d.catalogLocked(ctx)
+		if err != nil {
+			return err
+		}
+		if d.update != nil {
+			return ErrUpdateInProgress
+		}
+		b, err := d.beginLocked(ctx)
+		if err != nil {
+			return err
+		}
+		p := d.pendingLocked(committed)
+		for k, i := range ready {
+			doc := &r.docs[i]
+			ids[k] = newUUIDv4()
+			u := upsert{uri: doc.in.URI, id: ids[k], text: doc.in.Text, md: doc.md, hash: doc.hash, chunks: doc.chunks, vectors: doc.vectors}
+			if err := d.applyUpsert(ctx, b, p, u); err != nil {
+				d.cancelLocked(ctx)
+				return fmt.Errorf("document %q: %w", doc.in.URI, err)
+			}
+		}
+		if err := d.commitLocked(ctx); err != nil {
+			d.cancelLocked(ctx)
+			return err
+		}
+		return nil
+	}()
+	d.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	d.removeObsolete(context.WithoutCancel(ctx))
+	for k, i := range ready {
+		doc := &r.docs[i]
+		r.out[i] = d.document(ids[k], doc.in.URI)
+		doc.chunks, doc.vectors = nil, nil
+	}
+	r.progress.Documents += len(ready)
+	r.report()
+	return nil
+}
+
+func (r *bulkUpsert) report() {
+	if r.opts.Progress != nil {
+		r.opts.Progress(r.progress)
+	}
+}
