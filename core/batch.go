@@ -294,7 +294,9 @@ func (b *batch) applyRebuild() *snapshot {
 // and readers keep seeing the last commit. A batch already open is
 // ErrUpdateInProgress. The index is loaded if it is not yet.
 func (ix *LocalIndex) BeginUpdate(ctx context.Context) error {
-	ix.mu.Lock()
+	if err := ix.mu.lock(ctx); err != nil {
+		return err
+	}
 	defer ix.mu.Unlock()
 	if _, err := ix.beginLocked(ctx); err != nil {
 		return fmt.Errorf("core: begin update %q: %w", ix.folder, err)
@@ -324,7 +326,9 @@ func (ix *LocalIndex) beginLocked(ctx context.Context) (*batch, error) {
 // ErrNoUpdate. When writing fails the batch stays open, as in Vectra: call
 // EndUpdate again or CancelUpdate.
 func (ix *LocalIndex) EndUpdate(ctx context.Context) error {
-	ix.mu.Lock()
+	if err := ix.mu.lock(ctx); err != nil {
+		return err
+	}
 	defer ix.mu.Unlock()
 	if ix.update == nil {
 		return fmt.Errorf("core: end update %q: %w", ix.folder, ErrNoUpdate)

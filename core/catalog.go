@@ -118,7 +118,9 @@ func (d *LocalDocumentIndex) catalog(ctx context.Context, op, key string) (*Docu
 	if c := d.cat.Load(); c != nil && d.cur.Load() != nil {
 		return c, nil
 	}
-	d.mu.Lock()
+	if err := d.mu.lock(ctx); err != nil {
+		return nil, err
+	}
 	defer d.mu.Unlock()
 	c, err := d.catalogLocked(ctx)
 	if err != nil {

@@ -318,7 +318,9 @@ func (r *bulkUpsert) run(parent context.Context, todo []int) error {
 func (r *bulkUpsert) commit(ctx context.Context, ready []int) error {
 	d := r.d
 	ids := make([]string, len(ready))
-	d.mu.Lock()
+	if err := d.mu.lock(ctx); err != nil {
+		return err
+	}
 	err := func() error {
 		committed, err := d.catalogLocked(ctx)
 		if err != nil {

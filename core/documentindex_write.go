@@ -55,7 +55,9 @@ func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docT
 		return nil, err
 	}
 	if opts == nil || !opts.Force {
-		d.mu.Lock()
+		if err := d.mu.lock(ctx); err != nil {
+			return nil, err
+		}
 		view := d.viewLocked(committed)
 		id, known := view.URIToID[uri]
 		same := known && view.URIToHash != nil && view.URIToHash[uri] == hash
@@ -182,7 +184,9 @@ func (d *LocalDocumentIndex) embed(ctx context.Context, inputs []string) ([][]fl
 // leave the batch as it found it when it fails. After its own commit it
 // removes the obsolete files and returns the failures by file name.
 func (d *LocalDocumentIndex) writeDocument(ctx context.Context, change func(b *batch, p *docPending) error) (map[string]error, error) {
-	d.mu.Lock()
+	if err := d.mu.lock(ctx); err != nil {
+		return nil, err
+	}
 	committed, err := d.catalogLocked(ctx)
 	if err != nil {
 		d.mu.Unlock()
@@ -370,7 +374,9 @@ func (d *LocalDocumentIndex) DeleteDocument(ctx context.Context, uri string) err
 	if err != nil {
 		return err
 	}
-	d.mu.Lock()
+	if err := d.mu.lock(ctx); err != nil {
+		return err
+	}
 	_, known := d.viewLocked(committed).URIToID[uri]
 	d.mu.Unlock()
 	if !known {

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"runtime/debug"
-	"sync"
 	"sync/atomic"
 
 	"github.com/foliovec/folio/core/pathutil"
@@ -80,7 +79,7 @@ type LocalIndex struct {
 
 	cur atomic.Pointer[snapshot] // last commit; nil until loaded
 
-	mu     sync.Mutex // serialises writers and the first load
+	mu     writerLock // serialises writers and the first load
 	update *batch     // the open batch, or nil; guarded by mu
 	hooks  commitHooks
 
@@ -125,6 +124,7 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 		return nil, fmt.Errorf("core: new local index %q: index name %q leaves the folder: %w", folderPath, name, ErrInvalidArgument)
 	}
 	ix := &LocalIndex{
+		mu:        newWriterLock(),
 		folder:    folderPath,
 		name:      name,
 		storage:   opts.Storage,
@@ -173,7 +173,9 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 	if cfg.DeleteIfExists && cfg.OpenIfExists {
 		return fmt.Errorf("core: create index %q: DeleteIfExists and OpenIfExists together: %w", p, ErrInvalidArgument)
 	}
-	ix.mu.Lock()
+	if err := ix.mu.lock(ctx); err != nil {
+		return err
+	}
 	defer ix.mu.Unlock()
 	exists, err := ix.storage.PathExists(ctx, p)
 	if err != nil {
@@ -213,7 +215,9 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 // DeleteIndex forgets the loaded index, cancels an open batch and deletes
 // the folder with everything in it.
 func (ix *LocalIndex) DeleteIndex(ctx context.Context) error {
-	ix.mu.Lock()
+	if err := ix.mu.lock(ctx); err != nil {
+		return err
+	}
 	defer ix.mu.Unlock()
 	if err := ix.deleteIndexLocked(ctx); err != nil {
 		return fmt.Errorf("core: delete index %q: %w", ix.folder, err)
@@ -257,7 +261,9 @@ func (ix *LocalIndex) snapshot(ctx context.Context, op string) (*snapshot, error
 	if s := ix.cur.Load(); s != nil {
 		return s, nil
 	}
-	ix.mu.Lock()
+	if err := ix.mu.lock(ctx); err != nil {
+		return nil, err
+	}
 	defer ix.mu.Unlock()
 	s, err := ix.loadLocked(ctx)
 	if err != nil {

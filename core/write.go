@@ -13,10 +13,9 @@ import (
 // over Vectra). change reports whether it changed anything; a single write
 // that changed nothing writes nothing.
 func (ix *LocalIndex) write(ctx context.Context, change func(b *batch) (bool, error)) error {
-	if err := ctx.Err(); err != nil {
+	if err := ix.mu.lock(ctx); err != nil {
 		return err
 	}
-	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if b := ix.update; b != nil {
 		_, err := change(b)
@@ -104,10 +103,9 @@ func wrapOp(op, key string, err error) error {
 // are returned as stored, in order.
 func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) ([]IndexItem, error) {
 	const op = "batch insert items"
-	if err := ctx.Err(); err != nil {
+	if err := ix.mu.lock(ctx); err != nil {
 		return nil, err
 	}
-	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	b, err := ix.beginLocked(ctx)
 	if err != nil {

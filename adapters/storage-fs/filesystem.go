@@ -11,7 +11,6 @@ import (
 type filesystem interface {
 	Open(name string) (*os.File, error)
 	OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error)
-	ReadFile(name string) ([]byte, error)
 	Stat(name string) (fs.FileInfo, error)
 	Lstat(name string) (fs.FileInfo, error)
 	MkdirAll(name string, perm fs.FileMode) error
@@ -30,7 +29,6 @@ func (osFS) Open(name string) (*os.File, error) { return os.Open(name) }
 func (osFS) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 	return os.OpenFile(name, flag, perm)
 }
-func (osFS) ReadFile(name string) ([]byte, error)         { return os.ReadFile(name) }
 func (osFS) Stat(name string) (fs.FileInfo, error)        { return os.Stat(name) }
 func (osFS) Lstat(name string) (fs.FileInfo, error)       { return os.Lstat(name) }
 func (osFS) MkdirAll(name string, perm fs.FileMode) error { return os.MkdirAll(name, perm) }

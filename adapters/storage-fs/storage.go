@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,11 +16,58 @@ import (
 )
 
 // LocalFileStorage stores files on the local file system. Create one with
-// [New] or [NewRooted]; the zero value is not ready for use.
+// [New], [NewRooted] or [NewWithOptions]; the zero value is not ready for
+// use.
 type LocalFileStorage struct {
 	fsys    filesystem
 	root    *os.Root // nil for New
 	escapes error    // the error os.Root gives for a path that escapes it
+	maxRead int64    // the largest file ReadFile returns
+}
+
+// Options configures [NewWithOptions]. The zero value is [New]'s storage.
+type Options struct {
+	// Root, when not "", confines the storage to this existing directory,
+	// as [NewRooted] does.
+	Root string
+	// MaxReadSize is the largest file ReadFile reads; a larger one is an
+	// error wrapping [ErrTooLarge] that names it. 0 means
+	// [DefaultMaxReadSize].
+	MaxReadSize int64
+}
+
+// DefaultMaxReadSize is Options.MaxReadSize when it is 0: 16 GiB, past any
+// index that fits in memory, so only a hostile or broken file reaches it.
+const DefaultMaxReadSize int64 = 16 << 30
+
+// ErrTooLarge is wrapped by the error of ReadFile for a file larger than
+// Options.MaxReadSize.
+var ErrTooLarge = errors.New("file too large")
+
+// ErrNotRegular is wrapped by the error of ReadFile for a path that is not
+// a regular file (a FIFO, a device, a socket, also through a symbolic
+// link): reading one could block forever or never end.
+var ErrNotRegular = errors.New("not a regular file")
+
+// NewWithOptions returns a storage configured by opts: over the whole file
+// system, or confined to opts.Root.
+func NewWithOptions(opts Options) (*LocalFileStorage, error) {
+	var s *LocalFileStorage
+	if opts.Root == "" {
+		s = New()
+	} else {
+		var err error
+		if s, err = NewRooted(opts.Root); err != nil {
+			return nil, err
+		}
+	}
+	if opts.MaxReadSize < 0 {
+		return nil, fmt.Errorf("storagefs: max read size %d: %w", opts.MaxReadSize, core.ErrInvalidArgument)
+	}
+	if opts.MaxReadSize > 0 {
+		s.maxRead = opts.MaxReadSize
+	}
+	return s, nil
 }
 
 var _ core.FileStorage = (*LocalFileStorage)(nil)
@@ -35,7 +83,7 @@ var (
 // and nothing confines them. Use [NewRooted] for paths that come from
 // outside the program.
 func New() *LocalFileStorage {
-	return &LocalFileStorage{fsys: osFS{}}
+	return &LocalFileStorage{fsys: osFS{}, maxRead: DefaultMaxReadSize}
 }
 
 // NewRooted returns a storage confined to the existing directory root:
@@ -56,7 +104,7 @@ func NewRooted(root string) (*LocalFileStorage, error) {
 		r.Close()
 		return nil, fmt.Errorf("storagefs: open root %q: the root does not refuse \"..\" (got %v)", root, escape)
 	}
-	return &LocalFileStorage{fsys: r, root: r, escapes: pathErr.Err}, nil
+	return &LocalFileStorage{fsys: r, root: r, escapes: pathErr.Err, maxRead: DefaultMaxReadSize}, nil
 }
 
 // Close releases the directory a rooted storage holds open; later calls
@@ -141,18 +189,73 @@ func (s *LocalFileStorage) UpsertFile(ctx context.Context, filePath string, cont
 }
 
 // ReadFile returns a file's content. It fails with fs.ErrNotExist if
-// nothing is at filePath (or a parent is a file), and fails on a folder.
+// nothing is at filePath (or a parent is a file), on a folder, with
+// [ErrNotRegular] on anything but a regular file (a FIFO, a device: the
+// open never blocks), and with [ErrTooLarge] on a file larger than
+// Options.MaxReadSize. It reads in chunks and stops with the context's
+// error when ctx ends.
 func (s *LocalFileStorage) ReadFile(ctx context.Context, filePath string) ([]byte, error) {
 	const op = "read file"
 	t, err := s.resolve(ctx, op, filePath)
 	if err != nil {
 		return nil, err
 	}
-	content, err := s.fsys.ReadFile(t.name)
+	f, err := s.fsys.OpenFile(t.name, os.O_RDONLY|openNonBlock, 0)
 	if err != nil {
 		return nil, s.failMissing(op, filePath, err)
 	}
+	defer f.Close()
+	info, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, s.fail(op, filePath, err)
+	case info.IsDir():
+		return nil, fmt.Errorf("storagefs: %s %q: %w", op, filePath, errIsFolder)
+	case !info.Mode().IsRegular():
+		return nil, fmt.Errorf("storagefs: %s %q: %s: %w", op, filePath, info.Mode().Type(), ErrNotRegular)
+	case info.Size() > s.maxRead:
+		return nil, fmt.Errorf("storagefs: %s %q: %d bytes, more than %d: %w", op, filePath, info.Size(), s.maxRead, ErrTooLarge)
+	}
+	content, err := readAll(ctx, f, info.Size(), s.maxRead)
+	if errors.Is(err, ErrTooLarge) {
+		return nil, fmt.Errorf("storagefs: %s %q: grew past %d bytes: %w", op, filePath, s.maxRead, err)
+	}
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
+		return nil, s.fail(op, filePath, err)
+	}
 	return content, nil
+}
+
+// readChunk is how much ReadFile reads between two looks at its context.
+const readChunk = 8 << 20
+
+// readAll reads f to its end, size bytes expected, at most max, checking
+// ctx between chunks.
+func readAll(ctx context.Context, f io.Reader, size, max int64) ([]byte, error) {
+	buf := make([]byte, 0, size+1) // +1: reaching EOF needs no growth
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if int64(len(buf)) > max {
+			return nil, ErrTooLarge
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, readChunk)
+		}
+		end := min(cap(buf), len(buf)+readChunk)
+		n, err := f.Read(buf[len(buf):end])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // DeleteFile removes a file; nothing at filePath is no error. It fails on

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package storagefs
+
+// openNonBlock: FIFOs cannot be opened by path here.
+const openNonBlock = 0
