@@ -204,6 +204,22 @@ func (b *batch) applyAppend() *snapshot {
 	return s
 }
 
+// applyKeeping is apply with the deletions at the positions in keep undone:
+// the snapshot written before the catalog when documents are replaced, so
+// that the index file holds both versions' chunks. It is only serialised,
+// never published.
+func (b *batch) applyKeeping(keep map[int32]bool) *snapshot {
+	c := *b
+	c.deleted = make(map[int32]bool, len(b.deleted))
+	for p := range b.deleted {
+		if !keep[p] {
+			c.deleted[p] = true
+		}
+	}
+	c.live += len(b.deleted) - len(c.deleted)
+	return c.apply()
+}
+
 // slabArena returns the slab when it holds exactly the added vectors, of
 // length d, in order.
 func (b *batch) slabArena(d int) ([]float32, bool) {
@@ -352,7 +368,10 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) error {
 		}
 	}
 	if err := ix.save(ctx, s); err != nil {
-		return err
+		if ix.hooks.decided == nil || !ix.hooks.decided() {
+			return err
+		}
+		ix.log.Warn("core: save index after its change was decided: the file keeps chunks the next commit drops", "folder", ix.folder, "err", err)
 	}
 	if ix.hooks.afterSave != nil {
 		if err := ix.hooks.afterSave(ctx); err != nil {

@@ -7,46 +7,45 @@ import (
 	"io/fs"
 	"maps"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 )
 
 // The document catalog, catalog<ext> beside the index file, maps URIs to
-// document ids and content hashes (REF §1.3). Folio reads it with the index
-// and caches it, as Vectra does, and publishes a new one with every commit
-// that changed documents; a published catalog is never modified (readers
-// use it without locks), a batch works on a copy (a fix over Vectra, whose
-// copy shared its maps with the committed catalog).
+// document ids and content hashes, in Vectra's format. Folio reads it with
+// the index and caches it, as Vectra does, and publishes a new one with
+// every commit that changed documents; a published catalog is never
+// modified (readers use it without locks), a batch works on a copy (a fix
+// over Vectra, whose copy shared its maps with the committed catalog).
 //
 // # Crash consistency
 //
 // The index file and the catalog are two files, written one after the
-// other; no order makes a pair of single writes atomic. Folio keeps them
-// consistent instead under one invariant, checked on every read:
+// other. A chunk item whose document is not in the catalog is a stray: a
+// document index leaves strays out when it loads the index file, so
+// queries, listings and ListItems never see them, and the next commit
+// writes the file without them. With that, a commit makes every document
+// old or new at every instant, whatever the crash point:
 //
-//	a catalog entry with a content hash has all of its chunks in the index.
+//  1. the new documents' "<id>.txt" and "<id><ext>" files are written,
+//     under new ids (a changed document gets a new id, so the old
+//     version's files are never overwritten), as one group;
+//  2. when the commit replaces or deletes documents, the index file is
+//     written holding both versions' chunks;
+//  3. the catalog is written with the new mappings and hashes;
+//  4. the index file is written without the old versions' chunks (for a
+//     commit that only adds documents, this is its only index write, and
+//     it comes before step 3);
+//  5. the files of replaced and deleted documents are removed.
 //
-// A commit that changes documents writes, in this order:
-//
-//  1. the new documents' "<id>.txt" and "<id><ext>" files, under new ids
-//     (a changed document gets a new id, so the old version's files are
-//     never overwritten), all at once;
-//  2. the catalog with the new URI → id mappings but without the content
-//     hashes of the documents added or replaced in the commit;
-//  3. the index file;
-//  4. the catalog again, with those hashes, when there are any;
-//  5. after the commit, the files of replaced and deleted documents are
-//     removed.
-//
-// A crash after step 2 but before step 4 leaves documents registered
-// without a hash: they are not skipped as unchanged, so upserting them again
-// re-embeds them, as it does a document of a pre-0.15 Vectra catalog. Chunk
-// items whose documentId is not in the catalog (the old version of a
-// replaced document, after a crash between steps 2 and 3) are ignored by
-// QueryDocuments and ListDocuments, and removed, with their document's
-// files, by the next document write. A crash before step 2 or after step 4
-// leaves files no catalog entry names, which nothing reads. Vectra opens
-// every state: its catalog and index formats are unchanged.
+// A crash before step 3 leaves the old catalog, whose documents all have
+// their chunks in whichever index file is on disk (the new chunks are
+// strays); a crash after it leaves the new catalog, whose documents all
+// have theirs (the old chunks are strays). Files a crash leaves behind that
+// nothing refers to are removed by Vacuum. Vectra opens every state: its
+// catalog and index formats are unchanged, and it ignores strays in the
+// same way when it groups chunks by document.
 
 // docPending is the document side of the open batch: its working copy of
 // the catalog, the files it will write and the files it made obsolete. A
@@ -54,9 +53,9 @@ import (
 // commit or cancel, guarded by the index's writer lock.
 type docPending struct {
 	cat DocumentCatalog
-	// fresh holds the URIs whose id this batch set: their hashes are
-	// written only once the index file is (step 4).
-	fresh map[string]bool
+	// retired are the batch positions of the chunks of documents this
+	// batch replaced or deleted: the index file of step 2 keeps them.
+	retired map[int32]bool
 	// files are the new documents' files, written by the commit (step 1),
 	// all at once.
 	files []*docFile
@@ -68,8 +67,10 @@ type docPending struct {
 	// byDoc holds the batch positions of each catalogued document's chunk
 	// items; nil until the batch's first document write scans the batch.
 	byDoc map[string][]int32
-	// wrote is set once step 2 has tried to write the catalog.
-	wrote bool
+	// wrote is set once the catalog write was tried; decided once it
+	// succeeded while the index file on disk held both versions (step 3):
+	// the commit then stands even if step 4 fails.
+	wrote, decided bool
 }
 
 // docFile is a file of a new document.
@@ -138,21 +139,21 @@ func (d *LocalDocumentIndex) catalogLocked(ctx context.Context) (*DocumentCatalo
 	if c := d.cat.Load(); c != nil {
 		return c, nil
 	}
-	return d.loadCatalogLocked(ctx, s)
+	return d.loadCatalogLocked(ctx, s.len())
 }
 
-// loadCatalogLocked reads the catalog of the index whose last commit is s
-// and publishes it. A missing catalog is created and written at once, as
+// loadCatalogLocked reads the catalog of an index of items items and
+// publishes it. A missing catalog is created and written at once, as
 // Vectra does (so IsCatalogCreated is true after any read), when the index
 // is empty; beside an index that holds items it is ErrNotDocumentIndex: the
 // folder holds a plain index, which a document index must not write into.
-func (d *LocalDocumentIndex) loadCatalogLocked(ctx context.Context, s *snapshot) (*DocumentCatalog, error) {
+func (d *LocalDocumentIndex) loadCatalogLocked(ctx context.Context, items int) (*DocumentCatalog, error) {
 	p := d.catalogPath()
 	raw, err := d.Storage().ReadFile(ctx, p)
 	var c *DocumentCatalog
 	switch {
-	case errors.Is(err, fs.ErrNotExist) && s.len() > 0:
-		return nil, fmt.Errorf("no document catalog %q beside an index of %d items: %w", p, s.len(), ErrNotDocumentIndex)
+	case errors.Is(err, fs.ErrNotExist) && items > 0:
+		return nil, fmt.Errorf("no document catalog %q beside an index of %d items: %w", p, items, ErrNotDocumentIndex)
 	case errors.Is(err, fs.ErrNotExist):
 		c = initialCatalog()
 		if err := d.writeCatalog(ctx, c); err != nil {
@@ -173,32 +174,57 @@ func (d *LocalDocumentIndex) loadCatalogLocked(ctx context.Context, s *snapshot)
 	return c, nil
 }
 
-// hookLoaded runs when the index file is read: it loads the catalog (so
-// that a plain index is refused before anything uses it) and makes the
-// chunk keys of every chunk item inline.
-func (d *LocalDocumentIndex) hookLoaded(ctx context.Context, s *snapshot) error {
-	if d.cat.Load() == nil {
-		if _, err := d.loadCatalogLocked(ctx, s); err != nil {
+// hookLoaded runs when the index file is decoded: it loads the catalog (so
+// that a plain index is refused before anything uses it), makes the chunk
+// keys of every chunk item inline, and leaves out stray chunks, whose
+// document is not in the catalog (see Crash consistency above).
+func (d *LocalDocumentIndex) hookLoaded(ctx context.Context, data *IndexData) error {
+	c := d.cat.Load()
+	if c == nil {
+		var err error
+		if c, err = d.loadCatalogLocked(ctx, len(data.Items)); err != nil {
 			return err
 		}
 	}
-	return d.inlineChunkKeys(ctx, s)
+	if err := d.inlineChunkKeys(ctx, data.Items); err != nil {
+		return err
+	}
+	kept := data.Items[:0:0]
+	for i, it := range data.Items {
+		if doc, ok := chunkDocumentID(it.Metadata); ok {
+			if _, known := c.IDToURI[doc]; !known {
+				if kept == nil {
+					kept = slices.Clone(data.Items[:i])
+				}
+				continue
+			}
+		}
+		if kept != nil {
+			kept = append(kept, it)
+		}
+	}
+	if kept != nil {
+		d.log.Info("core: stray chunks left out", "folder", d.FolderPath(), "chunks", len(data.Items)-len(kept))
+		data.Items = kept
+		d.strays = true
+	}
+	return nil
 }
 
 // inlineChunkKeys copies documentId, startPos and endPos from the side-car
-// into the inline metadata of every item of s that has a side-car and not
-// those keys inline. Folio keeps them inline when it writes chunks; Vectra,
-// in an index with indexed metadata, keeps them only in side-cars, where
-// the engine (the keyword index, document grouping, replacing a document)
+// into the inline metadata of every item that has a side-car and not those
+// keys inline. Folio keeps them inline when it writes chunks; Vectra, in an
+// index with indexed metadata, keeps them only in side-cars, where the
+// engine (the keyword index, document grouping, replacing a document)
 // cannot see them. A side-car that cannot be read is logged and its item
 // left as it is, as a query would only fail on it if it were returned.
-func (d *LocalDocumentIndex) inlineChunkKeys(ctx context.Context, s *snapshot) error {
+func (d *LocalDocumentIndex) inlineChunkKeys(ctx context.Context, items []IndexItem) error {
 	var todo []int
-	for i, f := range s.files {
-		if f == "" {
+	for i, it := range items {
+		if it.MetadataFile == "" {
 			continue
 		}
-		if _, ok := chunkDocumentID(s.meta[i]); !ok {
+		if _, ok := chunkDocumentID(it.Metadata); !ok {
 			todo = append(todo, i)
 		}
 	}
@@ -213,7 +239,11 @@ func (d *LocalDocumentIndex) inlineChunkKeys(ctx context.Context, s *snapshot) e
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			found[j], errs[j] = d.readSidecar(ctx, s.files[i])
+			if !isInsideRelPath(items[i].MetadataFile) {
+				errs[j] = fmt.Errorf("metadata file %q leaves the folder: %w", items[i].MetadataFile, ErrCorrupt)
+				return
+			}
+			found[j], errs[j] = d.readSidecar(ctx, items[i].MetadataFile)
 		})
 	}
 	wg.Wait()
@@ -222,24 +252,24 @@ func (d *LocalDocumentIndex) inlineChunkKeys(ctx context.Context, s *snapshot) e
 	}
 	for j, i := range todo {
 		if errs[j] != nil {
-			d.log.Warn("core: read chunk keys from metadata file", "folder", d.FolderPath(), "item", s.ids[i], "err", errs[j])
+			d.log.Warn("core: read chunk keys from metadata file", "folder", d.FolderPath(), "item", items[i].ID, "err", errs[j])
 			continue
 		}
 		if _, ok := chunkDocumentID(found[j]); !ok {
 			continue
 		}
-		md := make(Metadata, len(s.meta[i])+len(reservedChunkKeys))
-		maps.Copy(md, s.meta[i])
+		md := make(Metadata, len(items[i].Metadata)+len(reservedChunkKeys))
+		maps.Copy(md, items[i].Metadata)
 		for _, k := range reservedChunkKeys {
 			md[k] = found[j][k]
 		}
-		s.meta[i] = md
+		items[i].Metadata = md
 	}
 	return nil
 }
 
-// checkCatalog fills in missing maps and refuses ids that would leave the
-// folder (ErrCorrupt).
+// checkCatalog fills in missing maps, refuses ids that would leave the
+// folder (ErrCorrupt) and recomputes the document count from the map.
 func checkCatalog(c DocumentCatalog) (*DocumentCatalog, error) {
 	if c.URIToID == nil {
 		c.URIToID = map[string]string{}
@@ -257,6 +287,9 @@ func checkCatalog(c DocumentCatalog) (*DocumentCatalog, error) {
 			return nil, fmt.Errorf("document id %q leaves the index folder: %w", id, ErrCorrupt)
 		}
 	}
+	// The stored count is derived data: a count that disagrees with the
+	// map (negative, absurd, or off after a foreign write) is recomputed.
+	c.Count = len(c.URIToID)
 	return &c, nil
 }
 
@@ -273,7 +306,7 @@ func (d *LocalDocumentIndex) writeCatalog(ctx context.Context, c *DocumentCatalo
 // use. The writer lock is held and a batch is open.
 func (d *LocalDocumentIndex) pendingLocked(committed *DocumentCatalog) *docPending {
 	if d.pending == nil {
-		d.pending = &docPending{cat: cloneCatalog(committed), fresh: map[string]bool{}, texts: map[string]string{}}
+		d.pending = &docPending{cat: cloneCatalog(committed), retired: map[int32]bool{}, texts: map[string]string{}}
 	}
 	return d.pending
 }
@@ -290,8 +323,9 @@ func (d *LocalDocumentIndex) viewLocked(committed *DocumentCatalog) *DocumentCat
 
 func (d *LocalDocumentIndex) hookBegin() { d.pending = nil }
 
-// hookBeforeSave writes the new documents' files (step 1) and the catalog
-// without the new hashes (step 2).
+// hookBeforeSave writes the new documents' files (step 1) and, when the
+// batch replaces or deletes documents, the index file with both versions'
+// chunks and then the catalog (steps 2 and 3).
 func (d *LocalDocumentIndex) hookBeforeSave(ctx context.Context) error {
 	p := d.pending
 	if p == nil {
@@ -300,21 +334,25 @@ func (d *LocalDocumentIndex) hookBeforeSave(ctx context.Context) error {
 	if err := d.writeFiles(ctx, p.files); err != nil {
 		return fmt.Errorf("save document files: %w", err)
 	}
-	pre := p.cat
-	if len(p.fresh) > 0 && p.cat.URIToHash != nil {
-		pre.URIToHash = maps.Clone(p.cat.URIToHash)
-		for uri := range p.fresh {
-			delete(pre.URIToHash, uri)
-		}
+	if len(p.retired) == 0 {
+		return nil // the catalog follows the index file (hookAfterSave)
 	}
-	// Set before the write: a failed write may still have landed, and a
-	// cancel must then put the committed catalog back.
+	if err := d.save(ctx, d.update.applyKeeping(p.retired)); err != nil {
+		return fmt.Errorf("save index with both versions: %w", err)
+	}
+	// Set before the write: a failed write may still have landed.
 	p.wrote = true
-	if err := d.writeCatalog(ctx, &pre); err != nil {
+	if err := d.writeCatalog(ctx, &p.cat); err != nil {
 		return fmt.Errorf("save document catalog %q: %w", d.catalogPath(), err)
 	}
+	p.decided = true
 	return nil
 }
+
+// hookDecided reports whether the catalog of the batch being committed is
+// written (step 3): the commit then stands even if the final index write
+// fails, since the index file on disk holds every new chunk.
+func (d *LocalDocumentIndex) hookDecided() bool { return d.pending != nil && d.pending.decided }
 
 // writeFiles writes the files not written yet as one group (writeGroup)
 // and marks them written.
@@ -337,18 +375,17 @@ func (d *LocalDocumentIndex) writeFiles(ctx context.Context, files []*docFile) e
 	return nil
 }
 
-// hookAfterSave writes the catalog with its hashes (step 4) and publishes
-// it. The index file is written: a failure here only costs the skip of
-// unchanged documents until the next commit writes the catalog, so it is
-// logged, not returned.
+// hookAfterSave writes the catalog of a batch that only added documents,
+// now that the index file holds their chunks, and publishes it.
 func (d *LocalDocumentIndex) hookAfterSave(ctx context.Context) error {
 	p := d.pending
 	if p == nil {
 		return nil
 	}
-	if len(p.fresh) > 0 {
+	if !p.decided {
+		p.wrote = true
 		if err := d.writeCatalog(ctx, &p.cat); err != nil {
-			d.log.Warn("core: save document catalog hashes", "path", d.catalogPath(), "err", err)
+			return fmt.Errorf("save document catalog %q: %w", d.catalogPath(), err)
 		}
 	}
 	c := p.cat
@@ -359,9 +396,12 @@ func (d *LocalDocumentIndex) hookAfterSave(ctx context.Context) error {
 	return nil
 }
 
-// hookCancel removes the files the batch wrote and, when step 2 wrote the
-// catalog, puts the committed one back, less the hashes of the documents
-// the batch replaced or deleted.
+// hookCancel puts the committed catalog back when the batch tried to write
+// its own (a failed write may have landed; the index file on disk holds
+// every old chunk until the catalog is decided), then removes the files
+// the batch wrote — unless the committed catalog could not be put back, in
+// which case the new one may be on disk and needs them (Vacuum removes
+// them once nothing refers to them).
 func (d *LocalDocumentIndex) hookCancel() {
 	p := d.pending
 	if p == nil {
@@ -369,6 +409,15 @@ func (d *LocalDocumentIndex) hookCancel() {
 	}
 	d.pending = nil
 	ctx := context.Background()
+	d.forgetTexts(p.texts)
+	if p.wrote {
+		if c := d.cat.Load(); c != nil {
+			if err := d.writeCatalog(ctx, c); err != nil {
+				d.log.Warn("core: restore document catalog", "path", d.catalogPath(), "err", err)
+				return
+			}
+		}
+	}
 	var written []string
 	for _, f := range p.files {
 		if f.written || f.tried {
@@ -376,24 +425,6 @@ func (d *LocalDocumentIndex) hookCancel() {
 		}
 	}
 	d.removeFiles(ctx, written)
-	d.forgetTexts(p.texts)
-	if p.wrote {
-		if c := d.cat.Load(); c != nil {
-			// The failed index write may have landed: the documents
-			// this batch replaced or deleted go back without their
-			// hashes, so that the invariant holds whichever index file
-			// is on disk.
-			back := cloneCatalog(c)
-			for uri := range c.URIToHash {
-				if p.cat.URIToID[uri] != c.URIToID[uri] {
-					delete(back.URIToHash, uri)
-				}
-			}
-			if err := d.writeCatalog(ctx, &back); err != nil {
-				d.log.Warn("core: restore document catalog", "path", d.catalogPath(), "err", err)
-			}
-		}
-	}
 }
 
 // removeFiles deletes files of the index folder, logging failures, and
@@ -401,6 +432,10 @@ func (d *LocalDocumentIndex) hookCancel() {
 func (d *LocalDocumentIndex) removeFiles(ctx context.Context, names []string) map[string]error {
 	var failed map[string]error
 	for _, name := range names {
+		if !d.ownFile(name, ".txt", d.Codec().Extension()) {
+			d.log.Warn("core: document file not removed: not named as a document file", "folder", d.FolderPath(), "file", name)
+			continue
+		}
 		if err := d.Storage().DeleteFile(ctx, d.path(name)); err != nil {
 			d.log.Warn("core: remove document file", "folder", d.FolderPath(), "file", name, "err", err)
 			if failed == nil {

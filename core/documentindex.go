@@ -139,6 +139,7 @@ func NewLocalDocumentIndex(cfg LocalDocumentIndexConfig) (*LocalDocumentIndex, e
 		begin:      d.hookBegin,
 		beforeSave: d.hookBeforeSave,
 		afterSave:  d.hookAfterSave,
+		decided:    d.hookDecided,
 		cancel:     d.hookCancel,
 	}
 	return d, nil

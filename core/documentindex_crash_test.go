@@ -106,10 +106,10 @@ var crashScenarios = []crashScenario{
 }
 
 // checkConsistent asserts the invariant of catalog.go on a freshly opened
-// index: every catalogued document with a hash has exactly the chunks of the
-// version the hash names, and its text; each URI holds its content before
-// or after the operation (or is registered without a hash); queries and
-// listings see catalogued documents only.
+// index, strictly: every catalogued document has a hash and exactly the
+// chunks of the version the hash names, and its text; each URI holds its
+// content before or after the operation; no chunk is without its
+// document; queries and listings see catalogued documents only.
 func checkConsistent(t *testing.T, env *docTestEnv, ix *LocalDocumentIndex, sc crashScenario) {
 	t.Helper()
 	ctx := context.Background()
@@ -124,7 +124,7 @@ func checkConsistent(t *testing.T, env *docTestEnv, ix *LocalDocumentIndex, sc c
 		}
 		hash, hashed := cat.URIToHash[uri]
 		if !hashed {
-			continue // registered without a hash: re-embedded by the next upsert
+			t.Fatalf("%q is registered without a hash", uri)
 		}
 		var v *docVersion
 		for _, cand := range []map[string]docVersion{sc.before, sc.after} {
@@ -157,9 +157,23 @@ func checkConsistent(t *testing.T, env *docTestEnv, ix *LocalDocumentIndex, sc c
 			t.Fatalf("unknown document %q", uri)
 		}
 	}
+	// Strict: every catalogued document was checked above to have its
+	// chunks and text; no chunk is without its document.
+	items, err := ix.ListItems(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		if id, ok := chunkDocumentID(it.Metadata); ok && cat.IDToURI[id] == "" {
+			t.Fatalf("chunk %s of document %s, which is not in the catalog", it.ID, id)
+		}
+	}
 	docs, err := ix.ListDocuments(ctx)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(docs) != len(cat.URIToID) {
+		t.Fatalf("%d documents listed, %d in the catalog", len(docs), len(cat.URIToID))
 	}
 	for _, d := range docs {
 		if cat.IDToURI[d.ID()] != d.URI() {

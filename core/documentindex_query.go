@@ -3,9 +3,12 @@ package core
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Defaults of DocumentQueryOptions.
@@ -23,7 +26,10 @@ const (
 // returned.
 //
 // Chunks whose document is not in the catalog are left out (see catalog.go;
-// Vectra grouped them under the document "undefined"). No embeddings model
+// Vectra grouped them under the document "undefined"). The results' texts
+// are read before QueryDocuments returns, so a result renders from the
+// version it was found in even when a commit replaces its document
+// meanwhile. No embeddings model
 // is ErrEmbeddingsNotConfigured; negative options are ErrInvalidArgument;
 // an invalid filter is ErrInvalidFilter.
 func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, opts *DocumentQueryOptions) ([]*LocalDocumentResult, error) {
@@ -44,26 +50,55 @@ func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, o
 	if o.MaxChunks == 0 {
 		o.MaxChunks = defaultMaxChunks
 	}
-	cat, err := d.catalog(ctx, op, query)
-	if err != nil {
+	if _, err := d.catalog(ctx, op, query); err != nil {
 		return nil, err
 	}
 	vectors, err := d.embed(ctx, []string{strings.ReplaceAll(query, "\n", " ")})
 	if err != nil {
 		return nil, wrapOp(op, query, err)
 	}
-	results, err := d.QueryItems(ctx, vectors[0], query, o.MaxChunks, o.Filter, o.IsBm25)
-	if err != nil {
-		return nil, err
+	for attempt := 0; ; attempt++ {
+		results, err := d.QueryItems(ctx, vectors[0], query, o.MaxChunks, o.Filter, o.IsBm25)
+		if err != nil {
+			return nil, err
+		}
+		// The catalog is read after the query: it is at least as new as
+		// the snapshot the query ran on.
+		cat := d.cat.Load()
+		docs := d.groupByDocument(cat, results)
+		slices.SortStableFunc(docs, func(a, b *LocalDocumentResult) int { return cmp.Compare(b.Score, a.Score) })
+		docs = docs[:min(o.MaxDocuments, len(docs))]
+		err = loadTexts(ctx, docs)
+		if err == nil {
+			return docs, nil
+		}
+		if errors.Is(err, fs.ErrNotExist) && d.cat.Load() != cat && attempt < maxQueryRetries {
+			continue // a commit replaced a result meanwhile: ask the newer state
+		}
+		return nil, wrapOp(op, query, err)
 	}
-	// The catalog is read again after the query: it is at least as new as
-	// the snapshot the query ran on.
-	if c := d.cat.Load(); c != nil {
-		cat = c
+}
+
+// maxQueryRetries bounds how often QueryDocuments asks again when commits
+// keep replacing its results while it reads their texts.
+const maxQueryRetries = 8
+
+// loadTexts reads the text of every document, several at once, so that a
+// result renders from the version it was found in even if a commit
+// replaces the document afterwards and removes its files.
+func loadTexts(ctx context.Context, docs []*LocalDocumentResult) error {
+	errs := make([]error, len(docs))
+	sem := make(chan struct{}, maxSidecarReads)
+	var wg sync.WaitGroup
+	for i, doc := range docs {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			_, errs[i] = doc.loadText(ctx)
+		})
 	}
-	docs := d.groupByDocument(cat, results)
-	slices.SortStableFunc(docs, func(a, b *LocalDocumentResult) int { return cmp.Compare(b.Score, a.Score) })
-	return docs[:min(o.MaxDocuments, len(docs))], nil
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // ListDocuments returns every document that has chunks, in the order of

@@ -191,3 +191,15 @@ func TestFailedUpsertLeavesNoFileWhenAFileWriteLanded(t *testing.T) {
 		t.Errorf("files after the failed upsert = %q, want %q", after, before)
 	}
 }
+
+// A catalog count read from a file that disagrees with its map — negative,
+// absurd, or merely off — is recomputed from the map.
+func TestCatalogCountIsRecomputed(t *testing.T) {
+	for _, count := range []int{-5, 1 << 40, 0, 3} {
+		c, err := checkCatalog(DocumentCatalog{Version: 1, Count: count,
+			URIToID: map[string]string{"a": "1", "b": "2"}, IDToURI: map[string]string{"1": "a", "2": "b"}})
+		if err != nil || c.Count != 2 {
+			t.Errorf("count %d read as %d, %v; want 2", count, c.Count, err)
+		}
+	}
+}

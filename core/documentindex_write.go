@@ -269,7 +269,6 @@ func (d *LocalDocumentIndex) applyUpsert(ctx context.Context, b *batch, p *docPe
 		p.cat.URIToHash = map[string]string{}
 	}
 	p.cat.URIToHash[u.uri] = u.hash
-	p.fresh[u.uri] = true
 	p.files = append(p.files, files...)
 	p.byDoc[u.id] = positions
 	p.texts[u.id] = u.text
@@ -278,9 +277,10 @@ func (d *LocalDocumentIndex) applyUpsert(ctx context.Context, b *batch, p *docPe
 }
 
 // scanChunks indexes the batch's chunk items by document, once per batch,
-// and removes those whose document is not in p's catalog (chunks a crash
-// left behind, or that items written directly added), marking their
-// documents' files obsolete.
+// and removes those whose document is not in p's catalog (strays a crash
+// left, or items written directly with chunk keys). Their files, if any,
+// are left to Vacuum, which removes only files nothing refers to: a chunk
+// key never names a file to delete.
 func (d *LocalDocumentIndex) scanChunks(b *batch, p *docPending) {
 	if p.byDoc != nil {
 		return
@@ -288,7 +288,6 @@ func (d *LocalDocumentIndex) scanChunks(b *batch, p *docPending) {
 	p.byDoc = map[string][]int32{}
 	total := int32(b.base.len() + len(b.added))
 	var stray []string
-	gone := map[string]bool{}
 	for pos := int32(0); pos < total; pos++ {
 		if b.deleted[pos] {
 			continue
@@ -303,12 +302,6 @@ func (d *LocalDocumentIndex) scanChunks(b *batch, p *docPending) {
 			continue
 		}
 		stray = append(stray, it.id)
-		if !gone[doc] {
-			gone[doc] = true
-			if validDocumentID(doc) {
-				p.obsolete = append(p.obsolete, d.documentFiles(doc)...)
-			}
-		}
 	}
 	for _, id := range stray {
 		b.remove(id)
@@ -327,6 +320,7 @@ func (d *LocalDocumentIndex) removeDocument(b *batch, p *docPending, id string) 
 		it := b.at(pos)
 		if doc, ok := chunkDocumentID(it.meta); ok && doc == id {
 			b.remove(it.id)
+			p.retired[pos] = true
 		}
 	}
 	delete(p.byDoc, id)
@@ -394,7 +388,6 @@ func (d *LocalDocumentIndex) DeleteDocument(ctx context.Context, uri string) err
 		if p.cat.URIToHash != nil {
 			delete(p.cat.URIToHash, uri)
 		}
-		delete(p.fresh, uri)
 		p.cat.Count--
 		if d.removeDocument(b, p, id) {
 			textFile = id + ".txt"

@@ -82,6 +82,10 @@ type LocalIndex struct {
 	mu     writerLock // serialises writers and the first load
 	update *batch     // the open batch, or nil; guarded by mu
 	hooks  commitHooks
+	// strays is set when the loaded index file holds items the loaded
+	// hook left out, until a write of the index file drops them; guarded
+	// by mu.
+	strays bool
 
 	vocab bm25Vocab // term numbers of the keyword index
 }
@@ -89,10 +93,10 @@ type LocalIndex struct {
 // commitHooks let a type built on LocalIndex (LocalDocumentIndex) take part
 // in batches. Each runs with the writer lock held. Any may be nil.
 type commitHooks struct {
-	// loaded runs when the index file has been read, before the snapshot
-	// is published; it may change the snapshot's metadata. An error fails
-	// the load.
-	loaded func(ctx context.Context, s *snapshot) error
+	// loaded runs when the index file has been decoded, before its
+	// snapshot is built; it may change the items' metadata and drop items.
+	// An error fails the load.
+	loaded func(ctx context.Context, data *IndexData) error
 	// begin runs when a batch opens.
 	begin func()
 	// beforeSave runs in EndUpdate before the index file is written; an
@@ -102,6 +106,10 @@ type commitHooks struct {
 	// the new snapshot is published; an error fails EndUpdate and leaves
 	// the batch open (the index file is already written).
 	afterSave func(ctx context.Context) error
+	// decided reports, after beforeSave, that the commit stands whatever
+	// happens to the index file write: a failed write is then logged and
+	// the commit goes on.
+	decided func() bool
 	// cancel runs when a batch is cancelled (also by a failed single write).
 	cancel func()
 }
@@ -296,16 +304,17 @@ func (ix *LocalIndex) loadLocked(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load index %q: %w", p, err)
 	}
+	if ix.hooks.loaded != nil {
+		if err := ix.hooks.loaded(ctx, &data); err != nil {
+			return nil, fmt.Errorf("load index %q: %w", p, err)
+		}
+	}
 	s, err := snapshotFromData(data, arena)
 	if err != nil {
 		return nil, fmt.Errorf("load index %q: %w", p, err)
 	}
-	if ix.hooks.loaded != nil {
-		if err := ix.hooks.loaded(ctx, s); err != nil {
-			return nil, fmt.Errorf("load index %q: %w", p, err)
-		}
-	}
 	ix.cur.Store(s)
+	ix.removeStaleTemps(ctx)
 	if len(raw) >= releaseAfterLoad {
 		// The file's bytes and the decoder's copies are garbage now, and
 		// as large as the index: return them to the operating system
@@ -328,5 +337,6 @@ func (ix *LocalIndex) save(ctx context.Context, s *snapshot) error {
 	if err := ix.storage.UpsertFile(ctx, ix.indexPath(), raw); err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
+	ix.strays = false
 	return nil
 }

@@ -62,7 +62,8 @@ func (ix *LocalIndex) writeSidecars(ctx context.Context, b *batch) error {
 // follow has succeeded, so they only leave orphans behind.
 func (ix *LocalIndex) removeSidecars(ctx context.Context, names []string) {
 	for _, name := range names {
-		if !isInsideRelPath(name) {
+		if !ix.ownFile(name, ix.codec.Extension()) {
+			ix.log.Warn("core: metadata file not removed: not named as a side-car", "folder", ix.folder, "file", name)
 			continue
 		}
 		if err := ix.storage.DeleteFile(ctx, ix.path(name)); err != nil {

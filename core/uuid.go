@@ -26,3 +26,25 @@ func newUUIDv4() string {
 	hex.Encode(out[24:36], b[10:16])
 	return string(out[:])
 }
+
+// isUUID reports whether s is a UUID as Folio and Vectra write them: 32
+// hexadecimal digits in groups of 8-4-4-4-12, either case.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,180 @@
+package core
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// Folio deletes only files it could have written for the role at hand:
+// side-cars "<uuid><ext>" and document files "<uuid>.txt" and
+// "<uuid><ext>", named as Folio and Vectra name them, never the index or
+// the catalog file, whatever a metadataFile value, a catalog id or a chunk's
+// documentId read from a file says. A name that is not one of those is
+// left alone and logged.
+
+// ownFile reports whether name is a file of the folder that Folio may
+// delete: "<uuid><ext>" with ext one of exts, and neither the index file
+// nor the catalog file.
+func (ix *LocalIndex) ownFile(name string, exts ...string) bool {
+	if name == ix.name || name == "catalog"+ix.codec.Extension() {
+		return false
+	}
+	for _, ext := range exts {
+		if base, ok := strings.CutSuffix(name, ext); ok && isUUID(base) {
+			return true
+		}
+	}
+	return false
+}
+
+// TempFileRemover is an optional capability of a FileStorage, found by type
+// assertion: removing the temporary files that interrupted writes left in
+// a folder. Such files are the storage's own (storagefs names them
+// ".folio-tmp-…") and never listed by ListFiles, so only the storage can
+// find them.
+type TempFileRemover interface {
+	// RemoveTempFiles removes the temporary files in folderPath (not below
+	// it) last modified more than olderThan ago, and returns how many.
+	RemoveTempFiles(ctx context.Context, folderPath string, olderThan time.Duration) (int, error)
+}
+
+// staleTempAge is how old a temporary file must be before opening an index
+// or Vacuum removes it: older than any write in progress, in this process
+// or another.
+const staleTempAge = 15 * time.Minute
+
+// removeStaleTemps removes temporary files of interrupted writes from the
+// folder, when the storage can; failures are logged.
+func (ix *LocalIndex) removeStaleTemps(ctx context.Context) int {
+	tr, ok := ix.storage.(TempFileRemover)
+	if !ok {
+		return 0
+	}
+	n, err := tr.RemoveTempFiles(ctx, ix.folder, staleTempAge)
+	if err != nil {
+		ix.log.Warn("core: remove temporary files", "folder", ix.folder, "err", err)
+	}
+	return n
+}
+
+// VacuumReport is what Vacuum removed.
+type VacuumReport struct {
+	// Sidecars are side-car files no item refers to.
+	Sidecars []string
+	// Documents are text and metadata files of documents not in the
+	// catalog (document indexes only).
+	Documents []string
+	// TempFiles is the number of temporary files of interrupted writes
+	// removed (storage implementing TempFileRemover only).
+	TempFiles int
+}
+
+// Vacuum removes what crashes and failed writes leave behind in the folder:
+// side-car files "<uuid><ext>" that no committed item refers to, and
+// temporary files of interrupted writes older than 15 minutes, when the
+// storage can find them (TempFileRemover). Files that are not named as
+// Folio names its own are never touched. It runs under the writer lock, so
+// it waits for a commit in progress and is safe while the index is in use
+// in this process; another process writing the same folder may lose a file
+// it is about to commit. Failures to delete are logged; the report lists
+// what was removed.
+func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
+	return ix.vacuum(ctx, nil)
+}
+
+// vacuum is Vacuum; docs, when set, adds a document index's files: it
+// returns the document files to keep and whether document files are
+// vacuumed at all.
+func (ix *LocalIndex) vacuum(ctx context.Context, docs func() map[string]bool) (VacuumReport, error) {
+	const op = "vacuum"
+	var rep VacuumReport
+	if err := ix.mu.lock(ctx); err != nil {
+		return rep, err
+	}
+	defer ix.mu.Unlock()
+	s, err := ix.loadLocked(ctx)
+	if err != nil {
+		return rep, wrapOp(op, ix.folder, err)
+	}
+	if ix.strays {
+		// The file on disk still holds stray chunks whose files are about
+		// to go: write it as this process sees it first.
+		if err := ix.save(ctx, s); err != nil {
+			return rep, wrapOp(op, ix.folder, err)
+		}
+		ix.strays = false
+	}
+	rep.TempFiles = ix.removeStaleTemps(ctx)
+	keep := map[string]bool{}
+	for _, f := range s.files {
+		if f != "" {
+			keep[f] = true
+		}
+	}
+	var keepDocs map[string]bool
+	if docs != nil {
+		keepDocs = docs()
+	}
+	list, err := ix.storage.ListFiles(ctx, ix.folder, ListFilesOnly)
+	if err != nil {
+		return rep, wrapOp(op, ix.folder, err)
+	}
+	ext := ix.codec.Extension()
+	for _, fd := range list {
+		name := fd.Name
+		if keep[name] || keepDocs[name] {
+			continue
+		}
+		var into *[]string
+		switch {
+		case docs != nil && ix.ownFile(name, ".txt"):
+			into = &rep.Documents
+		case ix.ownFile(name, ext):
+			into = &rep.Sidecars
+			if docs != nil {
+				into = &rep.Documents // side-car or document metadata: no item or document names it
+			}
+		default:
+			continue
+		}
+		if err := ix.storage.DeleteFile(ctx, ix.path(name)); err != nil {
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return rep, ctxErr
+			}
+			ix.log.Warn("core: vacuum: remove file", "folder", ix.folder, "file", name, "err", err)
+			continue
+		}
+		*into = append(*into, name)
+	}
+	return rep, nil
+}
+
+// Vacuum is LocalIndex.Vacuum that also removes the text and metadata
+// files of documents that are not in the catalog ("<uuid>.txt",
+// "<uuid><ext>"), which crashes and failed writes leave. A side-car and a
+// document metadata file look alike; both are kept while an item or a
+// catalogued document names them, and reported under Documents otherwise.
+func (d *LocalDocumentIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
+	if _, err := d.catalog(ctx, "vacuum", d.FolderPath()); err != nil {
+		return VacuumReport{}, err
+	}
+	return d.vacuum(ctx, func() map[string]bool {
+		keep := map[string]bool{}
+		catalogs := []*DocumentCatalog{d.cat.Load()}
+		if d.pending != nil {
+			catalogs = append(catalogs, &d.pending.cat)
+			for _, f := range d.pending.files {
+				keep[f.name] = true
+			}
+		}
+		for _, c := range catalogs {
+			for id := range c.IDToURI {
+				for _, f := range d.documentFiles(id) {
+					keep[f] = true
+				}
+			}
+		}
+		return keep
+	})
+}
