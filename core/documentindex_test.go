@@ -1111,4 +1111,3 @@ func TestLocalDocument(t *testing.T) {
 		}
 	})
 }
-
