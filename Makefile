@@ -18,7 +18,7 @@ WASM_MODULES := ./core ./adapters/storage-mem ./adapters/codec-json ./adapters/c
 STATICCHECK_VERSION ?= v0.8.2
 BENCHTIME ?= 1s
 
-.PHONY: all test test-short lint tidy isolated wasm bench generate generate-check demo ci core-deps
+.PHONY: all test test-short lint tidy isolated wasm bench generate generate-check demo ci core-deps kill-test
 
 all: lint test
 
@@ -38,6 +38,12 @@ test-short:
 		echo "==> test $$m"; \
 		(cd $$m && $(GO) test -count=1 ./...); \
 	done
+
+## kill-test: the SIGKILL test of the root module at length: 250 kills per
+## workload (items, documents) and codec. make test runs 12 of each.
+KILLS ?= 250
+kill-test:
+	FOLIO_KILLS=$(KILLS) $(GO) test -count=1 -run '^TestKillDuringWrites$$' -v -timeout 60m . | grep -E '^(---|ok|FAIL)|kills'
 
 ## lint: gofmt, go vet and staticcheck over every module.
 lint:

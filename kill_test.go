@@ -1,0 +1,323 @@
+//go:build unix
+
+package folio_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/foliovec/folio"
+	codecjson "github.com/foliovec/folio/adapters/codec-json"
+	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	embedhash "github.com/foliovec/folio/adapters/embed-hash"
+	"github.com/foliovec/folio/core"
+)
+
+// The kill test re-executes this test binary as a child that writes an
+// index folder in a loop — items with side-cars, or documents — kills it
+// with SIGKILL at random moments, and checks the folder each time, as a
+// new process would open it. FOLIO_KILLS sets the kills per workload and
+// codec (make kill-test runs many).
+
+// killChildEnv is set in the child: "workload,codec,folder".
+const killChildEnv = "FOLIO_KILL_CHILD"
+
+// TestMain runs the kill test's child workload when this binary is started
+// as one; otherwise the tests.
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(killChildEnv); spec != "" {
+		killChild(spec)
+		os.Exit(2) // killChild returns only on failure
+	}
+	os.Exit(m.Run())
+}
+
+func killCodec(name string) core.IndexCodec {
+	if name == "protobuf" {
+		return codecpb.New()
+	}
+	return codecjson.New()
+}
+
+// killChild runs a workload on folder until it is killed; it prints
+// "ready" once the index is open. It returns only on failure.
+func killChild(spec string) {
+	parts := strings.Split(spec, ",")
+	workload, codec, dir := parts[0], killCodec(parts[1]), parts[2]
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(os.Getpid())))
+	fail := func(err error) { fmt.Fprintln(os.Stderr, "child:", err) }
+	switch workload {
+	case "items":
+		ix, err := folio.NewLocalIndex(dir, &folio.IndexOptions{Codec: codec})
+		if err == nil {
+			err = ix.CreateIndex(ctx, core.CreateIndexConfig{OpenIfExists: true, MetadataConfig: core.MetadataConfig{Indexed: []string{"k"}}})
+		}
+		if err != nil {
+			fail(err)
+			return
+		}
+		fmt.Println("ready")
+		for round := 0; ; round++ {
+			if err := ix.BeginUpdate(ctx); err != nil {
+				fail(err)
+				return
+			}
+			for range 10 {
+				id := fmt.Sprintf("item-%03d", rng.IntN(300))
+				v := make([]float32, 16)
+				v[rng.IntN(16)] = 1 + rng.Float32()
+				if _, err := ix.UpsertItem(ctx, core.IndexItem{ID: id, Vector: v, Metadata: core.Metadata{"k": round, "side": strings.Repeat("x", rng.IntN(200))}}); err != nil {
+					fail(err)
+					return
+				}
+			}
+			if err := ix.DeleteItems(ctx, []string{fmt.Sprintf("item-%03d", rng.IntN(300))}); err != nil {
+				fail(err)
+				return
+			}
+			if err := ix.EndUpdate(ctx); err != nil {
+				fail(err)
+				return
+			}
+		}
+	case "docs":
+		ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Codec: codec, Embeddings: embedhash.New(embedhash.Options{Dimensions: 32}), ChunkingConfig: killChunking()})
+		if err == nil {
+			err = ix.CreateIndex(ctx, core.CreateIndexConfig{OpenIfExists: true, MetadataConfig: core.MetadataConfig{Indexed: []string{"lang"}}})
+		}
+		if err != nil {
+			fail(err)
+			return
+		}
+		fmt.Println("ready")
+		for round := 0; ; round++ {
+			var docs []core.DocumentInput
+			for range 1 + rng.IntN(4) {
+				docs = append(docs, core.DocumentInput{
+					URI:      fmt.Sprintf("doc-%02d.md", rng.IntN(30)),
+					Text:     killText(rng, round),
+					Metadata: core.Metadata{"lang": "en", "topic": fmt.Sprint(round)},
+				})
+			}
+			switch rng.IntN(4) {
+			case 0:
+				err = ix.DeleteDocument(ctx, docs[0].URI)
+			case 1:
+				_, err = ix.UpsertDocument(ctx, docs[0].URI, docs[0].Text, "", docs[0].Metadata, nil)
+			default:
+				_, err = ix.UpsertDocuments(ctx, docs, &core.UpsertDocumentsOptions{BatchSize: 2})
+			}
+			if err != nil {
+				fail(err)
+				return
+			}
+		}
+	}
+}
+
+func killChunking() *core.TextSplitterConfig {
+	c := core.DefaultDocumentChunkingConfig()
+	c.ChunkSize = 24
+	return &c
+}
+
+func killText(rng *rand.Rand, round int) string {
+	words := strings.Fields("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu")
+	var b strings.Builder
+	fmt.Fprintf(&b, "Round %d. ", round)
+	for range 10 + rng.IntN(80) {
+		b.WriteString(words[rng.IntN(len(words))])
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// TestKillDuringWrites kills writers of items and of documents, with both
+// codecs, and checks after every kill that the folder opens and is
+// consistent: every item's side-car is there; every catalogued document
+// has a hash, its text and exactly its chunks, and no chunk is without its
+// document. Vacuum then removes what the kill left, and the check holds
+// again.
+func TestKillDuringWrites(t *testing.T) {
+	kills := 12
+	if s := os.Getenv("FOLIO_KILLS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kills = n
+	}
+	for _, workload := range []string{"items", "docs"} {
+		for _, codec := range []string{"json", "protobuf"} {
+			t.Run(workload+"/"+codec, func(t *testing.T) {
+				t.Parallel()
+				dir := filepath.Join(t.TempDir(), "idx")
+				seed := uint64(time.Now().UnixNano())
+				rng := rand.New(rand.NewPCG(seed, 1))
+				var removed int
+				for kill := range kills {
+					runKilledChild(t, workload+","+codec+","+dir, time.Duration(50+rng.IntN(400))*time.Millisecond)
+					if t.Failed() {
+						return
+					}
+					removed += checkKilledFolder(t, workload, killCodec(codec), dir, kill)
+					if t.Failed() {
+						t.Logf("seed %d", seed)
+						return
+					}
+				}
+				t.Logf("%d kills, %d files vacuumed", kills, removed)
+			})
+		}
+	}
+}
+
+// runKilledChild starts a child on spec and kills it delay after it is
+// ready.
+func runKilledChild(t *testing.T, spec string, delay time.Duration) {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), killChildEnv+"="+spec)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err == nil {
+		err = cmd.Start()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("child did not get ready: %q, %v; stderr: %s", line, err, stderr.String())
+	}
+	time.Sleep(delay)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	if exit := (*exec.ExitError)(nil); !errors.As(err, &exit) || exit.Exited() {
+		t.Fatalf("the child ended by itself (%v); stderr: %s", err, stderr.String())
+	}
+}
+
+// checkKilledFolder opens dir as a new process would and checks it, then
+// vacuums it and checks again. It returns the number of files vacuumed.
+func checkKilledFolder(t *testing.T, workload string, codec core.IndexCodec, dir string, kill int) (removed int) {
+	t.Helper()
+	ctx := context.Background()
+	vacuum := func(rep core.VacuumReport, err error) {
+		if err != nil {
+			t.Fatalf("kill %d: vacuum: %v", kill, err)
+		}
+		removed += len(rep.Sidecars) + len(rep.Documents) + rep.TempFiles
+	}
+	for pass := range 2 {
+		switch workload {
+		case "items":
+			ix, err := folio.NewLocalIndex(dir, &folio.IndexOptions{Codec: codec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := ix.GetIndexStats(ctx)
+			if err != nil {
+				t.Fatalf("kill %d: the index does not open: %v", kill, err)
+			}
+			// Every result loads its side-car: none dangles.
+			if _, err := ix.QueryItems(ctx, make([]float32, 16), "", st.Items, nil, false); err != nil {
+				t.Fatalf("kill %d, pass %d: query of all %d items: %v", kill, pass, st.Items, err)
+			}
+			if pass == 0 {
+				vacuum(ix.Vacuum(ctx))
+			}
+		case "docs":
+			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Codec: codec, Embeddings: embedhash.New(embedhash.Options{Dimensions: 32}), ChunkingConfig: killChunking()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDocumentsStrictly(t, ix, codec, fmt.Sprintf("kill %d, pass %d", kill, pass))
+			if pass == 0 {
+				vacuum(ix.Vacuum(ctx))
+			}
+		}
+	}
+	return removed
+}
+
+// checkDocumentsStrictly: every catalogued document has a hash, its text
+// and exactly the chunks of that text; no chunk is without its document;
+// queries render.
+func checkDocumentsStrictly(t *testing.T, ix *core.LocalDocumentIndex, codec core.IndexCodec, at string) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := ix.GetCatalogStats(ctx)
+	if err != nil {
+		t.Fatalf("%s: the index does not open: %v", at, err)
+	}
+	raw, err := os.ReadFile(filepath.Join(ix.FolderPath(), "catalog"+codec.Extension()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := codec.DeserializeCatalog(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for uri := range cat.URIToID {
+		if _, ok := cat.URIToHash[uri]; !ok {
+			t.Fatalf("%s: %s has no hash", at, uri)
+		}
+	}
+	docs, err := ix.ListDocuments(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != st.Documents || len(docs) != len(cat.URIToID) {
+		t.Fatalf("%s: %d documents with chunks, %d catalogued (%d in the file)", at, len(docs), st.Documents, len(cat.URIToID))
+	}
+	cfg := *killChunking()
+	cfg.Tokenizer = ix.Tokenizer()
+	split, err := core.NewTextSplitter(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		text, err := d.LoadText(ctx)
+		if err != nil {
+			t.Fatalf("%s: %s: %v", at, d.URI(), err)
+		}
+		if want := len(split.Split(text)); len(d.Chunks) != want {
+			t.Fatalf("%s: %s has %d chunks, its text %d", at, d.URI(), len(d.Chunks), want)
+		}
+	}
+	items, err := ix.ListItems(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		id, _ := it.Metadata["documentId"].(string)
+		if _, ok, _ := ix.GetDocumentURI(ctx, id); !ok {
+			t.Fatalf("%s: chunk %s of document %q, which is not in the catalog", at, it.ID, id)
+		}
+	}
+	res, err := ix.QueryDocuments(ctx, "alpha beta", &core.DocumentQueryOptions{IsBm25: true})
+	if err != nil {
+		t.Fatalf("%s: query: %v", at, err)
+	}
+	for _, r := range res {
+		if _, err := r.RenderSections(ctx, 200, 2, true); err != nil {
+			t.Fatalf("%s: render %s: %v", at, r.URI(), err)
+		}
+	}
+}
