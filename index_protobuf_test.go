@@ -13,7 +13,7 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// Ports of Vectra's src/codecs/LocalIndex.protobuf.spec.ts (REF §14): a
+// Ports of Vectra's src/codecs/LocalIndex.protobuf.spec.ts: a
 // LocalIndex with the protobuf codec, on the local file system.
 func TestLocalIndexWithProtobuf(t *testing.T) {
 	ctx := context.Background()

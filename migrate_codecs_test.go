@@ -13,7 +13,7 @@ import (
 )
 
 // The cross-codec cases of Vectra's src/codecs/ProtobufCodec.spec.ts
-// (REF §14): what a migration relies on, the two codecs agreeing on
+//: what a migration relies on, the two codecs agreeing on
 // content.
 
 func TestJSONToProtobufToJSONKeepsIndexData(t *testing.T) {

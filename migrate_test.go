@@ -19,7 +19,7 @@ import (
 )
 
 // Migration acceptance tests over Vectra's own folders, on the local file
-// system. Ported from Vectra's src/codecs/migrateIndex.spec.ts (REF §14);
+// system. Ported from Vectra's src/codecs/migrateIndex.spec.ts;
 // the expected results are the folders Vectra itself wrote.
 
 // migrateSameContent checks that two folders in codec c hold the same

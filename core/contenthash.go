@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// contentHash is Vectra's content hash of a document (REF §4.4), byte for
+// contentHash is Vectra's content hash of a document, byte for
 // byte, so that a document Vectra stored is recognised as unchanged: the
 // SHA-256, as 64 lowercase hex digits, of
 //

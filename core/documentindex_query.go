@@ -18,7 +18,7 @@ const (
 )
 
 // QueryDocuments returns the documents whose chunks best match query, best
-// first (REF §4.6): the query, "\n" replaced by spaces, is embedded; the
+// first: the query, "\n" replaced by spaces, is embedded; the
 // MaxChunks chunks nearest to it (plus keyword matches with IsBm25, which
 // use the query as given) are grouped by document in the order they came;
 // each document scores the mean of its chunks' scores; the documents are

@@ -13,8 +13,8 @@ var reservedChunkKeys = [...]string{"documentId", "startPos", "endPos"}
 // UpsertDocument stores text under uri, replacing the document stored there
 // before, and returns it.
 //
-// As in Vectra (REF §4.3): when the URI is known and its content hash
-// (text, docType and metadata, REF §4.4) is unchanged, nothing is done, no
+// As in Vectra: when the URI is known and its content hash
+// (text, docType and metadata) is unchanged, nothing is done, no
 // embedding requested, unless opts.Force; this holds for documents a
 // Vectra 0.15 index stored. Otherwise the text is split with the chunking
 // config, the docType being the config's, else docType, else the URI's

@@ -63,8 +63,8 @@ func (r *LocalDocumentResult) RenderAllSections(ctx context.Context, maxTokens i
 }
 
 // RenderSections renders the best passages of the document, each of at
-// most maxTokens tokens, exactly as Vectra's renderSections does (REF
-// §5.2), but for the fallback fix below:
+// most maxTokens tokens, exactly as Vectra's renderSections does, but for
+// the fallback fix below:
 //
 //   - A document of at most maxTokens tokens (GetLength, so estimated above
 //     40,000 UTF-16 units) is one section: its whole text, score 1.

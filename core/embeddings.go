@@ -21,7 +21,7 @@ type EmbeddingsModel interface {
 // EmbeddingsStatus is the outcome of a CreateEmbeddings call.
 type EmbeddingsStatus string
 
-// Embeddings statuses, as the seed names them.
+// Embeddings statuses, as Vectra names them.
 const (
 	EmbeddingsSuccess     EmbeddingsStatus = "success"
 	EmbeddingsFailed      EmbeddingsStatus = "error"

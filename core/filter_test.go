@@ -30,7 +30,7 @@ func runSelectCases(t *testing.T, cases []selectCase) {
 	}
 }
 
-// TestSelectVectraCases ports src/ItemSelector.spec.ts "select" (REF §14),
+// TestSelectVectraCases ports src/ItemSelector.spec.ts "select",
 // except the cases Folio fixes (TestSelectFixes).
 func TestSelectVectraCases(t *testing.T) {
 	num := Metadata{"num": 5.0, "str": "hello"}
@@ -97,8 +97,8 @@ func nestedAndOr() Filter {
 	}}
 }
 
-// TestSelectFixes holds one named case per Vectra behaviour Folio fixes
-// (architecture §5, REF §3.3): $in and $nin are membership tests.
+// TestSelectFixes holds one named case per Vectra behaviour Folio fixes:
+// $in and $nin are membership tests.
 func TestSelectFixes(t *testing.T) {
 	runSelectCases(t, []selectCase{
 		{"$in matches numbers by value", Metadata{"n": 42.0}, Filter{"n": map[string]any{"$in": []any{42.0}}}, true},

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Ports of Vectra's src/LocalIndex.spec.ts (REF §14), one subtest per case,
+// Ports of Vectra's src/LocalIndex.spec.ts, one subtest per case,
 // and the fixes of the design §5, each with its own test.
 
 var ctxb = context.Background()

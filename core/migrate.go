@@ -11,8 +11,8 @@ import (
 	"github.com/foliovec/folio/core/pathutil"
 )
 
-// Codec detection and migration between codecs (REF §1.6–1.7), over
-// injected codecs and storage. The root package offers the seed's shapes:
+// Codec detection and migration between codecs, over
+// injected codecs and storage. The root package offers Vectra's shapes:
 // folio.DetectCodec(ctx, folder, storage) and
 // folio.MigrateIndex(ctx, folder, folio.MigrateOptions{To: "protobuf"}).
 

@@ -19,7 +19,7 @@ import (
 // Migration tests over a small in-memory storage and two test codecs
 // written here (core cannot import the real ones; the root package runs the
 // same scenarios over them and Vectra's fixture folders). Ported from
-// Vectra's src/codecs/migrateIndex.spec.ts (REF §14), plus the fixes:
+// Vectra's src/codecs/migrateIndex.spec.ts, plus the fixes:
 // resumable after an interruption at any step, no dangling side-car, and no
 // path from a file leaving the folder.
 

@@ -35,7 +35,7 @@ import (
 // over the shorter prefix, and norms over whole vectors.
 //
 // With isBm25, keyword matches of query are appended after the vector
-// results (Vectra's hybrid search, REF §2.8): up to min(10, topK) chunk
+// results (Vectra's hybrid search): up to min(10, topK) chunk
 // items that match filter and are not among the vector results, ranked by
 // Okapi BM25 (k1 1.2, b 0.75) over the chunk texts, each flagged with
 // "isBm25": true in a copy of its inline metadata and scored with its raw

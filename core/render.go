@@ -123,7 +123,7 @@ func (c *renderChunk) center() int {
 	return s / 2
 }
 
-// renderAll is RenderAllSections (REF §5.2): the chunks in document order,
+// renderAll is RenderAllSections: the chunks in document order,
 // packed into sections of at most maxTokens tokens; a chunk longer than that
 // is cut into maxTokens-token sections of its own.
 func (r *renderer) renderAll(chunks []*renderChunk, maxTokens int) []DocumentTextSection {
@@ -204,7 +204,7 @@ type peak struct {
 	chunks []*renderChunk
 }
 
-// heatPeaks finds the peaks of the chunks' heat map (REF §5.2 steps 2–3):
+// heatPeaks finds the peaks of the chunks' heat map (Vectra's steps 2–3):
 // the heat of a position is the sum of the scores of the chunks covering it,
 // added in chunk order; the covered positions are scanned in ascending
 // order, gaps unseen; a position below peakThreshold ends the current peak,
@@ -292,7 +292,7 @@ func (r *renderer) fallback(chunks []*renderChunk, isBm25 bool, maxTokens int) [
 	return []DocumentTextSection{{Text: r.tok.Decode(t), TokenCount: len(t), Score: top.score, IsBm25: isBm25}}
 }
 
-// sections is Vectra's buildSectionsFor (REF §5.2): one section per peak,
+// sections is Vectra's buildSectionsFor: one section per peak,
 // for the maxSections hottest peaks, each made of the chunks nearest its
 // peak that fit in maxTokens.
 func (r *renderer) sections(chunks []*renderChunk, isBm25 bool, maxTokens, maxSections int, overlapping bool) []DocumentTextSection {

@@ -1,7 +1,7 @@
 package core
 
 // separatorsFor returns the separators of a document type, in priority order,
-// exactly as Vectra 0.15 lists them (REF §6.2), duplicates included. Matching
+// exactly as Vectra 0.15 lists them, duplicates included. Matching
 // is exact and case-sensitive; any other type, "" included, gets the
 // default list: a blank line, then a line break.
 func separatorsFor(docType string) []string {

@@ -63,8 +63,8 @@ type TextChunk struct {
 }
 
 // TextSplitter splits text into chunks of at most ChunkSize tokens along
-// the most significant separators it can, Vectra's recursive algorithm
-// (REF §6), with positions that never drift.
+// the most significant separators it can, Vectra's recursive algorithm,
+// with positions that never drift.
 //
 // It is safe for concurrent use if its Tokenizer is.
 type TextSplitter struct {

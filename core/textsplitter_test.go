@@ -434,7 +434,7 @@ func checkPositions(t *testing.T, source string, chunks []TextChunk) {
 	}
 }
 
-// Fix (REF §6.3): the " " separator cuts token windows that follow one
+// Fix over Vectra's splitter: the " " separator cuts token windows that follow one
 // another, so positions advance by each window's length (Vectra adds one per
 // window and drifts), and with keepSeparators no space is appended to a
 // window (Vectra appends one that was never in the text).
@@ -459,7 +459,7 @@ func TestFixSpaceSeparatorWindowsDoNotDrift(t *testing.T) {
 	}
 }
 
-// Fix (REF §6.3): a chunk of words without ASCII letters (Cyrillic,
+// Fix over Vectra's splitter: a chunk of words without ASCII letters (Cyrillic,
 // Chinese, accented words) is ordinary text when merging; Vectra keeps it
 // alone as if it were punctuation.
 func TestFixNonASCIIWordsMergeLikeOtherText(t *testing.T) {
@@ -484,7 +484,7 @@ func TestFixNonASCIIWordsMergeLikeOtherText(t *testing.T) {
 	}
 }
 
-// Fix (REF §6.3, finalizeToChunks): token windows that cut a character in
+// Fix (Vectra's finalizeToChunks): token windows that cut a character in
 // two (a byte-level tokenizer) give chunks of whole characters at the right
 // positions, the character going to the window where it ends. Vectra gets
 // that only from its own tokenizer, whose decoder happens to hold a cut
@@ -511,7 +511,7 @@ func TestFixTokenWindowsKeepCharactersWhole(t *testing.T) {
 	}
 }
 
-// Fix (REF §6.3): a chunk's positions span the source it came from even when
+// Fix over Vectra's splitter: a chunk's positions span the source it came from even when
 // inline separator runs were stripped from its text; Vectra computes endPos
 // from the stripped length, and the positions of the character windows after
 // it drift.

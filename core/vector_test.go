@@ -6,7 +6,7 @@ import (
 )
 
 // Ports src/ItemSelector.spec.ts "normalize", "cosineSimilarity" and
-// "normalizedCosineSimilarity" (REF §14), plus the rules of REF §3.1.
+// "normalizedCosineSimilarity", plus Vectra's rules for norms and zero vectors.
 
 func TestNorm(t *testing.T) {
 	cases := []struct {

@@ -46,7 +46,7 @@ func TestReencodingVectraFilesGivesVectraBytes(t *testing.T) {
 		}
 	}
 	// Vectra's protobuf codec writes side-car and document metadata as JSON
-	// text too (REF §1.4), in .pb files.
+	// text too, in .pb files.
 	for _, folder := range []string{"items-protobuf", "items-migrated-protobuf", "docs-protobuf"} {
 		names, err := filepath.Glob(filepath.Join(fixtureDir(t), folder, "*.pb"))
 		if err != nil {

@@ -10,8 +10,8 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// Ported from Vectra's src/codecs/ProtobufCodec.spec.ts (REF §14), plus the
-// rules of REF §1.5 that Folio keeps.
+// Ported from Vectra's src/codecs/ProtobufCodec.spec.ts, plus the
+// rules of Vectra's .pb layout that Folio keeps.
 
 func TestExtensionIsPB(t *testing.T) {
 	if got := codecpb.New().Extension(); got != ".pb" {
@@ -100,7 +100,7 @@ func TestIndexRoundTrip(t *testing.T) {
 }
 
 // Vectors are stored as float32: a component given with more precision
-// comes back as the nearest float32 (REF §1.5), and the norm (a double)
+// comes back as the nearest float32, and the norm (a double)
 // is kept exactly as given.
 func TestVectorsAreFloat32OnDisk(t *testing.T) {
 	c := codecpb.New()

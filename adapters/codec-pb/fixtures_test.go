@@ -79,7 +79,7 @@ func TestDecodeVectraIndexFiles(t *testing.T) {
 
 // catalog.pb decodes to the catalog maps Vectra reads, and each
 // <docId>.pb holds the document's metadata as JSON text. Vectra itself
-// cannot read those files back (it looks for <docId>.json, REF §5.1), so
+// cannot read those files back (it looks for <docId>.json), so
 // the expected metadata comes from the JSON twin folder.
 func TestDecodeVectraCatalogAndDocumentMetadata(t *testing.T) {
 	c := codecpb.New()

@@ -11,7 +11,7 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// Ported from Vectra's src/codecs/LocalIndex.protobuf.spec.ts (REF §14):
+// Ported from Vectra's src/codecs/LocalIndex.protobuf.spec.ts:
 // the engine works the same over the protobuf codec.
 
 const pbFolder = "idx"

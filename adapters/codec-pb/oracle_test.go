@@ -261,7 +261,7 @@ func boolCase(v bool) []byte {
 	return protowire.AppendVarint(b, protowire.EncodeBool(v))
 }
 
-// REF §1.5: a non-empty string wins, then a non-zero number, then true;
+// As Vectra reads it: a non-empty string wins, then a non-zero number, then true;
 // otherwise the case decides; no case set reads as "".
 func TestMetadataValueReadRule(t *testing.T) {
 	join := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }

@@ -1,6 +1,6 @@
 // Package embedhosted is an embeddings model served over HTTP: the hosted
 // embeddings API, its cloud-hosted form, or a compatible self-hosted server
-// (the seed's HostedEmbeddings, Vectra's OpenAIEmbeddings). It uses the
+// (Vectra's OpenAIEmbeddings). It uses the
 // standard library's net/http only, and builds for js/wasm and wasip1/wasm.
 //
 // [New] picks the variant from the [Options] that are set:

@@ -150,7 +150,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	answer(w, r, req)
 }
 
-// check compares a request with the variant's wire contract (REF §8.1).
+// check compares a request with the variant's wire contract.
 func (f *fakeAPI) check(r *http.Request) (fakeRequest, []string) {
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }

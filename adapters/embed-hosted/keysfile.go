@@ -18,7 +18,7 @@ const (
 )
 
 // OptionsFromKeysJSON decodes a keys file of Vectra's command-line tool (its
-// --keys file, REF §12) into Options. The file is one JSON object in one of
+// --keys file of Vectra's CLI) into Options. The file is one JSON object in one of
 // three shapes:
 //
 //	{"apiKey": "…", "model": "text-embedding-3-small", "organization"?, "endpoint"?}

@@ -27,7 +27,7 @@ func encodeBody(inputs []string, dimensions int, model string) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// requestURL is the address a variant posts to (REF §8.1), from resolved
+// requestURL is the address a variant posts to, from resolved
 // options whose endpoints carry no trailing "/":
 //
 //	hosted        <Endpoint>/v1/embeddings

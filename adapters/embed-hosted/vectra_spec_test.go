@@ -16,8 +16,8 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// TestVectraOpenAIEmbeddingsSpec ports Vectra 0.15's src/OpenAIEmbeddings.spec.ts
-// (REF §14), one subtest per case, named as there. Vectra stubs fetch; here
+// TestVectraOpenAIEmbeddingsSpec ports Vectra 0.15's src/OpenAIEmbeddings.spec.ts,
+// one subtest per case, named as there. Vectra stubs fetch; here
 // every request goes to a fake API server on 127.0.0.1 that checks the wire
 // contract. Folio's User-Agent replaces Vectra's "AlphaWave", and inputs are
 // always a []string, sent as a JSON array.

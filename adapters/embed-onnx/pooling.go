@@ -10,7 +10,7 @@ import (
 // Pooling turns a sequence's per-token hidden states into one vector.
 type Pooling string
 
-// Poolings, as the seed names them.
+// Poolings, as Vectra names them.
 const (
 	// PoolingMean averages the hidden states of the real tokens ([CLS] and
 	// [SEP] included, padding excluded), as sentence-transformers does.

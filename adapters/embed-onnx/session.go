@@ -16,7 +16,7 @@ import (
 // Device is where the model runs.
 type Device string
 
-// Devices, as the seed names them.
+// Devices, as Vectra names them.
 const (
 	// DeviceAuto uses CUDA when the runtime library has it and a GPU is
 	// there, else the CPU.
