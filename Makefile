@@ -16,28 +16,33 @@ WASM_MODULES := ./core ./adapters/storage-mem ./adapters/codec-json ./adapters/c
 	./adapters/tokenizer-tiktoken ./adapters/embed-hosted
 
 STATICCHECK_VERSION ?= v0.8.2
+
+# each runs a command ($(3)) in every module of a list ($(1)), naming the
+# step ($(2)), and fails at the end listing every module that failed, so
+# one broken module does not hide the others.
+define each
+	@failed=""; for m in $(1); do \
+		echo "==> $(2) $$m"; \
+		(cd $$m && $(3)) || failed="$$failed $$m"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "$(2) failed in:$$failed"; exit 1; fi
+endef
 BENCHTIME ?= 1s
 
-.PHONY: all test test-short lint tidy isolated wasm bench generate generate-check demo ci core-deps kill-test
+.PHONY: all test test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test
 
 all: lint test
 
 ## test: every module's tests, with the race detector, then a throwaway
 ## module outside the repository that uses Folio as the README says.
 test:
-	@for m in $(MODULES); do \
-		echo "==> test $$m"; \
-		(cd $$m && $(GO) test -race -count=1 ./...); \
-	done
+	$(call each,$(MODULES),test,$(GO) test -race -count=1 ./...)
 	@echo "==> own module"
 	@scripts/check-own-module.sh
 
 ## test-short: every module's tests without the race detector (faster local loop).
 test-short:
-	@for m in $(MODULES); do \
-		echo "==> test $$m"; \
-		(cd $$m && $(GO) test -count=1 ./...); \
-	done
+	$(call each,$(MODULES),test,$(GO) test -count=1 ./...)
 
 ## kill-test: the SIGKILL test of the root module at length: 250 kills per
 ## workload (items, documents) and codec. make test runs 12 of each.
@@ -49,28 +54,24 @@ kill-test:
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); \
 		if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
-	@for m in $(MODULES); do \
-		echo "==> vet $$m"; \
-		(cd $$m && $(GO) vet ./...); \
-	done
-	@for m in $(MODULES); do \
-		echo "==> staticcheck $$m"; \
-		(cd $$m && $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...); \
-	done
+	$(call each,$(MODULES),vet,$(GO) vet ./...)
+	$(call each,$(MODULES),staticcheck,$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...)
 
 ## tidy: go mod tidy in every module, alone.
 tidy:
-	@for m in $(MODULES); do \
-		echo "==> tidy $$m"; \
-		(cd $$m && GOWORK=off $(GO) mod tidy); \
-	done
+	$(call each,$(MODULES),tidy,GOWORK=off $(GO) mod tidy)
+
+## tidy-check: every module's go.mod and go.sum are what go mod tidy makes.
+tidy-check:
+	$(call each,$(MODULES),tidy-check,GOWORK=off $(GO) mod tidy -diff)
+
+## purego: core's tests with the portable Go kernels instead of the assembly.
+purego:
+	cd core && $(GO) test -tags purego -count=1 ./...
 
 ## isolated: each library module built and tested alone, outside the workspace.
 isolated:
-	@for m in $(LIB_MODULES); do \
-		echo "==> isolated $$m"; \
-		(cd $$m && GOWORK=off $(GO) build ./... && GOWORK=off $(GO) test -count=1 ./...); \
-	done
+	$(call each,$(LIB_MODULES),isolated,GOWORK=off $(GO) build ./... && GOWORK=off $(GO) test -count=1 ./...)
 
 ## core-deps: core requires nothing but the standard library.
 core-deps:
@@ -81,17 +82,11 @@ core-deps:
 
 ## wasm: the browser/WASI modules build for js/wasm and wasip1/wasm.
 wasm:
-	@for m in $(WASM_MODULES); do \
-		echo "==> wasm $$m"; \
-		(cd $$m && GOOS=js GOARCH=wasm $(GO) build ./... && GOOS=wasip1 GOARCH=wasm $(GO) build ./...); \
-	done
+	$(call each,$(WASM_MODULES),wasm,GOOS=js GOARCH=wasm $(GO) build ./... && GOOS=wasip1 GOARCH=wasm $(GO) build ./...)
 
 ## bench: every benchmark, once per module.
 bench:
-	@for m in $(MODULES); do \
-		echo "==> bench $$m"; \
-		(cd $$m && $(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./...); \
-	done
+	$(call each,$(MODULES),bench,$(GO) test -run='^$$$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./...)
 
 ## demo: the main job — index this repository's README and docs/ into a document
 ## index (offline embeddings), ask two questions with and without BM25, print the
@@ -100,7 +95,7 @@ demo:
 	cd examples && $(GO) run ./docsearch
 
 ## ci: everything CI checks.
-ci: test lint core-deps isolated wasm generate-check
+ci: test lint core-deps isolated wasm generate-check tidy-check purego
 
 ## onnxruntime: the ONNX Runtime library that adapters/embed-onnx loads, from the
 ## npm package onnxruntime-node (its install script is never run), checksum-verified,

@@ -27,6 +27,7 @@ replace (
 	github.com/foliovec/folio/adapters/codec-json => ../adapters/codec-json
 	github.com/foliovec/folio/adapters/codec-pb => ../adapters/codec-pb
 	github.com/foliovec/folio/adapters/embed-hash => ../adapters/embed-hash
+	github.com/foliovec/folio/adapters/embed-hosted => ../adapters/embed-hosted
 	github.com/foliovec/folio/adapters/storage-fs => ../adapters/storage-fs
 	github.com/foliovec/folio/adapters/storage-mem => ../adapters/storage-mem
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken => ../adapters/tokenizer-tiktoken
