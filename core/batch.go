@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"fmt"
 	"slices"
 )
 
@@ -315,7 +314,7 @@ func (ix *LocalIndex) BeginUpdate(ctx context.Context) error {
 	}
 	defer ix.mu.Unlock()
 	if _, err := ix.beginLocked(ctx); err != nil {
-		return fmt.Errorf("core: begin update %q: %w", ix.folder, err)
+		return wrapOp(ctx, "begin update", ix.folder, err)
 	}
 	return nil
 }
@@ -347,10 +346,10 @@ func (ix *LocalIndex) EndUpdate(ctx context.Context) error {
 	}
 	defer ix.mu.Unlock()
 	if ix.update == nil {
-		return fmt.Errorf("core: end update %q: %w", ix.folder, ErrNoUpdate)
+		return wrapOp(ctx, "end update", ix.folder, ErrNoUpdate)
 	}
 	if err := ix.commitLocked(ctx); err != nil {
-		return fmt.Errorf("core: end update %q: %w", ix.folder, err)
+		return wrapOp(ctx, "end update", ix.folder, err)
 	}
 	return nil
 }

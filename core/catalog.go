@@ -116,6 +116,9 @@ func (d *LocalDocumentIndex) catalogPath() string { return d.path("catalog" + d.
 // catalog returns the committed catalog, loading the index and the catalog
 // on first use. Its error names op and key, the caller's own argument.
 func (d *LocalDocumentIndex) catalog(ctx context.Context, op, key string) (*DocumentCatalog, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if c := d.cat.Load(); c != nil && d.cur.Load() != nil {
 		return c, nil
 	}
@@ -125,7 +128,7 @@ func (d *LocalDocumentIndex) catalog(ctx context.Context, op, key string) (*Docu
 	defer d.mu.Unlock()
 	c, err := d.catalogLocked(ctx)
 	if err != nil {
-		return nil, wrapOp(op, key, err)
+		return nil, wrapOp(ctx, op, key, err)
 	}
 	return c, nil
 }

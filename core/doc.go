@@ -28,7 +28,9 @@
 // [io/fs.ErrNotExist] and [io/fs.ErrExist]. Embedding failures are
 // [*EmbeddingsError], which matches [ErrEmbeddingsFailed], [ErrRateLimited]
 // or [ErrEmbeddingsCancelled] through [errors.Is] according to its Status.
-// Context errors pass through unchanged.
+// Every method that takes a context returns the context's own error,
+// unchanged (context.Canceled or context.DeadlineExceeded, never wrapped),
+// once the context has ended.
 //
 // # Package-level state
 //

@@ -75,6 +75,9 @@ func (doc *LocalDocument) LoadText(ctx context.Context) (string, error) {
 }
 
 func (doc *LocalDocument) loadText(ctx context.Context) (*docText, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	doc.mu.Lock()
 	defer doc.mu.Unlock()
 	if doc.text != nil {
@@ -91,7 +94,7 @@ func (doc *LocalDocument) loadText(ctx context.Context) (*docText, error) {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return nil, err
 	}
-	return nil, fmt.Errorf("core: read text of document %q: %w", doc.uri, err)
+	return nil, wrapOp(ctx, "read text of document", doc.uri, err)
 }
 
 // GetLength returns the document's length in tokens: exact for texts of at
@@ -125,13 +128,16 @@ func textTokenLength(tok Tokenizer, t *docText) int {
 // Fix over Vectra, which looks for "<id>.json" whatever the codec, so that
 // documents of protobuf indexes never have metadata there.
 func (doc *LocalDocument) HasMetadata(ctx context.Context) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
 	p, err := doc.file(doc.codec.Extension())
 	if err != nil {
 		return false, err
 	}
 	ok, err := doc.storage.PathExists(ctx, p)
 	if err != nil {
-		return false, fmt.Errorf("core: has metadata of document %q: %w", doc.uri, err)
+		return false, wrapOp(ctx, "has metadata of document", doc.uri, err)
 	}
 	return ok, nil
 }
@@ -141,6 +147,9 @@ func (doc *LocalDocument) HasMetadata(ctx context.Context) (bool, error) {
 // metadata has no file: the error wraps fs.ErrNotExist. The returned map is
 // shared: do not modify it.
 func (doc *LocalDocument) LoadMetadata(ctx context.Context) (Metadata, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	doc.mu.Lock()
 	defer doc.mu.Unlock()
 	if doc.metaRead {
@@ -148,18 +157,18 @@ func (doc *LocalDocument) LoadMetadata(ctx context.Context) (Metadata, error) {
 	}
 	p, err := doc.file(doc.codec.Extension())
 	if err != nil {
-		return nil, fmt.Errorf("core: load metadata of document %q: %w", doc.uri, err)
+		return nil, wrapOp(ctx, "load metadata of document", doc.uri, err)
 	}
 	raw, err := doc.storage.ReadFile(ctx, p)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("core: read metadata of document %q: %w", doc.uri, err)
+		return nil, wrapOp(ctx, "read metadata of document", doc.uri, err)
 	}
 	md, err := doc.codec.DeserializeMetadata(raw)
 	if err != nil {
-		return nil, fmt.Errorf("core: decode metadata of document %q: %w", doc.uri, err)
+		return nil, wrapOp(ctx, "decode metadata of document", doc.uri, err)
 	}
 	if md == nil {
 		md = Metadata{}

@@ -184,9 +184,12 @@ func (d *LocalDocumentIndex) EndUpdate(ctx context.Context) error {
 
 // IsCatalogCreated reports whether the catalog file exists.
 func (d *LocalDocumentIndex) IsCatalogCreated(ctx context.Context) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
 	ok, err := d.Storage().PathExists(ctx, d.catalogPath())
 	if err != nil {
-		return false, wrapOp("is catalog created", d.catalogPath(), err)
+		return false, wrapOp(ctx, "is catalog created", d.catalogPath(), err)
 	}
 	return ok, nil
 }

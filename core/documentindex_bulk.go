@@ -78,7 +78,7 @@ func (d *LocalDocumentIndex) UpsertDocuments(ctx context.Context, docs []Documen
 		o = *opts
 	}
 	if o.Concurrency < 0 || o.BatchSize < 0 {
-		return nil, wrapOp(op, d.FolderPath(), fmt.Errorf("concurrency %d, batch size %d: %w", o.Concurrency, o.BatchSize, ErrInvalidArgument))
+		return nil, wrapOp(ctx, op, d.FolderPath(), fmt.Errorf("concurrency %d, batch size %d: %w", o.Concurrency, o.BatchSize, ErrInvalidArgument))
 	}
 	if o.Concurrency == 0 {
 		o.Concurrency = defaultUpsertConcurrency
@@ -87,7 +87,7 @@ func (d *LocalDocumentIndex) UpsertDocuments(ctx context.Context, docs []Documen
 		o.BatchSize = defaultUpsertBatchSize
 	}
 	if d.embeddings == nil {
-		return nil, wrapOp(op, d.FolderPath(), ErrEmbeddingsNotConfigured)
+		return nil, wrapOp(ctx, op, d.FolderPath(), ErrEmbeddingsNotConfigured)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func (d *LocalDocumentIndex) UpsertDocuments(ctx context.Context, docs []Documen
 	for i, in := range docs {
 		md, hash, err := cleanDocument(in.Text, in.DocType, in.Metadata)
 		if err != nil {
-			return nil, wrapOp(op, in.URI, err)
+			return nil, wrapOp(ctx, op, in.URI, err)
 		}
 		run.docs[i] = bulkDoc{in: in, md: md, hash: hash}
 		last[in.URI] = i
@@ -134,7 +134,7 @@ func (d *LocalDocumentIndex) UpsertDocuments(ctx context.Context, docs []Documen
 	}
 	run.report()
 	if err != nil {
-		return run.out, wrapOp(op, d.FolderPath(), err)
+		return run.out, wrapOp(ctx, op, d.FolderPath(), err)
 	}
 	return run.out, nil
 }

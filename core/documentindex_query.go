@@ -35,14 +35,14 @@ const (
 func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, opts *DocumentQueryOptions) ([]*LocalDocumentResult, error) {
 	const op = "query documents"
 	if d.embeddings == nil {
-		return nil, wrapOp(op, query, ErrEmbeddingsNotConfigured)
+		return nil, wrapOp(ctx, op, query, ErrEmbeddingsNotConfigured)
 	}
 	var o DocumentQueryOptions
 	if opts != nil {
 		o = *opts
 	}
 	if o.MaxDocuments < 0 || o.MaxChunks < 0 {
-		return nil, wrapOp(op, query, fmt.Errorf("maxDocuments %d, maxChunks %d: %w", o.MaxDocuments, o.MaxChunks, ErrInvalidArgument))
+		return nil, wrapOp(ctx, op, query, fmt.Errorf("maxDocuments %d, maxChunks %d: %w", o.MaxDocuments, o.MaxChunks, ErrInvalidArgument))
 	}
 	if o.MaxDocuments == 0 {
 		o.MaxDocuments = defaultMaxDocuments
@@ -55,7 +55,7 @@ func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, o
 	}
 	vectors, err := d.embed(ctx, []string{strings.ReplaceAll(query, "\n", " ")})
 	if err != nil {
-		return nil, wrapOp(op, query, err)
+		return nil, wrapOp(ctx, op, query, err)
 	}
 	for attempt := 0; ; attempt++ {
 		results, err := d.QueryItems(ctx, vectors[0], query, o.MaxChunks, o.Filter, o.IsBm25)
@@ -75,7 +75,7 @@ func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, o
 		if errors.Is(err, fs.ErrNotExist) && d.cat.Load() != cat && attempt < maxQueryRetries {
 			continue // a commit replaced a result meanwhile: ask the newer state
 		}
-		return nil, wrapOp(op, query, err)
+		return nil, wrapOp(ctx, op, query, err)
 	}
 }
 

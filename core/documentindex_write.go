@@ -41,14 +41,14 @@ var reservedChunkKeys = [...]string{"documentId", "startPos", "endPos"}
 func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docType string, metadata Metadata, opts *UpsertDocumentOptions) (*LocalDocument, error) {
 	const op = "upsert document"
 	if d.embeddings == nil {
-		return nil, wrapOp(op, uri, ErrEmbeddingsNotConfigured)
+		return nil, wrapOp(ctx, op, uri, ErrEmbeddingsNotConfigured)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	md, hash, err := cleanDocument(text, docType, metadata)
 	if err != nil {
-		return nil, wrapOp(op, uri, err)
+		return nil, wrapOp(ctx, op, uri, err)
 	}
 	committed, err := d.catalog(ctx, op, uri)
 	if err != nil {
@@ -69,11 +69,11 @@ func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docT
 
 	chunks, err := d.split(uri, text, docType)
 	if err != nil {
-		return nil, wrapOp(op, uri, err)
+		return nil, wrapOp(ctx, op, uri, err)
 	}
 	vectors, err := d.embedChunks(ctx, chunks)
 	if err != nil {
-		return nil, wrapOp(op, uri, err)
+		return nil, wrapOp(ctx, op, uri, err)
 	}
 
 	id := newUUIDv4()
@@ -81,7 +81,7 @@ func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docT
 		return d.applyUpsert(ctx, b, p, upsert{uri: uri, id: id, text: text, md: md, hash: hash, chunks: chunks, vectors: vectors})
 	})
 	if err != nil {
-		return nil, wrapOp(op, uri, err)
+		return nil, wrapOp(ctx, op, uri, err)
 	}
 	return d.document(id, uri), nil
 }
@@ -395,10 +395,10 @@ func (d *LocalDocumentIndex) DeleteDocument(ctx context.Context, uri string) err
 		return nil
 	})
 	if err != nil {
-		return wrapOp(op, uri, err)
+		return wrapOp(ctx, op, uri, err)
 	}
 	if err := removed[textFile]; textFile != "" && err != nil {
-		return wrapOp("remove text file of document", uri, err)
+		return wrapOp(ctx, "remove text file of document", uri, err)
 	}
 	return nil
 }

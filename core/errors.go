@@ -1,6 +1,10 @@
 package core
 
-import "errors"
+import (
+	"context"
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors. Match them with [errors.Is]; messages that wrap them carry
 // the operation and key, for example `core: insert item "42": item exists`.
@@ -28,3 +32,24 @@ var (
 	// ErrNotDocumentIndex: the folder holds an index but no document catalog.
 	ErrNotDocumentIndex = errors.New("not a document index")
 )
+
+// wrapOp is the one funnel of core's errors: it returns the error of an
+// operation op on key ("" for none) as "core: <op> <key>: <err>", naming
+// both once, except that an error caused by ctx ending is returned as
+// ctx's own error, unchanged (context.Canceled or
+// context.DeadlineExceeded, not wrapped), whatever reported it.
+func wrapOp(ctx context.Context, op, key string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return ctxErr
+	}
+	if err == context.Canceled || err == context.DeadlineExceeded {
+		return err
+	}
+	if key == "" {
+		return fmt.Errorf("core: %s: %w", op, err)
+	}
+	return fmt.Errorf("core: %s %q: %w", op, key, err)
+}

@@ -13,6 +13,9 @@ import (
 // EnsureFolderExists creates folderPath in storage unless a file or folder
 // already exists there. Errors from storage are returned unchanged.
 func EnsureFolderExists(ctx context.Context, storage FileStorage, folderPath string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	exists, err := storage.PathExists(ctx, folderPath)
 	if err != nil || exists {
 		return err
@@ -52,6 +55,9 @@ func GetFileTypeFromContentType(contentType string) FileType {
 // TryDeleteFile deletes filePath from storage and returns the error, if
 // any, for the caller to inspect or ignore; it never panics on failure.
 func TryDeleteFile(ctx context.Context, storage FileStorage, filePath string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return storage.DeleteFile(ctx, filePath)
 }
 

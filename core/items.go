@@ -48,7 +48,7 @@ func (ix *LocalIndex) ListItemsByMetadata(ctx context.Context, filter Filter) ([
 	}
 	sel, err := ix.selection(s, filter)
 	if err != nil {
-		return nil, fmt.Errorf("core: list items by metadata: %w", err)
+		return nil, wrapOp(ctx, "list items by metadata", "", err)
 	}
 	out := []IndexItem{}
 	sel.each(func(slot int32) { out = append(out, s.item(int(slot))) })

@@ -187,17 +187,17 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 	defer ix.mu.Unlock()
 	exists, err := ix.storage.PathExists(ctx, p)
 	if err != nil {
-		return fmt.Errorf("core: create index %q: %w", p, err)
+		return wrapOp(ctx, "create index", p, err)
 	}
 	if exists {
 		if cfg.OpenIfExists {
 			return nil
 		}
 		if !cfg.DeleteIfExists {
-			return fmt.Errorf("core: create index %q: %w", p, ErrIndexExists)
+			return wrapOp(ctx, "create index", p, ErrIndexExists)
 		}
 		if err := ix.deleteIndexLocked(ctx); err != nil {
-			return fmt.Errorf("core: create index %q: %w", p, err)
+			return wrapOp(ctx, "create index", p, err)
 		}
 	}
 	version := cfg.Version
@@ -214,7 +214,7 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 		if derr := ix.storage.DeleteFile(context.WithoutCancel(ctx), p); derr != nil {
 			ix.log.Warn("core: create index: remove partial index file", "path", p, "err", derr)
 		}
-		return fmt.Errorf("core: create index %q: %w", p, err)
+		return wrapOp(ctx, "create index", p, err)
 	}
 	ix.cur.Store(s)
 	return nil
@@ -228,7 +228,7 @@ func (ix *LocalIndex) DeleteIndex(ctx context.Context) error {
 	}
 	defer ix.mu.Unlock()
 	if err := ix.deleteIndexLocked(ctx); err != nil {
-		return fmt.Errorf("core: delete index %q: %w", ix.folder, err)
+		return wrapOp(ctx, "delete index", ix.folder, err)
 	}
 	return nil
 }
@@ -247,9 +247,12 @@ func (ix *LocalIndex) deleteIndexLocked(ctx context.Context) error {
 
 // IsIndexCreated reports whether the index file exists.
 func (ix *LocalIndex) IsIndexCreated(ctx context.Context) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
 	ok, err := ix.storage.PathExists(ctx, ix.indexPath())
 	if err != nil {
-		return false, fmt.Errorf("core: is index created %q: %w", ix.indexPath(), err)
+		return false, wrapOp(ctx, "is index created", ix.indexPath(), err)
 	}
 	return ok, nil
 }
@@ -266,6 +269,9 @@ func (ix *LocalIndex) GetIndexStats(ctx context.Context) (IndexStats, error) {
 
 // snapshot returns the last commit, loading the index file on first use.
 func (ix *LocalIndex) snapshot(ctx context.Context, op string) (*snapshot, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if s := ix.cur.Load(); s != nil {
 		return s, nil
 	}
@@ -275,7 +281,7 @@ func (ix *LocalIndex) snapshot(ctx context.Context, op string) (*snapshot, error
 	defer ix.mu.Unlock()
 	s, err := ix.loadLocked(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("core: %s: %w", op, err)
+		return nil, wrapOp(ctx, op, "", err)
 	}
 	return s, nil
 }

@@ -44,7 +44,7 @@ func DetectCodec(ctx context.Context, folderPath string, storage FileStorage, co
 		seen[ext] = true
 		ok, err := storage.PathExists(ctx, pathutil.Join(folderPath, indexFileName(c)))
 		if err != nil {
-			return nil, fmt.Errorf("%s in %q: %w", op, folderPath, err)
+			return nil, wrapOp(ctx, "detect codec in", folderPath, err)
 		}
 		if ok {
 			found = append(found, c)
@@ -104,7 +104,7 @@ func MigrateIndex(ctx context.Context, folderPath string, from, to IndexCodec, s
 	}
 	m := &migration{ctx: ctx, folder: folderPath, from: from, to: to, storage: storage}
 	if err := m.run(); err != nil {
-		return fmt.Errorf("core: migrate index in %q from %s to %s: %w", folderPath, from.Extension(), to.Extension(), err)
+		return wrapOp(ctx, "migrate index from "+from.Extension()+" to "+to.Extension()+" in", folderPath, err)
 	}
 	return nil
 }

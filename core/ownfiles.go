@@ -95,13 +95,13 @@ func (ix *LocalIndex) vacuum(ctx context.Context, docs func() map[string]bool) (
 	defer ix.mu.Unlock()
 	s, err := ix.loadLocked(ctx)
 	if err != nil {
-		return rep, wrapOp(op, ix.folder, err)
+		return rep, wrapOp(ctx, op, ix.folder, err)
 	}
 	if ix.strays {
 		// The file on disk still holds stray chunks whose files are about
 		// to go: write it as this process sees it first.
 		if err := ix.save(ctx, s); err != nil {
-			return rep, wrapOp(op, ix.folder, err)
+			return rep, wrapOp(ctx, op, ix.folder, err)
 		}
 		ix.strays = false
 	}
@@ -118,7 +118,7 @@ func (ix *LocalIndex) vacuum(ctx context.Context, docs func() map[string]bool) (
 	}
 	list, err := ix.storage.ListFiles(ctx, ix.folder, ListFilesOnly)
 	if err != nil {
-		return rep, wrapOp(op, ix.folder, err)
+		return rep, wrapOp(ctx, op, ix.folder, err)
 	}
 	ext := ix.codec.Extension()
 	for _, fd := range list {

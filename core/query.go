@@ -63,7 +63,7 @@ func (ix *LocalIndex) QueryItems(ctx context.Context, vector []float32, query st
 	}
 	sel, err := ix.selection(s, filter)
 	if err != nil {
-		return nil, fmt.Errorf("core: %s: %w", op, err)
+		return nil, wrapOp(ctx, op, "", err)
 	}
 	if topK <= 0 {
 		return []QueryResult{}, nil
@@ -86,12 +86,12 @@ func (ix *LocalIndex) QueryItems(ctx context.Context, vector []float32, query st
 			// or deleted): answer from the newer state.
 			return ix.QueryItems(ctx, vector, query, topK, filter, isBm25)
 		}
-		return nil, fmt.Errorf("core: %s: %w", op, err)
+		return nil, wrapOp(ctx, op, "", err)
 	}
 	if isBm25 {
 		kw, err := ix.keywordHits(ctx, s, sel, query, min(10, topK), hits)
 		if err != nil {
-			return nil, fmt.Errorf("core: %s: %w", op, err)
+			return nil, wrapOp(ctx, op, "", err)
 		}
 		results = append(results, kw...)
 	}

@@ -79,22 +79,11 @@ func (ix *LocalIndex) putItem(ctx context.Context, op string, item IndexItem, un
 		return out, nil
 	case given == "":
 		// The generated id means nothing to the caller: name none.
-		return IndexItem{}, wrapOp(op+" (new id)", "", err)
+		return IndexItem{}, wrapOp(ctx, op+" (new id)", "", err)
 	}
-	return IndexItem{}, wrapOp(op, given, err)
+	return IndexItem{}, wrapOp(ctx, op, given, err)
 }
 
-// wrapOp names the operation and key ("" for none) in err, leaving
-// context errors unchanged.
-func wrapOp(op, key string, err error) error {
-	if err == context.Canceled || err == context.DeadlineExceeded {
-		return err
-	}
-	if key == "" {
-		return fmt.Errorf("core: %s: %w", op, err)
-	}
-	return fmt.Errorf("core: %s %q: %w", op, key, err)
-}
 
 // BatchInsertItems inserts every item in one batch of its own, all or
 // nothing: an error (an id already present, also twice in items; an
@@ -109,7 +98,7 @@ func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) (
 	defer ix.mu.Unlock()
 	b, err := ix.beginLocked(ctx)
 	if err != nil {
-		return nil, wrapOp(op, ix.folder, err)
+		return nil, wrapOp(ctx, op, ix.folder, err)
 	}
 	if b.base.len() == 0 && len(items) > 0 {
 		// Filling an empty index: the vectors go into one slab that the
@@ -132,14 +121,14 @@ func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) (
 		if out[i], err = ix.addItem(ctx, b, item, true, nil); err != nil {
 			ix.cancelLocked(ctx)
 			if given == "" {
-				return nil, wrapOp(fmt.Sprintf("%s: item %d (new id)", op, i), "", err)
+				return nil, wrapOp(ctx, fmt.Sprintf("%s: item %d (new id)", op, i), "", err)
 			}
-			return nil, wrapOp(fmt.Sprintf("%s: item %d", op, i), given, err)
+			return nil, wrapOp(ctx, fmt.Sprintf("%s: item %d", op, i), given, err)
 		}
 	}
 	if err := ix.commitLocked(ctx); err != nil {
 		ix.cancelLocked(ctx)
-		return nil, wrapOp(op, ix.folder, err)
+		return nil, wrapOp(ctx, op, ix.folder, err)
 	}
 	return out, nil
 }
@@ -149,7 +138,7 @@ func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) (
 func (ix *LocalIndex) DeleteItem(ctx context.Context, id string) error {
 	err := ix.write(ctx, func(b *batch) (bool, error) { return b.remove(id), nil })
 	if err != nil {
-		return wrapOp("delete item", id, err)
+		return wrapOp(ctx, "delete item", id, err)
 	}
 	return nil
 }
@@ -170,7 +159,7 @@ func (ix *LocalIndex) DeleteItems(ctx context.Context, ids []string) error {
 		return changed, nil
 	})
 	if err != nil {
-		return wrapOp("delete items", ix.folder, err)
+		return wrapOp(ctx, "delete items", ix.folder, err)
 	}
 	return nil
 }
