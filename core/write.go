@@ -84,7 +84,6 @@ func (ix *LocalIndex) putItem(ctx context.Context, op string, item IndexItem, un
 	return IndexItem{}, wrapOp(ctx, op, given, err)
 }
 
-
 // BatchInsertItems inserts every item in one batch of its own, all or
 // nothing: an error (an id already present, also twice in items; an
 // invalid vector or metadata) cancels the batch, removing the side-car
