@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // Okapi BM25 parameters, wink-bm25-text-search's defaults (Vectra's).
@@ -238,10 +240,10 @@ func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int,
 			ix.log.Warn("core: read document for keyword search", "folder", ix.folder, "document", id, "err", err)
 			continue
 		}
-		units := utf16Units(text)
+		units := jsvalue.UTF16(text)
 		for _, i := range byDoc[id] {
 			_, start, end, _ := chunkSpan(s.meta[i])
-			docs[i] = ix.bm25Doc(jsSubstring(units, start, end+1))
+			docs[i] = ix.bm25Doc(jsvalue.Substring(units, start, end+1))
 		}
 	}
 	return nil

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
-	"unicode/utf16"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // chunkSpan returns the document id and the inclusive UTF-16 start and end
@@ -20,63 +19,26 @@ func chunkSpan(md Metadata) (docID string, start, end float64, ok bool) {
 	if !ok1 || !ok2 || !ok3 || id == nil || sp == nil || ep == nil {
 		return "", 0, 0, false
 	}
-	return jsString(id), jsNumber(sp), jsNumber(ep), true
+	return jsvalue.String(id), jsNumber(sp), jsNumber(ep), true
 }
 
-func jsString(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	}
-	return fmt.Sprint(v)
-}
-
+// jsNumber is JavaScript's Number(v) for a metadata value: numbers as they
+// are, booleans as 1 and 0, strings as Number() reads them, anything else
+// NaN.
 func jsNumber(v any) float64 {
 	switch x := v.(type) {
-	case float64:
-		return x
 	case bool:
 		if x {
 			return 1
 		}
 		return 0
 	case string:
-		s := strings.TrimSpace(x)
-		if s == "" {
-			return 0
-		}
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return math.NaN()
-		}
+		return jsvalue.ToNumber(x)
+	}
+	if f, ok := jsvalue.Number(v); ok {
 		return f
 	}
 	return math.NaN()
-}
-
-// utf16Units is text as JavaScript sees it: UTF-16 code units.
-func utf16Units(text string) []uint16 { return utf16.Encode([]rune(text)) }
-
-// jsSubstring is JavaScript's units.substring(start, end): NaN reads as 0,
-// fractions are truncated, both ends are clamped to [0, len] and swapped
-// when start > end.
-func jsSubstring(units []uint16, start, end float64) string {
-	clamp := func(x float64) int {
-		if x != x || x <= 0 {
-			return 0
-		}
-		if x >= float64(len(units)) {
-			return len(units)
-		}
-		return int(x)
-	}
-	a, b := clamp(start), clamp(end)
-	if a > b {
-		a, b = b, a
-	}
-	return string(utf16.Decode(units[a:b]))
 }
 
 // readDocumentText is the default IndexOptions.DocReader: the text of

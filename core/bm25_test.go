@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // docReaderSpy is an IndexOptions.DocReader over fixed texts that counts
@@ -132,7 +134,7 @@ func FuzzBM25Tokens(f *testing.F) {
 }
 
 func TestJSSubstring(t *testing.T) {
-	u := utf16Units("a😀bc") // a, two surrogates, b, c
+	u := jsvalue.UTF16("a😀bc") // a, two surrogates, b, c
 	tests := []struct {
 		name       string
 		start, end float64
@@ -148,7 +150,7 @@ func TestJSSubstring(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := jsSubstring(u, tt.start, tt.end); got != tt.want {
+			if got := jsvalue.Substring(u, tt.start, tt.end); got != tt.want {
 				t.Fatalf("= %q; want %q", got, tt.want)
 			}
 		})

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // The document catalog, catalog<ext> beside the index file, maps URIs to
@@ -476,7 +478,7 @@ func chunkDocumentID(md Metadata) (string, bool) {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return "", false
 		}
-		return string(hashAppendNumber(nil, x)), true
+		return jsvalue.FormatNumber(x), true
 	}
 	return "", false
 }

@@ -3,15 +3,11 @@ package core
 import (
 	"encoding/json"
 	"errors"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"testing"
-	"unicode/utf16"
-	"unicode/utf8"
 )
 
 func mustContentHash(t *testing.T, text, docType string, md Metadata) string {
@@ -194,104 +190,6 @@ func TestContentHashMatchesVectraCatalog(t *testing.T) {
 				t.Fatalf("hash = %s, catalog has %s", got, want)
 			}
 		})
-	}
-}
-
-// compareUTF16Reference compares the strings' UTF-16 encodings unit by unit.
-func compareUTF16Reference(a, b string) int {
-	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
-}
-
-func TestCompareUTF16OrdersAsJavaScriptSorts(t *testing.T) {
-	tests := []struct {
-		name string
-		a, b string
-		want int
-	}{
-		{"ASCII by bytes", "a", "b", -1},
-		{"prefix first", "a", "aa", -1},
-		{"equal", "é", "é", 0},
-		{"astral before U+E000 (surrogates are 0xD800-0xDFFF)", "\U0001F600", "\uE000", -1},
-		{"astral before U+FF01", "\U00010000", "\uFF01", -1},
-		{"U+D7FF before astral", "\uD7FF", "\U00010000", -1},
-		{"astral by code point", "\U0001F4DA", "\U0001F600", -1},
-		{"empty first", "", "a", -1},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := compareUTF16(tc.a, tc.b); sign(got) != tc.want {
-				t.Fatalf("compareUTF16(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-			}
-			if got := compareUTF16(tc.b, tc.a); sign(got) != -tc.want {
-				t.Fatalf("compareUTF16(%q, %q) = %d, want %d", tc.b, tc.a, got, -tc.want)
-			}
-		})
-	}
-}
-
-func sign(x int) int {
-	switch {
-	case x < 0:
-		return -1
-	case x > 0:
-		return 1
-	}
-	return 0
-}
-
-func TestCompareUTF16MatchesUTF16EncodingsOnRandomStrings(t *testing.T) {
-	alphabet := []rune{'a', 'b', 'Z', 'é', '\u00ff', '\uD7FF', '\uE000', '\uFF01', '\uFFFD', '\U00010000', '\U0001F600', '\U0010FFFF'}
-	r := rand.New(rand.NewPCG(4, 4))
-	gen := func() string {
-		rs := make([]rune, r.IntN(5))
-		for i := range rs {
-			rs[i] = alphabet[r.IntN(len(alphabet))]
-		}
-		return string(rs)
-	}
-	for range 20000 {
-		a, b := gen(), gen()
-		if got, want := sign(compareUTF16(a, b)), compareUTF16Reference(a, b); got != want {
-			t.Fatalf("compareUTF16(%q, %q) = %d, want %d", a, b, got, want)
-		}
-	}
-}
-
-func FuzzCompareUTF16(f *testing.F) {
-	f.Add("a", "b")
-	f.Add("\U0001F600", "\uFF01")
-	f.Add("\xff", "\xfe")
-	f.Add("", "\x00")
-	f.Fuzz(func(t *testing.T, a, b string) {
-		got := compareUTF16(a, b)
-		if sign(got) != -sign(compareUTF16(b, a)) {
-			t.Fatalf("not antisymmetric: %q %q", a, b)
-		}
-		if (got == 0) != (a == b) {
-			t.Fatalf("compareUTF16(%q, %q) = %d", a, b, got)
-		}
-		if utf8.ValidString(a) && utf8.ValidString(b) {
-			if want := compareUTF16Reference(a, b); sign(got) != want {
-				t.Fatalf("compareUTF16(%q, %q) = %d, want %d", a, b, got, want)
-			}
-		}
-	})
-}
-
-func TestHashAppendNumberWritesES6Text(t *testing.T) {
-	tests := []struct {
-		in   float64
-		want string
-	}{
-		{0, "0"}, {negZero(), "0"}, {1, "1"}, {-7, "-7"}, {0.1, "0.1"}, {2024, "2024"},
-		{1e21, "1e+21"}, {999999999999999900000, "999999999999999900000"}, {1e-7, "1e-7"},
-		{0.000001, "0.000001"}, {-1.5e-10, "-1.5e-10"}, {1.7976931348623157e308, "1.7976931348623157e+308"},
-		{5e-324, "5e-324"}, {123e-20, "1.23e-18"},
-	}
-	for _, tc := range tests {
-		if got := string(hashAppendNumber(nil, tc.in)); got != tc.want {
-			t.Errorf("hashAppendNumber(%v) = %q, want %q", tc.in, got, tc.want)
-		}
 	}
 }
 

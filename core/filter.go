@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // Filter is a Mongo/Pinecone-style metadata filter:
@@ -485,7 +487,7 @@ func (c *filterCompiler) rangeOperand(op string, x any) (float64, error) {
 	case kindNumber:
 		return s.f, nil
 	case kindString:
-		return jsStringToNumber(s.s), nil
+		return jsvalue.ToNumber(s.s), nil
 	case kindBool:
 		if s.b {
 			return 1, nil

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 var filterSeeds = []string{
@@ -182,7 +184,7 @@ func refField(value, cond any) (bool, error) {
 				case float64:
 					n = x
 				case string:
-					n = jsStringToNumber(x)
+					n = jsvalue.ToNumber(x)
 				case bool:
 					if x {
 						n = 1

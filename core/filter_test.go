@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 type selectCase struct {
@@ -207,9 +209,9 @@ func TestJSStringToNumber(t *testing.T) {
 		{"1_000", nan}, {"inf", nan}, {"NaN", nan}, {"infinity", nan}, {"1 2", nan}, {"0x1p3", nan}, {"++1", nan},
 	}
 	for _, tc := range cases {
-		got := jsStringToNumber(tc.in)
+		got := jsvalue.ToNumber(tc.in)
 		if math.IsNaN(tc.want) != math.IsNaN(got) || (!math.IsNaN(got) && got != tc.want) {
-			t.Errorf("jsStringToNumber(%q) = %v, want %v", tc.in, got, tc.want)
+			t.Errorf("jsvalue.ToNumber(%q) = %v, want %v", tc.in, got, tc.want)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // TextSplitterConfig configures a TextSplitter.
@@ -183,7 +185,7 @@ func (s *TextSplitter) finalize(text string, startPos int) []piece {
 		pos := startPos
 		for _, window := range s.tokenWindows(text, tokens) {
 			n16 := utf16Len(window)
-			body := strings.TrimLeftFunc(window, isJSWhiteSpace)
+			body := strings.TrimLeftFunc(window, jsvalue.IsSpace)
 			if body != "" {
 				start := pos + n16 - utf16Len(body)
 				out = append(out, s.newPiece(body, start, nil))
@@ -193,7 +195,7 @@ func (s *TextSplitter) finalize(text string, startPos int) []piece {
 		return out
 	}
 	text16 := utf16Len(text)
-	if text16 > size && !strings.ContainsFunc(text, isJSWhiteSpace) && !s.containsSeparator(text) {
+	if text16 > size && !strings.ContainsFunc(text, jsvalue.IsSpace) && !s.containsSeparator(text) {
 		var out []piece
 		pos := startPos
 		for _, window := range charWindows(text, size) {
@@ -272,7 +274,7 @@ func (s *TextSplitter) combine(chunks []piece, joiner string) []piece {
 // hasNonSpace reports whether s has a character that is not JavaScript
 // whitespace (JavaScript's /\S/).
 func hasNonSpace(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return !isJSWhiteSpace(r) })
+	return strings.ContainsFunc(s, func(r rune) bool { return !jsvalue.IsSpace(r) })
 }
 
 // isPunctuationOnly reports whether s has visible characters but no letter

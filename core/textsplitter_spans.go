@@ -3,6 +3,8 @@ package core
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // utf16Len is the length of s in UTF-16 code units, JavaScript's
@@ -106,8 +108,8 @@ func (s *TextSplitter) stripInlineSeparators(text string) string {
 			j++
 		}
 		if j-i >= 3 {
-			leftText := i > 0 && !isJSWhiteSpace(lastRune(text[:i]))
-			rightText := j < len(text) && !isJSWhiteSpace(firstRune(text[j:]))
+			leftText := i > 0 && !jsvalue.IsSpace(lastRune(text[:i]))
+			rightText := j < len(text) && !jsvalue.IsSpace(firstRune(text[j:]))
 			if leftText || rightText {
 				b.WriteString(text[last:i])
 				last = j

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // write runs change in the open batch, or, with none open, in a batch of its
@@ -204,40 +206,15 @@ func (ix *LocalIndex) addItem(ctx context.Context, b *batch, item IndexItem, uni
 // every Go number as float64. A value of another type, or a NaN or infinite
 // number, is ErrInvalidArgument.
 func cleanMetadataValue(k string, v any) (any, error) {
-	var f float64
 	switch x := v.(type) {
 	case string, bool:
 		return x, nil
-	case float64:
-		f = x
-	case float32:
-		f = float64(x)
-	case int:
-		f = float64(x)
-	case int8:
-		f = float64(x)
-	case int16:
-		f = float64(x)
-	case int32:
-		f = float64(x)
-	case int64:
-		f = float64(x)
-	case uint:
-		f = float64(x)
-	case uint8:
-		f = float64(x)
-	case uint16:
-		f = float64(x)
-	case uint32:
-		f = float64(x)
-	case uint64:
-		f = float64(x)
-	case json.Number:
-		var err error
-		if f, err = x.Float64(); err != nil {
-			return nil, fmt.Errorf("metadata %q: %q is not a number: %w", k, x, ErrInvalidArgument)
+	}
+	f, ok := jsvalue.Number(v)
+	if !ok {
+		if n, isNum := v.(json.Number); isNum {
+			return nil, fmt.Errorf("metadata %q: %q is not a number: %w", k, n, ErrInvalidArgument)
 		}
-	default:
 		return nil, fmt.Errorf("metadata %q: unsupported value type %T: %w", k, v, ErrInvalidArgument)
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {

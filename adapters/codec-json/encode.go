@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/foliovec/folio/core"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // appendIndex appends d in Vectra's shape and key order:
@@ -36,7 +38,7 @@ func appendIndexHead(b []byte, d core.IndexData) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = jsvalue.AppendQuote(b, k)
 		}
 		b = append(b, ']')
 	}
@@ -125,7 +127,7 @@ func encodeIndex(d core.IndexData) ([]byte, error) {
 
 func appendItem(b []byte, it *core.IndexItem) ([]byte, error) {
 	b = append(b, `{"id":`...)
-	b = appendString(b, it.ID)
+	b = jsvalue.AppendQuote(b, it.ID)
 	b = append(b, `,"metadata":`...)
 	b, err := appendObject(b, it.Metadata)
 	if err != nil {
@@ -139,16 +141,16 @@ func appendItem(b []byte, it *core.IndexItem) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendFloat32(b, x)
+		b = jsvalue.AppendFloat32(b, x)
 	}
 	b = append(b, `],"norm":`...)
 	if !isFinite(it.Norm) {
 		return nil, fmt.Errorf("item %q norm is %v: %w", it.ID, it.Norm, core.ErrInvalidArgument)
 	}
-	b = appendFloat64(b, it.Norm)
+	b = jsvalue.AppendJSONNumber(b, it.Norm)
 	if it.MetadataFile != "" {
 		b = append(b, `,"metadataFile":`...)
-		b = appendString(b, it.MetadataFile)
+		b = jsvalue.AppendQuote(b, it.MetadataFile)
 	}
 	return append(b, '}'), nil
 }
@@ -193,9 +195,9 @@ func appendStringMap(b []byte, m map[string]string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = jsvalue.AppendQuote(b, k)
 		b = append(b, ':')
-		b = appendString(b, m[k])
+		b = jsvalue.AppendQuote(b, m[k])
 	}
 	return append(b, '}')
 }
@@ -209,7 +211,7 @@ func appendObject(b []byte, m map[string]any) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = jsvalue.AppendQuote(b, k)
 		b = append(b, ':')
 		var err error
 		if b, err = appendValue(b, m[k]); err != nil {
@@ -226,7 +228,7 @@ func appendObject(b []byte, m map[string]any) ([]byte, error) {
 func appendValue(b []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case string:
-		return appendString(b, v), nil
+		return jsvalue.AppendQuote(b, v), nil
 	case bool:
 		if v {
 			return append(b, "true"...), nil
@@ -251,44 +253,11 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	case core.Metadata:
 		return appendObject(b, v)
 	}
-	if f, ok := goNumber(v); ok {
+	if f, ok := jsvalue.Number(v); ok {
 		if !isFinite(f) {
 			return nil, fmt.Errorf("number %v: %w", f, core.ErrInvalidArgument)
 		}
-		return appendFloat64(b, f), nil
+		return jsvalue.AppendJSONNumber(b, f), nil
 	}
 	return appendMarshaled(b, v)
-}
-
-// goNumber reports whether v is a Go number, and its float64 value.
-func goNumber(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case float32:
-		return float64(n), true
-	case int:
-		return float64(n), true
-	case int8:
-		return float64(n), true
-	case int16:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case uint:
-		return float64(n), true
-	case uint8:
-		return float64(n), true
-	case uint16:
-		return float64(n), true
-	case uint32:
-		return float64(n), true
-	case uint64:
-		return float64(n), true
-	case uintptr:
-		return float64(n), true
-	}
-	return 0, false
 }

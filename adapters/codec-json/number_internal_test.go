@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // parseNumber must agree with strconv.ParseFloat(s, 32) on every JSON
@@ -40,8 +42,8 @@ func TestParseNumberAgreesWithStrconv(t *testing.T) {
 		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
 			continue
 		}
-		check(string(appendFloat32(nil, x)))
-		check(string(appendFloat64(nil, r.NormFloat64()*math.Pow(10, float64(r.IntN(12)-8)))))
+		check(string(jsvalue.AppendFloat32(nil, x)))
+		check(string(jsvalue.AppendJSONNumber(nil, r.NormFloat64()*math.Pow(10, float64(r.IntN(12)-8)))))
 		lo := float64(math.Float32frombits(r.Uint32() & 0x7effffff))
 		hi := float64(math.Nextafter32(float32(lo), float32(math.Inf(1))))
 		check(strconv.FormatFloat((lo+hi)/2, 'f', -1, 64))

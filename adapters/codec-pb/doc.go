@@ -47,5 +47,8 @@
 // does; so whatever a decoder returns, the encoder accepts.
 // Encoders return an error wrapping [core.ErrInvalidArgument] for values the
 // format cannot hold: NaN or ±Inf in a vector, a norm or a metadata number;
-// a version or count outside 0…4294967295; a string that is not valid UTF-8.
+// a version or count outside 0…4294967295; a string field of the index or
+// catalog that is not valid UTF-8 (protobuf strings must be). Side-car and
+// document metadata are JSON text and follow package jsvalue's policy
+// instead: each invalid UTF-8 byte is written as U+FFFD.
 package codecpb

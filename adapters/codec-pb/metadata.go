@@ -8,9 +8,9 @@ import (
 	"math"
 	"reflect"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // SerializeMetadata encodes side-car and document metadata as the JSON
@@ -78,7 +78,7 @@ func appendJSON(b []byte, v any, depth int) ([]byte, error) {
 	case nil:
 		return append(b, "null"...), nil
 	case string:
-		return appendJSONString(b, x)
+		return jsvalue.AppendQuote(b, x), nil
 	case bool:
 		if x {
 			return append(b, "true"...), nil
@@ -101,11 +101,11 @@ func appendJSON(b []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(b, ']'), nil
 	}
-	if f, ok := number(v); ok {
+	if f, ok := jsvalue.Number(v); ok {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("number %v is not finite", f)
 		}
-		return appendJSNumber(b, f), nil
+		return jsvalue.AppendJSONNumber(b, f), nil
 	}
 	return appendJSONReflect(b, reflect.ValueOf(v), depth)
 }
@@ -122,11 +122,9 @@ func appendJSONObject(b []byte, m map[string]any, depth int) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		var err error
-		if b, err = appendJSONString(b, k); err != nil {
-			return nil, err
-		}
+		b = jsvalue.AppendQuote(b, k)
 		b = append(b, ':')
+		var err error
 		if b, err = appendJSON(b, m[k], depth+1); err != nil {
 			if depth == 0 { // name the top-level key only: deep values would repeat it thousands of times
 				err = fmt.Errorf("%q: %w", k, err)
@@ -176,40 +174,4 @@ func appendJSONReflect(b []byte, rv reflect.Value, depth int) ([]byte, error) {
 		return nil, err
 	}
 	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
-}
-
-// appendJSONString appends s quoted as JSON.stringify quotes it.
-func appendJSONString(b []byte, s string) ([]byte, error) {
-	if !utf8.ValidString(s) {
-		return nil, fmt.Errorf("string %q is not valid UTF-8", s)
-	}
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"'), nil
 }

@@ -1,12 +1,9 @@
 package codecpb
 
 import (
-	"encoding/json"
 	"math"
-	"reflect"
-	"strconv"
-	"strings"
 
+	"github.com/foliovec/folio/core/jsvalue"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -40,10 +37,10 @@ func toPBValue(v any) (pv pbValue, ok bool) {
 	case bool:
 		return pbValue{kind: kindBool, b: x}, true
 	}
-	if f, isNum := number(v); isNum {
+	if f, isNum := jsvalue.Number(v); isNum {
 		return pbValue{kind: kindNumber, num: f}, !math.IsNaN(f) && !math.IsInf(f, 0)
 	}
-	return pbValue{kind: kindString, str: jsString(v)}, true
+	return pbValue{kind: kindString, str: jsvalue.String(v)}, true
 }
 
 // size is the encoded size of the MetadataValue message.
@@ -109,113 +106,4 @@ func (v *readValue) resolve(in *interner) any {
 		return false
 	}
 	return ""
-}
-
-// number reports whether v is a Go number, and its float64 value.
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case float32:
-		return float64(n), true
-	case int:
-		return float64(n), true
-	case int8:
-		return float64(n), true
-	case int16:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case uint:
-		return float64(n), true
-	case uint8:
-		return float64(n), true
-	case uint16:
-		return float64(n), true
-	case uint32:
-		return float64(n), true
-	case uint64:
-		return float64(n), true
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	}
-	return 0, false
-}
-
-// jsString renders v as JavaScript's String(v) would render the value
-// JSON.parse gives for it: nil is "null", a slice is its elements joined
-// with "," (nil elements empty), a map or struct is "[object Object]",
-// numbers use JavaScript's number formatting.
-func jsString(v any) string {
-	if v == nil {
-		return "null"
-	}
-	switch x := v.(type) {
-	case string:
-		return x
-	case bool:
-		return strconv.FormatBool(x)
-	}
-	if f, ok := number(v); ok {
-		return jsNumber(f)
-	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Slice, reflect.Array:
-		parts := make([]string, rv.Len())
-		for i := range parts {
-			e := rv.Index(i)
-			if (e.Kind() == reflect.Interface || e.Kind() == reflect.Pointer) && e.IsNil() {
-				continue
-			}
-			parts[i] = jsString(e.Interface())
-		}
-		return strings.Join(parts, ",")
-	case reflect.Pointer, reflect.Interface:
-		if rv.IsNil() {
-			return "null"
-		}
-		return jsString(rv.Elem().Interface())
-	}
-	return "[object Object]"
-}
-
-// jsNumber formats f as JavaScript's Number.prototype.toString does:
-// the shortest decimal that reads back as f, exponent form below 1e-6 and
-// from 1e21 up, "0" for -0.
-func jsNumber(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	}
-	return string(appendJSNumber(nil, f))
-}
-
-// appendJSNumber appends a finite f in JavaScript's number format (the
-// same rules encoding/json follows for float64).
-func appendJSNumber(b []byte, f float64) []byte {
-	if f == 0 {
-		return append(b, '0')
-	}
-	format := byte('f')
-	if abs := math.Abs(f); abs < 1e-6 || abs >= 1e21 {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// 1e-07 → 1e-7, as JavaScript writes it.
-		n := len(b)
-		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
 }

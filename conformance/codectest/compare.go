@@ -8,6 +8,8 @@ import (
 	"sort"
 
 	"github.com/foliovec/folio/core"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // how says how strictly two decoded values are compared.
@@ -113,7 +115,7 @@ func diffMetadata(want, got core.Metadata, nonScalars bool) error {
 }
 
 func diffValue(want, got any, nonScalars bool) error {
-	if wn, ok := asFloat64(want); ok {
+	if wn, ok := jsvalue.Number(want); ok {
 		gn, ok := got.(float64)
 		if !ok {
 			return fmt.Errorf("got %T %#v, want float64 %v", got, got, wn)
@@ -201,37 +203,6 @@ func sameComponent(want, got float32, exact bool) bool {
 }
 
 func isNaN32(f float32) bool { return f != f }
-
-// asFloat64 reports whether v is a Go number, and its float64 value.
-func asFloat64(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case float32:
-		return float64(n), true
-	case int:
-		return float64(n), true
-	case int8:
-		return float64(n), true
-	case int16:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case uint:
-		return float64(n), true
-	case uint8:
-		return float64(n), true
-	case uint16:
-		return float64(n), true
-	case uint32:
-		return float64(n), true
-	case uint64:
-		return float64(n), true
-	}
-	return 0, false
-}
 
 func keys[V any](m map[string]V) []string {
 	ks := make([]string, 0, len(m))

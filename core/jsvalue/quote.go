@@ -1,28 +1,19 @@
-package codecjson
+package jsvalue
 
 import "unicode/utf8"
 
-// needsEscape reports whether JSON.stringify does not copy c as it is:
-// the quote, the backslash and the control characters; bytes of 0x80 and
-// above need a UTF-8 check.
-func needsEscape(c byte) bool {
-	return c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf
-}
-
 const hexDigits = "0123456789abcdef"
 
-// appendString appends s as a JSON string the way JavaScript's
-// JSON.stringify writes it: `"` and `\` escaped, \b \f \n \r \t in short
-// form, other control characters as \u00xx (lowercase hex), and nothing
-// else escaped (not <, >, &, U+2028 or U+2029). JavaScript strings cannot
-// hold invalid UTF-8; each invalid byte of s is written as U+FFFD, the
-// character Node.js reads in its place.
-func appendString(b []byte, s string) []byte {
+// AppendQuote appends s as a JSON string the way JSON.stringify writes it:
+// `"` and `\` escaped, \b \f \n \r \t in short form, other control
+// characters as \u00xx (lowercase hex), and nothing else escaped (not <,
+// >, &, U+2028 or U+2029). Each invalid UTF-8 byte is written as U+FFFD.
+func AppendQuote(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if !needsEscape(c) {
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
 			i++
 			continue
 		}
