@@ -135,7 +135,7 @@ func (s *TextSplitter) recursiveSplit(text string, seps []string, startPos int) 
 	}
 	sep, rest := seps[0], seps[1:]
 	var parts []string
-	sepLen16 := utf16Len(sep)
+	sepLen16 := jsvalue.UTF16Len(sep)
 	if sep == " " {
 		// Vectra does not split on spaces: it cuts token windows, which
 		// follow one another with nothing between them, so no separator is
@@ -153,7 +153,7 @@ func (s *TextSplitter) recursiveSplit(text string, seps []string, startPos int) 
 		if s.cfg.KeepSeparators && !last && sepLen16 > 0 {
 			p += sep
 		}
-		consumed := utf16Len(part)
+		consumed := jsvalue.UTF16Len(part)
 		if !last {
 			consumed += sepLen16
 		}
@@ -184,23 +184,23 @@ func (s *TextSplitter) finalize(text string, startPos int) []piece {
 		var out []piece
 		pos := startPos
 		for _, window := range s.tokenWindows(text, tokens) {
-			n16 := utf16Len(window)
+			n16 := jsvalue.UTF16Len(window)
 			body := strings.TrimLeftFunc(window, jsvalue.IsSpace)
 			if body != "" {
-				start := pos + n16 - utf16Len(body)
+				start := pos + n16 - jsvalue.UTF16Len(body)
 				out = append(out, s.newPiece(body, start, nil))
 			}
 			pos += n16
 		}
 		return out
 	}
-	text16 := utf16Len(text)
+	text16 := jsvalue.UTF16Len(text)
 	if text16 > size && !strings.ContainsFunc(text, jsvalue.IsSpace) && !s.containsSeparator(text) {
 		var out []piece
 		pos := startPos
 		for _, window := range charWindows(text, size) {
 			out = append(out, s.newPiece(window, pos, nil))
-			pos += utf16Len(window)
+			pos += jsvalue.UTF16Len(window)
 		}
 		return out
 	}
@@ -216,7 +216,7 @@ func (s *TextSplitter) newPiece(src string, start int, srcTokens []int) piece {
 	if tokens == nil || len(text) != len(src) {
 		tokens = s.cfg.Tokenizer.Encode(text)
 	}
-	n16 := utf16Len(src)
+	n16 := jsvalue.UTF16Len(src)
 	return piece{
 		text:   text,
 		len16:  n16 - (len(src) - len(text)), // stripped runs are ASCII: one unit per byte
@@ -245,7 +245,7 @@ func (s *TextSplitter) combine(chunks []piece, joiner string) []piece {
 		return nil
 	}
 	size := s.cfg.ChunkSize
-	joiner16 := utf16Len(joiner)
+	joiner16 := jsvalue.UTF16Len(joiner)
 	out := make([]piece, 0, len(chunks))
 	cur := chunks[0]
 	for _, next := range chunks[1:] {

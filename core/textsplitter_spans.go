@@ -7,27 +7,6 @@ import (
 	"github.com/foliovec/folio/core/jsvalue"
 )
 
-// utf16Len is the length of s in UTF-16 code units, JavaScript's
-// String.length: two for a character outside the Basic Multilingual Plane,
-// one for any other (an invalid byte counts as one U+FFFD).
-func utf16Len(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] < utf8.RuneSelf {
-			n++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-		i += size - 1
-	}
-	return n
-}
-
 // tokenWindows cuts text, whose tokens are tokens, into consecutive windows
 // of at most ChunkSize tokens, as the text each window decodes to.
 //

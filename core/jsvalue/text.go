@@ -68,15 +68,22 @@ func String(v any) string {
 func UTF16(s string) []uint16 { return utf16.Encode([]rune(s)) }
 
 // UTF16Len is len(UTF16(s)) — JavaScript's s.length — without building
-// the units.
+// the units: two for a character outside the Basic Multilingual Plane, one
+// for any other (an invalid byte counts as one U+FFFD).
 func UTF16Len(s string) int {
 	n := 0
-	for _, r := range s {
+	for i := 0; i < len(s); i++ {
+		if s[i] < utf8.RuneSelf {
+			n++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
 		if r >= 0x10000 {
 			n += 2
 		} else {
 			n++
 		}
+		i += size - 1
 	}
 	return n
 }
