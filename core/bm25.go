@@ -4,17 +4,12 @@ import (
 	"context"
 	"errors"
 	"maps"
-	"math"
 	"slices"
 	"sync"
 
 	"github.com/foliovec/folio/core/jsvalue"
-)
 
-// Okapi BM25 parameters, wink-bm25-text-search's defaults (Vectra's).
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
+	"github.com/foliovec/folio/core/internal/bm25"
 )
 
 // bm25Index is the keyword index of hybrid queries over a snapshot's chunk
@@ -253,7 +248,7 @@ func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int,
 func (ix *LocalIndex) bm25Doc(text string) *bm25Doc {
 	tf := map[uint32]uint32{}
 	var n int32
-	bm25Tokens(text, func(term string) {
+	bm25.Tokens(text, func(term string) {
 		tf[ix.vocab.id(term)]++
 		n++
 	})
@@ -283,7 +278,7 @@ func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selectio
 		return nil, nil
 	}
 	terms := map[uint32]bool{}
-	bm25Tokens(query, func(term string) {
+	bm25.Tokens(query, func(term string) {
 		if id, ok := ix.vocab.lookup(term); ok && int(id) < len(idx.postings) {
 			terms[id] = true
 		}
@@ -302,7 +297,7 @@ func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selectio
 			continue
 		}
 		df := float64(len(list))
-		idf := math.Log((n-df+0.5)/(df+0.5) + 1)
+		idf := bm25.IDF(n, df)
 		for _, p := range list {
 			i, found := slices.BinarySearch(s.serials, p.serial)
 			if !found {
@@ -317,13 +312,7 @@ func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selectio
 			if !ok {
 				continue
 			}
-			tf := float64(p.tf)
-			dl := float64(idx.docs[slot].length)
-			norm := 1 - bm25B
-			if avgdl > 0 {
-				norm += bm25B * dl / avgdl
-			}
-			scores[slot] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*norm)
+			scores[slot] += bm25.Score(idf, float64(p.tf), float64(idx.docs[slot].length), avgdl)
 		}
 	}
 	ranked := make([]scored, 0, len(scores))

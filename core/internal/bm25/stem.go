@@ -1,11 +1,11 @@
-package core
+package bm25
 
-// porterStem returns the stem of a lowercase ASCII word by Martin Porter's
+// Stem returns the stem of a lowercase ASCII word by Martin Porter's
 // 1980 suffix-stripping algorithm, as his reference C implementation does
 // it (including its two departures: "bli"→"ble" and "logi"→"log" in step
 // 2). Words of one or two letters are returned unchanged. The caller passes
 // only words made of 'a'..'z'.
-func porterStem(word string) string {
+func Stem(word string) string {
 	if len(word) <= 2 {
 		return word
 	}

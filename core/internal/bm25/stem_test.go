@@ -1,4 +1,4 @@
-package core
+package bm25
 
 import "testing"
 
@@ -30,8 +30,8 @@ func TestPorterStem(t *testing.T) {
 		"a": "a", "is": "is", "by": "by", "archaeology": "archaeolog",
 	}
 	for in, want := range tests {
-		if got := porterStem(in); got != want {
-			t.Errorf("porterStem(%q) = %q; want %q", in, got, want)
+		if got := Stem(in); got != want {
+			t.Errorf("Stem(%q) = %q; want %q", in, got, want)
 		}
 	}
 }
@@ -46,9 +46,9 @@ func FuzzPorterStem(f *testing.F) {
 			b = append(b, 'a'+s[i]%26)
 		}
 		w := string(b)
-		got := porterStem(w)
+		got := Stem(w)
 		if len(got) > len(w) || (len(w) > 2 && len(got) == 0) {
-			t.Fatalf("porterStem(%q) = %q", w, got)
+			t.Fatalf("Stem(%q) = %q", w, got)
 		}
 	})
 }

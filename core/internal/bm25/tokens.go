@@ -1,11 +1,11 @@
-package core
+package bm25
 
 import (
 	"strings"
 	"unicode"
 )
 
-// bm25Tokens splits text into the terms the keyword index and keyword
+// Tokens splits text into the terms the keyword index and keyword
 // queries use: words (maximal runs of letters and digits; an apostrophe
 // splits, so "don't" is "don" and "t"), lowercased, without English stop
 // words, each ASCII-letter word reduced to its Porter stem. Words with
@@ -15,7 +15,7 @@ import (
 // Vectra tokenizes with wink-nlp and stems with its own stemmer, so terms
 // (and scores) differ in detail; the contract — stop words out, stems
 // matched — is the same.
-func bm25Tokens(text string, fn func(term string)) {
+func Tokens(text string, fn func(term string)) {
 	start := -1
 	flush := func(end int) {
 		if start < 0 {
@@ -23,11 +23,11 @@ func bm25Tokens(text string, fn func(term string)) {
 		}
 		word := strings.ToLower(text[start:end])
 		start = -1
-		if isStopWord(word) {
+		if IsStopWord(word) {
 			return
 		}
 		if isASCIILetters(word) {
-			word = porterStem(word)
+			word = Stem(word)
 		}
 		fn(word)
 	}
@@ -52,9 +52,9 @@ func isASCIILetters(s string) bool {
 	return true
 }
 
-// isStopWord reports whether w is one of NLTK's English stop words, or a
+// IsStopWord reports whether w is one of NLTK's English stop words, or a
 // fragment an apostrophe leaves ("don", "t", "ll", …).
-func isStopWord(w string) bool {
+func IsStopWord(w string) bool {
 	switch w {
 	case "i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you", "your", "yours",
 		"yourself", "yourselves", "he", "him", "his", "himself", "she", "her", "hers", "herself", "it",
