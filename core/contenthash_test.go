@@ -192,8 +192,3 @@ func TestContentHashMatchesVectraCatalog(t *testing.T) {
 		})
 	}
 }
-
-func negZero() float64 {
-	z := 0.0
-	return -z
-}
