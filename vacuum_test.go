@@ -53,7 +53,7 @@ func TestVacuumRemovesWhatNothingRefersTo(t *testing.T) {
 			if _, err := ix.InsertItem(ctx, core.IndexItem{ID: "plain", Vector: make32(1), Metadata: core.Metadata{"lang": "en", "other": 1}}); err != nil {
 				t.Fatal(err)
 			}
-			before := listNames(t, dir)
+			before := docsFileNames(t, dir)
 			orphans := []string{
 				"00000000-0000-4000-8000-0000000000a1" + ext,
 				"00000000-0000-4000-8000-0000000000a2.txt",
@@ -76,7 +76,7 @@ func TestVacuumRemovesWhatNothingRefersTo(t *testing.T) {
 			if !slices.Equal(rep.Documents, orphans) || rep.TempFiles != 1 {
 				t.Errorf("report %+v, want documents %v and 1 temp file", rep, orphans)
 			}
-			after := listNames(t, dir)
+			after := docsFileNames(t, dir)
 			want := append(slices.Clone(before), foreign...)
 			want = append(want, storagefs.TempPrefix+"fresh")
 			slices.Sort(want)
@@ -104,20 +104,6 @@ func TestVacuumRemovesWhatNothingRefersTo(t *testing.T) {
 	}
 }
 
-// listNames lists every file name in dir, temporary ones included, sorted.
-func listNames(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		out = append(out, e.Name())
-	}
-	slices.Sort(out)
-	return out
-}
 
 // Vacuum runs safely while the index is in use: concurrent queries and
 // writes never fail, and no file an item refers to is removed.
