@@ -104,7 +104,6 @@ func TestVacuumRemovesWhatNothingRefersTo(t *testing.T) {
 	}
 }
 
-
 // Vacuum runs safely while the index is in use: concurrent queries and
 // writes never fail, and no file an item refers to is removed.
 func TestVacuumWhileInUse(t *testing.T) {
