@@ -1,22 +1,6 @@
 package core
 
-import (
-	"context"
-	"errors"
-)
-
-// EmbeddingsModel turns texts into vectors.
-//
-// Implementations must be safe for concurrent use.
-type EmbeddingsModel interface {
-	// MaxTokens is the most tokens one CreateEmbeddings call accepts in all.
-	MaxTokens() int
-	// CreateEmbeddings returns one vector per input, in input order.
-	// On failure err is a *EmbeddingsError whose Status is error,
-	// rate_limited or cancelled, and the response carries the same Status
-	// and Message.
-	CreateEmbeddings(ctx context.Context, inputs []string) (EmbeddingsResponse, error)
-}
+import "errors"
 
 // EmbeddingsStatus is the outcome of a CreateEmbeddings call.
 type EmbeddingsStatus string
@@ -79,20 +63,4 @@ func (e *EmbeddingsError) Is(target error) bool {
 		return target == ErrEmbeddingsFailed
 	}
 	return false
-}
-
-// Tokenizer turns text into token ids and back.
-//
-// Implementations must be safe for concurrent use.
-type Tokenizer interface {
-	Encode(text string) []int
-	Decode(tokens []int) string
-}
-
-// TextFetcher reads documents from a source (files, web pages).
-type TextFetcher interface {
-	// Fetch calls onDocument for each document found at uri. onDocument
-	// returning false stops the walk; Fetch then returns false.
-	Fetch(ctx context.Context, uri string,
-		onDocument func(ctx context.Context, uri, text, docType string) (bool, error)) (bool, error)
 }

@@ -28,17 +28,6 @@ func (ix *LocalIndex) ownFile(name string, exts ...string) bool {
 	return false
 }
 
-// TempFileRemover is an optional capability of a FileStorage, found by type
-// assertion: removing the temporary files that interrupted writes left in
-// a folder. Such files are the storage's own (storagefs names them
-// ".folio-tmp-…") and never listed by ListFiles, so only the storage can
-// find them.
-type TempFileRemover interface {
-	// RemoveTempFiles removes the temporary files in folderPath (not below
-	// it) last modified more than olderThan ago, and returns how many.
-	RemoveTempFiles(ctx context.Context, folderPath string, olderThan time.Duration) (int, error)
-}
-
 // staleTempAge is how old a temporary file must be before opening an index
 // or Vacuum removes it: older than any write in progress, in this process
 // or another.

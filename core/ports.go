@@ -1,0 +1,126 @@
+package core
+
+import (
+	"context"
+	"time"
+)
+
+// The ports: the interfaces core reads and writes through, each implemented
+// by adapters in their own modules and checked by a conformance suite, and
+// the optional capabilities a port's implementation may add (found by type
+// assertion; a port never gains a method).
+
+// FileStorage is the port every index reads and writes through. Paths use
+// "/" as separator (see package pathutil).
+//
+// Implementations must be safe for concurrent use.
+type FileStorage interface {
+	// CreateFile writes a new file; an error wrapping fs.ErrExist if the path exists.
+	CreateFile(ctx context.Context, filePath string, content []byte) error
+	// UpsertFile creates or replaces a file. Implementations that can should
+	// make the replacement atomic.
+	UpsertFile(ctx context.Context, filePath string, content []byte) error
+	// ReadFile returns a file's bytes; an error wrapping fs.ErrNotExist if missing.
+	ReadFile(ctx context.Context, filePath string) ([]byte, error)
+	// DeleteFile removes a file; no error if it is missing.
+	DeleteFile(ctx context.Context, filePath string) error
+	// PathExists reports whether a file or folder exists at path.
+	PathExists(ctx context.Context, path string) (bool, error)
+	// CreateFolder creates a folder and its parents; no error if it exists.
+	CreateFolder(ctx context.Context, folderPath string) error
+	// DeleteFolder removes a folder and everything in it.
+	DeleteFolder(ctx context.Context, folderPath string) error
+	// GetDetails describes a path; an error wrapping fs.ErrNotExist if missing.
+	GetDetails(ctx context.Context, path string) (FileDetails, error)
+	// ListFiles lists the immediate children of a folder.
+	ListFiles(ctx context.Context, folderPath string, filter ListFilesFilter) ([]FileDetails, error)
+}
+
+// GroupWriter is an optional capability of a [FileStorage], found by type
+// assertion: writing many files with one durability barrier for all of them
+// instead of one per file. A commit writes the side-car and document files
+// of a batch through it, before the index file that refers to them; a
+// storage without it gets one UpsertFile call per file (several at once).
+//
+// Implementations must be safe for concurrent use.
+type GroupWriter interface {
+	// WriteFiles creates or replaces every file (their folders exist) and
+	// returns once all of them are durable. Readers never see a file half
+	// written. Until WriteFiles returns nil, a crash may leave any of the
+	// files missing, or, on storage that defers durability to the
+	// barrier, empty or partly written: callers write through it only
+	// files that nothing refers to yet. On error, any subset of the files
+	// may have been written.
+	WriteFiles(ctx context.Context, files []FileWrite) error
+}
+
+// IndexCodec turns index data, document catalogs and metadata into bytes and
+// back. Decoders return an error wrapping [ErrCorrupt] for bytes they cannot
+// decode, and never panic.
+//
+// Implementations must be safe for concurrent use.
+type IndexCodec interface {
+	// Extension is the file extension with its dot: ".json", ".pb".
+	Extension() string
+	SerializeIndex(IndexData) ([]byte, error)
+	DeserializeIndex([]byte) (IndexData, error)
+	SerializeCatalog(DocumentCatalog) ([]byte, error)
+	DeserializeCatalog([]byte) (DocumentCatalog, error)
+	SerializeMetadata(Metadata) ([]byte, error)
+	DeserializeMetadata([]byte) (Metadata, error)
+}
+
+// VectorArenaDecoder is an optional capability of an IndexCodec (checked by
+// type assertion): a decoder that places every item's vector, one after
+// another in item order, in one array. A LocalIndex opening such a file
+// adopts that array as its vector arena instead of copying every vector,
+// which halves the memory an open needs and saves a pass over the vectors.
+type VectorArenaDecoder interface {
+	// DeserializeIndexArena is DeserializeIndex that also returns the array
+	// the vectors live in: when every vector has length d, items[i].Vector
+	// must be arena[i*d:(i+1)*d] (the same memory, capacity may be
+	// clipped) and len(arena) must be len(items)*d. The engine checks this
+	// and copies the vectors when it does not hold (for example when the
+	// lengths differ). The codec must not keep or reuse arena.
+	DeserializeIndexArena(b []byte) (IndexData, []float32, error)
+}
+
+// EmbeddingsModel turns texts into vectors.
+//
+// Implementations must be safe for concurrent use.
+type EmbeddingsModel interface {
+	// MaxTokens is the most tokens one CreateEmbeddings call accepts in all.
+	MaxTokens() int
+	// CreateEmbeddings returns one vector per input, in input order.
+	// On failure err is a *EmbeddingsError whose Status is error,
+	// rate_limited or cancelled, and the response carries the same Status
+	// and Message.
+	CreateEmbeddings(ctx context.Context, inputs []string) (EmbeddingsResponse, error)
+}
+
+// Tokenizer turns text into token ids and back.
+//
+// Implementations must be safe for concurrent use.
+type Tokenizer interface {
+	Encode(text string) []int
+	Decode(tokens []int) string
+}
+
+// TextFetcher reads documents from a source (files, web pages).
+type TextFetcher interface {
+	// Fetch calls onDocument for each document found at uri. onDocument
+	// returning false stops the walk; Fetch then returns false.
+	Fetch(ctx context.Context, uri string,
+		onDocument func(ctx context.Context, uri, text, docType string) (bool, error)) (bool, error)
+}
+
+// TempFileRemover is an optional capability of a FileStorage, found by type
+// assertion: removing the temporary files that interrupted writes left in
+// a folder. Such files are the storage's own (storagefs names them
+// ".folio-tmp-…") and never listed by ListFiles, so only the storage can
+// find them.
+type TempFileRemover interface {
+	// RemoveTempFiles removes the temporary files in folderPath (not below
+	// it) last modified more than olderThan ago, and returns how many.
+	RemoveTempFiles(ctx context.Context, folderPath string, olderThan time.Duration) (int, error)
+}
