@@ -44,11 +44,11 @@ test:
 test-short:
 	$(call each,$(MODULES),test,$(GO) test -count=1 ./...)
 
-## kill-test: the SIGKILL test of the root module at length: 250 kills per
+## kill-test: the SIGKILL test (acceptance/kill_test.go) at length: 250 kills per
 ## workload (items, documents) and codec. make test runs 12 of each.
 KILLS ?= 250
 kill-test:
-	FOLIO_KILLS=$(KILLS) $(GO) test -count=1 -run '^TestKillDuringWrites$$' -v -timeout 60m . | grep -E '^(---|ok|FAIL)|kills'
+	FOLIO_KILLS=$(KILLS) $(GO) test -count=1 -run '^TestKillDuringWrites$$' -v -timeout 60m ./acceptance | grep -E '^(---|ok|FAIL)|kills'
 
 ## lint: gofmt, go vet and staticcheck over every module.
 lint:

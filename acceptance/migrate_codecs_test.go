@@ -1,4 +1,4 @@
-package folio_test
+package acceptance_test
 
 import (
 	"math"

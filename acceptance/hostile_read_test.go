@@ -1,6 +1,6 @@
 //go:build unix
 
-package folio_test
+package acceptance_test
 
 import (
 	"context"

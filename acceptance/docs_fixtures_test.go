@@ -1,4 +1,4 @@
-package folio_test
+package acceptance_test
 
 import (
 	"cmp"
@@ -248,7 +248,7 @@ type docsGolden struct {
 
 func docsLoadGolden(t *testing.T) docsGolden {
 	var g docsGolden
-	docsReadJSON(t, filepath.Join("testdata", "documents", "golden.json"), &g)
+	docsReadJSON(t, filepath.Join(docsFixtures(t), "..", "documents", "golden.json"), &g)
 	if len(g.Folders) != len(docsFolders) {
 		t.Fatalf("golden has %d folders", len(g.Folders))
 	}
