@@ -140,7 +140,9 @@ func NewLocalDocumentIndex(cfg LocalDocumentIndexConfig) (*LocalDocumentIndex, e
 		beforeSave: d.hookBeforeSave,
 		afterSave:  d.hookAfterSave,
 		decided:    d.hookDecided,
-		cancel:     d.hookCancel,
+
+		documentFiles: d.hookDocumentFiles,
+		cancel:        d.hookCancel,
 	}
 	return d, nil
 }

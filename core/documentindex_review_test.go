@@ -203,3 +203,23 @@ func TestCatalogCountIsRecomputed(t *testing.T) {
 		}
 	}
 }
+
+// Vacuum reached through the embedded LocalIndex of a document index keeps
+// the documents' text and metadata files: they look like orphan side-cars
+// to an index that knows nothing of the catalog.
+func TestVacuumThroughTheEmbeddedIndexKeepsDocumentFiles(t *testing.T) {
+	ctx := context.Background()
+	env := newCreatedDocEnv(t, nil)
+	doc := mustUpsertDoc(t, env.ix, "a.md", "some text", "", Metadata{"k": "v"})
+	orphan := "0000aaaa-0000-4000-8000-00000000000f.txt"
+	env.st.files[env.path(orphan)] = []byte("x")
+	rep, err := env.ix.LocalIndex.Vacuum(ctx)
+	if err != nil || len(rep.Documents) != 1 || rep.Documents[0] != orphan {
+		t.Fatalf("vacuum: %+v, %v", rep, err)
+	}
+	for _, name := range []string{doc.ID() + ".txt", doc.ID() + ".json"} {
+		if _, ok := env.st.file(env.path(name)); !ok {
+			t.Errorf("%s was removed", name)
+		}
+	}
+}

@@ -110,6 +110,9 @@ type commitHooks struct {
 	// happens to the index file write: a failed write is then logged and
 	// the commit goes on.
 	decided func() bool
+	// documentFiles lists the files Vacuum must keep besides side-cars
+	// (a document index's text and metadata files); nil for a plain index.
+	documentFiles func(ctx context.Context) ([]string, error)
 	// cancel runs when a batch is cancelled (also by a failed single write).
 	cancel func()
 }

@@ -62,20 +62,17 @@ type VacuumReport struct {
 // Vacuum removes what crashes and failed writes leave behind in the folder:
 // side-car files "<uuid><ext>" that no committed item refers to, and
 // temporary files of interrupted writes older than 15 minutes, when the
-// storage can find them (TempFileRemover). Files that are not named as
-// Folio names its own are never touched. It runs under the writer lock, so
-// it waits for a commit in progress and is safe while the index is in use
-// in this process; another process writing the same folder may lose a file
-// it is about to commit. Failures to delete are logged; the report lists
-// what was removed.
+// storage can find them (TempFileRemover). In a document index it also
+// removes the text and metadata files ("<uuid>.txt", "<uuid><ext>") of
+// documents that are not in the catalog, and keeps those of the documents
+// that are (a side-car and a document metadata file look alike; files
+// named by neither an item nor a document are reported under Documents).
+// Files that are not named as Folio names its own are never touched. It
+// runs under the writer lock, so it waits for a commit in progress and is
+// safe while the index is in use in this process; another process writing
+// the same folder may lose a file it is about to commit. Failures to
+// delete are logged; the report lists what was removed.
 func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
-	return ix.vacuum(ctx, nil)
-}
-
-// vacuum is Vacuum; docs, when set, adds a document index's files: it
-// returns the document files to keep and whether document files are
-// vacuumed at all.
-func (ix *LocalIndex) vacuum(ctx context.Context, docs func() map[string]bool) (VacuumReport, error) {
 	const op = "vacuum"
 	var rep VacuumReport
 	if err := ix.mu.lock(ctx); err != nil {
@@ -92,19 +89,24 @@ func (ix *LocalIndex) vacuum(ctx context.Context, docs func() map[string]bool) (
 		if err := ix.save(ctx, s); err != nil {
 			return rep, wrapOp(ctx, op, ix.folder, err)
 		}
-		ix.strays = false
 	}
-	rep.TempFiles = ix.removeStaleTemps(ctx)
 	keep := map[string]bool{}
 	for _, f := range s.files {
 		if f != "" {
 			keep[f] = true
 		}
 	}
-	var keepDocs map[string]bool
-	if docs != nil {
-		keepDocs = docs()
+	documents := ix.hooks.documentFiles != nil
+	if documents {
+		files, err := ix.hooks.documentFiles(ctx)
+		if err != nil {
+			return rep, wrapOp(ctx, op, ix.folder, err)
+		}
+		for _, f := range files {
+			keep[f] = true
+		}
 	}
+	rep.TempFiles = ix.removeStaleTemps(ctx)
 	list, err := ix.storage.ListFiles(ctx, ix.folder, ListFilesOnly)
 	if err != nil {
 		return rep, wrapOp(ctx, op, ix.folder, err)
@@ -112,18 +114,15 @@ func (ix *LocalIndex) vacuum(ctx context.Context, docs func() map[string]bool) (
 	ext := ix.codec.Extension()
 	for _, fd := range list {
 		name := fd.Name
-		if keep[name] || keepDocs[name] {
+		if keep[name] {
 			continue
 		}
 		var into *[]string
 		switch {
-		case docs != nil && ix.ownFile(name, ".txt"):
+		case documents && ix.ownFile(name, ".txt", ext):
 			into = &rep.Documents
 		case ix.ownFile(name, ext):
 			into = &rep.Sidecars
-			if docs != nil {
-				into = &rep.Documents // side-car or document metadata: no item or document names it
-			}
 		default:
 			continue
 		}
@@ -139,31 +138,26 @@ func (ix *LocalIndex) vacuum(ctx context.Context, docs func() map[string]bool) (
 	return rep, nil
 }
 
-// Vacuum is LocalIndex.Vacuum that also removes the text and metadata
-// files of documents that are not in the catalog ("<uuid>.txt",
-// "<uuid><ext>"), which crashes and failed writes leave. A side-car and a
-// document metadata file look alike; both are kept while an item or a
-// catalogued document names them, and reported under Documents otherwise.
-func (d *LocalDocumentIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
-	if _, err := d.catalog(ctx, "vacuum", d.FolderPath()); err != nil {
-		return VacuumReport{}, err
+// hookDocumentFiles lists the files of the documents in the committed
+// catalog and in the open batch, for Vacuum to keep. The writer lock is
+// held.
+func (d *LocalDocumentIndex) hookDocumentFiles(ctx context.Context) ([]string, error) {
+	c, err := d.catalogLocked(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return d.vacuum(ctx, func() map[string]bool {
-		keep := map[string]bool{}
-		catalogs := []*DocumentCatalog{d.cat.Load()}
-		if d.pending != nil {
-			catalogs = append(catalogs, &d.pending.cat)
-			for _, f := range d.pending.files {
-				keep[f.name] = true
-			}
+	catalogs := []*DocumentCatalog{c}
+	var out []string
+	if d.pending != nil {
+		catalogs = append(catalogs, &d.pending.cat)
+		for _, f := range d.pending.files {
+			out = append(out, f.name)
 		}
-		for _, c := range catalogs {
-			for id := range c.IDToURI {
-				for _, f := range d.documentFiles(id) {
-					keep[f] = true
-				}
-			}
+	}
+	for _, c := range catalogs {
+		for id := range c.IDToURI {
+			out = append(out, d.documentFiles(id)...)
 		}
-		return keep
-	})
+	}
+	return out, nil
 }
