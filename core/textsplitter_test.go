@@ -11,6 +11,8 @@ import (
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/foliovec/folio/core/internal/split"
 )
 
 // specSplitter is the splitter of Vectra's TextSplitter.spec.ts: one token
@@ -90,7 +92,7 @@ func TestSeparatorsByDocType(t *testing.T) {
 	}
 	for _, g := range groups {
 		for _, alias := range g[1:] {
-			if !slices.Equal(separatorsFor(alias), separatorsFor(g[0])) {
+			if !slices.Equal(split.SeparatorsFor(alias), split.SeparatorsFor(g[0])) {
 				t.Errorf("docType %q has other separators than %q", alias, g[0])
 			}
 		}
@@ -120,15 +122,15 @@ func TestSeparatorsByDocType(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if s := separatorsFor(tc.docType); !tc.check(s) {
-				t.Fatalf("separatorsFor(%q) = %q", tc.docType, s)
+			if s := split.SeparatorsFor(tc.docType); !tc.check(s) {
+				t.Fatalf("split.SeparatorsFor(%q) = %q", tc.docType, s)
 			}
 		})
 	}
 	t.Run("each call returns a fresh list", func(t *testing.T) {
-		a := separatorsFor("md")
+		a := split.SeparatorsFor("md")
 		a[0] = "changed"
-		if separatorsFor("md")[0] != "\n## " {
+		if split.SeparatorsFor("md")[0] != "\n## " {
 			t.Fatal("changing a returned list changed the next one")
 		}
 	})

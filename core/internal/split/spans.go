@@ -1,4 +1,4 @@
-package core
+package split
 
 import (
 	"strings"
@@ -18,7 +18,7 @@ import (
 // character is empty and left out. The windows then concatenate to text
 // exactly, and positions computed from their lengths never drift.
 // Otherwise the rest of the windows are their decoded text, as in Vectra.
-func (s *TextSplitter) tokenWindows(text string, tokens []int) []string {
+func (s *Splitter) tokenWindows(text string, tokens []int) []string {
 	size := s.cfg.ChunkSize
 	windows := make([]string, 0, len(tokens)/size+1)
 	at, cut := 0, 0 // byte offsets: end of the decoded text so far, end of the windows so far
@@ -70,7 +70,7 @@ func charWindows(text string, size int) []string {
 // stripInlineSeparators removes, unless KeepSeparators, every run of three or
 // more -, *, = or _ that touches a character other than whitespace on at
 // least one side; runs standing alone (a "---" line) stay.
-func (s *TextSplitter) stripInlineSeparators(text string) string {
+func (s *Splitter) stripInlineSeparators(text string) string {
 	if s.cfg.KeepSeparators || text == "" {
 		return text
 	}

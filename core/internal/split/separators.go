@@ -1,10 +1,10 @@
-package core
+package split
 
-// separatorsFor returns the separators of a document type, in priority order,
+// SeparatorsFor returns the separators of a document type, in priority order,
 // exactly as Vectra 0.15 lists them, duplicates included. Matching
 // is exact and case-sensitive; any other type, "" included, gets the
 // default list: a blank line, then a line break.
-func separatorsFor(docType string) []string {
+func SeparatorsFor(docType string) []string {
 	switch docType {
 	case "cpp":
 		return []string{"\nclass ", "\nvoid ", "\nint ", "\nfloat ", "\ndouble ", "\nif ", "\nfor ", "\nwhile ", "\nswitch ", "\ncase ", "\n\n", "\n"}
