@@ -150,7 +150,13 @@ func TestUpsertDocumentsConcurrency(t *testing.T) {
 						break
 					}
 				}
-				time.Sleep(5 * time.Millisecond)
+				// Hold the call until want calls are in flight (or a
+				// generous while has passed), so a busy machine cannot
+				// hide the overlap.
+				for deadline := time.Now().Add(2 * time.Second); inFlight.Load() < int32(want) && time.Now().Before(deadline); {
+					time.Sleep(time.Millisecond)
+				}
+				time.Sleep(time.Millisecond)
 				inFlight.Add(-1)
 				out := make([][]float32, len(inputs))
 				for i, in := range inputs {
