@@ -13,8 +13,8 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// docsFixtures finds testdata/vectra-0.15 by walking up from the package
-// directory.
+// docsFixtures finds testdata/vectra-0.15, the folders Vectra wrote, by
+// walking up from the package directory.
 func docsFixtures(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()

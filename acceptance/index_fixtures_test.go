@@ -21,26 +21,6 @@ import (
 // queries and filters (inputs.json) return what an exact float64
 // brute-force scan over Vectra's own read-back (dumps/) returns.
 
-// fixtureDir finds testdata/vectra-0.15 by walking up from the package dir.
-func fixtureDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "testdata", "vectra-0.15")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("testdata/vectra-0.15 not found above the package directory")
-		}
-		dir = parent
-	}
-}
-
 type fixtureInputs struct {
 	FakeEmbeddings struct {
 		Dims      int `json:"dims"`
@@ -156,7 +136,7 @@ func toFloat32(v []float64) []float32 {
 
 func TestFakeEmbeddingsMatchTheReference(t *testing.T) {
 	var in fixtureInputs
-	readJSON(t, filepath.Join(fixtureDir(t), "inputs.json"), &in)
+	readJSON(t, filepath.Join(docsFixtures(t), "inputs.json"), &in)
 	if len(in.FakeEmbeddings.Reference) == 0 {
 		t.Fatal("no reference vectors")
 	}
@@ -248,7 +228,7 @@ var itemFixtures = []fixtureCase{
 }
 
 func TestVectraItemFixtures(t *testing.T) {
-	fx := fixtureDir(t)
+	fx := docsFixtures(t)
 	var in fixtureInputs
 	readJSON(t, filepath.Join(fx, "inputs.json"), &in)
 	if len(in.ItemQueries) == 0 || len(in.ListFilters) == 0 {

@@ -123,7 +123,7 @@ func roundTrip(t *testing.T, codec core.IndexCodec, storage string) {
 
 // A Vectra-made folder saved again by Folio reads back the same.
 func TestVectraFolderSavedByFolioReadsBackTheSame(t *testing.T) {
-	fx := fixtureDir(t)
+	fx := docsFixtures(t)
 	for _, fc := range itemFixtures {
 		t.Run(fc.folder, func(t *testing.T) {
 			ctx := context.Background()

@@ -19,7 +19,7 @@ import (
 func TestJSONToProtobufToJSONKeepsIndexData(t *testing.T) {
 	js, pb := codecjson.New(), codecpb.New()
 	for _, folder := range []string{"items-json", "docs-json"} {
-		raw, err := os.ReadFile(filepath.Join(migrateFixtureDir(t), folder, "index.json"))
+		raw, err := os.ReadFile(filepath.Join(docsFixtures(t), folder, "index.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func TestJSONToProtobufToJSONKeepsIndexData(t *testing.T) {
 
 func TestCatalogIsTheSameInBothCodecs(t *testing.T) {
 	js, pb := codecjson.New(), codecpb.New()
-	fixtures := migrateFixtureDir(t)
+	fixtures := docsFixtures(t)
 	rawJSON, err := os.ReadFile(filepath.Join(fixtures, "docs-json", "catalog.json"))
 	if err != nil {
 		t.Fatal(err)

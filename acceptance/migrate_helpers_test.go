@@ -12,32 +12,11 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// migrateFixtureDir finds testdata/vectra-0.15 by walking up from the
-// package directory.
-func migrateFixtureDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "testdata", "vectra-0.15")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("testdata/vectra-0.15 not found above the package directory")
-		}
-		dir = parent
-	}
-}
-
 // migrateCopyFixture copies a fixture folder into a fresh temporary folder
 // and returns its path.
 func migrateCopyFixture(t testing.TB, folder string) string {
 	t.Helper()
-	src := filepath.Join(migrateFixtureDir(t), folder)
+	src := filepath.Join(docsFixtures(t), folder)
 	dst := filepath.Join(t.TempDir(), folder)
 	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 		t.Fatal(err)
