@@ -23,5 +23,5 @@ var jsonCaps = codectest.Capabilities{
 }
 
 func TestConformance(t *testing.T) {
-	codectest.Run(t, func() core.IndexCodec { return codecjson.New() }, jsonCaps)
+	codectest.Run(t, func(testing.TB) core.IndexCodec { return codecjson.New() }, jsonCaps)
 }

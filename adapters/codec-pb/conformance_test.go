@@ -23,5 +23,5 @@ var capabilities = codectest.Capabilities{
 }
 
 func TestConformance(t *testing.T) {
-	codectest.Run(t, func() core.IndexCodec { return codecpb.New() }, capabilities)
+	codectest.Run(t, func(testing.TB) core.IndexCodec { return codecpb.New() }, capabilities)
 }

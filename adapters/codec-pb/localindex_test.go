@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	"github.com/foliovec/folio/conformance/reference"
 	"github.com/foliovec/folio/core"
 )
 
@@ -35,9 +36,9 @@ func createPBIndex(t *testing.T, s core.FileStorage, indexed ...string) *core.Lo
 }
 
 func TestLocalIndexCreatesIndexPB(t *testing.T) {
-	s := newMemStorage()
+	s := reference.NewStorage()
 	createPBIndex(t, s)
-	if got := s.names(pbFolder); !slices.Equal(got, []string{"index.pb"}) {
+	if got := names(t, s, pbFolder); !slices.Equal(got, []string{"index.pb"}) {
 		t.Errorf("files = %q, want [index.pb]", got)
 	}
 	raw, _ := s.ReadFile(context.Background(), pbFolder+"/index.pb")
@@ -49,7 +50,7 @@ func TestLocalIndexCreatesIndexPB(t *testing.T) {
 
 func TestLocalIndexInsertGetUpsertDeleteQueryOverProtobuf(t *testing.T) {
 	ctx := context.Background()
-	ix := createPBIndex(t, newMemStorage())
+	ix := createPBIndex(t, reference.NewStorage())
 	if _, err := ix.InsertItem(ctx, core.IndexItem{ID: "a", Vector: []float32{1, 0, 0}, Metadata: core.Metadata{"n": 1}}); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestLocalIndexInsertGetUpsertDeleteQueryOverProtobuf(t *testing.T) {
 
 func TestLocalIndexBatchInsertOverProtobuf(t *testing.T) {
 	ctx := context.Background()
-	ix := createPBIndex(t, newMemStorage())
+	ix := createPBIndex(t, reference.NewStorage())
 	var batch []core.IndexItem
 	for i, id := range []string{"x", "y", "z"} {
 		v := []float32{0, 0, 0}
@@ -99,7 +100,7 @@ func TestLocalIndexBatchInsertOverProtobuf(t *testing.T) {
 
 func TestLocalIndexMetadataFilteringOverProtobuf(t *testing.T) {
 	ctx := context.Background()
-	ix := createPBIndex(t, newMemStorage(), "category")
+	ix := createPBIndex(t, reference.NewStorage(), "category")
 	for _, it := range []core.IndexItem{
 		{ID: "1", Vector: []float32{1, 0}, Metadata: core.Metadata{"category": "news"}},
 		{ID: "2", Vector: []float32{0, 1}, Metadata: core.Metadata{"category": "sports"}},
@@ -125,13 +126,13 @@ func TestLocalIndexMetadataFilteringOverProtobuf(t *testing.T) {
 
 func TestLocalIndexSideCarsUseThePBExtensionAndHoldJSON(t *testing.T) {
 	ctx := context.Background()
-	s := newMemStorage()
+	s := reference.NewStorage()
 	ix := createPBIndex(t, s, "category")
 	if _, err := ix.InsertItem(ctx, core.IndexItem{ID: "s", Vector: []float32{1}, Metadata: core.Metadata{"category": "a", "body": "long text"}}); err != nil {
 		t.Fatal(err)
 	}
 	var sidecars []string
-	for _, n := range s.names(pbFolder) {
+	for _, n := range names(t, s, pbFolder) {
 		if n != "index.pb" {
 			sidecars = append(sidecars, n)
 		}
@@ -147,7 +148,7 @@ func TestLocalIndexSideCarsUseThePBExtensionAndHoldJSON(t *testing.T) {
 
 func TestLocalIndexDataPersistsAndReloadsOverProtobuf(t *testing.T) {
 	ctx := context.Background()
-	s := newMemStorage()
+	s := reference.NewStorage()
 	ix := createPBIndex(t, s, "k")
 	want := core.IndexItem{ID: "p", Vector: []float32{0.6, 0.8}, Metadata: core.Metadata{"k": "v", "extra": true}}
 	if _, err := ix.InsertItem(ctx, want); err != nil {
@@ -168,4 +169,18 @@ func TestLocalIndexDataPersistsAndReloadsOverProtobuf(t *testing.T) {
 	if !reflect.DeepEqual(results[0].Item.Metadata, core.Metadata{"k": "v", "extra": true}) {
 		t.Errorf("query result metadata = %#v, want the side-car's full metadata", results[0].Item.Metadata)
 	}
+}
+
+// names lists the files of folder in s.
+func names(t *testing.T, s core.FileStorage, folder string) []string {
+	t.Helper()
+	list, err := s.ListFiles(t.Context(), folder, core.ListFilesOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range list {
+		out = append(out, d.Name)
+	}
+	return out
 }

@@ -1,10 +1,10 @@
 package codectest
 
 import (
-	"errors"
-	"fmt"
-	"runtime/debug"
+	"context"
 	"testing"
+
+	"github.com/foliovec/folio/conformance/internal/suite"
 
 	"github.com/foliovec/folio/core"
 )
@@ -70,70 +70,45 @@ type Capabilities struct {
 
 // Run runs every case as a subtest of t, each with a fresh codec from
 // newCodec, and reports each violation with t.Error.
-func Run(t *testing.T, newCodec func() core.IndexCodec, caps Capabilities) {
+func Run(t *testing.T, newCodec func(t testing.TB) core.IndexCodec, caps Capabilities) {
 	t.Helper()
-	for _, tc := range cases() {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, err := range runCase(tc, newCodec, caps) {
-				t.Error(err)
-			}
-		})
-	}
+	suite.Run(t, cases(), newCodec, caps)
 }
 
-// Check runs every case, each with a fresh codec from newCodec, and returns
-// nil when the codec keeps every rule, or the [errors.Join] of every
-// violation, each prefixed with the rule (case name) it broke.
-func Check(newCodec func() core.IndexCodec, caps Capabilities) error {
-	var errs []error
-	for _, tc := range cases() {
-		for _, err := range runCase(tc, newCodec, caps) {
-			errs = append(errs, fmt.Errorf("%s: %w", tc.name, err))
-		}
-	}
-	return errors.Join(errs...)
+// Check runs every case outside go test, each with a fresh codec from
+// newCodec, and returns nil when the codec keeps every rule, or the
+// [errors.Join] of every violation, each prefixed with the rule (case name)
+// it broke. The testing.TB given to newCodec records failures as violations;
+// its ArtifactDir, Setenv and Chdir are not available.
+func Check(ctx context.Context, newCodec func(t testing.TB) core.IndexCodec, caps Capabilities) error {
+	return suite.Check(ctx, "codectest", cases(), newCodec, caps)
 }
 
-// testCase is one rule. run records every violation it finds in r.
-type testCase struct {
+// rule is one case as the case files list it; its name states the rule.
+type rule struct {
 	name string
-	run  func(c core.IndexCodec, caps Capabilities, r *report)
-}
-
-// report collects the violations of one case.
-type report struct {
-	errs []error
-}
-
-func (r *report) errorf(format string, args ...any) {
-	r.errs = append(r.errs, fmt.Errorf(format, args...))
-}
-
-// runCase runs tc on a fresh codec; a panic that escapes the case's own
-// guards is a violation too.
-func runCase(tc testCase, newCodec func() core.IndexCodec, caps Capabilities) (errs []error) {
-	r := &report{}
-	defer func() {
-		if p := recover(); p != nil {
-			errs = append(r.errs, &panicError{value: p, stack: debug.Stack()})
-		}
-	}()
-	c := newCodec()
-	if c == nil {
-		return []error{errors.New("newCodec returned nil")}
-	}
-	tc.run(c, caps, r)
-	return r.errs
+	run  func(t testing.TB, c core.IndexCodec, caps Capabilities)
 }
 
 // cases lists every rule, in the order they run.
-func cases() []testCase {
-	var all []testCase
+func cases() []suite.Case[core.IndexCodec, Capabilities] {
+	var all []rule
 	all = append(all, indexCases()...)
 	all = append(all, catalogCases()...)
 	all = append(all, metadataCases()...)
 	all = append(all, corruptCases()...)
 	all = append(all, sharingCases()...)
 	all = append(all, concurrencyCases()...)
-	return all
+	all = append(all, localIndexCases()...)
+	out := make([]suite.Case[core.IndexCodec, Capabilities], len(all))
+	for i, r := range all {
+		out[i] = suite.Case[core.IndexCodec, Capabilities]{Name: r.name, Run: func(t testing.TB, newCodec func(testing.TB) core.IndexCodec, caps Capabilities) {
+			c := newCodec(t)
+			if c == nil {
+				t.Fatal("newCodec returned nil")
+			}
+			r.run(t, c, caps)
+		}}
+	}
+	return out
 }

@@ -10,19 +10,35 @@ import (
 	"testing"
 
 	"github.com/foliovec/folio/conformance/codectest"
+	"github.com/foliovec/folio/conformance/reference"
 	"github.com/foliovec/folio/core"
 )
 
+// refCaps is what reference.Codec claims; it is the baseline the broken
+// codecs in codectest_test.go start from.
+var refCaps = codectest.Capabilities{
+	Float32Vectors:                 true,
+	PreservesNonScalarMetadata:     true,
+	MetadataFilesPreserveNonScalar: true,
+	KeepsEmptyIndexed:              true,
+	KeepsEmptyURIToHash:            false, // omitempty drops an empty map
+	RejectsNonFinite:               true,
+	MetadataFilesRejectNonFinite:   true,
+	TruncatedIndexFails:            true,
+	TruncatedMetadataFails:         true,
+	Deterministic:                  true, // encoding/json sorts map keys
+}
+
 func TestReferenceCodecPasses(t *testing.T) {
-	codectest.Run(t, func() core.IndexCodec { return refCodec{} }, refCaps)
-	if err := codectest.Check(func() core.IndexCodec { return refCodec{} }, refCaps); err != nil {
-		t.Fatalf("Check(refCodec) = %v, want nil", err)
+	codectest.Run(t, func(testing.TB) core.IndexCodec { return reference.Codec{} }, refCaps)
+	if err := codectest.Check(t.Context(), func(testing.TB) core.IndexCodec { return reference.Codec{} }, refCaps); err != nil {
+		t.Fatalf("Check(reference.Codec) = %v, want nil", err)
 	}
 }
 
-// broken is refCodec with some methods replaced.
+// broken is reference.Codec with some methods replaced.
 type broken struct {
-	refCodec
+	reference.Codec
 	ext            func() string
 	serializeIndex func(core.IndexData) ([]byte, error)
 	deserializeIdx func([]byte) (core.IndexData, error)
@@ -35,45 +51,45 @@ func (b broken) Extension() string {
 	if b.ext != nil {
 		return b.ext()
 	}
-	return b.refCodec.Extension()
+	return b.Codec.Extension()
 }
 
 func (b broken) SerializeIndex(d core.IndexData) ([]byte, error) {
 	if b.serializeIndex != nil {
 		return b.serializeIndex(d)
 	}
-	return b.refCodec.SerializeIndex(d)
+	return b.Codec.SerializeIndex(d)
 }
 
 func (b broken) DeserializeIndex(p []byte) (core.IndexData, error) {
 	if b.deserializeIdx != nil {
 		return b.deserializeIdx(p)
 	}
-	return b.refCodec.DeserializeIndex(p)
+	return b.Codec.DeserializeIndex(p)
 }
 
 func (b broken) DeserializeCatalog(p []byte) (core.DocumentCatalog, error) {
 	if b.deserializeCat != nil {
 		return b.deserializeCat(p)
 	}
-	return b.refCodec.DeserializeCatalog(p)
+	return b.Codec.DeserializeCatalog(p)
 }
 
 func (b broken) SerializeMetadata(m core.Metadata) ([]byte, error) {
 	if b.serializeMeta != nil {
 		return b.serializeMeta(m)
 	}
-	return b.refCodec.SerializeMetadata(m)
+	return b.Codec.SerializeMetadata(m)
 }
 
 func (b broken) DeserializeMetadata(p []byte) (core.Metadata, error) {
 	if b.deserializeMet != nil {
 		return b.deserializeMet(p)
 	}
-	return b.refCodec.DeserializeMetadata(p)
+	return b.Codec.DeserializeMetadata(p)
 }
 
-var ref refCodec
+var ref reference.Codec
 
 // mapItems applies f to a copy of every item of d.
 func mapItems(d core.IndexData, f func(*core.IndexItem)) core.IndexData {
@@ -120,6 +136,14 @@ func TestCheckCatchesBrokenCodecs(t *testing.T) {
 				return mapItems(d, func(it *core.IndexItem) { it.MetadataFile = "" }), err
 			}},
 			rule: "index item fields round-trip",
+		},
+		{
+			name: "metadata file dropped on read, seen through a LocalIndex",
+			codec: broken{deserializeIdx: func(p []byte) (core.IndexData, error) {
+				d, err := ref.DeserializeIndex(p)
+				return mapItems(d, func(it *core.IndexItem) { it.MetadataFile = "" }), err
+			}},
+			rule: "a LocalIndex over the codec keeps its items, side-cars and query results across reopens",
 		},
 		{
 			name: "items sorted by id on write",
@@ -319,7 +343,7 @@ func TestCheckCatchesBrokenCodecs(t *testing.T) {
 			if tt.caps != nil {
 				tt.caps(&caps)
 			}
-			err := codectest.Check(func() core.IndexCodec { return tt.codec }, caps)
+			err := codectest.Check(t.Context(), func(testing.TB) core.IndexCodec { return tt.codec }, caps)
 			if err == nil {
 				t.Fatalf("Check = nil, want a violation of %q", tt.rule)
 			}
@@ -332,7 +356,7 @@ func TestCheckCatchesBrokenCodecs(t *testing.T) {
 }
 
 func TestCheckReportsNilCodec(t *testing.T) {
-	err := codectest.Check(func() core.IndexCodec { return nil }, refCaps)
+	err := codectest.Check(t.Context(), func(testing.TB) core.IndexCodec { return nil }, refCaps)
 	if err == nil || !strings.Contains(err.Error(), "newCodec returned nil") {
 		t.Fatalf("Check(nil codec) = %v, want newCodec returned nil", err)
 	}

@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"testing"
 
 	"github.com/foliovec/folio/core"
 )
 
-func corruptCases() []testCase {
-	return []testCase{
+func corruptCases() []rule {
+	return []rule{
 		{"truncated index encodings fail or decode without panic as claimed", checkTruncatedIndex},
 		{"truncated catalog encodings fail or decode without panic as claimed", checkTruncatedCatalog},
 		{"truncated metadata encodings fail or decode without panic as claimed", checkTruncatedMetadata},
@@ -80,22 +81,22 @@ func kinds(caps Capabilities) []kind {
 // rejected. Otherwise an error must wrap core.ErrCorrupt, and a decoded
 // value must survive another encode and decode. Returns false after the
 // first violation so that a broken codec reports a handful, not thousands.
-func checkBad(c core.IndexCodec, k kind, b []byte, mustFail bool, r *report, label string) bool {
+func checkBad(t testing.TB, c core.IndexCodec, k kind, b []byte, mustFail bool, label string) bool {
 	stable, err := k.decode(c, b)
 	var pe *panicError
 	switch {
 	case errors.As(err, &pe):
-		r.errorf("%s: deserialize %s of %s: %w", label, k.name, quote(b), err)
+		t.Errorf("%s: deserialize %s of %s: %v", label, k.name, quote(b), err)
 		return false
 	case err != nil && !errors.Is(err, core.ErrCorrupt):
-		r.errorf("%s: deserialize %s of %s: got error %v, want one wrapping core.ErrCorrupt", label, k.name, quote(b), err)
+		t.Errorf("%s: deserialize %s of %s: got error %v, want one wrapping core.ErrCorrupt", label, k.name, quote(b), err)
 		return false
 	case err == nil && mustFail:
-		r.errorf("%s: deserialize %s of %s: got no error, want one wrapping core.ErrCorrupt", label, k.name, quote(b))
+		t.Errorf("%s: deserialize %s of %s: got no error, want one wrapping core.ErrCorrupt", label, k.name, quote(b))
 		return false
 	case err == nil:
 		if err := stable(); err != nil {
-			r.errorf("%s: %s decoded from %s does not survive another round trip: %w", label, k.name, quote(b), err)
+			t.Errorf("%s: %s decoded from %s does not survive another round trip: %v", label, k.name, quote(b), err)
 			return false
 		}
 	}
@@ -112,24 +113,24 @@ func quote(b []byte) string {
 
 // encodings returns a valid encoding of each kind's sample, or records why
 // there is none.
-func encodings(c core.IndexCodec, r *report) (index, catalog, metadata []byte, ok bool) {
+func encodings(t testing.TB, c core.IndexCodec) (index, catalog, metadata []byte, ok bool) {
 	var errs [3]error
 	index, errs[0] = encodeIndex(c, sampleIndex())
 	catalog, errs[1] = encodeCatalog(c, sampleCatalog())
 	metadata, errs[2] = encodeMetadata(c, sampleMetadata())
 	for _, err := range errs {
 		if err != nil {
-			r.errorf("serialize samples: %w", err)
+			t.Errorf("serialize samples: %v", err)
 			return nil, nil, nil, false
 		}
 	}
 	return index, catalog, metadata, true
 }
 
-func checkTruncated(c core.IndexCodec, caps Capabilities, r *report, which int) {
+func checkTruncated(t testing.TB, c core.IndexCodec, caps Capabilities, which int) {
 	encs := [3][]byte{}
 	var ok bool
-	encs[0], encs[1], encs[2], ok = encodings(c, r)
+	encs[0], encs[1], encs[2], ok = encodings(t, c)
 	if !ok {
 		return
 	}
@@ -140,26 +141,26 @@ func checkTruncated(c core.IndexCodec, caps Capabilities, r *report, which int) 
 	k := kinds(caps)[which]
 	valid := encs[which]
 	for n := range len(valid) {
-		if !checkBad(c, k, valid[:n:n], mustFail, r, fmt.Sprintf("prefix of %d of %d bytes", n, len(valid))) {
+		if !checkBad(t, c, k, valid[:n:n], mustFail, fmt.Sprintf("prefix of %d of %d bytes", n, len(valid))) {
 			return
 		}
 	}
 }
 
-func checkTruncatedIndex(c core.IndexCodec, caps Capabilities, r *report) {
-	checkTruncated(c, caps, r, 0)
+func checkTruncatedIndex(t testing.TB, c core.IndexCodec, caps Capabilities) {
+	checkTruncated(t, c, caps, 0)
 }
 
-func checkTruncatedCatalog(c core.IndexCodec, caps Capabilities, r *report) {
-	checkTruncated(c, caps, r, 1)
+func checkTruncatedCatalog(t testing.TB, c core.IndexCodec, caps Capabilities) {
+	checkTruncated(t, c, caps, 1)
 }
 
-func checkTruncatedMetadata(c core.IndexCodec, caps Capabilities, r *report) {
-	checkTruncated(c, caps, r, 2)
+func checkTruncatedMetadata(t testing.TB, c core.IndexCodec, caps Capabilities) {
+	checkTruncated(t, c, caps, 2)
 }
 
-func checkFlippedBytes(c core.IndexCodec, caps Capabilities, r *report) {
-	index, catalog, metadata, ok := encodings(c, r)
+func checkFlippedBytes(t testing.TB, c core.IndexCodec, caps Capabilities) {
+	index, catalog, metadata, ok := encodings(t, c)
 	if !ok {
 		return
 	}
@@ -176,7 +177,7 @@ func checkFlippedBytes(c core.IndexCodec, caps Capabilities, r *report) {
 					b[pos] = byte(rng.IntN(256))
 				}
 			}
-			if !checkBad(c, k, b, false, r, fmt.Sprintf("flip trial %d", trial)) {
+			if !checkBad(t, c, k, b, false, fmt.Sprintf("flip trial %d", trial)) {
 				break
 			}
 		}
@@ -219,10 +220,10 @@ func garbage() [][]byte {
 	return g
 }
 
-func checkGarbage(c core.IndexCodec, caps Capabilities, r *report) {
+func checkGarbage(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	for _, k := range kinds(caps) {
 		for i, b := range garbage() {
-			checkBad(c, k, b, false, r, fmt.Sprintf("garbage %d", i))
+			checkBad(t, c, k, b, false, fmt.Sprintf("garbage %d", i))
 		}
 	}
 }

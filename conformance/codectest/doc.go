@@ -4,7 +4,7 @@
 // Every codec runs it from its own tests:
 //
 //	func TestConformance(t *testing.T) {
-//		codectest.Run(t, func() core.IndexCodec { return codecjson.New() }, codectest.Capabilities{
+//		codectest.Run(t, func(testing.TB) core.IndexCodec { return codecjson.New() }, codectest.Capabilities{
 //			Float32Vectors:             true,
 //			PreservesNonScalarMetadata: true,
 //			// …
@@ -38,6 +38,9 @@
 //   - Decoded values do not share memory with the input bytes, and bytes a
 //     Serialize method returned are not changed by later calls.
 //   - The codec is safe for concurrent use.
+//   - A *core.LocalIndex over the codec (and [reference.Storage]) keeps its
+//     items, side-car metadata and filtered query results when the folder is
+//     reopened, after inserts, an upsert and a delete.
 //
 // # Concurrency
 //
@@ -48,7 +51,7 @@
 // # Errors
 //
 // [Check] returns nil when the codec keeps every rule, otherwise the
-// [errors.Join] of one error per violation, each starting with the case name
-// (the rule broken). A panic inside the codec is recovered and reported as a
+// [errors.Join] of one error per violation, each starting with "codectest: " and the
+// case name (the rule broken). A panic inside the codec is recovered and reported as a
 // violation of the case that caused it.
 package codectest

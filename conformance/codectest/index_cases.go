@@ -6,12 +6,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"testing"
 
 	"github.com/foliovec/folio/core"
 )
 
-func indexCases() []testCase {
-	return []testCase{
+func indexCases() []rule {
+	return []rule{
 		{"extension is non-empty and starts with a dot", checkExtension},
 		{"empty index round-trips", checkEmptyIndex},
 		{"index version is carried", checkIndexVersion},
@@ -30,47 +31,47 @@ func indexCases() []testCase {
 	}
 }
 
-func checkExtension(c core.IndexCodec, _ Capabilities, r *report) {
+func checkExtension(t testing.TB, c core.IndexCodec, _ Capabilities) {
 	ext := c.Extension()
 	if len(ext) < 2 || !strings.HasPrefix(ext, ".") {
-		r.errorf("Extension() = %q, want a dot and at least one more character", ext)
+		t.Errorf("Extension() = %q, want a dot and at least one more character", ext)
 	}
 	if strings.ContainsAny(ext, `/\`) {
-		r.errorf("Extension() = %q, want no path separator", ext)
+		t.Errorf("Extension() = %q, want no path separator", ext)
 	}
 }
 
 // roundTripIndex encodes and decodes d and records any error or difference
 // under label.
-func roundTripIndex(c core.IndexCodec, d core.IndexData, h how, r *report, label string) {
+func roundTripIndex(t testing.TB, c core.IndexCodec, d core.IndexData, h how, label string) {
 	b, err := encodeIndex(c, d)
 	if err != nil {
-		r.errorf("%s: serialize index: %w", label, err)
+		t.Errorf("%s: serialize index: %v", label, err)
 		return
 	}
 	got, err := decodeIndex(c, b)
 	if err != nil {
-		r.errorf("%s: deserialize index: %w", label, err)
+		t.Errorf("%s: deserialize index: %v", label, err)
 		return
 	}
 	if err := diffIndex(d, got, h); err != nil {
-		r.errorf("%s: round trip: %w", label, err)
+		t.Errorf("%s: round trip: %v", label, err)
 	}
 }
 
-func checkEmptyIndex(c core.IndexCodec, caps Capabilities, r *report) {
-	roundTripIndex(c, core.IndexData{Version: 1}, indexHow(caps), r, "nil items")
-	roundTripIndex(c, core.IndexData{Version: 1, Items: []core.IndexItem{}}, indexHow(caps), r, "empty items")
-	roundTripIndex(c, core.IndexData{}, indexHow(caps), r, "zero IndexData")
+func checkEmptyIndex(t testing.TB, c core.IndexCodec, caps Capabilities) {
+	roundTripIndex(t, c, core.IndexData{Version: 1}, indexHow(caps), "nil items")
+	roundTripIndex(t, c, core.IndexData{Version: 1, Items: []core.IndexItem{}}, indexHow(caps), "empty items")
+	roundTripIndex(t, c, core.IndexData{}, indexHow(caps), "zero IndexData")
 }
 
-func checkIndexVersion(c core.IndexCodec, caps Capabilities, r *report) {
+func checkIndexVersion(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	for _, v := range []int{0, 1, 2, 3, 255, 65536, math.MaxInt32} {
-		roundTripIndex(c, core.IndexData{Version: v}, indexHow(caps), r, fmt.Sprintf("version %d", v))
+		roundTripIndex(t, c, core.IndexData{Version: v}, indexHow(caps), fmt.Sprintf("version %d", v))
 	}
 }
 
-func checkItemOrder(c core.IndexCodec, caps Capabilities, r *report) {
+func checkItemOrder(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	d := core.IndexData{Version: 1}
 	for _, i := range rng.Perm(40) {
@@ -79,14 +80,14 @@ func checkItemOrder(c core.IndexCodec, caps Capabilities, r *report) {
 			ID: fmt.Sprintf("id-%02d", i), Metadata: core.Metadata{"n": float64(i)}, Vector: v, Norm: norm(v),
 		})
 	}
-	roundTripIndex(c, d, indexHow(caps), r, "40 items in shuffled order")
+	roundTripIndex(t, c, d, indexHow(caps), "40 items in shuffled order")
 }
 
-func checkItemFields(c core.IndexCodec, caps Capabilities, r *report) {
-	roundTripIndex(c, sampleIndex(), indexHow(caps), r, "sample index")
+func checkItemFields(t testing.TB, c core.IndexCodec, caps Capabilities) {
+	roundTripIndex(t, c, sampleIndex(), indexHow(caps), "sample index")
 }
 
-func checkUnicodeIndex(c core.IndexCodec, caps Capabilities, r *report) {
+func checkUnicodeIndex(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	d := core.IndexData{Version: 1, MetadataConfig: core.MetadataConfig{Indexed: trickyStrings}}
 	for i, s := range trickyStrings {
 		d.Items = append(d.Items, core.IndexItem{
@@ -97,57 +98,57 @@ func checkUnicodeIndex(c core.IndexCodec, caps Capabilities, r *report) {
 			MetadataFile: s + ".side",
 		})
 	}
-	roundTripIndex(c, d, indexHow(caps), r, "tricky strings")
+	roundTripIndex(t, c, d, indexHow(caps), "tricky strings")
 }
 
-func checkLongVectors(c core.IndexCodec, caps Capabilities, r *report) {
+func checkLongVectors(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	rng := rand.New(rand.NewPCG(1536, 1))
 	d := core.IndexData{Version: 1}
 	for i := range 5 {
 		v := randomVector(rng, 1536)
 		d.Items = append(d.Items, core.IndexItem{ID: fmt.Sprintf("long-%d", i), Vector: v, Norm: norm(v)})
 	}
-	roundTripIndex(c, d, indexHow(caps), r, "5 items of 1536 dimensions")
+	roundTripIndex(t, c, d, indexHow(caps), "5 items of 1536 dimensions")
 }
 
-func checkZeroValuesIndex(c core.IndexCodec, caps Capabilities, r *report) {
+func checkZeroValuesIndex(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	d := core.IndexData{Version: 1, Items: []core.IndexItem{{
 		ID:       "zero",
 		Metadata: core.Metadata{"s": "", "n": 0.0, "b": false},
 		Vector:   []float32{0, 0, 0},
 		Norm:     0,
 	}}}
-	roundTripIndex(c, d, indexHow(caps), r, `"" 0 false`)
+	roundTripIndex(t, c, d, indexHow(caps), `"" 0 false`)
 }
 
-func checkAbsentIndexFields(c core.IndexCodec, caps Capabilities, r *report) {
+func checkAbsentIndexFields(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	d := core.IndexData{Version: 1, Items: []core.IndexItem{{ID: "no-side-car", Vector: []float32{1}, Norm: 1}}}
 	b, err := encodeIndex(c, d)
 	if err != nil {
-		r.errorf("serialize index: %w", err)
+		t.Errorf("serialize index: %v", err)
 		return
 	}
 	got, err := decodeIndex(c, b)
 	if err != nil {
-		r.errorf("deserialize index: %w", err)
+		t.Errorf("deserialize index: %v", err)
 		return
 	}
 	if len(got.Items) != 1 {
-		r.errorf("got %d items, want 1", len(got.Items))
+		t.Errorf("got %d items, want 1", len(got.Items))
 		return
 	}
 	if got.Items[0].MetadataFile != "" {
-		r.errorf("metadataFile: got %q, want \"\" for an item without a side-car", got.Items[0].MetadataFile)
+		t.Errorf("metadataFile: got %q, want \"\" for an item without a side-car", got.Items[0].MetadataFile)
 	}
 	if got.MetadataConfig.Indexed != nil && caps.KeepsEmptyIndexed {
-		r.errorf("metadata_config.indexed: got %#v, want nil when written nil", got.MetadataConfig.Indexed)
+		t.Errorf("metadata_config.indexed: got %#v, want nil when written nil", got.MetadataConfig.Indexed)
 	}
 	if len(got.MetadataConfig.Indexed) != 0 {
-		r.errorf("metadata_config.indexed: got %q, want none", got.MetadataConfig.Indexed)
+		t.Errorf("metadata_config.indexed: got %q, want none", got.MetadataConfig.Indexed)
 	}
 }
 
-func checkIndexedKeys(c core.IndexCodec, caps Capabilities, r *report) {
+func checkIndexedKeys(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	for _, tc := range []struct {
 		label   string
 		indexed []string
@@ -157,20 +158,20 @@ func checkIndexedKeys(c core.IndexCodec, caps Capabilities, r *report) {
 		{"two indexed keys", []string{"category", "year"}},
 		{"indexed keys keep their order", []string{"z", "a", "m"}},
 	} {
-		roundTripIndex(c, core.IndexData{Version: 1, MetadataConfig: core.MetadataConfig{Indexed: tc.indexed}}, indexHow(caps), r, tc.label)
+		roundTripIndex(t, c, core.IndexData{Version: 1, MetadataConfig: core.MetadataConfig{Indexed: tc.indexed}}, indexHow(caps), tc.label)
 	}
 }
 
-func checkEmptyItemParts(c core.IndexCodec, caps Capabilities, r *report) {
+func checkEmptyItemParts(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	d := core.IndexData{Version: 1, Items: []core.IndexItem{
 		{ID: "nil metadata and vector"},
 		{ID: "empty metadata and vector", Metadata: core.Metadata{}, Vector: []float32{}},
 		{ID: ""},
 	}}
-	roundTripIndex(c, d, indexHow(caps), r, "empty parts")
+	roundTripIndex(t, c, d, indexHow(caps), "empty parts")
 }
 
-func checkExactNumbers(c core.IndexCodec, caps Capabilities, r *report) {
+func checkExactNumbers(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	vector := []float32{
 		math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32,
 		1e-7, 1e-6, 9.999999e-7, 1e20, 1e21, 3e38, 0.1, 1.0 / 3, 123456.79, 16777216, 16777217, -2.5,
@@ -193,12 +194,12 @@ func checkExactNumbers(c core.IndexCodec, caps Capabilities, r *report) {
 			"almost": 0.30000000000000004,
 		}},
 	}}
-	roundTripIndex(c, d, indexHow(caps), r, "extreme numbers")
+	roundTripIndex(t, c, d, indexHow(caps), "extreme numbers")
 }
 
-func checkGoNumbersIndex(c core.IndexCodec, caps Capabilities, r *report) {
+func checkGoNumbersIndex(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	d := core.IndexData{Version: 1, Items: []core.IndexItem{{ID: "go numbers", Metadata: goNumbers()}}}
-	roundTripIndex(c, d, indexHow(caps), r, "ints, uints and float32")
+	roundTripIndex(t, c, d, indexHow(caps), "ints, uints and float32")
 }
 
 func goNumbers() core.Metadata {
@@ -218,15 +219,15 @@ func nonScalars() core.Metadata {
 	}
 }
 
-func checkNonScalarIndex(c core.IndexCodec, caps Capabilities, r *report) {
+func checkNonScalarIndex(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	if !caps.PreservesNonScalarMetadata {
 		return
 	}
 	d := core.IndexData{Version: 1, Items: []core.IndexItem{{ID: "non-scalar", Metadata: nonScalars()}}}
-	roundTripIndex(c, d, indexHow(caps), r, "null, arrays and objects")
+	roundTripIndex(t, c, d, indexHow(caps), "null, arrays and objects")
 }
 
-func checkNonFiniteIndex(c core.IndexCodec, caps Capabilities, r *report) {
+func checkNonFiniteIndex(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	for _, x := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		for _, tc := range []struct {
 			label string
@@ -238,12 +239,12 @@ func checkNonFiniteIndex(c core.IndexCodec, caps Capabilities, r *report) {
 		} {
 			d := core.IndexData{Version: 1, Items: []core.IndexItem{tc.item}}
 			if !caps.RejectsNonFinite {
-				roundTripIndex(c, d, indexHow(caps), r, tc.label)
+				roundTripIndex(t, c, d, indexHow(caps), tc.label)
 				continue
 			}
 			_, err := encodeIndex(c, d)
 			if !errors.Is(err, core.ErrInvalidArgument) {
-				r.errorf("%s: serialize index: got error %v, want one wrapping core.ErrInvalidArgument", tc.label, err)
+				t.Errorf("%s: serialize index: got error %v, want one wrapping core.ErrInvalidArgument", tc.label, err)
 			}
 		}
 	}

@@ -4,12 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"testing"
 
 	"github.com/foliovec/folio/core"
 )
 
-func metadataCases() []testCase {
-	return []testCase{
+func metadataCases() []rule {
+	return []rule{
 		{"metadata round-trips with strings, numbers and bools", checkMetadata},
 		{"empty metadata round-trips", checkEmptyMetadata},
 		{"zero values in metadata files round-trip", checkZeroValuesMetadata},
@@ -22,67 +23,67 @@ func metadataCases() []testCase {
 
 // roundTripMetadata encodes and decodes m and records any error or
 // difference under label.
-func roundTripMetadata(c core.IndexCodec, m core.Metadata, nonScalars bool, r *report, label string) {
+func roundTripMetadata(t testing.TB, c core.IndexCodec, m core.Metadata, nonScalars bool, label string) {
 	b, err := encodeMetadata(c, m)
 	if err != nil {
-		r.errorf("%s: serialize metadata: %w", label, err)
+		t.Errorf("%s: serialize metadata: %v", label, err)
 		return
 	}
 	got, err := decodeMetadata(c, b)
 	if err != nil {
-		r.errorf("%s: deserialize metadata: %w", label, err)
+		t.Errorf("%s: deserialize metadata: %v", label, err)
 		return
 	}
 	if err := diffMetadata(m, got, nonScalars); err != nil {
-		r.errorf("%s: round trip: %w", label, err)
+		t.Errorf("%s: round trip: %v", label, err)
 	}
 }
 
-func checkMetadata(c core.IndexCodec, _ Capabilities, r *report) {
-	roundTripMetadata(c, sampleMetadata(), false, r, "sample metadata")
-	roundTripMetadata(c, core.Metadata{"n": 1e21, "m": 1e-7, "p": 0.1, "q": -9007199254740993.0, "big": math.MaxFloat64}, false, r, "numbers")
+func checkMetadata(t testing.TB, c core.IndexCodec, _ Capabilities) {
+	roundTripMetadata(t, c, sampleMetadata(), false, "sample metadata")
+	roundTripMetadata(t, c, core.Metadata{"n": 1e21, "m": 1e-7, "p": 0.1, "q": -9007199254740993.0, "big": math.MaxFloat64}, false, "numbers")
 }
 
-func checkEmptyMetadata(c core.IndexCodec, _ Capabilities, r *report) {
-	roundTripMetadata(c, core.Metadata{}, false, r, "empty metadata")
-	roundTripMetadata(c, nil, false, r, "nil metadata")
+func checkEmptyMetadata(t testing.TB, c core.IndexCodec, _ Capabilities) {
+	roundTripMetadata(t, c, core.Metadata{}, false, "empty metadata")
+	roundTripMetadata(t, c, nil, false, "nil metadata")
 }
 
-func checkZeroValuesMetadata(c core.IndexCodec, _ Capabilities, r *report) {
-	roundTripMetadata(c, core.Metadata{"s": "", "n": 0.0, "b": false}, false, r, `"" 0 false`)
+func checkZeroValuesMetadata(t testing.TB, c core.IndexCodec, _ Capabilities) {
+	roundTripMetadata(t, c, core.Metadata{"s": "", "n": 0.0, "b": false}, false, `"" 0 false`)
 }
 
-func checkUnicodeMetadata(c core.IndexCodec, _ Capabilities, r *report) {
+func checkUnicodeMetadata(t testing.TB, c core.IndexCodec, _ Capabilities) {
 	m := core.Metadata{}
 	for i, s := range trickyStrings {
 		m[s] = s
 		m[fmt.Sprintf("%d:%s", i, s)] = float64(i)
 	}
-	roundTripMetadata(c, m, false, r, "tricky strings")
+	roundTripMetadata(t, c, m, false, "tricky strings")
 }
 
-func checkGoNumbersMetadata(c core.IndexCodec, _ Capabilities, r *report) {
-	roundTripMetadata(c, goNumbers(), false, r, "ints, uints and float32")
+func checkGoNumbersMetadata(t testing.TB, c core.IndexCodec, _ Capabilities) {
+	roundTripMetadata(t, c, goNumbers(), false, "ints, uints and float32")
 }
 
-func checkNonScalarMetadata(c core.IndexCodec, caps Capabilities, r *report) {
+func checkNonScalarMetadata(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	if !caps.MetadataFilesPreserveNonScalar {
 		return
 	}
-	roundTripMetadata(c, nonScalars(), true, r, "null, arrays and objects")
+	roundTripMetadata(t, c, nonScalars(), true, "null, arrays and objects")
 }
 
-func checkNonFiniteMetadata(c core.IndexCodec, caps Capabilities, r *report) {
+func checkNonFiniteMetadata(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	for _, x := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		m := core.Metadata{"x": x}
 		label := fmt.Sprintf("%v", x)
 		if !caps.MetadataFilesRejectNonFinite {
-			roundTripMetadata(c, m, false, r, label)
+			roundTripMetadata(t, c, m, false, label)
 			continue
 		}
 		_, err := encodeMetadata(c, m)
 		if !errors.Is(err, core.ErrInvalidArgument) {
-			r.errorf("%s: serialize metadata: got error %v, want one wrapping core.ErrInvalidArgument", label, err)
+			t.Errorf("%s: serialize metadata: got error %v, want one wrapping core.ErrInvalidArgument", label, err)
 		}
 	}
 }

@@ -3,12 +3,13 @@ package codectest
 import (
 	"bytes"
 	"fmt"
+	"testing"
 
 	"github.com/foliovec/folio/core"
 )
 
-func sharingCases() []testCase {
-	return []testCase{
+func sharingCases() []rule {
+	return []rule{
 		{"decoded values do not share the input bytes", checkDecodedNotAliased},
 		{"encoded bytes are not reused by later calls", checkEncodedNotReused},
 		{"encoding is deterministic when claimed", checkDeterministic},
@@ -17,8 +18,8 @@ func sharingCases() []testCase {
 
 // checkDecodedNotAliased overwrites the input after decoding: the decoded
 // values must not change (callers reuse read buffers).
-func checkDecodedNotAliased(c core.IndexCodec, caps Capabilities, r *report) {
-	index, catalog, metadata, ok := encodings(c, r)
+func checkDecodedNotAliased(t testing.TB, c core.IndexCodec, caps Capabilities) {
+	index, catalog, metadata, ok := encodings(t, c)
 	if !ok {
 		return
 	}
@@ -28,37 +29,37 @@ func checkDecodedNotAliased(c core.IndexCodec, caps Capabilities, r *report) {
 		}
 	}
 	if d, err := decodeIndex(c, index); err != nil {
-		r.errorf("deserialize index: %w", err)
+		t.Errorf("deserialize index: %v", err)
 	} else {
 		scribble(index)
 		if err := diffIndex(sampleIndex(), d, indexHow(caps)); err != nil {
-			r.errorf("index changed when its input was overwritten: %w", err)
+			t.Errorf("index changed when its input was overwritten: %v", err)
 		}
 	}
 	if d, err := decodeCatalog(c, catalog); err != nil {
-		r.errorf("deserialize catalog: %w", err)
+		t.Errorf("deserialize catalog: %v", err)
 	} else {
 		scribble(catalog)
 		if err := diffCatalog(sampleCatalog(), d, indexHow(caps)); err != nil {
-			r.errorf("catalog changed when its input was overwritten: %w", err)
+			t.Errorf("catalog changed when its input was overwritten: %v", err)
 		}
 	}
 	if m, err := decodeMetadata(c, metadata); err != nil {
-		r.errorf("deserialize metadata: %w", err)
+		t.Errorf("deserialize metadata: %v", err)
 	} else {
 		scribble(metadata)
 		if err := diffMetadata(sampleMetadata(), m, false); err != nil {
-			r.errorf("metadata changed when its input was overwritten: %w", err)
+			t.Errorf("metadata changed when its input was overwritten: %v", err)
 		}
 	}
 }
 
 // checkEncodedNotReused encodes one value, then another: the first bytes
 // must stay as they were (callers hold them while writing).
-func checkEncodedNotReused(c core.IndexCodec, _ Capabilities, r *report) {
+func checkEncodedNotReused(t testing.TB, c core.IndexCodec, _ Capabilities) {
 	first, err := encodeIndex(c, sampleIndex())
 	if err != nil {
-		r.errorf("serialize index: %w", err)
+		t.Errorf("serialize index: %v", err)
 		return
 	}
 	kept := bytes.Clone(first)
@@ -66,25 +67,25 @@ func checkEncodedNotReused(c core.IndexCodec, _ Capabilities, r *report) {
 	other.Items[0].ID = "another id of another length"
 	other.Items[0].Vector = []float32{9, 8, 7, 6, 5}
 	if _, err := encodeIndex(c, other); err != nil {
-		r.errorf("serialize index: %w", err)
+		t.Errorf("serialize index: %v", err)
 		return
 	}
 	if _, err := encodeCatalog(c, sampleCatalog()); err != nil {
-		r.errorf("serialize catalog: %w", err)
+		t.Errorf("serialize catalog: %v", err)
 		return
 	}
 	if _, err := encodeMetadata(c, core.Metadata{"other": "value"}); err != nil {
-		r.errorf("serialize metadata: %w", err)
+		t.Errorf("serialize metadata: %v", err)
 		return
 	}
 	if !bytes.Equal(first, kept) {
-		r.errorf("bytes returned by SerializeIndex changed after later Serialize calls")
+		t.Errorf("bytes returned by SerializeIndex changed after later Serialize calls")
 	}
 }
 
 // checkDeterministic encodes values with many map keys ten times each: a
 // codec that claims Deterministic gives the same bytes every time.
-func checkDeterministic(c core.IndexCodec, caps Capabilities, r *report) {
+func checkDeterministic(t testing.TB, c core.IndexCodec, caps Capabilities) {
 	if !caps.Deterministic {
 		return
 	}
@@ -105,13 +106,13 @@ func checkDeterministic(c core.IndexCodec, caps Capabilities, r *report) {
 		got[2], errs[2] = encodeMetadata(c, m)
 		for i, what := range []string{"index", "catalog", "metadata"} {
 			if errs[i] != nil {
-				r.errorf("serialize %s: %w", what, errs[i])
+				t.Errorf("serialize %s: %v", what, errs[i])
 				return
 			}
 			if round == 0 {
 				first[i] = got[i]
 			} else if !bytes.Equal(first[i], got[i]) {
-				r.errorf("serialize %s: round %d gave different bytes than round 0", what, round)
+				t.Errorf("serialize %s: round %d gave different bytes than round 0", what, round)
 				return
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/foliovec/folio/conformance/reference"
 	"github.com/foliovec/folio/core"
 )
 
@@ -52,7 +53,7 @@ func sharingBreakages() []breakage {
 	}
 }
 
-// aliasingMetadata decodes like refCodec, then points every string value
+// aliasingMetadata decodes like reference.Codec, then points every string value
 // that appears verbatim in the input at those input bytes.
 func aliasingMetadata(p []byte) (core.Metadata, error) {
 	m, err := ref.DeserializeMetadata(p)
@@ -68,19 +69,19 @@ func aliasingMetadata(p []byte) (core.Metadata, error) {
 	return m, err
 }
 
-// reusingCodec is refCodec whose SerializeIndex, when given a different
+// reusingCodec is reference.Codec whose SerializeIndex, when given a different
 // index than last time, writes over the bytes it returned last time (as a
 // codec reusing one buffer would). The same index twice, as in the
 // concurrency case, leaves them alone, so -race sees no race.
 type reusingCodec struct {
-	refCodec
+	reference.Codec
 	mu     sync.Mutex
 	last   []byte
 	lastID string
 }
 
 func (c *reusingCodec) SerializeIndex(d core.IndexData) ([]byte, error) {
-	b, err := c.refCodec.SerializeIndex(d)
+	b, err := c.Codec.SerializeIndex(d)
 	if err != nil {
 		return nil, err
 	}

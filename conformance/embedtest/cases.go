@@ -25,18 +25,18 @@ var sampleInputs = []string{
 
 func cases() []testCase {
 	return []testCase{
-		{"MaxTokens is positive", caseMaxTokens},
-		{"a call returns one vector per input", caseCount},
-		{"a batch's vectors are its inputs' vectors in input order", caseOrder},
-		{"every vector of every call has one dimension", caseDimension},
-		{"repeated calls give the same vectors", caseRepeatable},
-		{"vectors have unit length", caseNormalized},
-		{"an empty input list succeeds with no vectors", caseEmptyList},
-		{"an empty string is embedded or fails with status error", caseEmptyString},
-		{"a cancelled context fails the call with status cancelled", caseCancelled},
-		{"an expired deadline fails the call with status cancelled", caseDeadline},
-		{"a context cancelled during a call ends it complete or cancelled", caseCancelMidCall},
-		{"concurrent calls are safe and give each caller its own vectors", caseConcurrent},
+		rule("MaxTokens is positive", caseMaxTokens),
+		rule("a call returns one vector per input", caseCount),
+		rule("a batch's vectors are its inputs' vectors in input order", caseOrder),
+		rule("every vector of every call has one dimension", caseDimension),
+		rule("repeated calls give the same vectors", caseRepeatable),
+		rule("vectors have unit length", caseNormalized),
+		rule("an empty input list succeeds with no vectors", caseEmptyList),
+		rule("an empty string is embedded or fails with status error", caseEmptyString),
+		rule("a cancelled context fails the call with status cancelled", caseCancelled),
+		rule("an expired deadline fails the call with status cancelled", caseDeadline),
+		rule("a context cancelled during a call ends it complete or cancelled", caseCancelMidCall),
+		rule("concurrent calls are safe and give each caller its own vectors", caseConcurrent),
 	}
 }
 

@@ -2,11 +2,9 @@ package embedtest
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"testing"
 
-	"github.com/foliovec/folio/conformance/internal/checktb"
+	"github.com/foliovec/folio/conformance/internal/suite"
 	"github.com/foliovec/folio/core"
 )
 
@@ -33,41 +31,26 @@ type Capabilities struct {
 // unitTolerance is how far from 1 the length of a Normalized vector may be.
 const unitTolerance = 1e-4
 
-type testCase struct {
-	name string
-	run  func(ctx context.Context, t testing.TB, newModel func(testing.TB) core.EmbeddingsModel, caps Capabilities)
+type testCase = suite.Case[core.EmbeddingsModel, Capabilities]
+
+// rule makes a case of run, which gets the test's context.
+func rule(name string, run func(ctx context.Context, t testing.TB, newModel func(testing.TB) core.EmbeddingsModel, caps Capabilities)) testCase {
+	return testCase{Name: name, Run: func(t testing.TB, newModel func(testing.TB) core.EmbeddingsModel, caps Capabilities) {
+		run(t.Context(), t, newModel, caps)
+	}}
 }
 
 // Run runs every case of the suite as a subtest of t. newModel is called once
-// per subtest for a fresh model.
+// per subtest for a fresh model (twice where a case compares two).
 func Run(t *testing.T, newModel func(t testing.TB) core.EmbeddingsModel, caps Capabilities) {
 	t.Helper()
-	for _, c := range cases() {
-		t.Run(c.name, func(t *testing.T) {
-			c.run(t.Context(), t, newModel, caps)
-		})
-	}
+	suite.Run(t, cases(), newModel, caps)
 }
 
 // Check runs every case of the suite outside go test and returns nil, or an
 // error joining every violation with the rule it broke. The testing.TB given
 // to newModel records failures as violations; its ArtifactDir, Setenv and
-// Chdir are not available.
+// Chdir are not available. ctx is what the TB's Context returns.
 func Check(ctx context.Context, newModel func(t testing.TB) core.EmbeddingsModel, caps Capabilities) error {
-	var errs []error
-	for _, c := range cases() {
-		if err := ctx.Err(); err != nil {
-			return errors.Join(append(errs, err)...)
-		}
-		tb := checktb.New(ctx, c.name, "embedtest-")
-		tb.Run(func(t testing.TB) { c.run(ctx, t, newModel, caps) })
-		msgs := tb.Messages()
-		for _, msg := range msgs {
-			errs = append(errs, fmt.Errorf("embedtest: %s: %s", c.name, msg))
-		}
-		if tb.Failed() && len(msgs) == 0 {
-			errs = append(errs, fmt.Errorf("embedtest: %s: failed", c.name))
-		}
-	}
-	return errors.Join(errs...)
+	return suite.Check(ctx, "embedtest", cases(), newModel, caps)
 }

@@ -7,8 +7,8 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-func cancellationCases() []testCase {
-	return []testCase{
+func cancellationCases() []rule {
+	return []rule{
 		{name: "a cancelled context stops every method with context.Canceled, before any change", run: cancelled},
 		{name: "an expired deadline stops every method with context.DeadlineExceeded, before any change", run: expired},
 	}

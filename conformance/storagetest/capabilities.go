@@ -12,11 +12,11 @@ import (
 	"github.com/foliovec/folio/core/pathutil"
 )
 
-func capabilityCases() []testCase {
-	return []testCase{
-		{name: "readers during UpsertFile see the whole old or new content", requires: "AtomicReplace", run: atomicReplace},
-		{name: "a reopened storage sees the files and folders written before", requires: "Persistent", run: persistent},
-		{name: "paths that leave the root fail with core.ErrInvalidArgument", requires: "Confined", run: confined},
+func capabilityCases() []rule {
+	return []rule{
+		{name: "readers during UpsertFile see the whole old or new content", claimed: func(c Capabilities) bool { return c.AtomicReplace }, run: atomicReplace},
+		{name: "a reopened storage sees the files and folders written before", claimed: func(c Capabilities) bool { return c.Persistent }, run: persistent},
+		{name: "paths that leave the root fail with core.ErrInvalidArgument", claimed: func(c Capabilities) bool { return c.Confined }, run: confined},
 	}
 }
 
@@ -86,6 +86,10 @@ func atomicReplace(e *env) {
 
 func persistent(e *env) {
 	if !e.mkdir("dir/sub") || !e.write("dir/a.txt", []byte("a")) || !e.write("dir/sub/b.bin", pattern(3000, 3)) {
+		return
+	}
+	if e.reopen == nil {
+		e.errorf("the storage claims Persistent but the harness has no Reopen")
 		return
 	}
 	reopened := e.reopen()

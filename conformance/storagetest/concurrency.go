@@ -10,8 +10,8 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-func concurrencyCases() []testCase {
-	return []testCase{
+func concurrencyCases() []rule {
+	return []rule{
 		{name: "concurrent writers and readers of distinct files do not interfere", run: concurrentDistinct},
 		{name: "concurrent UpsertFile of one path leaves one whole version", run: concurrentUpserts},
 		{name: "concurrent CreateFile of one path lets exactly one succeed, the others fail with fs.ErrExist", run: concurrentCreates},

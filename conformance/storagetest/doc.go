@@ -48,6 +48,12 @@
 //     not interfere, concurrent UpsertFile calls of one path leave one whole
 //     version, and of concurrent CreateFile calls of one path exactly one
 //     succeeds.
+//   - A *core.LocalIndex over the storage (with [reference.Codec]) keeps its
+//     items, side-car metadata and filtered query results when the folder is
+//     reopened (through Harness.Reopen where the storage is Persistent).
+//   - Storages that implement the optional [core.GroupWriter] write every
+//     file of a group, keep their own copy of the bytes, and fail into a
+//     missing folder or over a folder.
 //
 // Storages that claim AtomicReplace also never show a reader a mix, prefix
 // or absence of the file being replaced; Persistent ones show a reopened

@@ -7,36 +7,30 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
+	"testing"
 
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/pathutil"
 )
 
-// env is what a case works with: the storage, its root, and the violations
-// found so far. errorf may be called from several goroutines.
+// env is what a case works with: the test, the storage, its root and what
+// the storage claims. errorf may be called from several goroutines.
 type env struct {
+	t      testing.TB
 	ctx    context.Context
 	s      core.FileStorage
 	root   string
 	reopen func() core.FileStorage
-
-	mu   sync.Mutex
-	errs []error
+	caps   Capabilities
 }
 
-// errorf records a violation.
+// errorf reports a violation; format may use %w.
 func (e *env) errorf(format string, args ...any) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.errs = append(e.errs, fmt.Errorf(format, args...))
+	e.t.Error(fmt.Errorf(format, args...).Error())
 }
 
-// failed reports whether the case has recorded a violation.
-func (e *env) failed() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return len(e.errs) > 0
-}
+// failed reports whether the case has reported a violation.
+func (e *env) failed() bool { return e.t.Failed() }
 
 // goSafe runs fn in a goroutine counted by wg; a panic in it is recorded
 // as a violation instead of ending the process.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/foliovec/folio/conformance/reference"
 	"github.com/foliovec/folio/conformance/storagetest"
 	"github.com/foliovec/folio/core"
 )
@@ -14,7 +15,7 @@ import (
 // does, breaks the rules about filters; Check names each.
 func ExampleCheck() {
 	newHarness := func(t testing.TB) storagetest.Harness {
-		return storagetest.Harness{Storage: &filterIgnoringStorage{newRefStore("")}}
+		return storagetest.Harness{Storage: &filterIgnoringStorage{reference.NewStorage()}}
 	}
 	err := storagetest.Check(context.Background(), newHarness, storagetest.Capabilities{AtomicReplace: true})
 	seen := map[string]bool{}
@@ -31,8 +32,8 @@ func ExampleCheck() {
 	// ListFiles of an empty folder lists nothing
 }
 
-type filterIgnoringStorage struct{ *refStore }
+type filterIgnoringStorage struct{ *reference.Storage }
 
 func (s *filterIgnoringStorage) ListFiles(ctx context.Context, p string, _ core.ListFilesFilter) ([]core.FileDetails, error) {
-	return s.refStore.ListFiles(ctx, p, core.ListAll)
+	return s.Storage.ListFiles(ctx, p, core.ListAll)
 }

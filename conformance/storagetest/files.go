@@ -7,8 +7,8 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-func fileCases() []testCase {
-	return []testCase{
+func fileCases() []rule {
+	return []rule{
 		{name: "CreateFile writes a new file that ReadFile returns byte for byte", run: createFileWrites},
 		{name: "CreateFile and UpsertFile store empty content", run: emptyContent},
 		{name: "CreateFile of an existing file fails with fs.ErrExist and keeps the old content", run: createFileExisting},

@@ -6,8 +6,8 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-func folderCases() []testCase {
-	return []testCase{
+func folderCases() []rule {
+	return []rule{
 		{name: "CreateFolder creates missing parents", run: createFolderParents},
 		{name: "CreateFolder of an existing folder is not an error and keeps its content", run: createFolderExisting},
 		{name: "CreateFolder where a file exists fails with fs.ErrExist and keeps the file", run: createFolderOverFile},

@@ -9,19 +9,26 @@ import (
 
 // groupWriterCases hold for storages that implement core.GroupWriter; the
 // others skip them.
-func groupWriterCases() []testCase {
-	return []testCase{
-		{name: "WriteFiles writes every file, new or replaced, byte for byte", requires: groupWriter, run: groupWritesAll},
-		{name: "WriteFiles of no files is not an error", requires: groupWriter, run: groupWritesNone},
-		{name: "WriteFiles into a missing folder fails with fs.ErrNotExist", requires: groupWriter, run: groupMissingParent},
-		{name: "WriteFiles where a folder exists fails and keeps the folder", requires: groupWriter, run: groupOverFolder},
-		{name: "WriteFiles keeps its own copy of the caller's bytes", requires: groupWriter, run: groupCopies},
+func groupWriterCases() []rule {
+	return []rule{
+		{name: "WriteFiles writes every file, new or replaced, byte for byte", run: needsGroupWriter(groupWritesAll)},
+		{name: "WriteFiles of no files is not an error", run: needsGroupWriter(groupWritesNone)},
+		{name: "WriteFiles into a missing folder fails with fs.ErrNotExist", run: needsGroupWriter(groupMissingParent)},
+		{name: "WriteFiles where a folder exists fails and keeps the folder", run: needsGroupWriter(groupOverFolder)},
+		{name: "WriteFiles keeps its own copy of the caller's bytes", run: needsGroupWriter(groupCopies)},
 	}
 }
 
-// groupWriter is the requires value of cases for core.GroupWriter, which
-// Run and Check find by type assertion rather than in Capabilities.
-const groupWriter = "core.GroupWriter"
+// needsGroupWriter skips run for storages that do not implement
+// core.GroupWriter, an optional interface rather than a claim.
+func needsGroupWriter(run func(e *env)) func(e *env) {
+	return func(e *env) {
+		if _, ok := e.s.(core.GroupWriter); !ok {
+			e.t.Skip("the storage does not implement core.GroupWriter")
+		}
+		run(e)
+	}
+}
 
 func (e *env) group() core.GroupWriter { return e.s.(core.GroupWriter) }
 

@@ -8,8 +8,8 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-func listingCases() []testCase {
-	return []testCase{
+func listingCases() []rule {
+	return []rule{
 		{name: "ListFiles lists immediate children only, sorted by name, with their details", run: listChildren},
 		{name: "ListFiles honours the files, folders and all filters", run: listFilters},
 		{name: "ListFiles with the empty filter lists everything", run: listEmptyFilter},

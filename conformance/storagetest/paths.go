@@ -6,8 +6,8 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-func pathCases() []testCase {
-	return []testCase{
+func pathCases() []rule {
+	return []rule{
 		{name: "equivalent spellings of a path name the same file or folder", run: equivalentPaths},
 		{name: "GetDetails and ListFiles report clean paths", run: cleanPaths},
 	}

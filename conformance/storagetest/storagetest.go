@@ -2,12 +2,9 @@ package storagetest
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"runtime/debug"
 	"testing"
 
-	"github.com/foliovec/folio/conformance/internal/checktb"
+	"github.com/foliovec/folio/conformance/internal/suite"
 	"github.com/foliovec/folio/core"
 )
 
@@ -41,41 +38,13 @@ type Capabilities struct {
 	Confined bool
 }
 
-// claims reports whether caps claims the named capability; "" is the rules
-// every storage keeps.
-func (caps Capabilities) claims(capability string) bool {
-	switch capability {
-	case "":
-		return true
-	case "AtomicReplace":
-		return caps.AtomicReplace
-	case "Persistent":
-		return caps.Persistent
-	case "Confined":
-		return caps.Confined
-	}
-	panic("storagetest: unknown capability " + capability)
-}
-
 // Run runs every case as a subtest of t, each with a fresh harness from
 // newHarness, and reports each violation with t.Error. Cases that need a
-// capability caps does not claim are skipped.
+// capability caps does not claim, or core.GroupWriter where the storage does
+// not implement it, are skipped.
 func Run(t *testing.T, newHarness func(t testing.TB) Harness, caps Capabilities) {
 	t.Helper()
-	for _, tc := range cases() {
-		t.Run(tc.name, func(t *testing.T) {
-			if tc.requires != groupWriter && !caps.claims(tc.requires) {
-				t.Skipf("the storage does not claim %s", tc.requires)
-			}
-			h := newHarness(t)
-			if _, ok := h.Storage.(core.GroupWriter); tc.requires == groupWriter && !ok {
-				t.Skipf("the storage does not implement %s", groupWriter)
-			}
-			for _, err := range runCase(t.Context(), tc, h) {
-				t.Error(err)
-			}
-		})
-	}
+	suite.Run(t, cases(), newHarness, caps)
 }
 
 // Check runs every case that caps allows outside go test, each with a fresh
@@ -85,47 +54,21 @@ func Run(t *testing.T, newHarness func(t testing.TB) Harness, caps Capabilities)
 // as violations and offers TempDir and Cleanup; Setenv, Chdir and
 // ArtifactDir are not available and panic.
 func Check(ctx context.Context, newHarness func(t testing.TB) Harness, caps Capabilities) error {
-	var errs []error
-	for _, tc := range cases() {
-		if err := ctx.Err(); err != nil {
-			return errors.Join(append(errs, err)...)
-		}
-		if tc.requires != groupWriter && !caps.claims(tc.requires) {
-			continue
-		}
-		tb := checktb.New(ctx, tc.name, "storagetest-")
-		var caseErrs []error
-		tb.Run(func(t testing.TB) {
-			h := newHarness(t)
-			if _, ok := h.Storage.(core.GroupWriter); tc.requires == groupWriter && !ok {
-				return
-			}
-			caseErrs = runCase(ctx, tc, h)
-		})
-		msgs := tb.Messages()
-		for _, msg := range msgs {
-			errs = append(errs, fmt.Errorf("storagetest: %s: harness: %s", tc.name, msg))
-		}
-		if tb.Failed() && len(msgs) == 0 {
-			errs = append(errs, fmt.Errorf("storagetest: %s: harness failed", tc.name))
-		}
-		for _, err := range caseErrs {
-			errs = append(errs, fmt.Errorf("storagetest: %s: %w", tc.name, err))
-		}
-	}
-	return errors.Join(errs...)
+	return suite.Check(ctx, "storagetest", cases(), newHarness, caps)
 }
 
-// testCase is one rule; its name states it.
-type testCase struct {
-	name     string
-	requires string // a Capabilities field name, or "" for every storage
-	run      func(e *env)
+// rule is one case as the case files list it; its name states the rule.
+type rule struct {
+	name string
+	// claimed, when set, reports whether caps claims what the rule needs;
+	// the rule is skipped for storages that do not.
+	claimed func(caps Capabilities) bool
+	run     func(e *env)
 }
 
 // cases lists every rule, in the order they run.
-func cases() []testCase {
-	var all []testCase
+func cases() []suite.Case[Harness, Capabilities] {
+	var all []rule
 	all = append(all, fileCases()...)
 	all = append(all, folderCases()...)
 	all = append(all, listingCases()...)
@@ -134,23 +77,19 @@ func cases() []testCase {
 	all = append(all, concurrencyCases()...)
 	all = append(all, capabilityCases()...)
 	all = append(all, groupWriterCases()...)
-	return all
-}
-
-// runCase runs tc on h and returns its violations; a panic is one too.
-func runCase(ctx context.Context, tc testCase, h Harness) (errs []error) {
-	if h.Storage == nil {
-		return []error{errors.New("the harness has no storage")}
+	all = append(all, localIndexCases()...)
+	out := make([]suite.Case[Harness, Capabilities], len(all))
+	for i, r := range all {
+		out[i] = suite.Case[Harness, Capabilities]{Name: r.name, Run: func(t testing.TB, newHarness func(testing.TB) Harness, caps Capabilities) {
+			if r.claimed != nil && !r.claimed(caps) {
+				t.Skip("the storage does not claim what this rule needs")
+			}
+			h := newHarness(t)
+			if h.Storage == nil {
+				t.Fatal("the harness has no storage")
+			}
+			r.run(&env{t: t, ctx: t.Context(), s: h.Storage, root: h.Root, reopen: h.Reopen, caps: caps})
+		}}
 	}
-	if tc.requires == "Persistent" && h.Reopen == nil {
-		return []error{errors.New("the storage claims Persistent but the harness has no Reopen")}
-	}
-	e := &env{ctx: ctx, s: h.Storage, root: h.Root, reopen: h.Reopen}
-	defer func() {
-		if p := recover(); p != nil {
-			errs = append(e.errs, fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
-		}
-	}()
-	tc.run(e)
-	return e.errs
+	return out
 }

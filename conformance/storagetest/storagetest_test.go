@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/foliovec/folio/conformance/reference"
 	"github.com/foliovec/folio/conformance/storagetest"
 	"github.com/foliovec/folio/core"
 )
@@ -17,21 +18,22 @@ var allCaps = storagetest.Capabilities{AtomicReplace: true, Persistent: true, Co
 // none); Reopen gives a second value over the same data.
 func refHarness(bug string) func(t testing.TB) storagetest.Harness {
 	return func(t testing.TB) storagetest.Harness {
-		s := newRefStore(bug)
+		data := reference.NewStorage()
 		return storagetest.Harness{
-			Storage: s,
+			Storage: newBroken(data, bug),
 			Reopen: func() core.FileStorage {
 				if bug == "reopen forgets" {
-					return newRefStore("")
+					return reference.NewStorage()
 				}
-				return &refStore{st: s.st}
+				return newBroken(data, bug)
 			},
 		}
 	}
 }
 
 // TestReferenceStorage runs the suite as adapters do, on a storage that
-// keeps every rule: the suite has no false alarms.
+// keeps every rule: the suite has no false alarms (and reference.Storage
+// keeps every rule).
 func TestReferenceStorage(t *testing.T) {
 	storagetest.Run(t, refHarness(""), allCaps)
 }
@@ -81,6 +83,7 @@ func TestCheckFindsEachBrokenRule(t *testing.T) {
 		{"details panic", "GetDetails describes a folder as FileTypeFolder, whatever its name"},
 		{"upsert tears", "readers during UpsertFile see the whole old or new content"},
 		{"reopen forgets", "a reopened storage sees the files and folders written before"},
+		{"reopen forgets", "a LocalIndex over the storage keeps its items, side-cars and query results across reopens"},
 		{"escapes its root", "paths that leave the root fail with core.ErrInvalidArgument"},
 		{"group write drops the last file", "WriteFiles writes every file, new or replaced, byte for byte"},
 		{"group write aliases the caller's bytes", "WriteFiles keeps its own copy of the caller's bytes"},
@@ -118,7 +121,7 @@ func TestCheckSkipsUnclaimedCapabilities(t *testing.T) {
 }
 
 func TestCheckReportsAPersistentClaimWithoutReopen(t *testing.T) {
-	noReopen := func(t testing.TB) storagetest.Harness { return storagetest.Harness{Storage: newRefStore("")} }
+	noReopen := func(t testing.TB) storagetest.Harness { return storagetest.Harness{Storage: reference.NewStorage()} }
 	rule := "a reopened storage sees the files and folders written before"
 	if err := storagetest.Check(t.Context(), noReopen, allCaps); !violatedRules(err)[rule] {
 		t.Errorf("Check did not report the missing Reopen under %q; it reported:\n%v", rule, err)
@@ -131,7 +134,7 @@ func TestCheckReportsHarnessFailures(t *testing.T) {
 		return storagetest.Harness{}
 	}
 	err := storagetest.Check(t.Context(), failing, storagetest.Capabilities{})
-	if err == nil || !strings.Contains(err.Error(), "harness: cannot make the storage") {
+	if err == nil || !strings.Contains(err.Error(), "cannot make the storage") {
 		t.Errorf("Check with a failing harness = %v, want the harness's failure", err)
 	}
 }
@@ -142,7 +145,7 @@ func TestCheckStopsOnACancelledContext(t *testing.T) {
 	calls := 0
 	counting := func(t testing.TB) storagetest.Harness {
 		calls++
-		return storagetest.Harness{Storage: newRefStore("")}
+		return storagetest.Harness{Storage: reference.NewStorage()}
 	}
 	err := storagetest.Check(ctx, counting, storagetest.Capabilities{})
 	if !errors.Is(err, context.Canceled) || calls != 0 {
@@ -154,7 +157,7 @@ func TestCheckTempDirIsRemovedAfterTheCase(t *testing.T) {
 	var dirs []string
 	withDir := func(t testing.TB) storagetest.Harness {
 		dirs = append(dirs, t.TempDir())
-		return storagetest.Harness{Storage: newRefStore("")}
+		return storagetest.Harness{Storage: reference.NewStorage()}
 	}
 	if err := storagetest.Check(t.Context(), withDir, storagetest.Capabilities{}); err != nil {
 		t.Fatal(err)

@@ -56,13 +56,13 @@ var invalidUTF8 = []string{"\xff\xfe", "a\x80b", "\xe4\xb8", "ok \xc3\x28 then"}
 
 func cases() []testCase {
 	return []testCase{
-		{"Encode and Decode are deterministic", caseDeterministic},
-		{"non-empty text gives non-negative token ids", caseNonEmpty},
-		{"empty text and empty tokens", caseEmpty},
-		{"a lossless tokenizer round-trips every valid UTF-8 text", caseLossless},
-		{"decoding keeps ASCII text up to case and whitespace", caseASCIIKept},
-		{"special-token text, invalid UTF-8 and token prefixes never panic", caseNoPanic},
-		{"concurrent use is safe and gives sequential results", caseConcurrent},
+		{Name: "Encode and Decode are deterministic", Run: caseDeterministic},
+		{Name: "non-empty text gives non-negative token ids", Run: caseNonEmpty},
+		{Name: "empty text and empty tokens", Run: caseEmpty},
+		{Name: "a lossless tokenizer round-trips every valid UTF-8 text", Run: caseLossless},
+		{Name: "decoding keeps ASCII text up to case and whitespace", Run: caseASCIIKept},
+		{Name: "special-token text, invalid UTF-8 and token prefixes never panic", Run: caseNoPanic},
+		{Name: "concurrent use is safe and gives sequential results", Run: caseConcurrent},
 	}
 }
 

@@ -2,11 +2,9 @@ package tokenizertest
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"testing"
 
-	"github.com/foliovec/folio/conformance/internal/checktb"
+	"github.com/foliovec/folio/conformance/internal/suite"
 	"github.com/foliovec/folio/core"
 )
 
@@ -19,20 +17,13 @@ type Capabilities struct {
 	Lossless bool
 }
 
-type testCase struct {
-	name string
-	run  func(t testing.TB, newTokenizer func(testing.TB) core.Tokenizer, caps Capabilities)
-}
+type testCase = suite.Case[core.Tokenizer, Capabilities]
 
 // Run runs every case of the suite as a subtest of t. newTokenizer is called
-// once per subtest for a fresh tokenizer.
+// once per subtest for a fresh tokenizer (twice where a case compares two).
 func Run(t *testing.T, newTokenizer func(t testing.TB) core.Tokenizer, caps Capabilities) {
 	t.Helper()
-	for _, c := range cases() {
-		t.Run(c.name, func(t *testing.T) {
-			c.run(t, newTokenizer, caps)
-		})
-	}
+	suite.Run(t, cases(), newTokenizer, caps)
 }
 
 // Check runs every case of the suite outside go test and returns nil, or an
@@ -40,20 +31,5 @@ func Run(t *testing.T, newTokenizer func(t testing.TB) core.Tokenizer, caps Capa
 // to newTokenizer records failures as violations; its ArtifactDir, Setenv
 // and Chdir are not available. ctx is what the TB's Context returns.
 func Check(ctx context.Context, newTokenizer func(t testing.TB) core.Tokenizer, caps Capabilities) error {
-	var errs []error
-	for _, c := range cases() {
-		if err := ctx.Err(); err != nil {
-			return errors.Join(append(errs, err)...)
-		}
-		tb := checktb.New(ctx, c.name, "tokenizertest-")
-		tb.Run(func(t testing.TB) { c.run(t, newTokenizer, caps) })
-		msgs := tb.Messages()
-		for _, msg := range msgs {
-			errs = append(errs, fmt.Errorf("tokenizertest: %s: %s", c.name, msg))
-		}
-		if tb.Failed() && len(msgs) == 0 {
-			errs = append(errs, fmt.Errorf("tokenizertest: %s: failed", c.name))
-		}
-	}
-	return errors.Join(errs...)
+	return suite.Check(ctx, "tokenizertest", cases(), newTokenizer, caps)
 }

@@ -1,0 +1,242 @@
+package storagetest_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/foliovec/folio/conformance/reference"
+	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/pathutil"
+)
+
+// brokenStorage is reference.Storage with one rule broken on purpose (bug;
+// "" breaks none), to show the suite notices: see the bugs table in
+// storagetest_test.go.
+type brokenStorage struct {
+	inner *reference.Storage
+	bug   string
+
+	mu     sync.Mutex
+	shared map[string][]byte // "writes alias…": the caller's slices; "reads share…": the slices handed out
+}
+
+func newBroken(inner *reference.Storage, bug string) *brokenStorage {
+	return &brokenStorage{inner: inner, bug: bug, shared: map[string][]byte{}}
+}
+
+var (
+	_ core.FileStorage = (*brokenStorage)(nil)
+	_ core.GroupWriter = (*brokenStorage)(nil)
+)
+
+// in returns the context and path the inner storage gets.
+func (s *brokenStorage) in(ctx context.Context, p string) (context.Context, string) {
+	switch s.bug {
+	case "ignores context":
+		ctx = context.Background()
+	case "raw paths":
+		p = strings.NewReplacer("//", "/~/", "/./", "/~/").Replace(strings.TrimSuffix(p, "/"))
+	case "escapes its root":
+		p = strings.TrimPrefix(path.Clean("/"+p), "/") // ".." past the top stays at the top
+	}
+	return ctx, p
+}
+
+func (s *brokenStorage) keep(p string, b []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.shared[pathutil.Normalize(p)] = b
+}
+
+func (s *brokenStorage) forget(p string) { s.keep(p, nil) }
+
+func (s *brokenStorage) CreateFile(ctx context.Context, p string, content []byte) error {
+	ictx, ip := s.in(ctx, p)
+	switch s.bug {
+	case "create overwrites":
+		return s.UpsertFile(ctx, p, content)
+	case "create is not exclusive":
+		if ok, err := s.inner.PathExists(ictx, ip); err != nil || ok {
+			return errors.Join(err, fs.ErrExist)
+		}
+		time.Sleep(time.Millisecond)
+		return s.UpsertFile(ctx, p, content)
+	case "writes need no parent":
+		_ = s.inner.CreateFolder(ictx, pathutil.Dirname(ip))
+	}
+	if err := s.inner.CreateFile(ictx, ip, content); err != nil {
+		return err
+	}
+	s.written(p, content)
+	return nil
+}
+
+// written records what the "alias" bugs hand back on later reads.
+func (s *brokenStorage) written(p string, content []byte) {
+	if s.bug == "writes alias the caller's bytes" {
+		s.keep(p, content)
+	} else {
+		s.forget(p)
+	}
+}
+
+func (s *brokenStorage) UpsertFile(ctx context.Context, p string, content []byte) error {
+	ictx, ip := s.in(ctx, p)
+	switch s.bug {
+	case "writes need no parent":
+		_ = s.inner.CreateFolder(ictx, pathutil.Dirname(ip))
+	case "upsert tears":
+		if len(content) > 1 {
+			if err := s.inner.UpsertFile(ictx, ip, content[:len(content)/2]); err != nil {
+				return err
+			}
+			time.Sleep(200 * time.Microsecond)
+		}
+	}
+	if err := s.inner.UpsertFile(ictx, ip, content); err != nil {
+		return err
+	}
+	s.written(p, content)
+	return nil
+}
+
+func (s *brokenStorage) WriteFiles(ctx context.Context, files []core.FileWrite) error {
+	if s.bug == "group write drops the last file" && len(files) > 1 {
+		files = files[:len(files)-1]
+	}
+	ictx, _ := s.in(ctx, "")
+	inner := make([]core.FileWrite, len(files))
+	for i, f := range files {
+		_, ip := s.in(ctx, f.Path)
+		inner[i] = core.FileWrite{Path: ip, Content: f.Content}
+	}
+	if err := s.inner.WriteFiles(ictx, inner); err != nil {
+		return err
+	}
+	for _, f := range files {
+		if s.bug == "group write aliases the caller's bytes" {
+			s.keep(f.Path, f.Content)
+		} else {
+			s.forget(f.Path)
+		}
+	}
+	return nil
+}
+
+func (s *brokenStorage) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	ictx, ip := s.in(ctx, p)
+	b, err := s.inner.ReadFile(ictx, ip)
+	if s.bug == "read of missing is nil, nil" && errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := pathutil.Normalize(p)
+	if kept := s.shared[key]; kept != nil {
+		if s.bug == "reads share the stored bytes" {
+			return kept, nil
+		}
+		return slices.Clone(kept), nil
+	}
+	if s.bug == "reads share the stored bytes" {
+		s.shared[key] = b
+	}
+	return b, nil
+}
+
+func (s *brokenStorage) DeleteFile(ctx context.Context, p string) error {
+	ictx, ip := s.in(ctx, p)
+	if s.bug == "delete of missing fails" {
+		if ok, err := s.inner.PathExists(ictx, ip); err == nil && !ok {
+			return fmt.Errorf("delete %q: %w", p, fs.ErrNotExist)
+		}
+	}
+	s.forget(p)
+	return s.inner.DeleteFile(ictx, ip)
+}
+
+func (s *brokenStorage) PathExists(ctx context.Context, p string) (bool, error) {
+	ictx, ip := s.in(ctx, p)
+	return s.inner.PathExists(ictx, ip)
+}
+
+func (s *brokenStorage) CreateFolder(ctx context.Context, p string) error {
+	ictx, ip := s.in(ctx, p)
+	if s.bug == "folders get no parents" {
+		if ok, err := s.inner.PathExists(ictx, pathutil.Dirname(ip)); err == nil && !ok {
+			return fmt.Errorf("create folder %q: parent: %w", p, fs.ErrNotExist)
+		}
+	}
+	return s.inner.CreateFolder(ictx, ip)
+}
+
+func (s *brokenStorage) DeleteFolder(ctx context.Context, p string) error {
+	ictx, ip := s.in(ctx, p)
+	switch s.bug {
+	case "delete folder is shallow":
+		files, err := s.inner.ListFiles(ictx, ip, core.ListFilesOnly)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		for _, f := range files {
+			if err := s.inner.DeleteFile(ictx, f.Path); err != nil {
+				return err
+			}
+		}
+		return err
+	case "delete folder matches name prefixes":
+		parent, name := pathutil.Dirname(ip), pathutil.Basename(ip)
+		siblings, _ := s.inner.ListFiles(ictx, parent, core.ListAll)
+		for _, d := range siblings {
+			if strings.HasPrefix(d.Name, name) && d.Name != name {
+				if d.IsFolder {
+					_ = s.inner.DeleteFolder(ictx, d.Path)
+				} else {
+					_ = s.inner.DeleteFile(ictx, d.Path)
+				}
+			}
+		}
+	}
+	return s.inner.DeleteFolder(ictx, ip)
+}
+
+func (s *brokenStorage) GetDetails(ctx context.Context, p string) (core.FileDetails, error) {
+	if s.bug == "details panic" {
+		panic("broken: details panic")
+	}
+	ictx, ip := s.in(ctx, p)
+	d, err := s.inner.GetDetails(ictx, ip)
+	return s.detail(d), err
+}
+
+func (s *brokenStorage) detail(d core.FileDetails) core.FileDetails {
+	if s.bug == "files have no type" && !d.IsFolder {
+		d.FileType = ""
+	}
+	return d
+}
+
+func (s *brokenStorage) ListFiles(ctx context.Context, p string, filter core.ListFilesFilter) ([]core.FileDetails, error) {
+	ictx, ip := s.in(ctx, p)
+	if s.bug == "list ignores the filter" {
+		filter = core.ListAll
+	}
+	list, err := s.inner.ListFiles(ictx, ip, filter)
+	for i := range list {
+		list[i] = s.detail(list[i])
+	}
+	if s.bug == "list is not sorted" {
+		slices.Reverse(list)
+	}
+	return list, err
+}
