@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/foliovec/folio/core/internal/render"
 	"github.com/foliovec/folio/core/pathutil"
 )
 
@@ -30,8 +30,8 @@ type LocalDocument struct {
 	id, uri   string
 
 	mu       sync.Mutex
-	text     *docText // nil until loaded
-	meta     Metadata // nil until loaded
+	text     *render.Text // nil until loaded
+	meta     Metadata     // nil until loaded
 	length   int
 	hasLen   bool
 	metaRead bool
@@ -71,10 +71,10 @@ func (doc *LocalDocument) LoadText(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return t.s, nil
+	return t.String(), nil
 }
 
-func (doc *LocalDocument) loadText(ctx context.Context) (*docText, error) {
+func (doc *LocalDocument) loadText(ctx context.Context) (*render.Text, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func (doc *LocalDocument) loadText(ctx context.Context) (*docText, error) {
 	if err == nil {
 		var raw []byte
 		if raw, err = doc.storage.ReadFile(ctx, p); err == nil {
-			doc.text = newDocText(string(raw))
+			doc.text = render.NewText(string(raw))
 			return doc.text, nil
 		}
 	}
@@ -115,11 +115,11 @@ func (doc *LocalDocument) GetLength(ctx context.Context) (int, error) {
 }
 
 // textTokenLength is GetLength's rule.
-func textTokenLength(tok Tokenizer, t *docText) int {
-	if n := t.len16(); n > exactLengthLimit {
+func textTokenLength(tok Tokenizer, t *render.Text) int {
+	if n := t.Len16(); n > exactLengthLimit {
 		return (n + 3) / 4
 	}
-	return len(tok.Encode(t.s))
+	return len(tok.Encode(t.String()))
 }
 
 // HasMetadata reports whether the document has a metadata file,
@@ -175,67 +175,4 @@ func (doc *LocalDocument) LoadMetadata(ctx context.Context) (Metadata, error) {
 	}
 	doc.meta, doc.metaRead = md, true
 	return md, nil
-}
-
-// docText is a document's text with what it takes to cut it at UTF-16
-// offsets (Vectra's positions) without converting the whole text per cut:
-// for text that is not all ASCII, the byte offset of every UTF-16 code
-// unit, computed once per document.
-type docText struct {
-	s string
-	// at[i] is the byte offset of the character holding UTF-16 unit i
-	// (both units of a surrogate pair map to the pair's character), and
-	// at[len16] is len(s). nil when s is ASCII: unit i is byte i.
-	at []int32
-}
-
-func newDocText(s string) *docText {
-	t := &docText{s: s}
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return t
-	}
-	t.at = make([]int32, 0, len(s)+1)
-	for i, r := range s {
-		t.at = append(t.at, int32(i))
-		if r >= 0x10000 {
-			t.at = append(t.at, int32(i))
-		}
-	}
-	t.at = append(t.at, int32(len(s)))
-	return t
-}
-
-// len16 is the text's length in UTF-16 code units (JavaScript's length).
-func (t *docText) len16() int {
-	if t.at == nil {
-		return len(t.s)
-	}
-	return len(t.at) - 1
-}
-
-// substring is JavaScript's text.substring(start, end) on UTF-16 offsets:
-// both clamped to [0, len16] and swapped when start > end. An offset inside
-// a surrogate pair takes in the whole character (JavaScript would cut it
-// into a lone surrogate, which UTF-8 cannot hold).
-func (t *docText) substring(start, end int) string {
-	n := t.len16()
-	start, end = min(max(start, 0), n), min(max(end, 0), n)
-	if start > end {
-		start, end = end, start
-	}
-	if t.at == nil {
-		return t.s[start:end]
-	}
-	b := t.at[end]
-	if end > 0 && end < n && t.at[end-1] == b {
-		b = t.at[end+1] // end falls inside a surrogate pair
-	}
-	return t.s[t.at[start]:b]
 }

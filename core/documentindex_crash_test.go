@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/foliovec/folio/core/internal/testtok"
 )
 
 // docVersion is a content a URI may hold.
@@ -117,7 +119,7 @@ func checkConsistent(t *testing.T, env *docTestEnv, ix *LocalDocumentIndex, sc c
 	if err != nil {
 		t.Fatalf("catalog: %v", err)
 	}
-	split, _ := NewTextSplitter(TextSplitterConfig{ChunkSize: 16, KeepSeparators: true, Tokenizer: renderCharTokenizer{}})
+	split, _ := NewTextSplitter(TextSplitterConfig{ChunkSize: 16, KeepSeparators: true, Tokenizer: testtok.Char{}})
 	for uri, id := range cat.URIToID {
 		if cat.IDToURI[id] != uri {
 			t.Fatalf("maps disagree on %q", uri)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/foliovec/folio/core/internal/testtok"
 )
 
 // docTestFixtureDir finds testdata/vectra-0.15 by walking up from the
@@ -134,7 +136,7 @@ func newDocTestEnv(t testing.TB, edit func(*LocalDocumentIndexConfig)) *docTestE
 	env.cfg = LocalDocumentIndexConfig{
 		FolderPath:     docTestFolder,
 		Embeddings:     env.emb,
-		Tokenizer:      renderCharTokenizer{},
+		Tokenizer:      testtok.Char{},
 		ChunkingConfig: &TextSplitterConfig{ChunkSize: 16, KeepSeparators: true},
 		Storage:        env.st,
 		Codec:          jsonTestCodec{},

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/foliovec/folio/core/internal/render"
+	"github.com/foliovec/folio/core/internal/testtok"
 )
 
 // Vectra's src/LocalDocumentIndex.spec.ts, ported: the behaviours are
@@ -22,14 +25,14 @@ func TestDocumentIndexConstructor(t *testing.T) {
 		}
 	})
 	t.Run("storage and codec are required in core", func(t *testing.T) {
-		_, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{FolderPath: "x", Tokenizer: renderCharTokenizer{}, Codec: jsonTestCodec{}})
+		_, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{FolderPath: "x", Tokenizer: testtok.Char{}, Codec: jsonTestCodec{}})
 		if !errors.Is(err, ErrInvalidArgument) {
 			t.Fatalf("err = %v, want ErrInvalidArgument", err)
 		}
 	})
 	t.Run("given tokenizer and embeddings are used; none means no embeddings", func(t *testing.T) {
 		env := newDocTestEnv(t, nil)
-		if env.ix.Tokenizer() != (renderCharTokenizer{}) || env.ix.Embeddings() != env.emb {
+		if env.ix.Tokenizer() != (testtok.Char{}) || env.ix.Embeddings() != env.emb {
 			t.Fatal("getters do not return the configured tokenizer and embeddings")
 		}
 		env2 := newDocTestEnv(t, func(c *LocalDocumentIndexConfig) { c.Embeddings = nil })
@@ -40,15 +43,15 @@ func TestDocumentIndexConstructor(t *testing.T) {
 	t.Run("the chunking config's tokenizer is used when none is given", func(t *testing.T) {
 		ix, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{
 			FolderPath: "x", Storage: newMemTestStorage(), Codec: jsonTestCodec{},
-			ChunkingConfig: &TextSplitterConfig{ChunkSize: 10, Tokenizer: renderPairTokenizer{}},
+			ChunkingConfig: &TextSplitterConfig{ChunkSize: 10, Tokenizer: testtok.Pair{}},
 		})
-		if err != nil || ix.Tokenizer() != (renderPairTokenizer{}) {
+		if err != nil || ix.Tokenizer() != (testtok.Pair{}) {
 			t.Fatalf("tokenizer %v, err %v", ix.Tokenizer(), err)
 		}
 	})
 	t.Run("an invalid chunking config is refused", func(t *testing.T) {
 		_, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{
-			FolderPath: "x", Storage: newMemTestStorage(), Codec: jsonTestCodec{}, Tokenizer: renderCharTokenizer{},
+			FolderPath: "x", Storage: newMemTestStorage(), Codec: jsonTestCodec{}, Tokenizer: testtok.Char{},
 			ChunkingConfig: &TextSplitterConfig{ChunkSize: 4, ChunkOverlap: 5},
 		})
 		if !errors.Is(err, ErrInvalidArgument) {
@@ -58,7 +61,7 @@ func TestDocumentIndexConstructor(t *testing.T) {
 	t.Run("nil chunking config is the document default", func(t *testing.T) {
 		env := newDocTestEnv(t, func(c *LocalDocumentIndexConfig) { c.ChunkingConfig = nil })
 		want := DefaultDocumentChunkingConfig()
-		want.Tokenizer = renderCharTokenizer{}
+		want.Tokenizer = testtok.Char{}
 		if !textSplitterConfigEqual(env.ix.chunking, want) {
 			t.Fatalf("chunking %+v", env.ix.chunking)
 		}
@@ -362,7 +365,7 @@ func TestUpsertDocument(t *testing.T) {
 		text := "📚 first part of it\n\nsecond part é here\n\nthird"
 		doc := mustUpsertDoc(t, env.ix, "u.txt", text, "", Metadata{"lang": "en", "n": 3})
 		chunks := docChunks(t, env.ix, doc.ID())
-		split, _ := NewTextSplitter(TextSplitterConfig{ChunkSize: 16, KeepSeparators: true, DocType: "txt", Tokenizer: renderCharTokenizer{}})
+		split, _ := NewTextSplitter(TextSplitterConfig{ChunkSize: 16, KeepSeparators: true, DocType: "txt", Tokenizer: testtok.Char{}})
 		want := split.Split(text)
 		if len(chunks) != len(want) || len(want) < 2 {
 			t.Fatalf("%d chunks, want %d", len(chunks), len(want))
@@ -381,9 +384,9 @@ func TestUpsertDocument(t *testing.T) {
 		text := "def f():\n    return 1\n\ndef g():\n    return 2\n\nclass C:\n    pass\n"
 		doc := mustUpsertDoc(t, env.ix, "dir.v2/Script.PY", text, "", nil)
 		got := docChunks(t, env.ix, doc.ID())
-		split, _ := NewTextSplitter(TextSplitterConfig{ChunkSize: 30, KeepSeparators: true, DocType: "py", Tokenizer: renderCharTokenizer{}})
+		split, _ := NewTextSplitter(TextSplitterConfig{ChunkSize: 30, KeepSeparators: true, DocType: "py", Tokenizer: testtok.Char{}})
 		want := split.Split(text)
-		other, _ := NewTextSplitter(TextSplitterConfig{ChunkSize: 30, KeepSeparators: true, Tokenizer: renderCharTokenizer{}})
+		other, _ := NewTextSplitter(TextSplitterConfig{ChunkSize: 30, KeepSeparators: true, Tokenizer: testtok.Char{}})
 		if slices.EqualFunc(want, other.Split(text), func(a, b TextChunk) bool { return a.StartPos == b.StartPos }) {
 			t.Fatal("test text splits alike as py and as default")
 		}
@@ -786,7 +789,7 @@ func TestQueryDocuments(t *testing.T) {
 			t.Fatalf("docs %v", docURIs(docs))
 		}
 		for i, d := range docs {
-			if !near(d.Score, mean(chunkScores(d.Chunks))) {
+			if !near(d.Score, render.Mean(chunkScores(d.Chunks))) {
 				t.Fatalf("doc %d score %v is not its chunks' mean", i, d.Score)
 			}
 			if i > 0 && d.Score > docs[i-1].Score {
@@ -1091,9 +1094,9 @@ func TestLocalDocument(t *testing.T) {
 		}
 		for _, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {
-				d := &LocalDocument{tokenizer: renderPairTokenizer{}, text: newDocText(tc.text)}
+				d := &LocalDocument{tokenizer: testtok.Pair{}, text: render.NewText(tc.text)}
 				if tc.name == "short text is exact" || tc.name == "exactly 40,000 units is exact" {
-					d.tokenizer = renderCharTokenizer{}
+					d.tokenizer = testtok.Char{}
 				}
 				if n, err := d.GetLength(ctx); n != tc.want || err != nil {
 					t.Fatalf("GetLength = %d, %v; want %d", n, err, tc.want)

@@ -3,6 +3,8 @@ package core
 import (
 	"context"
 	"fmt"
+
+	"github.com/foliovec/folio/core/internal/render"
 )
 
 // LocalDocumentResult is a document found by QueryDocuments or listed by
@@ -29,15 +31,15 @@ func newLocalDocumentResult(doc *LocalDocument, chunks []QueryResult) *LocalDocu
 	for i, c := range chunks {
 		scores[i] = c.Score
 	}
-	return &LocalDocumentResult{LocalDocument: doc, Chunks: chunks, Score: mean(scores)}
+	return &LocalDocumentResult{LocalDocument: doc, Chunks: chunks, Score: render.Mean(scores)}
 }
 
-func (r *LocalDocumentResult) renderer(ctx context.Context) (*renderer, error) {
+func (r *LocalDocumentResult) renderer(ctx context.Context) (*render.Renderer, *render.Text, error) {
 	t, err := r.loadText(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &renderer{text: t, tok: r.tokenizer}, nil
+	return render.New(t, r.tokenizer), t, nil
 }
 
 // RenderAllSections renders every chunk, in document order, packed into
@@ -51,15 +53,11 @@ func (r *LocalDocumentResult) RenderAllSections(ctx context.Context, maxTokens i
 	if maxTokens < 1 {
 		return nil, fmt.Errorf("core: render all sections of document %q: maxTokens %d is below 1: %w", r.uri, maxTokens, ErrInvalidArgument)
 	}
-	rd, err := r.renderer(ctx)
+	rd, _, err := r.renderer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := rd.renderAll(renderChunks(r.Chunks), maxTokens)
-	if out == nil {
-		out = []DocumentTextSection{}
-	}
-	return out, nil
+	return sections(rd.All(renderChunks(r.Chunks), maxTokens)), nil
 }
 
 // RenderSections renders the best passages of the document, each of at
@@ -100,28 +98,12 @@ func (r *LocalDocumentResult) RenderSections(ctx context.Context, maxTokens, max
 	if err != nil {
 		return nil, err
 	}
-	rd, err := r.renderer(ctx)
+	rd, text, err := r.renderer(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if length <= maxTokens {
-		return []DocumentTextSection{{Text: rd.text.s, TokenCount: length, Score: 1}}, nil
+		return []DocumentTextSection{{Text: text.String(), TokenCount: length, Score: 1}}, nil
 	}
-	var semantic, keyword []*renderChunk
-	for _, c := range renderChunks(r.Chunks) {
-		if c.bm25 {
-			keyword = append(keyword, c)
-		} else {
-			semantic = append(semantic, c)
-		}
-	}
-	out := []DocumentTextSection{}
-	for _, list := range []struct {
-		chunks []*renderChunk
-		bm25   bool
-	}{{semantic, false}, {keyword, true}} {
-		s := rd.sections(list.chunks, list.bm25, maxTokens, maxSections, overlappingChunks)
-		out = append(out, s[:min(maxSections, len(s))]...)
-	}
-	return out, nil
+	return sections(rd.Best(renderChunks(r.Chunks), maxTokens, maxSections, overlappingChunks)), nil
 }
