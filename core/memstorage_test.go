@@ -127,7 +127,11 @@ func (m *memTestStorage) CreateFolder(ctx context.Context, p string) error {
 func (m *memTestStorage) DeleteFolder(ctx context.Context, p string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	delete(m.folders, p)
+	for f := range m.folders {
+		if f == p || strings.HasPrefix(f, p+"/") {
+			delete(m.folders, f)
+		}
+	}
 	for f := range m.files {
 		if strings.HasPrefix(f, p+"/") {
 			delete(m.files, f)
@@ -153,9 +157,27 @@ func (m *memTestStorage) ListFiles(ctx context.Context, folder string, filter Li
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []FileDetails
+	subfolders := map[string]bool{}
 	for f := range m.files {
-		if rest, ok := strings.CutPrefix(f, folder+"/"); ok && !strings.Contains(rest, "/") && filter != ListFoldersOnly {
+		rest, ok := strings.CutPrefix(f, folder+"/")
+		if !ok {
+			continue
+		}
+		if sub, _, nested := strings.Cut(rest, "/"); nested {
+			subfolders[sub] = true
+		} else if filter != ListFoldersOnly {
 			out = append(out, FileDetails{Name: rest, Path: f})
+		}
+	}
+	for f := range m.folders {
+		if rest, ok := strings.CutPrefix(f, folder+"/"); ok && rest != "" {
+			sub, _, _ := strings.Cut(rest, "/")
+			subfolders[sub] = true
+		}
+	}
+	if filter != ListFilesOnly {
+		for sub := range subfolders {
+			out = append(out, FileDetails{Name: sub, Path: folder + "/" + sub, IsFolder: true, FileType: FileTypeFolder})
 		}
 	}
 	slices.SortFunc(out, func(a, b FileDetails) int { return strings.Compare(a.Name, b.Name) })

@@ -1,0 +1,287 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/foliovec/folio/core/internal/testtok"
+)
+
+// managerFormats are two test codecs told apart by extension, standing for
+// JSON and protobuf.
+var managerFormats = map[string]IndexCodec{FormatJSON: jsonTestCodec{}, FormatProtobuf: jsonTestCodec{ext: ".pb"}}
+
+func newTestManager(t *testing.T, st FileStorage, edit func(*IndexManagerConfig)) *IndexManager {
+	t.Helper()
+	cfg := IndexManagerConfig{
+		RootDir:      "root",
+		Storage:      st,
+		Formats:      managerFormats,
+		Embeddings:   &docTestEmbeddings{maxTokens: 100},
+		Tokenizer:    testtok.Char{},
+		ScanInterval: -1,
+	}
+	if edit != nil {
+		edit(&cfg)
+	}
+	m, err := NewIndexManager(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Initialize(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Shutdown)
+	return m
+}
+
+// listed is the manager's indexes as "name format doc?" strings.
+func listed(m *IndexManager) []string {
+	var out []string
+	for _, mi := range m.ListIndexes() {
+		out = append(out, fmt.Sprintf("%s %s %v", mi.Name, mi.Format, mi.IsDocumentIndex()))
+	}
+	return out
+}
+
+func TestIndexManagerCreatesAndFindsIndexesInTheRootFolder(t *testing.T) {
+	ctx := t.Context()
+	st := newMemTestStorage()
+	m := newTestManager(t, st, nil)
+	if _, err := m.CreateIndex(ctx, "plain", CreateManagedIndexConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.CreateIndex(ctx, "docs", CreateManagedIndexConfig{Format: FormatProtobuf, IsDocumentIndex: true, ChunkSize: 64}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"plain json false", "docs protobuf true"}
+	if got := listed(m); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("ListIndexes = %q, want %q", got, want)
+	}
+	mi, err := m.RequireDocumentIndex("docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mi.Documents.UpsertDocument(ctx, "a.txt", "hello world, a document", "", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Folders that are no index, or hidden, are skipped by a new manager.
+	if err := st.CreateFolder(ctx, "root/not-an-index"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateFolder(ctx, "root/.hidden"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.UpsertFile(ctx, "root/.hidden/index.json", []byte(`{"version":1,"metadata_config":{},"items":[]}`)); err != nil {
+		t.Fatal(err)
+	}
+	again := newTestManager(t, st, nil)
+	got := listed(again)
+	if len(got) != 2 || !contains(got, "plain json false") || !contains(got, "docs protobuf true") {
+		t.Fatalf("a new manager lists %q, want the two indexes", got)
+	}
+	docs, _ := again.RequireDocumentIndex("docs")
+	list, err := docs.Documents.ListDocuments(ctx)
+	if err != nil || len(list) != 1 || list[0].URI() != "a.txt" {
+		t.Fatalf("documents after reopening: %v, %v", list, err)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestIndexManagerRejectsNamesThatLeaveTheRoot(t *testing.T) {
+	m := newTestManager(t, newMemTestStorage(), nil)
+	for _, name := range []string{"", "..", "../escape", "a/b", `a\b`, ".hidden", "."} {
+		if _, err := m.CreateIndex(t.Context(), name, CreateManagedIndexConfig{}); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("CreateIndex(%q) = %v, want ErrInvalidArgument", name, err)
+		}
+	}
+	if len(m.ListIndexes()) != 0 {
+		t.Fatalf("indexes after refused names: %q", listed(m))
+	}
+}
+
+func TestIndexManagerErrors(t *testing.T) {
+	ctx := t.Context()
+	m := newTestManager(t, newMemTestStorage(), nil)
+	if _, err := m.CreateIndex(ctx, "x", CreateManagedIndexConfig{Format: "xml"}); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("unknown format: %v, want ErrInvalidArgument", err)
+	}
+	if _, err := m.CreateIndex(ctx, "x", CreateManagedIndexConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.CreateIndex(ctx, "x", CreateManagedIndexConfig{}); !errors.Is(err, ErrIndexExists) {
+		t.Errorf("a second CreateIndex: %v, want ErrIndexExists", err)
+	}
+	if _, err := m.RequireIndex("missing"); !errors.Is(err, ErrIndexNotFound) {
+		t.Errorf("RequireIndex(missing): %v, want ErrIndexNotFound", err)
+	}
+	if _, err := m.RequireDocumentIndex("x"); !errors.Is(err, ErrNotDocumentIndex) {
+		t.Errorf("RequireDocumentIndex(plain): %v, want ErrNotDocumentIndex", err)
+	}
+	if err := m.DeleteIndex(ctx, "missing"); !errors.Is(err, ErrIndexNotFound) {
+		t.Errorf("DeleteIndex(missing): %v, want ErrIndexNotFound", err)
+	}
+	noRoot := newTestManager(t, newMemTestStorage(), func(c *IndexManagerConfig) { c.RootDir = "" })
+	if _, err := noRoot.CreateIndex(ctx, "x", CreateManagedIndexConfig{}); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("CreateIndex without a root: %v, want ErrInvalidArgument", err)
+	}
+	for _, cfg := range []IndexManagerConfig{
+		{Formats: managerFormats},
+		{Storage: newMemTestStorage()},
+		{Storage: newMemTestStorage(), Formats: managerFormats, DefaultFormat: "xml"},
+	} {
+		if _, err := NewIndexManager(cfg); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("NewIndexManager(%+v): %v, want ErrInvalidArgument", cfg, err)
+		}
+	}
+}
+
+func TestIndexManagerCreateOverAnExistingFolderIsIndexExists(t *testing.T) {
+	ctx := t.Context()
+	st := newMemTestStorage()
+	other := newTestManager(t, st, nil)
+	if _, err := other.CreateIndex(ctx, "taken", CreateManagedIndexConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestManager(t, st, nil)
+	if err := m.DeleteIndex(ctx, "taken"); err != nil { // m found it at Initialize
+		t.Fatal(err)
+	}
+	if _, err := other.CreateIndex(ctx, "again", CreateManagedIndexConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.CreateIndex(ctx, "again", CreateManagedIndexConfig{}); !errors.Is(err, ErrIndexExists) {
+		t.Fatalf("CreateIndex over a folder another manager made: %v, want ErrIndexExists", err)
+	}
+}
+
+func TestIndexManagerRescanAddsAndDrops(t *testing.T) {
+	ctx := t.Context()
+	st := newMemTestStorage()
+	writer := newTestManager(t, st, nil)
+	m := newTestManager(t, st, nil)
+	if _, err := writer.CreateIndex(ctx, "late", CreateManagedIndexConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.GetIndex("late"); ok {
+		t.Fatal("found before a rescan")
+	}
+	if err := m.Rescan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.GetIndex("late"); !ok {
+		t.Fatal("a rescan did not find an index another process created")
+	}
+	if err := writer.DeleteIndex(ctx, "late"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Rescan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.GetIndex("late"); ok {
+		t.Fatal("a rescan kept an index whose folder is gone")
+	}
+}
+
+func TestIndexManagerPeriodicRescan(t *testing.T) {
+	ctx := t.Context()
+	st := newMemTestStorage()
+	writer := newTestManager(t, st, nil)
+	m := newTestManager(t, st, func(c *IndexManagerConfig) { c.ScanInterval = 5 * time.Millisecond })
+	if _, err := writer.CreateIndex(ctx, "seen", CreateManagedIndexConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, ok := m.GetIndex("seen"); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the periodic rescan never found the new index")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	m.Shutdown()
+	if len(m.ListIndexes()) != 0 {
+		t.Fatal("indexes still served after Shutdown")
+	}
+	m.Shutdown() // idempotent
+}
+
+func TestIndexManagerSingleMode(t *testing.T) {
+	ctx := t.Context()
+	st := newMemTestStorage()
+	root := newTestManager(t, st, nil)
+	if _, err := root.CreateIndex(ctx, "only", CreateManagedIndexConfig{Format: FormatProtobuf}); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestManager(t, st, func(c *IndexManagerConfig) { c.IndexPath = "root/only" })
+	if !m.IsSingleMode() {
+		t.Fatal("not single mode")
+	}
+	for _, name := range []string{"only", "anything", ""} {
+		mi, ok := m.GetIndex(name)
+		if !ok || mi.Name != "only" || mi.Format != FormatProtobuf {
+			t.Errorf("GetIndex(%q) = %+v, %v; want the one index", name, mi, ok)
+		}
+	}
+	missing, err := NewIndexManager(IndexManagerConfig{IndexPath: "nowhere", Storage: st, Formats: managerFormats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := missing.Initialize(ctx); !errors.Is(err, ErrIndexNotFound) {
+		t.Fatalf("Initialize of a missing single index: %v, want ErrIndexNotFound", err)
+	}
+}
+
+func TestIndexManagerConcurrentUse(t *testing.T) {
+	ctx := t.Context()
+	st := newMemTestStorage()
+	m := newTestManager(t, st, func(c *IndexManagerConfig) { c.ScanInterval = time.Millisecond })
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 10 {
+				name := fmt.Sprintf("ix-%d-%d", g, i)
+				mi, err := m.CreateIndex(ctx, name, CreateManagedIndexConfig{})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if _, err := mi.Index.InsertItem(ctx, IndexItem{Vector: []float32{1, 2}}); err != nil {
+					t.Error(err)
+				}
+				if i%2 == 0 {
+					if err := m.DeleteIndex(ctx, name); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		})
+		wg.Go(func() {
+			for range 200 {
+				for _, mi := range m.ListIndexes() {
+					_, _ = m.GetIndex(mi.Name)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := m.Rescan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(m.ListIndexes()); n != 20 {
+		t.Fatalf("%d indexes, want 20", n)
+	}
+}
