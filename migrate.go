@@ -12,8 +12,8 @@ import (
 
 // Formats MigrateOptions.To accepts.
 const (
-	FormatJSON     = "json"
-	FormatProtobuf = "protobuf"
+	FormatJSON     = core.FormatJSON
+	FormatProtobuf = core.FormatProtobuf
 )
 
 // MigrateOptions configures MigrateIndex.

@@ -1,0 +1,287 @@
+package grpcserver
+
+import (
+	"context"
+	"crypto/subtle"
+	"crypto/tls"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/status"
+
+	"github.com/foliovec/folio/adapters/grpc/vectrapb"
+	"github.com/foliovec/folio/core"
+)
+
+// DefaultPort is the port Vectra's server listens on unless told otherwise.
+const DefaultPort = 50051
+
+// DefaultAddress is the address the server binds: the loopback interface
+// only, as Vectra's server does.
+const DefaultAddress = "127.0.0.1"
+
+// drainTimeout is how long Shutdown lets in-flight calls finish before it
+// stops the server, as Vectra's server does.
+const drainTimeout = 5 * time.Second
+
+// Config configures an IndexServer. Set IndexPath to serve one index or
+// RootDir to serve every index folder below it; Storage, Formats and, for
+// document indexes, Tokenizer are the adapters the indexes are opened with
+// (the folio command passes the local file system, codec-json and codec-pb,
+// and o200k_base).
+type Config struct {
+	// Port is the TCP port to listen on; 0 picks a free one, which Start
+	// returns. Vectra's default is DefaultPort.
+	Port int
+	// Address is the interface to bind; "" means DefaultAddress.
+	Address string
+
+	// IndexPath and RootDir, Embeddings and ScanInterval are as in
+	// core.IndexManagerConfig. Embeddings embed the text of items and
+	// queries, and the chunks of documents; without them, calls that need
+	// them fail with FAILED_PRECONDITION.
+	IndexPath    string
+	RootDir      string
+	Embeddings   core.EmbeddingsModel
+	ScanInterval time.Duration
+	// Storage, Formats and Tokenizer are as in core.IndexManagerConfig;
+	// Storage and Formats are required.
+	Storage   core.FileStorage
+	Formats   map[string]core.IndexCodec
+	Tokenizer core.Tokenizer
+
+	// TLSCertFile and TLSKeyFile, both set, serve TLS with that
+	// certificate and key (PEM). Off by default, as Vectra serves
+	// plaintext.
+	TLSCertFile, TLSKeyFile string
+	// AuthToken, when set, is required of every call as the metadata
+	// "authorization: Bearer <token>" (compared in constant time); a call
+	// without it, or with another, fails with UNAUTHENTICATED. The health
+	// service answers without it, for load balancers.
+	AuthToken string
+	// MaxMessageBytes caps the size of a request the server accepts and of
+	// a response it sends; 0 means gRPC's defaults (4 MiB received).
+	MaxMessageBytes int
+	// Logger receives one debug line per call (method, code, duration) and
+	// the server's warnings. nil is silent.
+	Logger *slog.Logger
+}
+
+// IndexServer serves Vectra's gRPC service (vectra.VectraService) over the
+// indexes of a core.IndexManager, with the standard health service and
+// server reflection. Clients generated from Vectra's proto work unchanged;
+// see the package documentation for where it differs from Vectra.
+//
+// An IndexServer is safe for concurrent use; it serves once: Start, then
+// Shutdown.
+type IndexServer struct {
+	cfg     Config
+	log     *slog.Logger
+	manager *core.IndexManager
+	grpc    *grpc.Server
+	health  *health.Server
+	started time.Time
+	writes  writeLocks
+
+	mu       sync.Mutex
+	state    int // 0 new, 1 started, 2 shut down
+	stopped  chan struct{}
+	stopOnce sync.Once
+}
+
+// NewIndexServer checks cfg and returns a server that Start runs. IndexPath
+// together with RootDir, a negative port, only one of the TLS files, or a
+// missing Storage or Formats is core.ErrInvalidArgument.
+func NewIndexServer(cfg Config) (*IndexServer, error) {
+	const op = "grpcserver: new index server"
+	switch {
+	case cfg.IndexPath != "" && cfg.RootDir != "":
+		return nil, fmt.Errorf("%s: IndexPath and RootDir are exclusive: %w", op, core.ErrInvalidArgument)
+	case cfg.Port < 0 || cfg.Port > 65535:
+		return nil, fmt.Errorf("%s: port %d is out of range: %w", op, cfg.Port, core.ErrInvalidArgument)
+	case (cfg.TLSCertFile == "") != (cfg.TLSKeyFile == ""):
+		return nil, fmt.Errorf("%s: TLS needs both a certificate and a key file: %w", op, core.ErrInvalidArgument)
+	case cfg.MaxMessageBytes < 0:
+		return nil, fmt.Errorf("%s: MaxMessageBytes %d is negative: %w", op, cfg.MaxMessageBytes, core.ErrInvalidArgument)
+	}
+	if cfg.Address == "" {
+		cfg.Address = DefaultAddress
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	manager, err := core.NewIndexManager(core.IndexManagerConfig{
+		IndexPath:    cfg.IndexPath,
+		RootDir:      cfg.RootDir,
+		Storage:      cfg.Storage,
+		Formats:      cfg.Formats,
+		Embeddings:   cfg.Embeddings,
+		Tokenizer:    cfg.Tokenizer,
+		ScanInterval: cfg.ScanInterval,
+		Logger:       cfg.Logger,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	return &IndexServer{cfg: cfg, log: log, manager: manager, stopped: make(chan struct{})}, nil
+}
+
+// Manager returns the manager whose indexes the server answers from.
+func (s *IndexServer) Manager() *core.IndexManager { return s.manager }
+
+// Start loads the indexes, binds Address:Port and serves in the
+// background. It returns the bound port. A server can be started once.
+func (s *IndexServer) Start(ctx context.Context) (int, error) {
+	const op = "grpcserver: start"
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != 0 {
+		return 0, fmt.Errorf("%s: the server was already started: %w", op, core.ErrInvalidArgument)
+	}
+	opts := []grpc.ServerOption{grpc.ChainUnaryInterceptor(s.logCall, s.authenticate)}
+	if s.cfg.TLSCertFile != "" {
+		cert, err := tls.LoadX509KeyPair(s.cfg.TLSCertFile, s.cfg.TLSKeyFile)
+		if err != nil {
+			return 0, fmt.Errorf("%s: TLS certificate: %w", op, err)
+		}
+		opts = append(opts, grpc.Creds(credentials.NewTLS(&tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})))
+	}
+	if n := s.cfg.MaxMessageBytes; n > 0 {
+		opts = append(opts, grpc.MaxRecvMsgSize(n), grpc.MaxSendMsgSize(n))
+	}
+	if err := s.manager.Initialize(ctx); err != nil {
+		return 0, fmt.Errorf("%s: %w", op, err)
+	}
+	var lc net.ListenConfig
+	lis, err := lc.Listen(ctx, "tcp", net.JoinHostPort(s.cfg.Address, strconv.Itoa(s.cfg.Port)))
+	if err != nil {
+		s.manager.Shutdown()
+		return 0, fmt.Errorf("%s: %w", op, err)
+	}
+	s.grpc = grpc.NewServer(opts...)
+	vectrapb.RegisterVectraServiceServer(s.grpc, &service{s: s})
+	s.health = health.NewServer()
+	healthpb.RegisterHealthServer(s.grpc, s.health)
+	reflection.Register(s.grpc)
+	s.started = time.Now()
+	s.state = 1
+	go func() {
+		if err := s.grpc.Serve(lis); err != nil {
+			s.log.Warn("grpcserver: serve ended", "err", err)
+		}
+	}()
+	return lis.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Shutdown stops the server: it stops accepting calls, lets the calls in
+// flight finish for at most 5 seconds (or until ctx ends), then ends the
+// rest, and stops the index manager. It may be called more than once and
+// concurrently; every call returns once the server has stopped. The
+// Shutdown RPC calls it after replying.
+func (s *IndexServer) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	first := s.state == 1
+	if s.state == 0 {
+		s.state = 2
+		s.stopOnce.Do(func() { close(s.stopped) })
+	}
+	s.state = 2
+	s.mu.Unlock()
+	if first {
+		s.health.Shutdown()
+		drained := make(chan struct{})
+		go func() {
+			s.grpc.GracefulStop()
+			close(drained)
+		}()
+		timer := time.NewTimer(drainTimeout)
+		select {
+		case <-drained:
+		case <-timer.C:
+			s.grpc.Stop()
+		case <-ctx.Done():
+			s.grpc.Stop()
+		}
+		timer.Stop()
+		<-drained
+		s.manager.Shutdown()
+		s.stopOnce.Do(func() { close(s.stopped) })
+	}
+	select {
+	case <-s.stopped:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Done is closed once the server has stopped, whether by Shutdown or by the
+// Shutdown RPC.
+func (s *IndexServer) Done() <-chan struct{} { return s.stopped }
+
+// logCall writes one debug line per call.
+func (s *IndexServer) logCall(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	start := time.Now()
+	resp, err := handler(ctx, req)
+	s.log.LogAttrs(ctx, slog.LevelDebug, "grpcserver: call",
+		slog.String("method", info.FullMethod),
+		slog.String("code", status.Code(err).String()),
+		slog.Duration("duration", time.Since(start)))
+	return resp, err
+}
+
+// authenticate checks the bearer token when one is configured; the health
+// service is exempt.
+func (s *IndexServer) authenticate(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	if s.cfg.AuthToken == "" || strings.HasPrefix(info.FullMethod, "/grpc.health.v1.Health/") {
+		return handler(ctx, req)
+	}
+	if !s.authorized(ctx) {
+		return nil, status.Error(codes.Unauthenticated, "a valid bearer token is required")
+	}
+	return handler(ctx, req)
+}
+
+func (s *IndexServer) authorized(ctx context.Context) bool {
+	md, _ := metadata.FromIncomingContext(ctx)
+	for _, v := range md.Get("authorization") {
+		token, ok := strings.CutPrefix(v, "Bearer ")
+		if ok && subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.AuthToken)) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// writeLocks serialises the mutating calls on each index, so concurrent
+// clients wait their turn instead of failing (Vectra answers INTERNAL
+// "Update already in progress"). The lock gives up when the call's context
+// ends.
+type writeLocks struct {
+	m sync.Map // *core.LocalIndex → chan struct{} (capacity 1)
+}
+
+func (w *writeLocks) lock(ctx context.Context, ix *core.LocalIndex) (unlock func(), err error) {
+	v, _ := w.m.LoadOrStore(ix, make(chan struct{}, 1))
+	ch := v.(chan struct{})
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
