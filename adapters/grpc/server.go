@@ -284,4 +284,3 @@ func (w *writeLocks) lock(ctx context.Context, ix *core.LocalIndex) (unlock func
 		return nil, ctx.Err()
 	}
 }
-
