@@ -29,7 +29,7 @@ define each
 endef
 BENCHTIME ?= 1s
 
-.PHONY: all test test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test
+.PHONY: all test test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test load-test
 
 all: lint test
 
@@ -49,6 +49,11 @@ test-short:
 KILLS ?= 250
 kill-test:
 	FOLIO_KILLS=$(KILLS) $(GO) test -count=1 -run '^TestKillDuringWrites$$' -v -timeout 60m ./acceptance | grep -E '^(---|ok|FAIL)|kills'
+
+## load-test: 32 gRPC clients mixing queries and writes on one index for LOAD_SECONDS (30), under -race.
+LOAD_SECONDS ?= 30
+load-test:
+	cd adapters/grpc && FOLIO_LOAD_SECONDS=$(LOAD_SECONDS) $(GO) test -race -count=1 -run '^TestLoadMixedClients$$' -v -timeout 10m . | grep -E '^(---|ok|FAIL)|calls in|load_test'
 
 ## lint: gofmt, go vet and staticcheck over every module.
 lint:
