@@ -29,7 +29,7 @@ define each
 endef
 BENCHTIME ?= 1s
 
-.PHONY: all test test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test load-test
+.PHONY: all test test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test load-test vectra-client-test
 
 all: lint test
 
@@ -54,6 +54,23 @@ kill-test:
 LOAD_SECONDS ?= 30
 load-test:
 	cd adapters/grpc && FOLIO_LOAD_SECONDS=$(LOAD_SECONDS) $(GO) test -race -count=1 -run '^TestLoadMixedClients$$' -v -timeout 10m . | grep -E '^(---|ok|FAIL)|calls in|load_test'
+
+## vectra-client-test: Vectra 0.15's own generated Python client, unchanged, against the gRPC server.
+VECTRA_NPM := .cache/vectra-npm
+VECTRA_PY := .cache/vectra-py
+# Debian's Python, where python3-grpc-tools installs (not a pyenv or venv python3 on PATH).
+DEBIAN_PYTHON := $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)
+vectra-client-test:
+	@$(DEBIAN_PYTHON) -c 'import grpc_tools, grpc' 2>/dev/null || { \
+		echo "==> installing Debian's python3-grpc-tools"; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq python3-grpc-tools >/dev/null; }
+	@[ -f $(VECTRA_NPM)/node_modules/vectra/package.json ] || { \
+		echo "==> npm vectra@0.15.0 into $(VECTRA_NPM)"; \
+		npm install --prefix $(VECTRA_NPM) --no-audit --no-fund --loglevel=error vectra@0.15.0 >/dev/null; }
+	@rm -rf $(VECTRA_PY) && node $(VECTRA_NPM)/node_modules/vectra/bin/vectra.js generate -l python -o $(VECTRA_PY) >/dev/null
+	@cd $(VECTRA_PY) && $(DEBIAN_PYTHON) -m grpc_tools.protoc -I. --python_out=. --grpc_python_out=. vectra_service.proto
+	cd adapters/grpc && FOLIO_VECTRA_PY=$(CURDIR)/$(VECTRA_PY) FOLIO_PYTHON=$(DEBIAN_PYTHON) $(GO) test -count=1 -run '^TestVectraPythonClient$$' -v . | grep -E '^(---|ok|FAIL)|python|vectra'
 
 ## lint: gofmt, go vet and staticcheck over every module.
 lint:
@@ -100,7 +117,7 @@ demo:
 	cd examples && $(GO) run ./docsearch
 
 ## ci: everything CI checks.
-ci: test lint core-deps isolated wasm generate-check tidy-check purego
+ci: test lint core-deps isolated wasm generate-check tidy-check purego vectra-client-test
 
 ## onnxruntime: the ONNX Runtime library that adapters/embed-onnx loads, from the
 ## npm package onnxruntime-node (its install script is never run), checksum-verified,
