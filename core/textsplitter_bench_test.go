@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/foliovec/folio/core/internal/testtok"
 )
 
 // markdownCorpus is about n bytes of markdown: headings, paragraphs, lists,
@@ -26,7 +28,7 @@ func markdownCorpus(n int) string {
 func BenchmarkSplitMarkdown(b *testing.B) {
 	for _, size := range []int{64 << 10, 1 << 20} {
 		text := markdownCorpus(size)
-		s := tsMustSplitter(b, TextSplitterConfig{ChunkSize: 512, KeepSeparators: true, DocType: "md", Tokenizer: tsCharTokenizer{}})
+		s := tsMustSplitter(b, TextSplitterConfig{ChunkSize: 512, KeepSeparators: true, DocType: "md", Tokenizer: testtok.Char{}})
 		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {

@@ -6,26 +6,6 @@ import (
 	"unicode/utf16"
 )
 
-// tsCharTokenizer makes one token per code point, as the tokenizer of Vectra's
-// TextSplitter.spec.ts does.
-type tsCharTokenizer struct{}
-
-func (tsCharTokenizer) Encode(text string) []int {
-	out := make([]int, 0, len(text))
-	for _, r := range text {
-		out = append(out, int(r))
-	}
-	return out
-}
-
-func (tsCharTokenizer) Decode(tokens []int) string {
-	rs := make([]rune, len(tokens))
-	for i, t := range tokens {
-		rs[i] = rune(t)
-	}
-	return string(rs)
-}
-
 // tsHeavyTokenizer is the spec's tokenizer of two tokens per character; Decode
 // keeps every other token.
 type tsHeavyTokenizer struct{}

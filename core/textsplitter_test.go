@@ -13,13 +13,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/foliovec/folio/core/internal/split"
+	"github.com/foliovec/folio/core/internal/testtok"
 )
 
 // specSplitter is the splitter of Vectra's TextSplitter.spec.ts: one token
 // per code point, chunkSize 16, no overlap, unless cfg says otherwise.
 func specSplitter(t *testing.T, edit func(*TextSplitterConfig)) *TextSplitter {
 	t.Helper()
-	cfg := TextSplitterConfig{ChunkSize: 16, Tokenizer: tsCharTokenizer{}}
+	cfg := TextSplitterConfig{ChunkSize: 16, Tokenizer: testtok.Char{}}
 	if edit != nil {
 		edit(&cfg)
 	}
@@ -32,10 +33,10 @@ func TestNewTextSplitterValidatesItsConfig(t *testing.T) {
 		cfg     TextSplitterConfig
 		wantMsg string
 	}{
-		{"chunkSize below 1 is invalid", TextSplitterConfig{ChunkSize: 0, Tokenizer: tsCharTokenizer{}}, "chunkSize must be >= 1"},
-		{"negative overlap is invalid", TextSplitterConfig{ChunkSize: 10, ChunkOverlap: -1, Tokenizer: tsCharTokenizer{}}, "chunkOverlap must be >= 0"},
-		{"overlap above chunkSize is invalid", TextSplitterConfig{ChunkSize: 5, ChunkOverlap: 6, Tokenizer: tsCharTokenizer{}}, "chunkOverlap must be <= chunkSize"},
-		{"Vectra's default overlap with chunkSize 10 is invalid", TextSplitterConfig{ChunkSize: 10, ChunkOverlap: 40, Tokenizer: tsCharTokenizer{}}, "chunkOverlap must be <= chunkSize"},
+		{"chunkSize below 1 is invalid", TextSplitterConfig{ChunkSize: 0, Tokenizer: testtok.Char{}}, "chunkSize must be >= 1"},
+		{"negative overlap is invalid", TextSplitterConfig{ChunkSize: 10, ChunkOverlap: -1, Tokenizer: testtok.Char{}}, "chunkOverlap must be >= 0"},
+		{"overlap above chunkSize is invalid", TextSplitterConfig{ChunkSize: 5, ChunkOverlap: 6, Tokenizer: testtok.Char{}}, "chunkOverlap must be <= chunkSize"},
+		{"Vectra's default overlap with chunkSize 10 is invalid", TextSplitterConfig{ChunkSize: 10, ChunkOverlap: 40, Tokenizer: testtok.Char{}}, "chunkOverlap must be <= chunkSize"},
 		{"a tokenizer is required", TextSplitterConfig{ChunkSize: 10}, "a tokenizer is required"},
 	}
 	for _, tc := range tests {
@@ -50,8 +51,8 @@ func TestNewTextSplitterValidatesItsConfig(t *testing.T) {
 		})
 	}
 	for _, cfg := range []TextSplitterConfig{
-		{ChunkSize: 1, Tokenizer: tsCharTokenizer{}},
-		{ChunkSize: 4, ChunkOverlap: 4, Tokenizer: tsCharTokenizer{}},
+		{ChunkSize: 1, Tokenizer: testtok.Char{}},
+		{ChunkSize: 4, ChunkOverlap: 4, Tokenizer: testtok.Char{}},
 	} {
 		if _, err := NewTextSplitter(cfg); err != nil {
 			t.Errorf("NewTextSplitter(%+v) = %v, want success", cfg, err)
@@ -75,7 +76,7 @@ func TestDefaultConfigs(t *testing.T) {
 				t.Fatalf("got %+v, want %+v", tc.got, tc.want)
 			}
 			cfg := tc.got
-			cfg.Tokenizer = tsCharTokenizer{}
+			cfg.Tokenizer = testtok.Char{}
 			if _, err := NewTextSplitter(cfg); err != nil {
 				t.Fatalf("the default with a tokenizer is invalid: %v", err)
 			}
@@ -153,7 +154,7 @@ func TestSplitByDocType(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.docType, func(t *testing.T) {
-			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 20, KeepSeparators: true, DocType: tc.docType, Tokenizer: tsCharTokenizer{}})
+			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 20, KeepSeparators: true, DocType: tc.docType, Tokenizer: testtok.Char{}})
 			if got := tsChunkTexts(s.Split(tc.text)); !slices.Equal(got, tc.want) {
 				t.Fatalf("Split(%q)\n got %q\nwant %q", tc.text, got, tc.want)
 			}
@@ -179,7 +180,7 @@ func TestVectraSpecCases(t *testing.T) {
 	})
 	t.Run("the default config splits simple text", func(t *testing.T) {
 		cfg := DefaultTextSplitterConfig()
-		cfg.Tokenizer = tsCharTokenizer{}
+		cfg.Tokenizer = testtok.Char{}
 		if got := tsMustSplitter(t, cfg).Split("Hello world"); len(got) != 1 || got[0].Text != "Hello world" {
 			t.Fatalf("got %v", got)
 		}
@@ -392,7 +393,7 @@ func TestSplitMatchesVectra(t *testing.T) {
 	if len(cases) < 100 {
 		t.Fatalf("only %d golden cases", len(cases))
 	}
-	tokenizers := map[string]Tokenizer{"char": tsCharTokenizer{}, "heavy": tsHeavyTokenizer{}}
+	tokenizers := map[string]Tokenizer{"char": testtok.Char{}, "heavy": tsHeavyTokenizer{}}
 	for _, gc := range cases {
 		t.Run(gc.Name, func(t *testing.T) {
 			s := tsMustSplitter(t, TextSplitterConfig{
@@ -443,7 +444,7 @@ func checkPositions(t *testing.T, source string, chunks []TextChunk) {
 func TestFixSpaceSeparatorWindowsDoNotDrift(t *testing.T) {
 	text := "const veryLongIdentifierName = anotherLongIdentifier + yetAnotherIdentifier * someOtherValue;"
 	for _, keep := range []bool{false, true} {
-		s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 10, KeepSeparators: keep, DocType: "ts", Tokenizer: tsCharTokenizer{}})
+		s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 10, KeepSeparators: keep, DocType: "ts", Tokenizer: testtok.Char{}})
 		chunks := s.Split(text)
 		if len(chunks) < 5 {
 			t.Fatalf("keepSeparators=%v: %d chunks, want token windows", keep, len(chunks))
@@ -478,7 +479,7 @@ func TestFixNonASCIIWordsMergeLikeOtherText(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 50, Tokenizer: tsCharTokenizer{}})
+			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 50, Tokenizer: testtok.Char{}})
 			if got := tsChunkTexts(s.Split(tc.text)); !slices.Equal(got, tc.want) {
 				t.Fatalf("got %q, want %q", got, tc.want)
 			}
@@ -530,7 +531,7 @@ func TestFixPositionsSpanStrippedRuns(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: tc.size, Tokenizer: tsCharTokenizer{}})
+			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: tc.size, Tokenizer: testtok.Char{}})
 			chunks := s.Split(tc.text)
 			var spans [][2]int
 			for _, c := range chunks {
@@ -563,7 +564,7 @@ func TestPositionsHoldTheirChunks(t *testing.T) {
 	docTypes := []string{"md", "go", "ts", "js", "python", "html", "rst", "latex", ""}
 	// Tokenizers whose token windows decode to pieces of the text: positions
 	// cannot follow windows that decode to anything else (tsHeavyTokenizer).
-	tokenizers := []Tokenizer{tsCharTokenizer{}, tsByteTokenizer{}}
+	tokenizers := []Tokenizer{testtok.Char{}, tsByteTokenizer{}}
 	seed := uint64(1)
 	next := func(n int) int { // xorshift: reproducible without math/rand
 		seed ^= seed << 13
@@ -598,7 +599,7 @@ func FuzzSplitPositions(f *testing.F) {
 		if !utf8.ValidString(text) || size < 1 || size > 64 {
 			return
 		}
-		for _, tok := range []Tokenizer{tsCharTokenizer{}, tsByteTokenizer{}} {
+		for _, tok := range []Tokenizer{testtok.Char{}, tsByteTokenizer{}} {
 			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: size, KeepSeparators: keep, DocType: "md", Tokenizer: tok})
 			checkPositions(t, text, s.Split(text))
 		}

@@ -31,8 +31,12 @@ type service struct {
 
 func (v *service) manager() *core.IndexManager { return v.s.manager }
 
-// index looks up a served index: NOT_FOUND "Index not found: <name>".
+// index looks up a served index: INVALID_ARGUMENT "index_name is required"
+// for none, NOT_FOUND "Index not found: <name>" for an unknown one.
 func (v *service) index(name string) (*core.ManagedIndex, error) {
+	if name == "" {
+		return nil, invalid("index_name is required")
+	}
 	mi, ok := v.manager().GetIndex(name)
 	if !ok {
 		return nil, status.Errorf(codes.NotFound, "Index not found: %s", name)
@@ -89,9 +93,6 @@ func (v *service) CreateIndex(ctx context.Context, req *vectrapb.CreateIndexRequ
 }
 
 func (v *service) DeleteIndex(ctx context.Context, req *vectrapb.DeleteIndexRequest) (*vectrapb.DeleteIndexResponse, error) {
-	if req.GetIndexName() == "" {
-		return nil, invalid("index_name is required")
-	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -111,9 +112,6 @@ func (v *service) ListIndexes(context.Context, *vectrapb.ListIndexesRequest) (*v
 }
 
 func (v *service) InsertItem(ctx context.Context, req *vectrapb.InsertItemRequest) (*vectrapb.InsertItemResponse, error) {
-	if req.GetIndexName() == "" {
-		return nil, invalid("index_name is required")
-	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -159,9 +157,6 @@ func (v *service) UpsertItem(ctx context.Context, req *vectrapb.UpsertItemReques
 }
 
 func (v *service) BatchInsertItems(ctx context.Context, req *vectrapb.BatchInsertItemsRequest) (*vectrapb.BatchInsertItemsResponse, error) {
-	if req.GetIndexName() == "" {
-		return nil, invalid("index_name is required")
-	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -228,9 +223,6 @@ func (v *service) DeleteItem(ctx context.Context, req *vectrapb.DeleteItemReques
 }
 
 func (v *service) ListItems(ctx context.Context, req *vectrapb.ListItemsRequest) (*vectrapb.ListItemsResponse, error) {
-	if req.GetIndexName() == "" {
-		return nil, invalid("index_name is required")
-	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -256,9 +248,6 @@ func (v *service) ListItems(ctx context.Context, req *vectrapb.ListItemsRequest)
 }
 
 func (v *service) QueryItems(ctx context.Context, req *vectrapb.QueryItemsRequest) (*vectrapb.QueryItemsResponse, error) {
-	if req.GetIndexName() == "" {
-		return nil, invalid("index_name is required")
-	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -287,9 +276,6 @@ func (v *service) QueryItems(ctx context.Context, req *vectrapb.QueryItemsReques
 }
 
 func (v *service) QueryDocuments(ctx context.Context, req *vectrapb.QueryDocumentsRequest) (*vectrapb.QueryDocumentsResponse, error) {
-	if req.GetIndexName() == "" {
-		return nil, invalid("index_name is required")
-	}
 	mi, err := v.documentIndex(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -383,9 +369,6 @@ func (v *service) DeleteDocument(ctx context.Context, req *vectrapb.DeleteDocume
 }
 
 func (v *service) ListDocuments(ctx context.Context, req *vectrapb.ListDocumentsRequest) (*vectrapb.ListDocumentsResponse, error) {
-	if req.GetIndexName() == "" {
-		return nil, invalid("index_name is required")
-	}
 	mi, err := v.documentIndex(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -402,9 +385,6 @@ func (v *service) ListDocuments(ctx context.Context, req *vectrapb.ListDocuments
 }
 
 func (v *service) GetIndexStats(ctx context.Context, req *vectrapb.GetIndexStatsRequest) (*vectrapb.GetIndexStatsResponse, error) {
-	if req.GetIndexName() == "" {
-		return nil, invalid("index_name is required")
-	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -422,9 +402,6 @@ func (v *service) GetIndexStats(ctx context.Context, req *vectrapb.GetIndexStats
 }
 
 func (v *service) GetCatalogStats(ctx context.Context, req *vectrapb.GetCatalogStatsRequest) (*vectrapb.GetCatalogStatsResponse, error) {
-	if req.GetIndexName() == "" {
-		return nil, invalid("index_name is required")
-	}
 	mi, err := v.documentIndex(req.GetIndexName())
 	if err != nil {
 		return nil, err
