@@ -80,9 +80,6 @@ func (v *service) CreateIndex(ctx context.Context, req *vectrapb.CreateIndexRequ
 		}
 		cfg.ChunkOverlap = int(dc.GetChunkOverlap())
 	}
-	if cfg.Format == "" {
-		cfg.Format = core.FormatJSON
-	}
 	if _, err := v.manager().CreateIndex(ctx, req.GetIndexName(), cfg); err != nil {
 		if errors.Is(err, core.ErrIndexExists) {
 			return nil, status.Errorf(codes.AlreadyExists, "Index already exists: %s", req.GetIndexName())
@@ -100,6 +97,7 @@ func (v *service) DeleteIndex(ctx context.Context, req *vectrapb.DeleteIndexRequ
 	if err := v.write(ctx, mi, func() error { return v.manager().DeleteIndex(ctx, mi.Name) }); err != nil {
 		return nil, err
 	}
+	v.s.writes.forget(mi.Index)
 	return &vectrapb.DeleteIndexResponse{}, nil
 }
 

@@ -95,11 +95,19 @@ type IndexServer struct {
 	started time.Time
 	writes  writeLocks
 
-	mu       sync.Mutex
-	state    int // 0 new, 1 started, 2 shut down
-	stopped  chan struct{}
-	stopOnce sync.Once
+	mu      sync.Mutex
+	state   serverState
+	stopped chan struct{} // closed once the server has stopped
 }
+
+// serverState is where an IndexServer is in its one life.
+type serverState int
+
+const (
+	stateNew serverState = iota
+	stateStarted
+	stateStopped
+)
 
 // NewIndexServer checks cfg and returns a server that Start runs. IndexPath
 // together with RootDir, a negative port, only one of the TLS files, or a
@@ -148,7 +156,7 @@ func (s *IndexServer) Start(ctx context.Context) (int, error) {
 	const op = "grpcserver: start"
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state != 0 {
+	if s.state != stateNew {
 		return 0, fmt.Errorf("%s: the server was already started: %w", op, core.ErrInvalidArgument)
 	}
 	opts := []grpc.ServerOption{grpc.ChainUnaryInterceptor(s.logCall, s.authenticate)}
@@ -177,7 +185,7 @@ func (s *IndexServer) Start(ctx context.Context) (int, error) {
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	reflection.Register(s.grpc)
 	s.started = time.Now()
-	s.state = 1
+	s.state = stateStarted
 	go func() {
 		if err := s.grpc.Serve(lis); err != nil {
 			s.log.Warn("grpcserver: serve ended", "err", err)
@@ -193,32 +201,15 @@ func (s *IndexServer) Start(ctx context.Context) (int, error) {
 // Shutdown RPC calls it after replying.
 func (s *IndexServer) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
-	first := s.state == 1
-	if s.state == 0 {
-		s.state = 2
-		s.stopOnce.Do(func() { close(s.stopped) })
-	}
-	s.state = 2
+	prev := s.state
+	s.state = stateStopped
 	s.mu.Unlock()
-	if first {
-		s.health.Shutdown()
-		drained := make(chan struct{})
-		go func() {
-			s.grpc.GracefulStop()
-			close(drained)
-		}()
-		timer := time.NewTimer(drainTimeout)
-		select {
-		case <-drained:
-		case <-timer.C:
-			s.grpc.Stop()
-		case <-ctx.Done():
-			s.grpc.Stop()
-		}
-		timer.Stop()
-		<-drained
-		s.manager.Shutdown()
-		s.stopOnce.Do(func() { close(s.stopped) })
+	switch prev {
+	case stateNew:
+		close(s.stopped)
+	case stateStarted:
+		s.stop(ctx)
+		close(s.stopped)
 	}
 	select {
 	case <-s.stopped:
@@ -226,6 +217,28 @@ func (s *IndexServer) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// stop drains the calls in flight for at most drainTimeout (or until ctx
+// ends), ends the rest and stops the index manager.
+func (s *IndexServer) stop(ctx context.Context) {
+	s.health.Shutdown()
+	drained := make(chan struct{})
+	go func() {
+		s.grpc.GracefulStop()
+		close(drained)
+	}()
+	timer := time.NewTimer(drainTimeout)
+	defer timer.Stop()
+	select {
+	case <-drained:
+	case <-timer.C:
+		s.grpc.Stop()
+	case <-ctx.Done():
+		s.grpc.Stop()
+	}
+	<-drained
+	s.manager.Shutdown()
 }
 
 // Done is closed once the server has stopped, whether by Shutdown or by the
@@ -284,3 +297,6 @@ func (w *writeLocks) lock(ctx context.Context, ix *core.LocalIndex) (unlock func
 		return nil, ctx.Err()
 	}
 }
+
+// forget drops the lock of a deleted index.
+func (w *writeLocks) forget(ix *core.LocalIndex) { w.m.Delete(ix) }
