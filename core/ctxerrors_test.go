@@ -105,6 +105,7 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 		"GetDocumentID":    func(ctx context.Context) error { _, _, err := d.GetDocumentID(ctx, "a.md"); return err },
 		"GetDocumentURI":   func(ctx context.Context) error { _, _, err := d.GetDocumentURI(ctx, doc.ID()); return err },
 		"GetCatalogStats":  func(ctx context.Context) error { _, err := d.GetCatalogStats(ctx); return err },
+		"DocumentURIs":     func(ctx context.Context) error { _, err := d.DocumentURIs(ctx); return err },
 		"IsCatalogCreated": func(ctx context.Context) error { _, err := d.IsCatalogCreated(ctx); return err },
 	} {
 		docIndex[name] = call

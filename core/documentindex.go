@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -204,6 +205,22 @@ func (d *LocalDocumentIndex) GetDocumentID(ctx context.Context, uri string) (str
 	}
 	id, ok := c.URIToID[uri]
 	return id, ok, nil
+}
+
+// DocumentURIs returns the URI of every document in the catalog, sorted,
+// including documents with no chunks (an empty text), which ListDocuments
+// leaves out. A missing index is ErrIndexNotFound.
+func (d *LocalDocumentIndex) DocumentURIs(ctx context.Context) ([]string, error) {
+	c, err := d.catalog(ctx, "list document uris", d.FolderPath())
+	if err != nil {
+		return nil, err
+	}
+	uris := make([]string, 0, len(c.URIToID))
+	for uri := range c.URIToID {
+		uris = append(uris, uri)
+	}
+	slices.Sort(uris)
+	return uris, nil
 }
 
 // GetDocumentURI returns the URI of the document with id documentID.

@@ -725,6 +725,31 @@ func TestListDocuments(t *testing.T) {
 	})
 }
 
+func TestDocumentURIs(t *testing.T) {
+	ctx := context.Background()
+	env := newCreatedDocEnv(t, nil)
+	if uris, err := env.ix.DocumentURIs(ctx); err != nil || len(uris) != 0 {
+		t.Fatalf("empty index: %v, %v", uris, err)
+	}
+	mustUpsertDoc(t, env.ix, "doc://b", "second", "", nil)
+	mustUpsertDoc(t, env.ix, "doc://a", "first", "", nil)
+	mustUpsertDoc(t, env.ix, "doc://c", "", "", nil) // no chunks, still listed
+	if err := env.ix.DeleteDocument(ctx, "doc://b"); err != nil {
+		t.Fatal(err)
+	}
+	uris, err := env.ix.DocumentURIs(ctx)
+	if err != nil || !slices.Equal(uris, []string{"doc://a", "doc://c"}) {
+		t.Fatalf("DocumentURIs = %v, %v", uris, err)
+	}
+	missing, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{FolderPath: "nowhere", Storage: env.ix.Storage(), Codec: env.ix.Codec(), Tokenizer: env.ix.Tokenizer()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := missing.DocumentURIs(ctx); !errors.Is(err, ErrIndexNotFound) {
+		t.Fatalf("missing index: %v", err)
+	}
+}
+
 func TestQueryDocuments(t *testing.T) {
 	ctx := context.Background()
 	t.Run("no embeddings model is ErrEmbeddingsNotConfigured", func(t *testing.T) {

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"strings"
@@ -66,4 +67,20 @@ func knownFileType(ext string) FileType {
 		return FileType(ext)
 	}
 	return ""
+}
+
+// binarySniffLen is how much of a file's start LooksBinary searches for a
+// NUL byte.
+const binarySniffLen = 8 << 10
+
+// LooksBinary reports whether a file is binary rather than text: its
+// extension (lowercased, without the dot) is one of BinaryFileExt, or the
+// first 8 KiB of head, the start of its content, hold a NUL byte. Text
+// encodings that use NUL bytes (UTF-16, UTF-32) count as binary.
+func LooksBinary(filePath string, head []byte) bool {
+	ext := strings.ToLower(pathutil.Extname(filePath))
+	if ext != "" && slices.Contains(BinaryFileExt, ext[1:]) {
+		return true
+	}
+	return bytes.IndexByte(head[:min(len(head), binarySniffLen)], 0) >= 0
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/foliovec/folio/core"
@@ -152,5 +153,28 @@ func TestTryDeleteFile(t *testing.T) {
 				t.Errorf("calls = %q, want %q", s.calls, want)
 			}
 		})
+	}
+}
+
+func TestLooksBinary(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		head string
+		want bool
+	}{
+		{"notes.md", "# Title\n", false},
+		{"image.PNG", "", true},
+		{"archive.tar.gz", "text", true},
+		{"data.sqlite", "SQLite format 3", true},
+		{"Makefile", "all:\n", false},
+		{"blob", "ELF\x00\x01", true},
+		{"utf16.txt", "\xff\xfeh\x00i\x00", true},
+		{"late-nul.txt", strings.Repeat("a", 8<<10) + "\x00", false},
+		{".png", "", false}, // a dotfile has no extension
+		{"empty.txt", "", false},
+	} {
+		if got := core.LooksBinary(tc.path, []byte(tc.head)); got != tc.want {
+			t.Errorf("LooksBinary(%q, %.20q) = %v, want %v", tc.path, tc.head, got, tc.want)
+		}
 	}
 }
