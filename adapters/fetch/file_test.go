@@ -1,0 +1,221 @@
+package fetch_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/foliovec/folio/adapters/fetch"
+	"github.com/foliovec/folio/conformance/fetchtest"
+)
+
+// fileHarness publishes texts as files numbered in name order in a fresh
+// folder.
+func fileHarness(t testing.TB) fetchtest.Harness {
+	var mu sync.Mutex
+	n := 0
+	return fetchtest.Harness{
+		Fetcher: fetch.NewFileFetcher(),
+		Publish: func(t testing.TB, texts []string) (string, []fetchtest.Document) {
+			mu.Lock()
+			n++
+			dir := filepath.Join(t.TempDir(), fmt.Sprintf("source-%d", n))
+			mu.Unlock()
+			var want []fetchtest.Document
+			for i, text := range texts {
+				// Every other document in a sub-folder; names sort in
+				// the order of texts.
+				p := filepath.Join(dir, fmt.Sprintf("%02d-doc.txt", i))
+				if i%2 == 1 {
+					p = filepath.Join(dir, fmt.Sprintf("%02d-sub", i), "nested.md")
+				}
+				writeFile(t, p, text)
+				want = append(want, fetchtest.Document{URI: p, Text: text, DocType: filepath.Ext(p)[1:]})
+			}
+			if len(texts) == 1 {
+				return want[0].URI, want
+			}
+			return dir, want
+		},
+		Unreadable: func(t testing.TB) []string {
+			dir := t.TempDir()
+			fifo := filepath.Join(dir, "fifo")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			uris := []string{fifo}
+			if os.Geteuid() != 0 { // root reads everything
+				locked := filepath.Join(dir, "locked.txt")
+				writeFile(t, locked, "secret")
+				if err := os.Chmod(locked, 0); err != nil {
+					t.Fatal(err)
+				}
+				uris = append(uris, locked)
+			}
+			return uris
+		},
+	}
+}
+
+func writeFile(t testing.TB, p, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFileFetcherConforms(t *testing.T) {
+	fetchtest.Run(t, fileHarness, fetchtest.Capabilities{Collections: true, Ordered: true})
+}
+
+// fetched is what one Fetch reported.
+type fetched struct{ uri, text, docType string }
+
+func fetchFiles(t *testing.T, f *fetch.FileFetcher, uri string) []fetched {
+	t.Helper()
+	var got []fetched
+	ok, err := f.Fetch(t.Context(), uri, func(_ context.Context, uri, text, docType string) (bool, error) {
+		got = append(got, fetched{uri, text, docType})
+		return true, nil
+	})
+	if err != nil || !ok {
+		t.Fatalf("Fetch(%q) = %v, %v", uri, ok, err)
+	}
+	return got
+}
+
+func uris(docs []fetched) []string {
+	out := make([]string, len(docs))
+	for i, d := range docs {
+		out[i] = d.uri
+	}
+	return out
+}
+
+func TestFileFetcherDocTypes(t *testing.T) {
+	dir := t.TempDir()
+	for name, want := range map[string]string{
+		"README.MD":   "md",
+		"a.tar.gz":    "gz", // skipped as binary unless asked for
+		"Makefile":    "makefile",
+		".gitignore":  ".gitignore",
+		"trailing.":   "trailing.",
+		"notes.Txt":   "txt",
+		"main.go":     "go",
+		"data.json5":  "json5",
+		"x.y.z.YAML":  "yaml",
+		"no-ext-FILE": "no-ext-file",
+	} {
+		p := filepath.Join(dir, name)
+		writeFile(t, p, "content of "+name)
+		got := fetchFiles(t, fetch.NewFileFetcherWithOptions(fetch.FileOptions{IncludeBinary: true}), p)
+		if len(got) != 1 || got[0].docType != want || got[0].uri != p || got[0].text != "content of "+name {
+			t.Errorf("%s: got %+v, want docType %q", name, got, want)
+		}
+	}
+}
+
+func TestFileFetcherMissingPathIsSilentSuccess(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "file.txt"), "x")
+	for _, p := range []string{filepath.Join(dir, "missing"), filepath.Join(dir, "file.txt", "below-a-file")} {
+		called := false
+		ok, err := fetch.NewFileFetcher().Fetch(t.Context(), p, func(context.Context, string, string, string) (bool, error) {
+			called = true
+			return true, nil
+		})
+		if !ok || err != nil || called {
+			t.Errorf("Fetch(%q) = %v, %v (called %v); want true, nil, no callback", p, ok, err, called)
+		}
+	}
+}
+
+func TestFileFetcherWalksInNameOrder(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"b.md", "a.md", "c/z.md", "c/a.md", "B.md", "ab/x.md"} {
+		writeFile(t, filepath.Join(dir, name), name)
+	}
+	got := uris(fetchFiles(t, fetch.NewFileFetcher(), dir))
+	var want []string
+	for _, name := range []string{"B.md", "a.md", "ab/x.md", "b.md", "c/a.md", "c/z.md"} {
+		want = append(want, filepath.Join(dir, name))
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("order %v\nwant %v", got, want)
+	}
+}
+
+func TestFileFetcherSymlinkCycleEnds(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a", "doc.md"), "text")
+	// a/loop → a and a/up → the root: both cycles.
+	if err := os.Symlink(filepath.Join(dir, "a"), filepath.Join(dir, "a", "loop")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dir, filepath.Join(dir, "a", "up")); err != nil {
+		t.Fatal(err)
+	}
+	// A link to a file elsewhere is followed.
+	other := t.TempDir()
+	writeFile(t, filepath.Join(other, "linked.md"), "linked text")
+	if err := os.Symlink(filepath.Join(other, "linked.md"), filepath.Join(dir, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	// A dangling link is skipped.
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "dangling.md")); err != nil {
+		t.Fatal(err)
+	}
+	got := fetchFiles(t, fetch.NewFileFetcher(), dir)
+	want := []string{filepath.Join(dir, "a", "doc.md"), filepath.Join(dir, "link.md")}
+	if !slices.Equal(uris(got), want) {
+		t.Fatalf("got %v, want %v", uris(got), want)
+	}
+	if got[1].text != "linked text" {
+		t.Errorf("linked file text %q", got[1].text)
+	}
+}
+
+func TestFileFetcherSkipsBinaryFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "notes.md"), "# notes")
+	writeFile(t, filepath.Join(dir, "logo.png"), "\x89PNG\r\n\x1a\n")
+	writeFile(t, filepath.Join(dir, "photo.JPG"), "not even binary content")
+	writeFile(t, filepath.Join(dir, "program"), "\x7fELF\x02\x01\x01\x00\x00")
+	writeFile(t, filepath.Join(dir, "utf16.txt"), "\xff\xfeh\x00i\x00")
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := uris(fetchFiles(t, fetch.NewFileFetcher(), dir)); !slices.Equal(got, []string{filepath.Join(dir, "notes.md")}) {
+		t.Errorf("default: got %v, want only notes.md", got)
+	}
+	all := uris(fetchFiles(t, fetch.NewFileFetcherWithOptions(fetch.FileOptions{IncludeBinary: true}), dir))
+	if len(all) != 5 {
+		t.Errorf("IncludeBinary: got %v, want the 5 files (never the FIFO)", all)
+	}
+	// Named directly, a binary file is skipped too; a FIFO is an error.
+	if got := fetchFiles(t, fetch.NewFileFetcher(), filepath.Join(dir, "logo.png")); len(got) != 0 {
+		t.Errorf("logo.png named directly: %v", got)
+	}
+	if _, err := fetch.NewFileFetcher().Fetch(t.Context(), fifo, nil); !errors.Is(err, fetch.ErrNotRegular) {
+		t.Errorf("FIFO: %v, want ErrNotRegular", err)
+	}
+}
+
+func TestFileFetcherReplacesInvalidUTF8(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "latin1.txt")
+	writeFile(t, p, "caf\xe9 na\xefve \xe2\x82") // ISO-8859-1 bytes and a cut euro sign
+	got := fetchFiles(t, fetch.NewFileFetcher(), p)
+	if want := "caf\uFFFD na\uFFFDve \uFFFD\uFFFD"; len(got) != 1 || got[0].text != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
