@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/jsvalue"
 	"github.com/foliovec/folio/core/pathutil"
 )
 
@@ -157,7 +158,7 @@ func (w *fileWalk) file(ctx context.Context, p string) (bool, error) {
 	if !w.opts.IncludeBinary && core.LooksBinary(p, content) {
 		return true, nil
 	}
-	return w.onDocument(ctx, p, validText(content), fileDocType(p))
+	return w.onDocument(ctx, p, jsvalue.DecodeUTF8(content), fileDocType(p))
 }
 
 // fileDocType is Vectra's docType of a file: its extension without the dot,

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // FuzzHTMLToMarkdown: any page, however broken, converts without a panic
@@ -25,7 +27,7 @@ func FuzzHTMLToMarkdown(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, page string) {
-		md, err := htmlToMarkdown(context.Background(), validText([]byte(page)), "http://127.0.0.1/dir/page.html")
+		md, err := htmlToMarkdown(context.Background(), jsvalue.DecodeUTF8([]byte(page)), "http://127.0.0.1/dir/page.html")
 		if err != nil {
 			return // the converter may refuse a page; it must not panic
 		}

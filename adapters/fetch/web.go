@@ -17,6 +17,7 @@ import (
 	"golang.org/x/text/transform"
 
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // Defaults of WebOptions.
@@ -286,11 +287,11 @@ func (f *WebFetcher) readBody(resp *http.Response) ([]byte, error) {
 func decodeText(body []byte, contentType string) (string, error) {
 	enc, name, _ := charset.DetermineEncoding(body, contentType)
 	if name == "utf-8" {
-		return validText(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))), nil
+		return jsvalue.DecodeUTF8(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))), nil
 	}
 	out, _, err := transform.Bytes(enc.NewDecoder(), body)
 	if err != nil {
 		return "", fmt.Errorf("decode %s body: %w", name, err)
 	}
-	return validText(out), nil
+	return jsvalue.DecodeUTF8(out), nil
 }

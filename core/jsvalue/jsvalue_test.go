@@ -196,3 +196,18 @@ func TestCompareOrdersAsJavaScriptSorts(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeUTF8(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                        "",
+		"plain é 日本":              "plain é 日本",
+		"caf\xe9":                 "caf\uFFFD",
+		"\xe2\x82 cut":            "\uFFFD\uFFFD cut",
+		"\xff\xfe":                "\uFFFD\uFFFD",
+		"ok\xc3(\xf0\x9f\x99\x82": "ok\uFFFD(🙂",
+	} {
+		if got := jsvalue.DecodeUTF8([]byte(in)); got != want {
+			t.Errorf("DecodeUTF8(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -150,3 +150,26 @@ func firstUnit(r rune) rune {
 	}
 	return r
 }
+
+// DecodeUTF8 returns b as a string under this package's policy for
+// invalid UTF-8: each byte that is not part of a valid sequence becomes
+// U+FFFD, so the result is always valid UTF-8. Valid input is returned
+// unchanged (one copy). Readers of text files use it, so that a file read
+// by any of them gives the same text, and so the same content hash.
+func DecodeUTF8(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	var sb strings.Builder
+	sb.Grow(len(b) + len(b)/8)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			sb.WriteRune(utf8.RuneError)
+		} else {
+			sb.Write(b[:size])
+		}
+		b = b[size:]
+	}
+	return sb.String()
+}

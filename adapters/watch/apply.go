@@ -1,0 +1,255 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/jsvalue"
+	"github.com/foliovec/folio/core/pathutil"
+)
+
+// Limits of one UpsertDocuments call of a sync: files are read and
+// committed in groups of at most this many files and bytes, so a large
+// tree is neither held in memory at once nor committed file by file.
+const (
+	groupFiles = 1000
+	groupBytes = 32 << 20
+)
+
+// syncAll syncs every watched path. The caller holds writeMu.
+func (w *FolderWatcher) syncAll(ctx context.Context) (int, error) {
+	roots := w.resolveRoots()
+	found, err := w.collect(ctx, roots)
+	if err != nil {
+		return 0, err
+	}
+	indexed, err := w.indexedUnder(ctx, roots)
+	if err != nil {
+		return 0, err
+	}
+	present := make(map[string]bool, len(found.files))
+	for _, f := range found.files {
+		present[f] = true
+	}
+	var gone []string
+	for _, uri := range indexed {
+		if !present[uri] && !found.kept(uri) {
+			gone = append(gone, uri)
+		}
+	}
+	n := w.deleteURIs(ctx, gone)
+	m, err := w.upsertFiles(ctx, found.files)
+	n += m
+	if err != nil {
+		return n, err
+	}
+	// What is tracked is what the index holds under the paths now.
+	indexed, err = w.indexedUnder(ctx, roots)
+	if err != nil {
+		return n, err
+	}
+	w.mu.Lock()
+	w.tracked = make(map[string]struct{}, len(indexed))
+	for _, uri := range indexed {
+		w.tracked[uri] = struct{}{}
+	}
+	w.mu.Unlock()
+	return n, nil
+}
+
+// syncPaths syncs the paths events named: a file is upserted, a folder
+// rescanned, a path that is gone deleted with everything tracked below
+// it. The caller holds writeMu.
+func (w *FolderWatcher) syncPaths(ctx context.Context, paths []string) (int, error) {
+	var files, gone []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		switch {
+		case err != nil && missing(err):
+			gone = append(gone, w.trackedUnder(p)...)
+		case err != nil:
+			w.reportError(err, p)
+		case info.IsDir():
+			found, err := w.collect(ctx, []string{p})
+			if err != nil {
+				return 0, err
+			}
+			files = append(files, found.files...)
+			present := make(map[string]bool, len(found.files))
+			for _, f := range found.files {
+				present[f] = true
+			}
+			for _, uri := range w.trackedUnder(p) {
+				if !present[uri] && !found.kept(uri) {
+					gone = append(gone, uri)
+				}
+			}
+		case info.Mode().IsRegular() && w.wants(p) && !under(p, w.indexFolder()):
+			files = append(files, p)
+		}
+	}
+	slices.Sort(files)
+	files = slices.Compact(files)
+	slices.Sort(gone)
+	gone = slices.Compact(gone)
+	n := w.deleteURIs(ctx, gone)
+	m, err := w.upsertFiles(ctx, files)
+	return n + m, err
+}
+
+// indexedUnder returns the URIs of the index's documents under roots.
+func (w *FolderWatcher) indexedUnder(ctx context.Context, roots []string) ([]string, error) {
+	uris, err := w.cfg.Index.DocumentURIs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := uris[:0]
+	for _, uri := range uris {
+		for _, r := range roots {
+			if under(uri, r) {
+				out = append(out, uri)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// trackedUnder returns the tracked URIs that are p or lie below it.
+func (w *FolderWatcher) trackedUnder(p string) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for uri := range w.tracked {
+		if under(uri, p) {
+			out = append(out, uri)
+		}
+	}
+	return out
+}
+
+// deleteURIs deletes the documents at uris and returns how many it
+// deleted; failures go to OnError.
+func (w *FolderWatcher) deleteURIs(ctx context.Context, uris []string) int {
+	n := 0
+	for _, uri := range uris {
+		if ctx.Err() != nil {
+			break
+		}
+		if err := w.cfg.Index.DeleteDocument(ctx, uri); err != nil {
+			if ctx.Err() == nil {
+				w.reportError(err, uri)
+			}
+			continue
+		}
+		w.mu.Lock()
+		delete(w.tracked, uri)
+		w.mu.Unlock()
+		w.reportSync(uri, SyncDeleted)
+		n++
+	}
+	return n
+}
+
+// upsertFiles reads files and upserts them in groups, reporting each added
+// or updated document (an unchanged one is skipped by its content hash and
+// not reported); it returns how many it added or updated.
+func (w *FolderWatcher) upsertFiles(ctx context.Context, files []string) (int, error) {
+	n := 0
+	for len(files) > 0 {
+		docs, rest := w.readGroup(files)
+		files = rest
+		m, err := w.upsertGroup(ctx, docs)
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, ctx.Err()
+}
+
+// readGroup reads files from the start of files until a group is full and
+// returns the documents read and the files left. Unreadable files go to
+// OnError, binary ones (a NUL byte near the start) are skipped, files gone
+// meanwhile are left to the event their removal made.
+func (w *FolderWatcher) readGroup(files []string) ([]core.DocumentInput, []string) {
+	var docs []core.DocumentInput
+	size := 0
+	i := 0
+	for ; i < len(files) && len(docs) < groupFiles && size < groupBytes; i++ {
+		p := files[i]
+		content, err := os.ReadFile(p)
+		if err != nil {
+			if !missing(err) {
+				w.reportError(err, p)
+			}
+			continue
+		}
+		if core.LooksBinary("", content) {
+			continue
+		}
+		size += len(content)
+		docs = append(docs, core.DocumentInput{URI: p, Text: jsvalue.DecodeUTF8(content), DocType: docType(p)})
+	}
+	return docs, files[i:]
+}
+
+// docType is Vectra's watcher's docType of a file: its extension without
+// the dot, lowercased, or none.
+func docType(p string) string {
+	ext := pathutil.Extname(p)
+	if len(ext) < 2 {
+		return ""
+	}
+	return strings.ToLower(ext[1:])
+}
+
+// upsertGroup upserts docs in one UpsertDocuments call and reports what it
+// did.
+func (w *FolderWatcher) upsertGroup(ctx context.Context, docs []core.DocumentInput) (int, error) {
+	if len(docs) == 0 {
+		return 0, nil
+	}
+	before := make([]string, len(docs))
+	for i, d := range docs {
+		id, _, err := w.cfg.Index.GetDocumentID(ctx, d.URI)
+		if err != nil {
+			return 0, err
+		}
+		before[i] = id
+	}
+	stored, err := w.cfg.Index.UpsertDocuments(ctx, docs, &core.UpsertDocumentsOptions{BatchSize: len(docs)})
+	if err != nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	n := 0
+	for i, doc := range stored {
+		uri := docs[i].URI
+		switch {
+		case doc == nil:
+			if err != nil && !errors.Is(err, ctx.Err()) {
+				w.reportError(err, uri)
+			}
+			continue
+		case before[i] == doc.ID():
+			// Unchanged: skipped by its content hash.
+		case before[i] == "":
+			w.reportSync(uri, SyncAdded)
+			n++
+		default:
+			w.reportSync(uri, SyncUpdated)
+			n++
+		}
+		w.mu.Lock()
+		w.tracked[uri] = struct{}{}
+		w.mu.Unlock()
+	}
+	if ctx.Err() != nil {
+		return n, ctx.Err()
+	}
+	return n, nil
+}
