@@ -13,8 +13,11 @@ require (
 	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
 )
 
+require github.com/fsnotify/fsnotify v1.10.1 // indirect
+
 require (
 	github.com/dlclark/regexp2 v1.10.0 // indirect
+	github.com/foliovec/folio/adapters/watch v0.0.0-00010101000000-000000000000
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
 	github.com/google/uuid v1.3.0 // indirect
 	github.com/pkoukk/tiktoken-go v0.1.8 // indirect
@@ -34,3 +37,5 @@ replace (
 	github.com/foliovec/folio/conformance => ./conformance
 	github.com/foliovec/folio/core => ./core
 )
+
+replace github.com/foliovec/folio/adapters/watch => ./adapters/watch

@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/jsvalue"
@@ -172,30 +173,51 @@ func (w *FolderWatcher) upsertFiles(ctx context.Context, files []string) (int, e
 	return n, ctx.Err()
 }
 
+// readWave is how many files readGroup reads at once: file reads are
+// mostly waiting on the kernel, so a few in flight overlap well.
+const readWave = 32
+
 // readGroup reads files from the start of files until a group is full and
-// returns the documents read and the files left. Unreadable files go to
-// OnError, binary ones (a NUL byte near the start) are skipped, files gone
-// meanwhile are left to the event their removal made.
+// returns the documents read and the files left. Files are read readWave
+// at a time, in parallel. Unreadable files go to OnError, binary ones (a
+// NUL byte near the start) are skipped, files gone meanwhile are left to
+// the event their removal made.
 func (w *FolderWatcher) readGroup(files []string) ([]core.DocumentInput, []string) {
 	var docs []core.DocumentInput
 	size := 0
-	i := 0
-	for ; i < len(files) && len(docs) < groupFiles && size < groupBytes; i++ {
-		p := files[i]
-		content, err := os.ReadFile(p)
-		if err != nil {
-			if !missing(err) {
-				w.reportError(err, p)
-			}
-			continue
-		}
-		if core.LooksBinary("", content) {
-			continue
-		}
-		size += len(content)
-		docs = append(docs, core.DocumentInput{URI: p, Text: jsvalue.DecodeUTF8(content), DocType: docType(p)})
+	type read struct {
+		content []byte
+		err     error
 	}
-	return docs, files[i:]
+	var reads [readWave]read
+	for len(files) > 0 && len(docs) < groupFiles && size < groupBytes {
+		wave := files[:min(len(files), readWave, groupFiles-len(docs))]
+		files = files[len(wave):]
+		var wg sync.WaitGroup
+		for i, p := range wave {
+			wg.Go(func() {
+				content, err := os.ReadFile(p)
+				reads[i] = read{content, err}
+			})
+		}
+		wg.Wait()
+		for i, p := range wave {
+			content, err := reads[i].content, reads[i].err
+			reads[i] = read{}
+			if err != nil {
+				if !missing(err) {
+					w.reportError(err, p)
+				}
+				continue
+			}
+			if core.LooksBinary("", content) {
+				continue
+			}
+			size += len(content)
+			docs = append(docs, core.DocumentInput{URI: p, Text: jsvalue.DecodeUTF8(content), DocType: docType(p)})
+		}
+	}
+	return docs, files
 }
 
 // docType is Vectra's watcher's docType of a file: its extension without

@@ -154,7 +154,21 @@ func (s *scan) folder(dir string) {
 		if s.skip != "" && under(p, s.skip) {
 			continue
 		}
-		info, err := os.Stat(p) // follows symbolic links
+		// The entry's type comes with the listing: only a symbolic link
+		// needs a stat, to learn what it points to.
+		switch t := e.Type(); {
+		case t.IsRegular():
+			if s.w.wants(p) {
+				s.c.files = append(s.c.files, p)
+			}
+			continue
+		case t.IsDir():
+			s.folder(p)
+			continue
+		case t&fs.ModeSymlink == 0:
+			continue // FIFOs, sockets, devices are not documents
+		}
+		info, err := os.Stat(p)
 		switch {
 		case err != nil:
 			if !missing(err) { // a dangling link is no file
