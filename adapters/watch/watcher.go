@@ -180,7 +180,8 @@ func (w *FolderWatcher) Stop() {
 	// A Sync called by the user, or the initial one, may still hold the
 	// writer: wait for it too.
 	w.writeMu.Lock()
-	w.writeMu.Unlock() //nolint:staticcheck // an empty critical section: waiting for the writer
+	//lint:ignore SA2001 the empty critical section waits for the writer
+	w.writeMu.Unlock()
 }
 
 // Sync syncs every watched path into the index now, whether the watcher
