@@ -45,13 +45,30 @@ func (runeTokenizer) Decode(tokens []int) string {
 // wordModel embeds a text as its words hashed into 16 dimensions,
 // normalized, and counts its calls.
 type wordModel struct {
-	calls atomic.Int64
+	calls  atomic.Int64
+	mu     sync.Mutex
+	inputs []string // every text embedded
+}
+
+// embedded reports whether a text containing s was embedded.
+func (m *wordModel) embedded(s string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, in := range m.inputs {
+		if strings.Contains(in, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *wordModel) MaxTokens() int { return 2000 }
 
 func (m *wordModel) CreateEmbeddings(ctx context.Context, inputs []string) (core.EmbeddingsResponse, error) {
 	m.calls.Add(1)
+	m.mu.Lock()
+	m.inputs = append(m.inputs, inputs...)
+	m.mu.Unlock()
 	out := make([][]float32, len(inputs))
 	for i, text := range inputs {
 		v := make([]float32, 16)

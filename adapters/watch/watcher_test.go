@@ -95,14 +95,22 @@ func TestRestartCatchesChangesMadeWhileStopped(t *testing.T) {
 	e.write(t, "new.md", "new while stopped")
 
 	// A new watcher (a new process) on the same index.
+	e.model.mu.Lock()
+	e.model.inputs = nil
+	e.model.mu.Unlock()
 	calls := e.model.calls.Load()
 	w2 := start(t, e, rec, watch.Config{})
 	want := []string{"added new.md", "deleted dir/gone.md", "deleted remove.md", "updated change.md"}
 	if got := syncs(t, rec.take()); !slices.Equal(got, want) {
 		t.Fatalf("restart: %v, want %v", got, want)
 	}
-	if n := e.model.calls.Load() - calls; n != 1 { // change.md and new.md share one request
-		t.Errorf("%d embeddings calls, want 1", n)
+	// change.md and new.md are embedded (in one request or two); the
+	// unchanged keep.md is not, though the first sync embedded it.
+	if n := e.model.calls.Load() - calls; n < 1 || n > 2 {
+		t.Errorf("%d embeddings calls, want 1 or 2", n)
+	}
+	if e.model.embedded("text of keep.md") {
+		t.Error("the unchanged keep.md was embedded again")
 	}
 	if w2.TrackedFileCount() != 3 {
 		t.Errorf("tracked %d, want 3", w2.TrackedFileCount())
@@ -197,9 +205,18 @@ func TestRapidWritesCoalesce(t *testing.T) {
 	start(t, e, rec, watch.Config{Debounce: debounce})
 	syncs(t, rec.take())
 
+	// A pause of more than half the debounce between two writes (the
+	// machine may stall the writing loop) may let a sync through: count
+	// them, so the bound holds on a loaded machine.
 	began := time.Now()
+	last, pauses := began, 0
 	for i := 1; i <= 1000; i++ {
 		e.write(t, "hot.md", fmt.Sprintf("version %d", i))
+		now := time.Now()
+		if now.Sub(last) > debounce/2 {
+			pauses++
+		}
+		last = now
 	}
 	burst := time.Since(began)
 	// Wait until the last version is stored, then a little longer for a
@@ -215,10 +232,10 @@ func TestRapidWritesCoalesce(t *testing.T) {
 	upserts := len(syncs(t, rec.take()))
 	// A path changing all along is synced at least every 4 debounce
 	// windows, and once after it settles.
-	if limit := int(burst/(4*debounce)) + 2; upserts < 1 || upserts > limit {
-		t.Errorf("1000 writes in %v made %d upserts, want 1 to %d", burst, upserts, limit)
+	if limit := int(burst/(4*debounce)) + 2 + pauses; upserts < 1 || upserts > limit {
+		t.Errorf("1000 writes in %v (%d pauses) made %d upserts, want 1 to %d", burst, pauses, upserts, limit)
 	}
-	t.Logf("1000 writes in %v: %d upserts", burst, upserts)
+	t.Logf("1000 writes in %v (%d pauses): %d upserts", burst, pauses, upserts)
 }
 
 func TestSymlinksFollowedOnce(t *testing.T) {
