@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"net/url"
 	"strings"
@@ -156,7 +155,6 @@ func NewWebFetcher(opts WebOptions) *WebFetcher {
 	for k, v := range opts.Headers {
 		headers.Set(k, v)
 	}
-	opts.Headers = maps.Clone(opts.Headers)
 
 	client := &http.Client{}
 	if opts.Client != nil {

@@ -89,7 +89,7 @@ func (w *FolderWatcher) syncPaths(ctx context.Context, paths []string) (int, err
 					gone = append(gone, uri)
 				}
 			}
-		case info.Mode().IsRegular() && w.wants(p) && !under(p, w.indexFolder()):
+		case info.Mode().IsRegular() && w.wants(p) && !under(p, w.skip):
 			files = append(files, p)
 		}
 	}

@@ -29,7 +29,6 @@ type run struct {
 
 	mu       sync.Mutex
 	roots    []string           // the resolved paths watched
-	skip     string             // the index folder
 	watched  map[string]string  // watched folder → its real path
 	real     map[string]bool    // real paths of watched folders
 	pending  map[string]pending // paths changed, not yet synced
@@ -48,7 +47,6 @@ func newRun(w *FolderWatcher, fsw *fsnotify.Watcher) *run {
 		readerDone: make(chan struct{}),
 		writerDone: make(chan struct{}),
 		wake:       make(chan struct{}, 1),
-		skip:       w.indexFolder(),
 		watched:    map[string]string{},
 		real:       map[string]bool{},
 		pending:    map[string]pending{},
@@ -86,7 +84,7 @@ func (r *run) watchRoots(roots []string) {
 // watchTree watches dir and every folder below it, following symbolic
 // links; each real folder is watched once.
 func (r *run) watchTree(dir string) {
-	if r.skip != "" && under(dir, r.skip) {
+	if r.w.skip != "" && under(dir, r.w.skip) {
 		return
 	}
 	if !r.watchFolder(dir) {
@@ -150,7 +148,7 @@ func (r *run) unwatchTree(p string) {
 func (r *run) relevant(p string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.skip != "" && under(p, r.skip) {
+	if r.w.skip != "" && under(p, r.w.skip) {
 		return false
 	}
 	for _, root := range r.roots {

@@ -30,11 +30,10 @@ func (w *FolderWatcher) resolveRoots() []string {
 	return roots
 }
 
-// indexFolder is the index's folder as an absolute path, never synced even
-// when it lies under a watched path (the watcher would feed on its own
-// writes).
-func (w *FolderWatcher) indexFolder() string {
-	abs, err := filepath.Abs(w.cfg.Index.FolderPath())
+// indexFolder returns folder (the index's) as an absolute path, with
+// symbolic links resolved when it exists.
+func indexFolder(folder string) string {
+	abs, err := filepath.Abs(folder)
 	if err != nil {
 		return ""
 	}
@@ -95,7 +94,7 @@ func (c *collection) kept(uri string) bool {
 // folder once, following symbolic links) and returns the files to sync.
 // Unreadable entries go to OnError.
 func (w *FolderWatcher) collect(ctx context.Context, paths []string) (collection, error) {
-	s := scan{w: w, ctx: ctx, skip: w.indexFolder(), seen: map[string]bool{}}
+	s := scan{w: w, ctx: ctx, seen: map[string]bool{}}
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
 			return s.c, err
@@ -120,13 +119,12 @@ func (w *FolderWatcher) collect(ctx context.Context, paths []string) (collection
 type scan struct {
 	w    *FolderWatcher
 	ctx  context.Context
-	skip string          // the index folder
 	seen map[string]bool // real paths of the folders walked
 	c    collection
 }
 
 func (s *scan) folder(dir string) {
-	if s.ctx.Err() != nil || (s.skip != "" && under(dir, s.skip)) {
+	if s.ctx.Err() != nil || (s.w.skip != "" && under(dir, s.w.skip)) {
 		return
 	}
 	real, err := filepath.EvalSymlinks(dir)
@@ -151,7 +149,7 @@ func (s *scan) folder(dir string) {
 	}
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
-		if s.skip != "" && under(p, s.skip) {
+		if s.w.skip != "" && under(p, s.w.skip) {
 			continue
 		}
 		// The entry's type comes with the listing: only a symbolic link

@@ -62,6 +62,9 @@ type FolderWatcher struct {
 	cfg     Config
 	exts    map[string]bool // lowercased, with the dot; nil means every file
 	maxWait time.Duration   // the longest a changing path waits
+	// skip is the index's folder, absolute: never synced even when it lies
+	// under a watched path (the watcher would feed on its own writes).
+	skip string
 
 	// writeMu is held by whoever writes the index: the initial sync,
 	// Sync, and each round of the event loop. It makes the watcher one
@@ -90,7 +93,7 @@ func NewFolderWatcher(cfg Config) (*FolderWatcher, error) {
 		cfg.Debounce = DefaultDebounce
 	}
 	cfg.Paths = append([]string(nil), cfg.Paths...)
-	w := &FolderWatcher{cfg: cfg, maxWait: 4 * cfg.Debounce, tracked: map[string]struct{}{}}
+	w := &FolderWatcher{cfg: cfg, maxWait: 4 * cfg.Debounce, skip: indexFolder(cfg.Index.FolderPath()), tracked: map[string]struct{}{}}
 	if len(cfg.Extensions) > 0 {
 		w.exts = make(map[string]bool, len(cfg.Extensions))
 		for _, e := range cfg.Extensions {
