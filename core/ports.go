@@ -124,3 +124,40 @@ type TempFileRemover interface {
 	// it) last modified more than olderThan ago, and returns how many.
 	RemoveTempFiles(ctx context.Context, folderPath string, olderThan time.Duration) (int, error)
 }
+
+// FolderLocker is an optional capability of a FileStorage, found by type
+// assertion: an exclusive lock on a folder that every user of the same
+// files respects — every process, for storage shared between processes.
+// A LocalIndex over such a storage takes its folder's lock around every
+// commit, so writers in different processes never overwrite each other's
+// changes (see [LocalIndex], "Several processes").
+//
+// Implementations must be safe for concurrent use. A lock held by a
+// process that dies must be released without help (an operating-system
+// file lock is), so a crash never leaves a folder locked.
+type FolderLocker interface {
+	// LockFolder takes the exclusive lock of the existing folder
+	// folderPath, waiting while another holder has it. It returns ctx's
+	// error, unchanged, if ctx ends first, and an error wrapping
+	// fs.ErrNotExist if the folder is missing. unlock releases the lock;
+	// it must be called exactly once. The lock is not reentrant: a second
+	// LockFolder of the same folder waits for the first unlock, also in
+	// the same process.
+	LockFolder(ctx context.Context, folderPath string) (unlock func(), err error)
+}
+
+// FileVersioner is an optional capability of a FileStorage, found by type
+// assertion: a cheap way to learn that a file changed since it was read,
+// without reading it. A LocalIndex over such a storage notices commits
+// that another process made to its folder: a writer reloads before it
+// commits on top of them, and readers reload on their next call.
+//
+// Implementations must be safe for concurrent use.
+type FileVersioner interface {
+	// FileVersion returns a token for the file's current content: any
+	// write that replaces or changes the file changes the token, and the
+	// token is unchanged while the file is. Tokens are only compared for
+	// equality, and only tokens of the same path. A missing file is an
+	// error wrapping fs.ErrNotExist.
+	FileVersion(ctx context.Context, filePath string) (string, error)
+}

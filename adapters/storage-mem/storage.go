@@ -18,12 +18,16 @@ import (
 type VirtualFileStorage struct {
 	mu      sync.RWMutex
 	entries map[string]*entry // by normalised path; "" and "/" are the roots
+	gen     uint64            // the last generation given to a file write; guarded by mu
+
+	locks folderLocks
 }
 
 // entry is a file (data) or a folder (children, by name).
 type entry struct {
 	folder   bool
 	data     []byte
+	gen      uint64 // the storage's write counter when data was written
 	children map[string]struct{}
 }
 
@@ -42,6 +46,13 @@ func New() *VirtualFileStorage {
 		"":  newFolder(),
 		"/": newFolder(),
 	}}
+}
+
+// newFile is a file entry holding a copy of content, with the next
+// generation. s.mu must be held for writing.
+func (s *VirtualFileStorage) newFile(content []byte) *entry {
+	s.gen++
+	return &entry{data: clone(content), gen: s.gen}
 }
 
 func newFolder() *entry { return &entry{folder: true, children: map[string]struct{}{}} }
@@ -127,7 +138,7 @@ func (s *VirtualFileStorage) CreateFile(ctx context.Context, filePath string, co
 	if err != nil {
 		return fmt.Errorf("storagemem: create file %q: %w", filePath, err)
 	}
-	s.entries[k] = &entry{data: clone(content)}
+	s.entries[k] = s.newFile(content)
 	parent.children[name] = struct{}{}
 	return nil
 }
@@ -147,13 +158,15 @@ func (s *VirtualFileStorage) UpsertFile(ctx context.Context, filePath string, co
 			return fmt.Errorf("storagemem: upsert file %q: %w", filePath, errIsFolder)
 		}
 		e.data = clone(content)
+		s.gen++
+		e.gen = s.gen
 		return nil
 	}
 	parent, name, err := s.parentFolder(k)
 	if err != nil {
 		return fmt.Errorf("storagemem: upsert file %q: %w", filePath, err)
 	}
-	s.entries[k] = &entry{data: clone(content)}
+	s.entries[k] = s.newFile(content)
 	parent.children[name] = struct{}{}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -26,17 +27,24 @@ import (
 type Storage struct {
 	mu      sync.RWMutex
 	files   map[string][]byte
-	folders map[string]bool // "" (the top level) is always present
+	folders map[string]bool   // "" (the top level) is always present
+	gens    map[string]uint64 // each file's write number, for FileVersion
+	gen     uint64            // the last write number given
+
+	locksMu sync.Mutex
+	locks   map[string]chan struct{} // LockFolder's lock per folder key
 }
 
 // NewStorage returns an empty storage.
 func NewStorage() *Storage {
-	return &Storage{files: map[string][]byte{}, folders: map[string]bool{"": true}}
+	return &Storage{files: map[string][]byte{}, folders: map[string]bool{"": true}, gens: map[string]uint64{}, locks: map[string]chan struct{}{}}
 }
 
 var (
-	_ core.FileStorage = (*Storage)(nil)
-	_ core.GroupWriter = (*Storage)(nil)
+	_ core.FileStorage   = (*Storage)(nil)
+	_ core.GroupWriter   = (*Storage)(nil)
+	_ core.FolderLocker  = (*Storage)(nil)
+	_ core.FileVersioner = (*Storage)(nil)
 )
 
 // errKind is the cause when a path names a file where a folder is needed, or
@@ -102,6 +110,7 @@ func (s *Storage) CreateFile(ctx context.Context, p string, content []byte) erro
 		return err
 	}
 	s.files[k] = slices.Clone(content)
+	s.wroteLocked(k)
 	return nil
 }
 
@@ -124,6 +133,7 @@ func (s *Storage) upsertLocked(k string, content []byte) error {
 		return err
 	}
 	s.files[k] = content
+	s.wroteLocked(k)
 	return nil
 }
 
@@ -304,4 +314,53 @@ func (s *Storage) ListFiles(ctx context.Context, p string, filter core.ListFiles
 	}
 	slices.SortFunc(out, func(a, b core.FileDetails) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
+}
+
+// wroteLocked gives the file k a new write number. s.mu is held.
+func (s *Storage) wroteLocked(k string) {
+	s.gen++
+	s.gens[k] = s.gen
+}
+
+// FileVersion returns the file's write number.
+func (s *Storage) FileVersion(ctx context.Context, p string) (string, error) {
+	k, err := key(ctx, p)
+	if err != nil {
+		return "", err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if _, ok := s.files[k]; !ok {
+		return "", fmt.Errorf("reference: file version %q: %w", k, fs.ErrNotExist)
+	}
+	return strconv.FormatUint(s.gens[k], 10), nil
+}
+
+// LockFolder takes the folder's lock, a one-slot channel, waiting until
+// ctx ends.
+func (s *Storage) LockFolder(ctx context.Context, p string) (func(), error) {
+	k, err := key(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	exists := s.folders[k]
+	s.mu.RUnlock()
+	if !exists {
+		return nil, fmt.Errorf("reference: lock folder %q: %w", k, fs.ErrNotExist)
+	}
+	s.locksMu.Lock()
+	ch, ok := s.locks[k]
+	if !ok {
+		ch = make(chan struct{}, 1)
+		s.locks[k] = ch
+	}
+	s.locksMu.Unlock()
+	select {
+	case ch <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	var once sync.Once
+	return func() { once.Do(func() { <-ch }) }, nil
 }

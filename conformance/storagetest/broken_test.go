@@ -32,8 +32,10 @@ func newBroken(inner *reference.Storage, bug string) *brokenStorage {
 }
 
 var (
-	_ core.FileStorage = (*brokenStorage)(nil)
-	_ core.GroupWriter = (*brokenStorage)(nil)
+	_ core.FileStorage   = (*brokenStorage)(nil)
+	_ core.GroupWriter   = (*brokenStorage)(nil)
+	_ core.FolderLocker  = (*brokenStorage)(nil)
+	_ core.FileVersioner = (*brokenStorage)(nil)
 )
 
 // in returns the context and path the inner storage gets.
@@ -239,4 +241,28 @@ func (s *brokenStorage) ListFiles(ctx context.Context, p string, filter core.Lis
 		slices.Reverse(list)
 	}
 	return list, err
+}
+
+func (s *brokenStorage) LockFolder(ctx context.Context, p string) (func(), error) {
+	ictx, ip := s.in(ctx, p)
+	switch s.bug {
+	case "lock is not exclusive":
+		if _, err := s.inner.GetDetails(ictx, ip); err != nil {
+			return nil, err
+		}
+		return func() {}, nil
+	case "lock is one for all folders":
+		ip = ""
+	}
+	return s.inner.LockFolder(ictx, ip)
+}
+
+func (s *brokenStorage) FileVersion(ctx context.Context, p string) (string, error) {
+	ictx, ip := s.in(ctx, p)
+	v, err := s.inner.FileVersion(ictx, ip)
+	if err == nil && s.bug == "version is the content" {
+		b, _ := s.inner.ReadFile(ictx, ip)
+		v = string(b)
+	}
+	return v, err
 }

@@ -54,6 +54,14 @@
 //   - Storages that implement the optional [core.GroupWriter] write every
 //     file of a group, keep their own copy of the bytes, and fail into a
 //     missing folder or over a folder.
+//   - Storages that implement the optional [core.FolderLocker] let one
+//     holder at a time into a folder (a second LockFolder waits for the
+//     unlock, or for its context to end), lock folders independently, and
+//     fail on a missing folder with fs.ErrNotExist.
+//   - Storages that implement the optional [core.FileVersioner] give a file
+//     a version that stays while it is unchanged and changes with every
+//     write, even of the same bytes, and fail on a missing file with
+//     fs.ErrNotExist.
 //
 // Storages that claim AtomicReplace also never show a reader a mix, prefix
 // or absence of the file being replaced; Persistent ones show a reopened

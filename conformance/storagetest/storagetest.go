@@ -77,6 +77,8 @@ func cases() []suite.Case[Harness, Capabilities] {
 	all = append(all, concurrencyCases()...)
 	all = append(all, capabilityCases()...)
 	all = append(all, groupWriterCases()...)
+	all = append(all, folderLockerCases()...)
+	all = append(all, fileVersionerCases()...)
 	all = append(all, localIndexCases()...)
 	out := make([]suite.Case[Harness, Capabilities], len(all))
 	for i, r := range all {

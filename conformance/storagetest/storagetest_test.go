@@ -87,6 +87,10 @@ func TestCheckFindsEachBrokenRule(t *testing.T) {
 		{"escapes its root", "paths that leave the root fail with core.ErrInvalidArgument"},
 		{"group write drops the last file", "WriteFiles writes every file, new or replaced, byte for byte"},
 		{"group write aliases the caller's bytes", "WriteFiles keeps its own copy of the caller's bytes"},
+		{"lock is not exclusive", "LockFolder excludes a second LockFolder of the folder until unlock"},
+		{"lock is not exclusive", "LockFolder lets one holder at a time into the folder among many"},
+		{"lock is one for all folders", "LockFolder of one folder leaves another folder free"},
+		{"version is the content", "FileVersion changes with every write of the file, even of the same bytes"},
 	}
 	for _, tt := range bugs {
 		t.Run(tt.bug, func(t *testing.T) {
