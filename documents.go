@@ -3,6 +3,7 @@ package folio
 import (
 	"fmt"
 	"log/slog"
+	"time"
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	storagefs "github.com/foliovec/folio/adapters/storage-fs"
@@ -39,6 +40,10 @@ type DocumentIndexConfig struct {
 	// StrictFilters makes a filter on a key that is not indexed an error
 	// (core.ErrInvalidFilter) instead of matching nothing.
 	StrictFilters bool
+	// FreshnessInterval is how often readers check whether another process
+	// has committed to the folder; 0 means 250 ms, negative never (see
+	// core.IndexOptions).
+	FreshnessInterval time.Duration
 }
 
 // NewLocalDocumentIndex returns the document index in cfg.FolderPath, by
@@ -68,5 +73,7 @@ func NewLocalDocumentIndex(cfg DocumentIndexConfig) (*core.LocalDocumentIndex, e
 		IndexName:      cfg.IndexName,
 		Logger:         cfg.Logger,
 		StrictFilters:  cfg.StrictFilters,
+
+		FreshnessInterval: cfg.FreshnessInterval,
 	})
 }

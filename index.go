@@ -3,6 +3,7 @@ package folio
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	storagefs "github.com/foliovec/folio/adapters/storage-fs"
@@ -29,6 +30,10 @@ type IndexOptions struct {
 	// StrictFilters makes a filter on a key that is not indexed an error
 	// (core.ErrInvalidFilter) instead of matching nothing.
 	StrictFilters bool
+	// FreshnessInterval is how often readers check whether another process
+	// has committed to the folder; 0 means 250 ms, negative never (see
+	// core.IndexOptions).
+	FreshnessInterval time.Duration
 }
 
 // NewLocalIndex returns the index stored in folderPath, by default as
@@ -52,6 +57,7 @@ func NewLocalIndex(folderPath string, opts *IndexOptions) (*core.LocalIndex, err
 		Logger:    o.Logger,
 		DocReader: o.DocReader,
 
-		StrictFilters: o.StrictFilters,
+		StrictFilters:     o.StrictFilters,
+		FreshnessInterval: o.FreshnessInterval,
 	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/foliovec/folio"
 	embedhash "github.com/foliovec/folio/adapters/embed-hash"
+	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	"github.com/foliovec/folio/core"
 )
 
@@ -91,7 +92,8 @@ func docsOpenFixture(t testing.TB, folder string, codec core.IndexCodec) (*core.
 	return ix, emb, dst
 }
 
-// docsFileNames lists the files of a folder, sorted.
+// docsFileNames lists the files of a folder, sorted, less Folio's lock
+// file, which Vectra ignores.
 func docsFileNames(t testing.TB, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
@@ -100,6 +102,9 @@ func docsFileNames(t testing.TB, dir string) []string {
 	}
 	var out []string
 	for _, e := range entries {
+		if e.Name() == storagefs.LockFile {
+			continue
+		}
 		out = append(out, e.Name())
 	}
 	return out

@@ -39,6 +39,9 @@ func TestMain(m *testing.M) {
 		killChild(spec)
 		os.Exit(2) // killChild returns only on failure
 	}
+	if spec := os.Getenv(mpChildEnv); spec != "" {
+		mpChild(spec)
+	}
 	os.Exit(m.Run())
 }
 

@@ -27,6 +27,17 @@ type batch struct {
 	// another, so that a batch filling an empty index commits them as the
 	// arena without another copy (BatchInsertItems sizes it).
 	slab []float32
+
+	// ops are the changes made to the batch, in order, kept so that they
+	// can be applied again on a newer commit of another process (see
+	// rebaseLocked).
+	ops []func(*batch) error
+	// triedSidecars is set once a commit has tried to write the
+	// side-car files.
+	triedSidecars bool
+	// replay is set while ops are applied again: an insert of an id that
+	// is there by now replaces the item instead of failing.
+	replay bool
 }
 
 // pendingItem is an item written in a batch, owned by the batch.
@@ -52,6 +63,27 @@ func newBatch(base *snapshot) *batch {
 		b.dim = len(base.vecs[0])
 	}
 	return b
+}
+
+// do runs op on the batch and, when it succeeds, keeps it for a rebase.
+// op must leave the batch as it found it when it fails, and must make the
+// same change when run again on another base: ids and other random names
+// are chosen before, not inside it.
+func (b *batch) do(op func(*batch) error) error {
+	if err := op(b); err != nil {
+		return err
+	}
+	b.ops = append(b.ops, op)
+	return nil
+}
+
+// writtenSidecars are the side-car files of the batch that a commit may
+// have written: all it created, once a commit has tried to write them.
+func (b *batch) writtenSidecars() []string {
+	if !b.triedSidecars {
+		return nil
+	}
+	return b.created
 }
 
 // find returns the position of the first live item with id.
@@ -354,7 +386,18 @@ func (ix *LocalIndex) EndUpdate(ctx context.Context) error {
 	return nil
 }
 
+// commitLocked commits the open batch. It holds the folder's lock, when
+// the storage has one, from before it looks at the folder to after its
+// last write, and rebases the batch first (see rebaseLocked).
 func (ix *LocalIndex) commitLocked(ctx context.Context) error {
+	unlock, err := ix.lockFolder(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := ix.rebaseLocked(ctx); err != nil {
+		return err
+	}
 	b := ix.update
 	s := b.apply()
 	ix.updateBM25(ctx, b, s)

@@ -122,7 +122,12 @@ func (d *LocalDocumentIndex) catalog(ctx context.Context, op, key string) (*Docu
 		return nil, err
 	}
 	if c := d.cat.Load(); c != nil && d.cur.Load() != nil {
-		return c, nil
+		if err := d.refresh(ctx); err != nil {
+			return nil, wrapOp(ctx, op, key, err)
+		}
+		if c := d.cat.Load(); c != nil && d.cur.Load() != nil {
+			return c, nil
+		}
 	}
 	if err := d.mu.lock(ctx); err != nil {
 		return nil, err
@@ -154,16 +159,28 @@ func (d *LocalDocumentIndex) catalogLocked(ctx context.Context) (*DocumentCatalo
 // folder holds a plain index, which a document index must not write into.
 func (d *LocalDocumentIndex) loadCatalogLocked(ctx context.Context, items int) (*DocumentCatalog, error) {
 	p := d.catalogPath()
+	var version string
+	if d.share.versioner != nil {
+		version = d.currentVersion(ctx, p) // before the read, as for the index file
+	}
 	raw, err := d.Storage().ReadFile(ctx, p)
 	var c *DocumentCatalog
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && items > 0:
 		return nil, fmt.Errorf("no document catalog %q beside an index of %d items: %w", p, items, ErrNotDocumentIndex)
 	case errors.Is(err, fs.ErrNotExist):
+		// Created exclusively: another process creating it at the same
+		// time, or already committing documents to it, keeps its own.
 		c = initialCatalog()
-		if err := d.writeCatalog(ctx, c); err != nil {
+		err := d.createCatalog(ctx, c)
+		if errors.Is(err, fs.ErrExist) {
+			return d.loadCatalogLocked(ctx, items)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("create document catalog %q: %w", p, err)
 		}
+		d.cat.Store(c)
+		return c, nil
 	case err != nil:
 		return nil, fmt.Errorf("load document catalog %q: %w", p, err)
 	default:
@@ -175,6 +192,9 @@ func (d *LocalDocumentIndex) loadCatalogLocked(ctx context.Context, items int) (
 			return nil, fmt.Errorf("load document catalog %q: %w", p, err)
 		}
 	}
+	if d.share.versioner != nil {
+		d.setSeen(p, version)
+	}
 	d.cat.Store(c)
 	return c, nil
 }
@@ -183,9 +203,9 @@ func (d *LocalDocumentIndex) loadCatalogLocked(ctx context.Context, items int) (
 // that a plain index is refused before anything uses it), makes the chunk
 // keys of every chunk item inline, and leaves out stray chunks, whose
 // document is not in the catalog (see Crash consistency above).
-func (d *LocalDocumentIndex) hookLoaded(ctx context.Context, data *IndexData) error {
+func (d *LocalDocumentIndex) hookLoaded(ctx context.Context, data *IndexData, reload bool) error {
 	c := d.cat.Load()
-	if c == nil {
+	if c == nil || reload {
 		var err error
 		if c, err = d.loadCatalogLocked(ctx, len(data.Items)); err != nil {
 			return err
@@ -304,7 +324,25 @@ func (d *LocalDocumentIndex) writeCatalog(ctx context.Context, c *DocumentCatalo
 	if err != nil {
 		return fmt.Errorf("serialize document catalog: %w", err)
 	}
-	return d.Storage().UpsertFile(ctx, d.catalogPath(), raw)
+	if err := d.Storage().UpsertFile(ctx, d.catalogPath(), raw); err != nil {
+		return err
+	}
+	d.noteVersion(ctx, d.catalogPath())
+	return nil
+}
+
+// createCatalog writes c as a new catalog file; one already there is an
+// error wrapping fs.ErrExist.
+func (d *LocalDocumentIndex) createCatalog(ctx context.Context, c *DocumentCatalog) error {
+	raw, err := d.Codec().SerializeCatalog(*c)
+	if err != nil {
+		return fmt.Errorf("serialize document catalog: %w", err)
+	}
+	if err := d.Storage().CreateFile(ctx, d.catalogPath(), raw); err != nil {
+		return err
+	}
+	d.noteVersion(ctx, d.catalogPath())
+	return nil
 }
 
 // pendingLocked returns the open batch's catalog copy, making it on first
@@ -326,7 +364,14 @@ func (d *LocalDocumentIndex) viewLocked(committed *DocumentCatalog) *DocumentCat
 
 // The commit hooks of LocalIndex run with its writer lock held.
 
-func (d *LocalDocumentIndex) hookBegin() { d.pending = nil }
+func (d *LocalDocumentIndex) hookBegin() {
+	if d.pending != nil {
+		// A batch rebased on another process's commit: its documents are
+		// applied again from scratch.
+		d.forgetTexts(d.pending.texts)
+	}
+	d.pending = nil
+}
 
 // hookBeforeSave writes the new documents' files (step 1) and, when the
 // batch replaces or deletes documents, the index file with both versions'

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // LocalDocumentIndexConfig configures a LocalDocumentIndex.
@@ -36,6 +37,9 @@ type LocalDocumentIndexConfig struct {
 	IndexName     string
 	Logger        *slog.Logger
 	StrictFilters bool
+	// FreshnessInterval is as in IndexOptions: how often readers check for
+	// commits of other processes, the catalog included.
+	FreshnessInterval time.Duration
 }
 
 // UpsertDocumentOptions are the options of UpsertDocument.
@@ -128,12 +132,16 @@ func NewLocalDocumentIndex(cfg LocalDocumentIndexConfig) (*LocalDocumentIndex, e
 		Logger:    cfg.Logger,
 		DocReader: d.readText,
 
-		StrictFilters: cfg.StrictFilters,
+		StrictFilters:     cfg.StrictFilters,
+		FreshnessInterval: cfg.FreshnessInterval,
 	})
 	if err != nil {
 		return nil, err
 	}
 	d.LocalIndex = ix
+	if ix.share.versioner != nil {
+		ix.share.watched = append(ix.share.watched, d.catalogPath())
+	}
 	ix.inlineKeys = reservedChunkKeys[:]
 	ix.hooks = commitHooks{
 		loaded:     d.hookLoaded,

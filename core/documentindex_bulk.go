@@ -322,8 +322,7 @@ func (r *bulkUpsert) commit(ctx context.Context, ready []int) error {
 		return err
 	}
 	err := func() error {
-		committed, err := d.catalogLocked(ctx)
-		if err != nil {
+		if _, err := d.catalogLocked(ctx); err != nil {
 			return err
 		}
 		if d.update != nil {
@@ -333,12 +332,14 @@ func (r *bulkUpsert) commit(ctx context.Context, ready []int) error {
 		if err != nil {
 			return err
 		}
-		p := d.pendingLocked(committed)
 		for k, i := range ready {
 			doc := &r.docs[i]
 			ids[k] = newUUIDv4()
 			u := upsert{uri: doc.in.URI, id: ids[k], text: doc.in.Text, md: doc.md, hash: doc.hash, chunks: doc.chunks, vectors: doc.vectors}
-			if err := d.applyUpsert(ctx, b, p, u); err != nil {
+			// The pending catalog is taken when the change runs: a rebase
+			// runs it again over the catalog another process committed.
+			err := b.do(func(b *batch) error { return d.applyUpsert(ctx, b, d.pendingLocked(d.cat.Load()), u) })
+			if err != nil {
 				d.cancelLocked(ctx)
 				return fmt.Errorf("document %q: %w", doc.in.URI, err)
 			}

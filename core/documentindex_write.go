@@ -187,12 +187,12 @@ func (d *LocalDocumentIndex) writeDocument(ctx context.Context, change func(b *b
 	if err := d.mu.lock(ctx); err != nil {
 		return nil, err
 	}
-	committed, err := d.catalogLocked(ctx)
-	if err != nil {
+	if _, err := d.catalogLocked(ctx); err != nil {
 		d.mu.Unlock()
 		return nil, err
 	}
 	b, own := d.update, false
+	var err error
 	if b == nil {
 		if b, err = d.beginLocked(ctx); err != nil {
 			d.mu.Unlock()
@@ -200,7 +200,9 @@ func (d *LocalDocumentIndex) writeDocument(ctx context.Context, change func(b *b
 		}
 		own = true
 	}
-	err = change(b, d.pendingLocked(committed))
+	// The pending catalog is taken when the change runs: a rebase runs it
+	// again over the catalog another process committed.
+	err = b.do(func(b *batch) error { return change(b, d.pendingLocked(d.cat.Load())) })
 	if err == nil && own {
 		err = d.commitLocked(ctx)
 	}

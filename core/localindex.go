@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync/atomic"
+	"time"
 
 	"github.com/foliovec/folio/core/pathutil"
 )
@@ -41,15 +42,21 @@ type IndexOptions struct {
 	// whose chunks a later commit adds or changes; never per chunk, and not
 	// again per query (see QueryItems).
 	DocReader func(ctx context.Context, documentID string) (string, error)
+	// FreshnessInterval is how often readers check whether another process
+	// has committed to the folder, when the storage can tell
+	// (FileVersioner): at most one check per interval, a stat of the index
+	// file (and of a document index's catalog), and a reload only when one
+	// changed. 0 means DefaultFreshnessInterval (250 ms); a negative value
+	// turns the readers' checks off (commits still rebase on what other
+	// processes wrote).
+	FreshnessInterval time.Duration
 }
 
 // LocalIndex is a vector index stored in a folder: one index file holding
 // every item (id, vector, norm, inline metadata) and optional side-car
 // files holding the full metadata of items with non-indexed keys.
 //
-// The index file is read once, on first use, and never re-read: changes
-// made to the folder by another process are not seen until a new LocalIndex
-// is made (as in Vectra). Loading a file of 64 MiB or more ends with
+// The index file is read on first use. Loading a file of 64 MiB or more ends with
 // runtime/debug.FreeOSMemory, so the memory the file's bytes and their
 // decoding took goes back to the operating system at once instead of
 // staying resident.
@@ -64,6 +71,30 @@ type IndexOptions struct {
 //
 // Items returned by readers share memory with the index: their Vector and
 // Metadata must not be modified.
+//
+// # Several processes
+//
+// Several processes (or several LocalIndex values) may write one folder
+// when the storage offers both [FolderLocker] and [FileVersioner], as
+// storagefs and storagemem do. Every commit then holds the folder's lock
+// and, if another process committed since this one read the index,
+// reloads it and applies its own changes again on top: no commit is lost,
+// the later writer wins for an item id (and, in a document index, for a
+// URI), and no item refers to a side-car that another process deleted.
+// Readers see another process's commits on their first call after it
+// lands, give or take IndexOptions.FreshnessInterval, for the price of a
+// stat per interval. Each commit stays crash-safe: a process killed while
+// it holds the lock leaves the old state or the new, and the operating
+// system releases its lock. A batch (BeginUpdate … EndUpdate) holds the
+// lock only while EndUpdate writes, so other processes commit while it is
+// open, and it is applied on top of them. What is not guarded: DeleteIndex,
+// and CreateIndex with DeleteIfExists, while another process writes the
+// folder; and file systems whose locks do not reach every machine (many
+// network file systems).
+//
+// Without those capabilities, as in Vectra, the index file is read once and
+// never re-read: another process's changes are not seen until a new
+// LocalIndex is made, and its commits are overwritten by this one's.
 type LocalIndex struct {
 	folder    string
 	name      string
@@ -88,6 +119,8 @@ type LocalIndex struct {
 	strays bool
 
 	vocab bm25Vocab // term numbers of the keyword index
+
+	share sharing // what other processes may have changed
 }
 
 // commitHooks let a type built on LocalIndex (LocalDocumentIndex) take part
@@ -95,8 +128,9 @@ type LocalIndex struct {
 type commitHooks struct {
 	// loaded runs when the index file has been decoded, before its
 	// snapshot is built; it may change the items' metadata and drop items.
-	// An error fails the load.
-	loaded func(ctx context.Context, data *IndexData) error
+	// reload is set when the file is read again because another process
+	// changed it. An error fails the load.
+	loaded func(ctx context.Context, data *IndexData, reload bool) error
 	// begin runs when a batch opens.
 	begin func()
 	// beforeSave runs in EndUpdate before the index file is written; an
@@ -148,6 +182,14 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 	if ix.log == nil {
 		ix.log = slog.New(slog.DiscardHandler)
 	}
+	if v, ok := opts.Storage.(FileVersioner); ok {
+		ix.share.versioner = v
+		ix.share.every = opts.FreshnessInterval
+		if ix.share.every == 0 {
+			ix.share.every = DefaultFreshnessInterval
+		}
+		ix.share.watched = []string{ix.indexPath()}
+	}
 	if ix.docReader == nil {
 		ix.docReader = ix.readDocumentText
 	}
@@ -188,6 +230,14 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 		return err
 	}
 	defer ix.mu.Unlock()
+	if err := ix.storage.CreateFolder(ctx, ix.folder); err != nil {
+		return wrapOp(ctx, "create index", p, err)
+	}
+	unlock, err := ix.lockFolder(ctx)
+	if err != nil {
+		return wrapOp(ctx, "create index", p, err)
+	}
+	defer unlock()
 	exists, err := ix.storage.PathExists(ctx, p)
 	if err != nil {
 		return wrapOp(ctx, "create index", p, err)
@@ -230,6 +280,11 @@ func (ix *LocalIndex) DeleteIndex(ctx context.Context) error {
 		return err
 	}
 	defer ix.mu.Unlock()
+	unlock, err := ix.lockFolder(ctx)
+	if err != nil {
+		return wrapOp(ctx, "delete index", ix.folder, err)
+	}
+	defer unlock()
 	if err := ix.deleteIndexLocked(ctx); err != nil {
 		return wrapOp(ctx, "delete index", ix.folder, err)
 	}
@@ -238,6 +293,7 @@ func (ix *LocalIndex) DeleteIndex(ctx context.Context) error {
 
 func (ix *LocalIndex) deleteIndexLocked(ctx context.Context) error {
 	ix.cur.Store(nil)
+	ix.forgetSeen()
 	if ix.update != nil {
 		// The folder goes, side-cars included: nothing to clean up.
 		ix.update = nil
@@ -270,13 +326,19 @@ func (ix *LocalIndex) GetIndexStats(ctx context.Context) (IndexStats, error) {
 	return IndexStats{Version: s.version, MetadataConfig: cloneConfig(s.config), Items: s.len()}, nil
 }
 
-// snapshot returns the last commit, loading the index file on first use.
+// snapshot returns the last commit, loading the index file on first use
+// and reloading it when another process has committed since (refresh).
 func (ix *LocalIndex) snapshot(ctx context.Context, op string) (*snapshot, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if s := ix.cur.Load(); s != nil {
-		return s, nil
+		if err := ix.refresh(ctx); err != nil {
+			return nil, wrapOp(ctx, op, "", err)
+		}
+		if s := ix.cur.Load(); s != nil {
+			return s, nil
+		}
 	}
 	if err := ix.mu.lock(ctx); err != nil {
 		return nil, err
@@ -295,7 +357,20 @@ func (ix *LocalIndex) loadLocked(ctx context.Context) (*snapshot, error) {
 	if s := ix.cur.Load(); s != nil {
 		return s, nil
 	}
+	return ix.readLocked(ctx, false)
+}
+
+// readLocked reads the index file and publishes it as the last commit;
+// reload is set when a loaded index is read again because another process
+// changed it. ix.mu is held.
+func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, error) {
 	p := ix.indexPath()
+	var version string
+	if ix.share.versioner != nil {
+		// Before the read: a change between the two is then seen as a
+		// change by the next check, never missed.
+		version = ix.currentVersion(ctx, p)
+	}
 	raw, err := ix.storage.ReadFile(ctx, p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("load index %q: %w", p, ErrIndexNotFound)
@@ -314,7 +389,7 @@ func (ix *LocalIndex) loadLocked(ctx context.Context) (*snapshot, error) {
 		return nil, fmt.Errorf("load index %q: %w", p, err)
 	}
 	if ix.hooks.loaded != nil {
-		if err := ix.hooks.loaded(ctx, &data); err != nil {
+		if err := ix.hooks.loaded(ctx, &data, reload); err != nil {
 			return nil, fmt.Errorf("load index %q: %w", p, err)
 		}
 	}
@@ -323,7 +398,12 @@ func (ix *LocalIndex) loadLocked(ctx context.Context) (*snapshot, error) {
 		return nil, fmt.Errorf("load index %q: %w", p, err)
 	}
 	ix.cur.Store(s)
-	ix.removeStaleTemps(ctx)
+	if ix.share.versioner != nil {
+		ix.setSeen(p, version)
+	}
+	if !reload {
+		ix.removeStaleTemps(ctx)
+	}
 	if len(raw) >= releaseAfterLoad {
 		// The file's bytes and the decoder's copies are garbage now, and
 		// as large as the index: return them to the operating system
@@ -346,6 +426,7 @@ func (ix *LocalIndex) save(ctx context.Context, s *snapshot) error {
 	if err := ix.storage.UpsertFile(ctx, ix.indexPath(), raw); err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
+	ix.noteVersion(ctx, ix.indexPath())
 	ix.strays = false
 	return nil
 }

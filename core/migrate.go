@@ -94,6 +94,10 @@ func DetectCodec(ctx context.Context, folderPath string, storage FileStorage, co
 // overwrite a file the migration still needs, fails with [ErrCorrupt]
 // before anything is written.
 //
+// On storage that offers [FolderLocker], the migration holds the folder's
+// lock from start to end, so no commit of another process interleaves
+// with it.
+//
 // Errors: [ErrIndexNotFound] when neither codec's index file exists;
 // [ErrInvalidArgument] for nil codecs or storage; [ErrCorrupt] for files
 // that do not decode; storage errors (a missing side-car wraps
@@ -103,6 +107,18 @@ func MigrateIndex(ctx context.Context, folderPath string, from, to IndexCodec, s
 		return fmt.Errorf("core: migrate index in %q: codecs and storage are required: %w", folderPath, ErrInvalidArgument)
 	}
 	m := &migration{ctx: ctx, folder: folderPath, from: from, to: to, storage: storage}
+	unlock, err := func() {}, error(nil)
+	if from.Extension() != to.Extension() {
+		unlock, err = lockFolder(ctx, storage, folderPath)
+		if err != nil && ctx.Err() == nil && errors.Is(err, fs.ErrNotExist) {
+			// No folder, no index: run reports it.
+			unlock, err = func() {}, nil
+		}
+	}
+	if err != nil {
+		return wrapOp(ctx, "migrate index in", folderPath, err)
+	}
+	defer unlock()
 	if err := m.run(); err != nil {
 		return wrapOp(ctx, "migrate index from "+from.Extension()+" to "+to.Extension()+" in", folderPath, err)
 	}

@@ -69,8 +69,11 @@ type VacuumReport struct {
 // named by neither an item nor a document are reported under Documents).
 // Files that are not named as Folio names its own are never touched. It
 // runs under the writer lock, so it waits for a commit in progress and is
-// safe while the index is in use in this process; another process writing
-// the same folder may lose a file it is about to commit. Failures to
+// safe while the index is in use in this process. On storage with
+// FolderLocker and FileVersioner it also holds the folder's lock and works
+// from the newest commit, so it is safe while other processes write the
+// folder; on other storage, another process writing the same folder may
+// lose a file it is about to commit. Failures to
 // delete are logged; the report lists what was removed.
 func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 	const op = "vacuum"
@@ -79,9 +82,22 @@ func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 		return rep, err
 	}
 	defer ix.mu.Unlock()
+	unlock, err := ix.lockFolder(ctx)
+	if err != nil {
+		return rep, wrapOp(ctx, op, ix.folder, err)
+	}
+	defer unlock()
 	s, err := ix.loadLocked(ctx)
 	if err != nil {
 		return rep, wrapOp(ctx, op, ix.folder, err)
+	}
+	// What other processes committed is kept too.
+	if changed, err := ix.changedOnDisk(ctx); err != nil {
+		return rep, wrapOp(ctx, op, ix.folder, err)
+	} else if changed {
+		if s, err = ix.readLocked(ctx, true); err != nil {
+			return rep, wrapOp(ctx, op, ix.folder, err)
+		}
 	}
 	if ix.strays {
 		// The file on disk still holds stray chunks whose files are about

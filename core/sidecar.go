@@ -51,6 +51,7 @@ func (ix *LocalIndex) writeSidecars(ctx context.Context, b *batch) error {
 			files = append(files, FileWrite{Path: ix.path(f.Path), Content: f.Content})
 		}
 	}
+	b.triedSidecars = true
 	if err := writeGroup(ctx, ix.storage, files); err != nil {
 		return fmt.Errorf("write metadata files: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/foliovec/folio/core/jsvalue"
 )
@@ -19,15 +20,20 @@ func (ix *LocalIndex) write(ctx context.Context, change func(b *batch) (bool, er
 		return err
 	}
 	defer ix.mu.Unlock()
-	if b := ix.update; b != nil {
-		_, err := change(b)
+	var changed bool
+	op := func(b *batch) error {
+		var err error
+		changed, err = change(b)
 		return err
+	}
+	if b := ix.update; b != nil {
+		return b.do(op)
 	}
 	b, err := ix.beginLocked(ctx)
 	if err != nil {
 		return err
 	}
-	changed, err := change(b)
+	err = b.do(op)
 	if err == nil && changed {
 		err = ix.commitLocked(ctx)
 	}
@@ -107,25 +113,38 @@ func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) (
 		b.slab = make([]float32, 0, len(items)*len(items[0].Vector))
 		b.ids = make(map[string]int32, len(items))
 	}
+	// Ids are chosen once, so that applying the items again on another
+	// process's commit (a rebase) inserts the same ones.
+	given := make([]bool, len(items))
+	items = slices.Clone(items)
+	for i := range items {
+		if items[i].ID == "" {
+			items[i].ID = newUUIDv4()
+		} else {
+			given[i] = true
+		}
+	}
 	out := make([]IndexItem, len(items))
-	for i, item := range items {
-		if i%1024 == 1023 {
-			if err := ctx.Err(); err != nil {
-				ix.cancelLocked(ctx)
-				return nil, err
+	insert := func(b *batch) error {
+		for i, item := range items {
+			if i%1024 == 1023 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			var err error
+			if out[i], err = ix.addItem(ctx, b, item, true, nil); err != nil {
+				if !given[i] {
+					return wrapOp(ctx, fmt.Sprintf("%s: item %d (new id)", op, i), "", err)
+				}
+				return wrapOp(ctx, fmt.Sprintf("%s: item %d", op, i), item.ID, err)
 			}
 		}
-		given := item.ID
-		if item.ID == "" {
-			item.ID = newUUIDv4()
-		}
-		if out[i], err = ix.addItem(ctx, b, item, true, nil); err != nil {
-			ix.cancelLocked(ctx)
-			if given == "" {
-				return nil, wrapOp(ctx, fmt.Sprintf("%s: item %d (new id)", op, i), "", err)
-			}
-			return nil, wrapOp(ctx, fmt.Sprintf("%s: item %d", op, i), given, err)
-		}
+		return nil
+	}
+	if err := b.do(insert); err != nil {
+		ix.cancelLocked(ctx)
+		return nil, err
 	}
 	if err := ix.commitLocked(ctx); err != nil {
 		ix.cancelLocked(ctx)
@@ -177,7 +196,7 @@ func (ix *LocalIndex) addItem(ctx context.Context, b *batch, item IndexItem, uni
 		}
 	}
 	pos, exists := b.find(item.ID)
-	if unique && exists {
+	if unique && exists && !b.replay {
 		return IndexItem{}, ErrItemExists
 	}
 	if d := len(item.Vector); b.live > 0 && d != b.dim && !(exists && b.live == 1) {

@@ -22,6 +22,16 @@ func (l writerLock) lock(ctx context.Context) error {
 	}
 }
 
+// tryLock takes the lock if it is free, and reports whether it did.
+func (l writerLock) tryLock() bool {
+	select {
+	case l.ch <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
 // Lock takes the lock, waiting as long as it takes.
 func (l writerLock) Lock() { l.ch <- struct{}{} }
 

@@ -13,11 +13,6 @@ import (
 
 var _ core.FolderLocker = (*LocalFileStorage)(nil)
 
-// LockFile is the name of the file in an index folder whose operating-system
-// lock [LocalFileStorage.LockFolder] takes. It holds nothing; Vectra ignores
-// it, and Folio never deletes it (deleting the folder does).
-const LockFile = ".folio.lock"
-
 // LockFolder implements [core.FolderLocker] with an exclusive lock on the
 // file [LockFile] in the folder, created when missing: flock(2) on Unix,
 // LockFileEx on Windows. The operating system releases it when the process

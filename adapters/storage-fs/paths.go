@@ -22,6 +22,12 @@ var ErrOutsideRoot = fmt.Errorf("path leaves the storage root: %w", core.ErrInva
 // mid-write leaves at worst an unlisted temporary file next to the target.
 const TempPrefix = ".folio-tmp-"
 
+// LockFile is the name of the file in a folder whose operating-system lock
+// [LocalFileStorage.LockFolder] takes. It holds nothing, ListFiles never
+// lists it, Vectra ignores it, and nothing deletes it but deleting its
+// folder.
+const LockFile = ".folio.lock"
+
 // target is a resolved storage path.
 type target struct {
 	name    string // for the file system: cleaned, OS separators, "." for the top

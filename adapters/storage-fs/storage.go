@@ -398,7 +398,8 @@ func (s *LocalFileStorage) GetDetails(ctx context.Context, p string) (core.FileD
 
 // ListFiles lists the immediate children of a folder, sorted by name,
 // keeping files, folders or both as filter says ("" is ListAll). Temporary
-// files of writes (names starting with [TempPrefix]) are never listed, nor
+// files of writes (names starting with [TempPrefix]) and lock files
+// ([LockFile]) are never listed, nor
 // symbolic links that lead nowhere the storage can reach. It fails with
 // fs.ErrNotExist if the folder is missing, on a file, and with
 // core.ErrInvalidArgument for an unknown filter.
@@ -432,7 +433,7 @@ func (s *LocalFileStorage) ListFiles(ctx context.Context, folderPath string, fil
 	var out []core.FileDetails
 	for _, entry := range entries {
 		name := entry.Name()
-		if strings.HasPrefix(name, TempPrefix) {
+		if strings.HasPrefix(name, TempPrefix) || name == LockFile {
 			continue
 		}
 		isDir := entry.IsDir()

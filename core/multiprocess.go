@@ -1,0 +1,237 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"sync/atomic"
+	"time"
+)
+
+// Several processes on one folder.
+//
+// A commit rewrites the whole index file from the committing process's
+// snapshot, so two processes that write one folder, each from its own
+// snapshot, would each drop the other's changes. When the storage offers
+// the optional capabilities FolderLocker and FileVersioner, a LocalIndex
+// avoids that:
+//
+//   - every commit holds the folder's lock from its first write to its
+//     last; if the index file (or a document index's catalog) changed on
+//     disk since this process last read or wrote it, the commit first
+//     reloads it and applies its own changes again on top of the new state
+//     (rebase), item by item and document by document, the later writer
+//     winning for an id or a URI;
+//   - readers stat the watched files at most once per FreshnessInterval and
+//     reload, under the folder's lock, when another process has committed.
+//
+// Without the capabilities nothing of this happens, as in Vectra: the
+// index file is read once, and another process's commits are overwritten.
+
+// DefaultFreshnessInterval is IndexOptions.FreshnessInterval when it is 0.
+const DefaultFreshnessInterval = 250 * time.Millisecond
+
+// unknownVersion stands for a version that could not be learned; it equals
+// no version a storage returns, so the next check reloads.
+const unknownVersion = "\x00unknown"
+
+// fileVersions maps a watched file's path to its version as this process
+// last read or wrote it ("" for a missing file). A published map is never
+// modified.
+type fileVersions map[string]string
+
+// sharing is what a LocalIndex knows about its folder's files as other
+// processes may change them.
+type sharing struct {
+	versioner FileVersioner // nil: changes by others are not noticed
+	every     time.Duration // readers' check interval; negative: never
+	nextCheck atomic.Int64  // when readers next check, in Unix nanoseconds
+	seen      atomic.Pointer[fileVersions]
+	// watched are the files whose change means another process committed:
+	// the index file, and a document index's catalog.
+	watched []string
+}
+
+// lockFolder takes the folder lock of storage when it offers one; the
+// returned unlock is never nil when err is nil.
+func lockFolder(ctx context.Context, storage FileStorage, folder string) (func(), error) {
+	l, ok := storage.(FolderLocker)
+	if !ok {
+		return func() {}, nil
+	}
+	unlock, err := l.LockFolder(ctx, folder)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
+		return nil, fmt.Errorf("lock folder: %w", err)
+	}
+	return unlock, nil
+}
+
+// lockFolder takes the index folder's lock, when the storage has one and
+// the folder exists (a missing folder has nothing to protect, and the
+// write that follows reports it).
+func (ix *LocalIndex) lockFolder(ctx context.Context) (func(), error) {
+	unlock, err := lockFolder(ctx, ix.storage, ix.folder)
+	if err != nil && ctx.Err() == nil && errors.Is(err, fs.ErrNotExist) {
+		return func() {}, nil
+	}
+	return unlock, err
+}
+
+// versionOf returns the version of the file p, "" when it is missing.
+func (ix *LocalIndex) versionOf(ctx context.Context, p string) (string, error) {
+	v, err := ix.share.versioner.FileVersion(ctx, p)
+	if errors.Is(err, fs.ErrNotExist) && ctx.Err() == nil {
+		return "", nil
+	}
+	return v, err
+}
+
+// currentVersion is versionOf for recording: a failure gives
+// unknownVersion, logged, so that the next check reloads.
+func (ix *LocalIndex) currentVersion(ctx context.Context, p string) string {
+	v, err := ix.versionOf(ctx, p)
+	if err != nil {
+		ix.log.Warn("core: read file version", "path", p, "err", err)
+		return unknownVersion
+	}
+	return v
+}
+
+// noteVersion records the version of the watched file p as this process
+// now knows it, right after writing it. ix.mu is held.
+func (ix *LocalIndex) noteVersion(ctx context.Context, p string) {
+	if ix.share.versioner != nil {
+		ix.setSeen(p, ix.currentVersion(ctx, p))
+	}
+}
+
+// setSeen records v as the known version of p. ix.mu is held.
+func (ix *LocalIndex) setSeen(p, v string) {
+	next := fileVersions{}
+	if old := ix.share.seen.Load(); old != nil {
+		next = maps.Clone(*old)
+	}
+	next[p] = v
+	ix.share.seen.Store(&next)
+}
+
+// forgetSeen forgets every known version (the index was deleted). ix.mu
+// is held.
+func (ix *LocalIndex) forgetSeen() { ix.share.seen.Store(nil) }
+
+// changedOnDisk reports whether a watched file this process has read or
+// written has another version now: another process committed since.
+func (ix *LocalIndex) changedOnDisk(ctx context.Context) (bool, error) {
+	sh := &ix.share
+	if sh.versioner == nil {
+		return false, nil
+	}
+	seen := sh.seen.Load()
+	if seen == nil {
+		return false, nil
+	}
+	for _, p := range sh.watched {
+		known, ok := (*seen)[p]
+		if !ok {
+			continue
+		}
+		v, err := ix.versionOf(ctx, p)
+		if err != nil {
+			return false, err
+		}
+		if v != known {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// refresh reloads the index when another process has committed to the
+// folder, checking at most once per interval. Readers call it with no
+// lock held. It never waits for a writer of this process: while one holds
+// the writer lock, the check is left to the next call (the writer itself
+// rebases before it commits).
+func (ix *LocalIndex) refresh(ctx context.Context) error {
+	sh := &ix.share
+	if sh.versioner == nil || sh.every < 0 {
+		return nil
+	}
+	now := time.Now().UnixNano()
+	next := sh.nextCheck.Load()
+	if now < next || !sh.nextCheck.CompareAndSwap(next, now+int64(sh.every)) {
+		return nil
+	}
+	changed, err := ix.changedOnDisk(ctx)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		ix.log.Warn("core: check the index for changes by other processes", "folder", ix.folder, "err", err)
+		return nil
+	}
+	if !changed {
+		return nil
+	}
+	if !ix.mu.tryLock() {
+		sh.nextCheck.Store(0)
+		return nil
+	}
+	defer ix.mu.Unlock()
+	unlock, err := ix.lockFolder(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if changed, err = ix.changedOnDisk(ctx); err != nil || !changed {
+		return err
+	}
+	_, err = ix.readLocked(ctx, true)
+	return err
+}
+
+// rebaseLocked brings the open batch onto the newest commit before it is
+// committed: when another process committed since this one last read the
+// folder, the index (and catalog) are reloaded; when the batch started
+// from an older snapshot than the newest, its changes are applied again,
+// in order, on a new batch over the newest (an insert of an id that is
+// there by now replaces it: the later writer wins). A failure to apply
+// them cancels the batch. ix.mu and the folder lock are held.
+func (ix *LocalIndex) rebaseLocked(ctx context.Context) error {
+	old := ix.update
+	changed, err := ix.changedOnDisk(ctx)
+	if err != nil {
+		return fmt.Errorf("check the index for changes by other processes: %w", err)
+	}
+	if changed {
+		if _, err := ix.readLocked(ctx, true); err != nil {
+			return err
+		}
+	}
+	s := ix.cur.Load()
+	if s == nil || s == old.base {
+		return nil
+	}
+	b := newBatch(s)
+	b.replay = true
+	ix.update = b
+	if ix.hooks.begin != nil {
+		ix.hooks.begin()
+	}
+	// Side-car files an earlier, failed commit of the old batch wrote:
+	// the new batch names its own.
+	ix.removeSidecars(context.WithoutCancel(ctx), old.writtenSidecars())
+	for _, op := range old.ops {
+		if err := op(b); err != nil {
+			ix.cancelLocked(ctx)
+			return fmt.Errorf("apply the changes again on another process's commit: %w", err)
+		}
+	}
+	b.ops = old.ops
+	b.replay = false
+	return nil
+}
