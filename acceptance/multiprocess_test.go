@@ -186,7 +186,7 @@ type mpProcess struct {
 }
 
 // startMP starts a child in role and waits until it says it is ready.
-func startMP(t *testing.T, role, codec, dir string, arg int) *mpProcess {
+func startMP(t testing.TB, role, codec, dir string, arg int) *mpProcess {
 	t.Helper()
 	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s,%s,%s,%d", mpChildEnv, role, codec, dir, arg))
