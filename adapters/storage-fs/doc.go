@@ -43,6 +43,13 @@
 // exactly one succeeds. Other processes may use the same files; readers
 // never see a partial write.
 //
+// For indexes shared between processes it implements [core.FolderLocker]
+// (on Unix and Windows: an operating-system lock on the file [LockFile] in
+// the folder, released by the kernel when its process dies) and
+// [core.FileVersioner] (device, inode, size and modification time of one
+// stat), with which a LocalIndex commits on top of other processes'
+// commits and its readers notice them.
+//
 // # Errors
 //
 // Errors carry the operation and the path as given ("storagefs: create

@@ -20,7 +20,11 @@
 // run in parallel. Every write replaces a file whole under the lock, so
 // readers see the old content or the new one, never a mix. Contents are
 // copied on the way in and on the way out: callers may change the slices
-// they pass or get back.
+// they pass or get back. It implements [core.FolderLocker] (an in-process
+// lock per folder, shared by every user of the storage value) and
+// [core.FileVersioner] (a generation counter every write advances), so
+// several LocalIndex values over one storage share a folder as processes
+// share one on disk.
 //
 // # Errors
 //
