@@ -320,25 +320,23 @@ func checkCatalog(c DocumentCatalog) (*DocumentCatalog, error) {
 
 // writeCatalog writes c as the catalog file.
 func (d *LocalDocumentIndex) writeCatalog(ctx context.Context, c *DocumentCatalog) error {
-	raw, err := d.Codec().SerializeCatalog(*c)
-	if err != nil {
-		return fmt.Errorf("serialize document catalog: %w", err)
-	}
-	if err := d.Storage().UpsertFile(ctx, d.catalogPath(), raw); err != nil {
-		return err
-	}
-	d.noteVersion(ctx, d.catalogPath())
-	return nil
+	return d.storeCatalog(ctx, c, d.Storage().UpsertFile)
 }
 
 // createCatalog writes c as a new catalog file; one already there is an
 // error wrapping fs.ErrExist.
 func (d *LocalDocumentIndex) createCatalog(ctx context.Context, c *DocumentCatalog) error {
+	return d.storeCatalog(ctx, c, d.Storage().CreateFile)
+}
+
+// storeCatalog serialises c, stores it with write and records the
+// version written.
+func (d *LocalDocumentIndex) storeCatalog(ctx context.Context, c *DocumentCatalog, write func(ctx context.Context, path string, content []byte) error) error {
 	raw, err := d.Codec().SerializeCatalog(*c)
 	if err != nil {
 		return fmt.Errorf("serialize document catalog: %w", err)
 	}
-	if err := d.Storage().CreateFile(ctx, d.catalogPath(), raw); err != nil {
+	if err := write(ctx, d.catalogPath(), raw); err != nil {
 		return err
 	}
 	d.noteVersion(ctx, d.catalogPath())

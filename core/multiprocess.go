@@ -154,8 +154,8 @@ func (ix *LocalIndex) changedOnDisk(ctx context.Context) (bool, error) {
 // refresh reloads the index when another process has committed to the
 // folder, checking at most once per interval. Readers call it with no
 // lock held. It never waits for a writer of this process: while one holds
-// the writer lock, the check is left to the next call (the writer itself
-// rebases before it commits).
+// the writer lock, the reload is left to the next interval (the writer
+// itself rebases before it commits, and publishes what it found).
 func (ix *LocalIndex) refresh(ctx context.Context) error {
 	sh := &ix.share
 	if sh.versioner == nil || sh.every < 0 {
@@ -178,7 +178,6 @@ func (ix *LocalIndex) refresh(ctx context.Context) error {
 		return nil
 	}
 	if !ix.mu.tryLock() {
-		sh.nextCheck.Store(0)
 		return nil
 	}
 	defer ix.mu.Unlock()
