@@ -56,9 +56,9 @@ type IndexOptions struct {
 // every item (id, vector, norm, inline metadata) and optional side-car
 // files holding the full metadata of items with non-indexed keys.
 //
-// The index file is read on first use. Loading a file of 64 MiB or more ends with
-// runtime/debug.FreeOSMemory, so the memory the file's bytes and their
-// decoding took goes back to the operating system at once instead of
+// The index file is read on first use. Loading a file of 64 MiB or more
+// ends with runtime/debug.FreeOSMemory, so the memory the file's bytes and
+// their decoding took goes back to the operating system at once instead of
 // staying resident.
 //
 // A LocalIndex is safe for concurrent use. Readers (GetItem, ListItems,

@@ -107,18 +107,13 @@ func MigrateIndex(ctx context.Context, folderPath string, from, to IndexCodec, s
 		return fmt.Errorf("core: migrate index in %q: codecs and storage are required: %w", folderPath, ErrInvalidArgument)
 	}
 	m := &migration{ctx: ctx, folder: folderPath, from: from, to: to, storage: storage}
-	unlock, err := func() {}, error(nil)
 	if from.Extension() != to.Extension() {
-		unlock, err = lockFolder(ctx, storage, folderPath)
-		if err != nil && ctx.Err() == nil && errors.Is(err, fs.ErrNotExist) {
-			// No folder, no index: run reports it.
-			unlock, err = func() {}, nil
+		unlock, err := lockExistingFolder(ctx, storage, folderPath)
+		if err != nil {
+			return wrapOp(ctx, "migrate index in", folderPath, err)
 		}
+		defer unlock()
 	}
-	if err != nil {
-		return wrapOp(ctx, "migrate index in", folderPath, err)
-	}
-	defer unlock()
 	if err := m.run(); err != nil {
 		return wrapOp(ctx, "migrate index from "+from.Extension()+" to "+to.Extension()+" in", folderPath, err)
 	}

@@ -71,15 +71,20 @@ func lockFolder(ctx context.Context, storage FileStorage, folder string) (func()
 	return unlock, nil
 }
 
-// lockFolder takes the index folder's lock, when the storage has one and
-// the folder exists (a missing folder has nothing to protect, and the
-// write that follows reports it).
-func (ix *LocalIndex) lockFolder(ctx context.Context) (func(), error) {
-	unlock, err := lockFolder(ctx, ix.storage, ix.folder)
+// lockExistingFolder is lockFolder for a folder that may be missing: a
+// missing folder has nothing to protect, and the read or write that
+// follows reports it.
+func lockExistingFolder(ctx context.Context, storage FileStorage, folder string) (func(), error) {
+	unlock, err := lockFolder(ctx, storage, folder)
 	if err != nil && ctx.Err() == nil && errors.Is(err, fs.ErrNotExist) {
 		return func() {}, nil
 	}
 	return unlock, err
+}
+
+// lockFolder takes the index folder's lock (lockExistingFolder).
+func (ix *LocalIndex) lockFolder(ctx context.Context) (func(), error) {
+	return lockExistingFolder(ctx, ix.storage, ix.folder)
 }
 
 // versionOf returns the version of the file p, "" when it is missing.
