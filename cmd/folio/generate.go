@@ -1,0 +1,92 @@
+package main
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/foliovec/folio/adapters/grpc/vectrapb"
+)
+
+//go:embed templates
+var templates embed.FS
+
+// nextSteps are the commands that turn the proto into a client, per
+// language; for Go and Python the ready client is written too.
+var nextSteps = map[string]string{
+	"go": `A ready client is in main.go; it uses Folio's generated Go package, so no protoc is needed:
+  cd %[1]s && go mod init example.com/folioclient && go mod tidy && go run . index-name "your query"
+To generate your own stubs instead:
+  protoc -I %[1]s --go_out=%[1]s --go-grpc_out=%[1]s %[1]s/vectra_service.proto`,
+	"python": `A ready client is in client.py. Generate its stubs and run it:
+  pip install grpcio grpcio-tools   (or Debian's python3-grpcio python3-grpc-tools)
+  cd %[1]s && python3 -m grpc_tools.protoc -I. --python_out=. --grpc_python_out=. vectra_service.proto
+  python3 client.py index-name "your query"`,
+	"typescript": `Only the proto is written. Generate stubs with, for example:
+  npm install @grpc/grpc-js @grpc/proto-loader
+  and load %[1]s/vectra_service.proto with @grpc/proto-loader at run time,
+  or: npx grpc_tools_node_protoc --ts_out=%[1]s --grpc_out=grpc_js:%[1]s -I %[1]s %[1]s/vectra_service.proto`,
+	"csharp": `Only the proto is written. Generate stubs with Grpc.Tools: add to your .csproj
+  <Protobuf Include="%[1]s/vectra_service.proto" GrpcServices="Client" />
+  and the packages Grpc.Net.Client, Google.Protobuf and Grpc.Tools.`,
+	"java": `Only the proto is written. Generate stubs with, for example:
+  protoc -I %[1]s --java_out=%[1]s --grpc-java_out=%[1]s %[1]s/vectra_service.proto
+  (protoc-gen-grpc-java from io.grpc), or the protobuf Gradle/Maven plugin.`,
+	"rust": `Only the proto is written. Generate stubs with tonic-build in build.rs:
+  tonic_build::compile_protos("%[1]s/vectra_service.proto")?;`,
+}
+
+func (a *app) generateCommand() *cobra.Command {
+	var language, output string
+	cmd := &cobra.Command{
+		Use:   "generate",
+		Short: "Write the gRPC service's proto, and a ready client for Go and Python",
+		Example: `  folio generate --language python --output ./client
+  folio generate -l go -o ./goclient`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error {
+			steps, ok := nextSteps[language]
+			if !ok {
+				langs := make([]string, 0, len(nextSteps))
+				for l := range nextSteps {
+					langs = append(langs, l)
+				}
+				slices.Sort(langs)
+				return usagef("--language %q: want one of %s", language, strings.Join(langs, ", "))
+			}
+			if err := os.MkdirAll(output, 0o755); err != nil {
+				return err
+			}
+			written := []string{filepath.Join(output, "vectra_service.proto")}
+			if err := os.WriteFile(written[0], vectrapb.Proto, 0o644); err != nil {
+				return err
+			}
+			entries, _ := templates.ReadDir("templates/" + language)
+			for _, e := range entries {
+				raw, err := templates.ReadFile("templates/" + language + "/" + e.Name())
+				if err != nil {
+					return err
+				}
+				name := filepath.Join(output, strings.TrimSuffix(e.Name(), ".tmpl"))
+				if err := os.WriteFile(name, raw, 0o644); err != nil {
+					return err
+				}
+				written = append(written, name)
+			}
+			next := fmt.Sprintf(steps, output)
+			a.printf("wrote %s\n\nNext steps:\n%s\n", strings.Join(written, ", "), next)
+			a.result(map[string]any{"language": language, "files": written, "nextSteps": next})
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&language, "language", "l", "", "go, python, typescript, csharp, java or rust (required)")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "folder to write into (required)")
+	_ = cmd.MarkFlagRequired("language")
+	_ = cmd.MarkFlagRequired("output")
+	return cmd
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/foliovec/folio"
+	codecjson "github.com/foliovec/folio/adapters/codec-json"
+	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	"github.com/foliovec/folio/core"
+)
+
+// codecFor returns the codec of a format name.
+func codecFor(format string) (core.IndexCodec, error) {
+	switch format {
+	case folio.FormatJSON:
+		return codecjson.New(), nil
+	case folio.FormatProtobuf:
+		return codecpb.New(), nil
+	}
+	return nil, usagef("format %q: want %s or %s", format, folio.FormatJSON, folio.FormatProtobuf)
+}
+
+// formatOf is the format name of a codec.
+func formatOf(c core.IndexCodec) string {
+	if c.Extension() == ".pb" {
+		return folio.FormatProtobuf
+	}
+	return folio.FormatJSON
+}
+
+// existingIndex is an index folder found on storage: its codec and
+// whether it is a document index.
+type existingIndex struct {
+	folder    string
+	storage   core.FileStorage
+	codec     core.IndexCodec
+	documents bool
+}
+
+// openExisting finds the index in folder; a missing one is an error
+// wrapping core.ErrIndexNotFound.
+func (a *app) openExisting(ctx context.Context, index string) (*existingIndex, error) {
+	storage, err := a.storage()
+	if err != nil {
+		return nil, err
+	}
+	folder := a.folderPath(index)
+	codec, err := folio.DetectCodec(ctx, folder, storage)
+	if err != nil {
+		if errors.Is(err, core.ErrIndexNotFound) {
+			return nil, fmt.Errorf("no index at %s: %w", folder, core.ErrIndexNotFound)
+		}
+		return nil, err
+	}
+	docs, err := storage.PathExists(ctx, folder+"/catalog"+codec.Extension())
+	if err != nil {
+		return nil, err
+	}
+	return &existingIndex{folder: folder, storage: storage, codec: codec, documents: docs}, nil
+}
+
+// documentIndex opens the document index with model (nil for commands
+// that do not embed) and chunking of chunkSize tokens (0: the default).
+func (e *existingIndex) documentIndex(model core.EmbeddingsModel, chunkSize int) (*core.LocalDocumentIndex, error) {
+	if !e.documents {
+		return nil, fmt.Errorf("%s holds an item index, not a document index: %w", e.folder, core.ErrNotDocumentIndex)
+	}
+	var chunking *core.TextSplitterConfig
+	if chunkSize > 0 {
+		c := core.DefaultDocumentChunkingConfig()
+		c.ChunkSize = chunkSize
+		chunking = &c
+	}
+	return folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
+		FolderPath: e.folder, Storage: e.storage, Codec: e.codec,
+		Embeddings: model, ChunkingConfig: chunking,
+	})
+}

@@ -1,0 +1,253 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	embedhash "github.com/foliovec/folio/adapters/embed-hash"
+	embedhosted "github.com/foliovec/folio/adapters/embed-hosted"
+	embedonnx "github.com/foliovec/folio/adapters/embed-onnx"
+	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/pathutil"
+)
+
+// modelFile is the file of Folio's own, in an index folder, that names
+// the embeddings model the index was built with. It never holds a secret;
+// Vectra ignores it.
+const modelFile = ".folio-model.json"
+
+// modelRecord is the content of modelFile.
+type modelRecord struct {
+	// Kind is "hash", "hosted" or "onnx".
+	Kind string `json:"kind"`
+	// Name identifies the model within its kind: the dimensions of the
+	// hash model, the hosted variant and model ("openai:<model>",
+	// "azure:<endpoint>/<deployment>", "oss:<endpoint>/<model>"), or the
+	// ONNX model folder or id.
+	Name string `json:"name"`
+}
+
+func (r modelRecord) String() string { return r.Kind + " " + r.Name }
+
+// modelFlags are the three ways to name an embeddings model.
+type modelFlags struct {
+	keys     string
+	model    string
+	hashDims int
+}
+
+func (m *modelFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVarP(&m.keys, "keys", "k", "", "JSON keys file of a hosted embeddings model (OpenAI, Azure/cloud, or OpenAI-compatible oss…)")
+	f.StringVar(&m.model, "model", "", "local ONNX model: a model folder or a model id under $FOLIO_MODELS_DIR")
+	f.IntVar(&m.hashDims, "hash-dims", 0, "offline word-hashing model of this many dimensions (not semantic; nothing to install)")
+}
+
+// given reports how many of the flags are set; more than one is a usage
+// error.
+func (m *modelFlags) check() error {
+	n := 0
+	for _, set := range []bool{m.keys != "", m.model != "", m.hashDims != 0} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		return usagef("--keys, --model and --hash-dims name a model each: give at most one")
+	}
+	if m.hashDims < 0 {
+		return usagef("--hash-dims %d: want a positive number", m.hashDims)
+	}
+	return nil
+}
+
+// resolve returns the embeddings model for the index in folder: the one
+// the flags name, which must be the one the index was built with if it
+// remembers one, else the remembered one. With neither, the model is nil
+// and rec is zero. It never writes.
+func (m *modelFlags) resolve(ctx context.Context, storage core.FileStorage, folder string) (core.EmbeddingsModel, modelRecord, error) {
+	if err := m.check(); err != nil {
+		return nil, modelRecord{}, err
+	}
+	var stored modelRecord
+	var hasStored bool
+	if folder != "" {
+		var err error
+		if stored, hasStored, err = readModelRecord(ctx, storage, folder); err != nil {
+			return nil, modelRecord{}, err
+		}
+	}
+	var err error
+	var model core.EmbeddingsModel
+	var rec modelRecord
+	switch {
+	case m.hashDims > 0:
+		rec = modelRecord{Kind: "hash", Name: fmt.Sprint(m.hashDims)}
+		model = embedhash.New(embedhash.Options{Dimensions: m.hashDims})
+	case m.keys != "":
+		var opts embedhosted.Options
+		if opts, rec, err = readKeysFile(m.keys); err != nil {
+			return nil, modelRecord{}, err
+		}
+		if model, err = embedhosted.New(opts); err != nil {
+			return nil, modelRecord{}, fmt.Errorf("keys file %s: %w", m.keys, err)
+		}
+	case m.model != "":
+		rec = modelRecord{Kind: "onnx", Name: m.model}
+		model = embedonnx.NewLocalEmbeddings(embedonnx.LocalOptions{Model: m.model})
+	case hasStored:
+		return modelFromRecord(stored)
+	default:
+		return nil, modelRecord{}, nil
+	}
+	if hasStored && stored != rec {
+		return nil, modelRecord{}, fmt.Errorf("index %s was built with the %s model, not the %s model the flags name: vectors of different models must not be mixed", folder, stored, rec)
+	}
+	return model, rec, nil
+}
+
+// modelFromRecord makes the model a record names, where that needs no
+// secret.
+func modelFromRecord(rec modelRecord) (core.EmbeddingsModel, modelRecord, error) {
+	switch rec.Kind {
+	case "hash":
+		var dims int
+		if _, err := fmt.Sscan(rec.Name, &dims); err != nil || dims <= 0 {
+			return nil, modelRecord{}, fmt.Errorf("model file names hash model %q: not a dimension count", rec.Name)
+		}
+		return embedhash.New(embedhash.Options{Dimensions: dims}), rec, nil
+	case "onnx":
+		return embedonnx.NewLocalEmbeddings(embedonnx.LocalOptions{Model: rec.Name}), rec, nil
+	case "hosted":
+		return nil, modelRecord{}, fmt.Errorf("the index was built with the hosted %s model: pass its keys file with --keys", rec.Name)
+	}
+	return nil, modelRecord{}, fmt.Errorf("model file names an unknown kind of model %q", rec.Kind)
+}
+
+// requireModel is resolve for commands that embed: no model is an error.
+func (m *modelFlags) requireModel(ctx context.Context, storage core.FileStorage, folder string) (core.EmbeddingsModel, modelRecord, error) {
+	model, rec, err := m.resolve(ctx, storage, folder)
+	if err == nil && model == nil {
+		err = usagef("index %s has no model yet: name one with --keys FILE, --model DIR|ID or --hash-dims N", folder)
+	}
+	return model, rec, err
+}
+
+func readModelRecord(ctx context.Context, storage core.FileStorage, folder string) (modelRecord, bool, error) {
+	raw, err := storage.ReadFile(ctx, pathutil.Join(folder, modelFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return modelRecord{}, false, nil
+	}
+	if err != nil {
+		return modelRecord{}, false, err
+	}
+	var rec modelRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return modelRecord{}, false, fmt.Errorf("model file %s: %w", pathutil.Join(folder, modelFile), err)
+	}
+	return rec, true, nil
+}
+
+// rememberModel writes rec as the index's model, unless the index has one.
+func rememberModel(ctx context.Context, storage core.FileStorage, folder string, rec modelRecord) error {
+	raw, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	err = storage.CreateFile(ctx, pathutil.Join(folder, modelFile), append(raw, '\n'))
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	return err
+}
+
+// keysFile is a keys file in Vectra's shapes: OpenAI, Azure (also spelled
+// cloud…) and OpenAI-compatible (oss…).
+type keysFile struct {
+	APIKey          string  `json:"apiKey"`
+	Model           string  `json:"model"`
+	Organization    string  `json:"organization"`
+	Endpoint        string  `json:"endpoint"`
+	AzureAPIKey     string  `json:"azureApiKey"`
+	AzureEndpoint   string  `json:"azureEndpoint"`
+	AzureDeployment string  `json:"azureDeployment"`
+	AzureAPIVersion string  `json:"azureApiVersion"`
+	CloudAPIKey     string  `json:"cloudApiKey"`
+	CloudEndpoint   string  `json:"cloudEndpoint"`
+	CloudDeployment string  `json:"cloudDeployment"`
+	CloudAPIVersion string  `json:"cloudApiVersion"`
+	OSSModel        string  `json:"ossModel"`
+	OSSEndpoint     string  `json:"ossEndpoint"`
+	MaxTokens       int     `json:"maxTokens"`
+	Dimensions      int     `json:"dimensions"`
+	RetryPolicy     []int64 `json:"retryPolicy"` // milliseconds
+}
+
+// readKeysFile reads a keys file into hosted options and the record of
+// the model it names (no key in it).
+func readKeysFile(path string) (embedhosted.Options, modelRecord, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return embedhosted.Options{}, modelRecord{}, fmt.Errorf("keys file: %w", err)
+	}
+	var k keysFile
+	if err := json.Unmarshal(raw, &k); err != nil {
+		return embedhosted.Options{}, modelRecord{}, fmt.Errorf("keys file %s: %w", path, err)
+	}
+	opts := embedhosted.Options{MaxTokens: k.MaxTokens, Dimensions: k.Dimensions}
+	if k.RetryPolicy != nil {
+		opts.RetryPolicy = make([]time.Duration, len(k.RetryPolicy))
+		for i, ms := range k.RetryPolicy {
+			opts.RetryPolicy[i] = time.Duration(ms) * time.Millisecond
+		}
+	}
+	var rec modelRecord
+	switch {
+	case k.OSSModel != "" || k.OSSEndpoint != "":
+		opts.OSSModel, opts.OSSEndpoint = k.OSSModel, k.OSSEndpoint
+		rec = modelRecord{Kind: "hosted", Name: "oss:" + strings.TrimRight(k.OSSEndpoint, "/") + "/" + k.OSSModel}
+	case k.AzureAPIKey != "" || k.CloudAPIKey != "" || k.AzureEndpoint != "" || k.CloudEndpoint != "":
+		opts.CloudAPIKey = first(k.AzureAPIKey, k.CloudAPIKey)
+		opts.CloudEndpoint = first(k.AzureEndpoint, k.CloudEndpoint)
+		opts.CloudDeployment = first(k.AzureDeployment, k.CloudDeployment)
+		opts.CloudAPIVersion = first(k.AzureAPIVersion, k.CloudAPIVersion)
+		rec = modelRecord{Kind: "hosted", Name: "azure:" + strings.TrimRight(opts.CloudEndpoint, "/") + "/" + opts.CloudDeployment}
+	default:
+		opts.APIKey, opts.Model, opts.Organization, opts.Endpoint = k.APIKey, k.Model, k.Organization, k.Endpoint
+		if opts.Model == "" {
+			// As Vectra's CLI: the old default model, with its token limit.
+			opts.Model, opts.MaxTokens = "text-embedding-ada-002", 8000
+		}
+		rec = modelRecord{Kind: "hosted", Name: "openai:" + opts.Model}
+	}
+	return opts, rec, nil
+}
+
+func first(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// absFolder is the folder as a storage path: on local storage without a
+// root, an absolute path, so that messages name it unambiguously.
+func (a *app) folderPath(index string) string {
+	if a.storageKind == "local" && a.storageRoot == "" {
+		if abs, err := filepath.Abs(index); err == nil {
+			return abs
+		}
+	}
+	return index
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/foliovec/folio/core"
+)
+
+// queryOutput is query's --json document.
+type queryOutput struct {
+	Index   string           `json:"index"`
+	Query   string           `json:"query"`
+	Results []documentOutput `json:"results"`
+}
+
+type documentOutput struct {
+	URI      string          `json:"uri"`
+	Score    float64         `json:"score"`
+	Chunks   []chunkOutput   `json:"chunks,omitempty"`
+	Sections []sectionOutput `json:"sections,omitempty"`
+	Count    int             `json:"chunkCount"`
+}
+
+type chunkOutput struct {
+	Score    float64 `json:"score"`
+	StartPos int     `json:"startPos"`
+	EndPos   int     `json:"endPos"`
+	IsBm25   bool    `json:"isBm25"`
+	Text     string  `json:"text"`
+}
+
+type sectionOutput struct {
+	Score      float64 `json:"score"`
+	TokenCount int     `json:"tokenCount"`
+	IsBm25     bool    `json:"isBm25"`
+	Text       string  `json:"text"`
+}
+
+func (a *app) queryCommand() *cobra.Command {
+	var model modelFlags
+	var docCount, chunkCount, sectionCount, tokens int
+	var format, filter string
+	var overlap, bm25 bool
+	cmd := &cobra.Command{
+		Use:   "query <index> <query>",
+		Short: "Search a document index and print the best passages",
+		Example: `  folio query my-index "how do I create an index"
+  folio query my-index "BM25" --bm25 --format chunks
+  folio query my-index "setup" --filter '{"lang": "en"}' --json`,
+		Args: exactArgs(2, "<index> <query>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			switch format {
+			case "sections", "stats", "chunks":
+			default:
+				return usagef("--format %q: want sections, stats or chunks", format)
+			}
+			var f core.Filter
+			if filter != "" {
+				var err error
+				if f, err = core.ParseFilter([]byte(filter)); err != nil {
+					return usagef("--filter: %v", err)
+				}
+			}
+			e, err := a.openExisting(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			emb, _, err := model.requireModel(ctx, e.storage, e.folder)
+			if err != nil {
+				return err
+			}
+			ix, err := e.documentIndex(emb, 0)
+			if err != nil {
+				return err
+			}
+			results, err := ix.QueryDocuments(ctx, args[1], &core.DocumentQueryOptions{
+				MaxDocuments: docCount, MaxChunks: chunkCount, Filter: f, IsBm25: bm25,
+			})
+			if err != nil {
+				return err
+			}
+			out := queryOutput{Index: e.folder, Query: args[1], Results: []documentOutput{}}
+			for _, r := range results {
+				d := documentOutput{URI: r.URI(), Score: r.Score, Count: len(r.Chunks)}
+				a.printf("%s\nscore: %.4f\nchunks: %d\n", r.URI(), r.Score, len(r.Chunks))
+				switch format {
+				case "sections":
+					sections, err := r.RenderSections(ctx, tokens, sectionCount, overlap)
+					if err != nil {
+						return err
+					}
+					for i, s := range sections {
+						d.Sections = append(d.Sections, sectionOutput{Score: s.Score, TokenCount: s.TokenCount, IsBm25: s.IsBm25, Text: s.Text})
+						title := "Section"
+						if len(sections) > 1 {
+							title = fmt.Sprintf("Section %d", i+1)
+						}
+						kind := ""
+						if s.IsBm25 {
+							kind = " (keyword match)"
+						}
+						a.printf("\n%s%s\nscore: %.4f\ntokens: %d\n%s\n", title, kind, s.Score, s.TokenCount, strings.TrimSpace(s.Text))
+					}
+				case "chunks":
+					text, err := r.LoadText(ctx)
+					if err != nil {
+						return err
+					}
+					units := utf16Units(text)
+					for i, c := range r.Chunks {
+						start, _ := c.Item.Metadata["startPos"].(float64)
+						end, _ := c.Item.Metadata["endPos"].(float64)
+						_, isBm25 := c.Item.Metadata["isBm25"]
+						t := sliceUTF16(units, int(start), int(end)+1)
+						d.Chunks = append(d.Chunks, chunkOutput{Score: c.Score, StartPos: int(start), EndPos: int(end), IsBm25: isBm25, Text: t})
+						a.printf("\nChunk %d\nscore: %.4f\nstartPos: %d\nendPos: %d\n%s\n", i+1, c.Score, int(start), int(end), strings.TrimSpace(t))
+					}
+				}
+				a.printf("\n")
+				out.Results = append(out.Results, d)
+			}
+			if len(results) == 0 {
+				a.printf("no documents found\n")
+			}
+			a.result(out)
+			return nil
+		},
+	}
+	model.register(cmd)
+	fl := cmd.Flags()
+	fl.IntVar(&docCount, "document-count", 10, "most documents returned")
+	fl.IntVar(&chunkCount, "chunk-count", 50, "most chunks the vector search returns")
+	fl.IntVar(&sectionCount, "section-count", 1, "sections rendered per document")
+	fl.IntVarP(&tokens, "tokens", "t", 2000, "token budget of a document's sections")
+	fl.StringVarP(&format, "format", "f", "sections", "output: sections, stats or chunks")
+	fl.BoolVarP(&overlap, "overlap", "o", true, "render overlapping chunks")
+	fl.BoolVarP(&bm25, "bm25", "b", false, "add BM25 keyword matches")
+	fl.StringVar(&filter, "filter", "", `metadata filter as JSON, e.g. '{"lang": "en"}'`)
+	fl.SetNormalizeFunc(aliasFlags(map[string]string{"dc": "document-count", "cc": "chunk-count", "sc": "section-count"}))
+	return cmd
+}
+
+// utf16Units and sliceUTF16 cut text at UTF-16 offsets, as chunk
+// positions count.
+func utf16Units(s string) []rune { return []rune(s) }
+
+func sliceUTF16(units []rune, start, end int) string {
+	// Positions count UTF-16 code units; a rune outside the BMP is two.
+	var b strings.Builder
+	pos := 0
+	for _, r := range units {
+		w := 1
+		if r > 0xFFFF {
+			w = 2
+		}
+		if pos >= start && pos+w <= end {
+			b.WriteRune(r)
+		}
+		pos += w
+		if pos >= end {
+			break
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	storagefs "github.com/foliovec/folio/adapters/storage-fs"
+	storagemem "github.com/foliovec/folio/adapters/storage-mem"
+	"github.com/foliovec/folio/core"
+)
+
+// Exit statuses.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// usageError is a mistake in the command line: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// app is one invocation: its output streams and global flags.
+type app struct {
+	stdout, stderr io.Writer
+	storageKind    string
+	storageRoot    string
+	jsonOut        bool
+	// stderrIsTerminal decides whether progress bars are drawn.
+	stderrIsTerminal bool
+}
+
+// run runs the command line args and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	a := &app{stdout: stdout, stderr: stderr, stderrIsTerminal: isTerminal(stderr)}
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var usage usageError
+	if errors.As(err, &usage) || isCobraUsage(err) {
+		fmt.Fprintf(stderr, "folio: %v\nRun 'folio --help' for usage.\n", err)
+		return exitUsage
+	}
+	if a.jsonOut {
+		a.printJSON(map[string]any{"error": err.Error()})
+	}
+	fmt.Fprintf(stderr, "folio: %v\n", err)
+	return exitFailure
+}
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "folio",
+		Short: "Local vector search: Vectra-compatible indexes of documents",
+		Long: `folio creates, fills, queries and serves Folio (and Vectra 0.15) index folders.
+
+Three commands get a new user going, with no key and nothing installed:
+
+  folio create my-index
+  folio add my-index --hash-dims 384 --uri README.md --uri docs/
+  folio query my-index "how do I …"
+
+An index remembers the embeddings model that built it (--keys, --model or
+--hash-dims), so later commands need no model flag.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.storageKind, "storage", "local", "storage: local (files) or virtual (in memory, gone when the command ends)")
+	pf.StringVar(&a.storageRoot, "storage-root", "", "root folder that index paths are relative to (local storage)")
+	pf.BoolVar(&a.jsonOut, "json", false, "print one JSON document on stdout instead of text")
+	root.AddCommand(
+		a.createCommand(), a.deleteCommand(), a.addCommand(), a.removeCommand(),
+		a.statsCommand(), a.migrateCommand(), a.queryCommand(), a.watchCommand(),
+		a.serveCommand(), a.stopCommand(), a.generateCommand(), a.versionCommand(),
+	)
+	return root
+}
+
+// exactArgs is cobra.ExactArgs as a usage error.
+func exactArgs(n int, names string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("expected %s, got %d argument(s)", names, len(args))
+		}
+		return nil
+	}
+}
+
+// storage returns the storage the global flags choose.
+func (a *app) storage() (core.FileStorage, error) {
+	switch a.storageKind {
+	case "local", "":
+		if a.storageRoot == "" {
+			return storagefs.New(), nil
+		}
+		return storagefs.NewRooted(a.storageRoot)
+	case "virtual":
+		return storagemem.New(), nil
+	}
+	return nil, usagef("--storage %q: want local or virtual", a.storageKind)
+}
+
+// printf prints a text line, unless --json.
+func (a *app) printf(format string, args ...any) {
+	if !a.jsonOut {
+		fmt.Fprintf(a.stdout, format, args...)
+	}
+}
+
+// printJSON prints v as the command's JSON document.
+func (a *app) printJSON(v any) {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// result prints v when --json.
+func (a *app) result(v any) {
+	if a.jsonOut {
+		a.printJSON(v)
+	}
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// isCobraUsage reports whether err is one of cobra's own command-line
+// errors that do not pass through the flag error function.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, prefix := range []string{"unknown command", "required flag", "unknown shorthand flag", "unknown flag", "invalid argument"} {
+		if strings.HasPrefix(msg, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// aliasFlags makes each key of aliases another name of the flag it maps
+// to (Vectra's short spellings such as --cs for --chunk-size).
+func aliasFlags(aliases map[string]string) func(*pflag.FlagSet, string) pflag.NormalizedName {
+	return func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		if to, ok := aliases[name]; ok {
+			name = to
+		}
+		return pflag.NormalizedName(name)
+	}
+}

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/foliovec/folio"
+	codecjson "github.com/foliovec/folio/adapters/codec-json"
+	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	grpcserver "github.com/foliovec/folio/adapters/grpc"
+	"github.com/foliovec/folio/core"
+)
+
+// tokenEnv is the environment variable serve reads its bearer token from
+// when --token-file is not given. A token is never taken from argv, where
+// other users of the machine could read it.
+const tokenEnv = "FOLIO_TOKEN"
+
+// listeningLine starts the line serve prints once it accepts calls.
+const listeningLine = "Folio gRPC server listening on "
+
+func (a *app) serveCommand() *cobra.Command {
+	var root, address, pidFile, tokenFile, tlsCert, tlsKey string
+	var port int
+	var daemon bool
+	var model modelFlags
+	cmd := &cobra.Command{
+		Use:   "serve [index]",
+		Short: "Serve one index, or every index below --root, over Vectra's gRPC service",
+		Example: `  folio serve my-index
+  folio serve --root ./indexes --port 50051 --daemon --pid-file folio.pid
+  FOLIO_TOKEN=secret folio serve my-index --tls-cert cert.pem --tls-key key.pem`,
+		Args: func(_ *cobra.Command, args []string) error {
+			switch {
+			case len(args) > 1:
+				return usagef("expected at most one <index>")
+			case len(args) == 0 && root == "":
+				return usagef("you must provide either an <index> path or --root <dir>")
+			case len(args) == 1 && root != "":
+				return usagef("<index> and --root are mutually exclusive")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if err := model.check(); err != nil {
+				return err
+			}
+			if daemon {
+				return a.daemonize(root, args, pidFile)
+			}
+			storage, err := a.storage()
+			if err != nil {
+				return err
+			}
+			cfg := grpcserver.Config{
+				Port: port, Address: address, Storage: storage,
+				Formats:     map[string]core.IndexCodec{folio.FormatJSON: codecjson.New(), folio.FormatProtobuf: codecpb.New()},
+				TLSCertFile: tlsCert, TLSKeyFile: tlsKey,
+			}
+			if len(args) == 1 {
+				cfg.IndexPath = a.folderPath(args[0])
+				if cfg.Embeddings, _, err = model.resolve(ctx, storage, cfg.IndexPath); err != nil {
+					return err
+				}
+			} else {
+				cfg.RootDir = a.folderPath(root)
+				if cfg.Embeddings, _, err = model.resolve(ctx, storage, ""); err != nil {
+					return err
+				}
+			}
+			if cfg.AuthToken, err = readToken(tokenFile); err != nil {
+				return err
+			}
+			srv, err := grpcserver.NewIndexServer(cfg)
+			if err != nil {
+				return err
+			}
+			got, err := srv.Start(ctx)
+			if err != nil {
+				return err
+			}
+			host := address
+			if host == "" {
+				host = grpcserver.DefaultAddress
+			}
+			fmt.Fprintf(a.stdout, "%s%s:%d\n", listeningLine, host, got)
+			for _, mi := range srv.Manager().ListIndexes() {
+				kind := "item"
+				if mi.IsDocumentIndex() {
+					kind = "document"
+				}
+				fmt.Fprintf(a.stdout, "- %s (%s, %s)\n", mi.Name, mi.Format, kind)
+			}
+			select {
+			case <-ctx.Done():
+			case <-srv.Done():
+			}
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			return srv.Shutdown(sctx)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&root, "root", "", "serve every index folder below this folder")
+	f.IntVarP(&port, "port", "p", grpcserver.DefaultPort, "TCP port")
+	f.StringVar(&address, "address", "", "address to bind (default 127.0.0.1)")
+	f.BoolVar(&daemon, "daemon", false, "run in the background and write its PID to --pid-file")
+	f.StringVar(&pidFile, "pid-file", "", "PID file of --daemon (default .vectra.pid beside the index, or in --root)")
+	f.StringVar(&tokenFile, "token-file", "", "file holding the bearer token every call must carry (else $"+tokenEnv+")")
+	f.StringVar(&tlsCert, "tls-cert", "", "TLS certificate (PEM); with --tls-key, serve TLS")
+	f.StringVar(&tlsKey, "tls-key", "", "TLS private key (PEM)")
+	model.register(cmd)
+	return cmd
+}
+
+// readToken returns the bearer token from file, else from $FOLIO_TOKEN.
+func readToken(file string) (string, error) {
+	if file == "" {
+		return os.Getenv(tokenEnv), nil
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return "", fmt.Errorf("token file: %w", err)
+	}
+	return strings.TrimSpace(string(raw)), nil
+}
+
+// daemonize starts this command again without --daemon, detached, with its
+// output in "<pid file>.log", waits until it listens (or fails), writes its
+// PID to pidFile and returns.
+func (a *app) daemonize(root string, args []string, pidFile string) error {
+	if pidFile == "" {
+		dir := root
+		if dir == "" {
+			dir = filepath.Dir(a.folderPath(args[0]))
+		}
+		pidFile = filepath.Join(dir, ".vectra.pid")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	var childArgs []string
+	for _, arg := range os.Args[1:] {
+		if arg != "--daemon" && arg != "--daemon=true" {
+			childArgs = append(childArgs, arg)
+		}
+	}
+	logPath := pidFile + ".log"
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	child := exec.Command(self, childArgs...)
+	child.Stdout, child.Stderr = logFile, logFile
+	child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := child.Start(); err != nil {
+		return err
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- child.Wait() }()
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case err := <-exited:
+			out, _ := os.ReadFile(logPath)
+			return fmt.Errorf("the server ended at start (%v): %s", err, strings.TrimSpace(string(out)))
+		case <-deadline:
+			_ = child.Process.Kill()
+			return errors.New("the server did not start listening within 30 s")
+		case <-time.After(50 * time.Millisecond):
+		}
+		if line, ok := firstLineWith(logPath, listeningLine); ok {
+			if err := os.WriteFile(pidFile, []byte(strconv.Itoa(child.Process.Pid)+"\n"), 0o644); err != nil {
+				return err
+			}
+			a.printf("%s (pid %d, pid file %s, log %s)\n", line, child.Process.Pid, pidFile, logPath)
+			a.result(map[string]any{"pid": child.Process.Pid, "pidFile": pidFile, "log": logPath, "listening": strings.TrimPrefix(line, listeningLine)})
+			return child.Process.Release()
+		}
+	}
+}
+
+// firstLineWith returns the first line of the file that starts with prefix.
+func firstLineWith(path, prefix string) (string, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), prefix) {
+			return sc.Text(), true
+		}
+	}
+	return "", false
+}
+
+func (a *app) stopCommand() *cobra.Command {
+	var pidFile string
+	cmd := &cobra.Command{
+		Use:     "stop",
+		Short:   "Stop a server started with serve --daemon",
+		Example: "  folio stop --pid-file folio.pid",
+		Args:    exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			raw, err := os.ReadFile(pidFile)
+			if err != nil {
+				return fmt.Errorf("pid file: %w", err)
+			}
+			pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+			if err != nil || pid <= 0 {
+				return fmt.Errorf("pid file %s holds no valid PID", pidFile)
+			}
+			proc, _ := os.FindProcess(pid)
+			if err := proc.Signal(syscall.SIGTERM); errors.Is(err, os.ErrProcessDone) || errors.Is(err, syscall.ESRCH) {
+				a.printf("server %d is not running\n", pid)
+				a.result(map[string]any{"pid": pid, "running": false})
+				return os.Remove(pidFile)
+			} else if err != nil {
+				return err
+			}
+			forced := false
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+				if proc.Signal(syscall.Signal(0)) != nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					_ = proc.Signal(syscall.SIGKILL)
+					forced = true
+					break
+				}
+			}
+			a.printf("stopped server %d\n", pid)
+			a.result(map[string]any{"pid": pid, "stopped": true, "killed": forced})
+			return os.Remove(pidFile)
+		},
+	}
+	cmd.Flags().StringVar(&pidFile, "pid-file", "", "PID file written by serve --daemon (required)")
+	_ = cmd.MarkFlagRequired("pid-file")
+	return cmd
+}

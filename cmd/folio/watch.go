@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/foliovec/folio/adapters/watch"
+)
+
+func (a *app) watchCommand() *cobra.Command {
+	var uris uriFlags
+	var model modelFlags
+	var extensions []string
+	var chunkSize int
+	var debounce int
+	cmd := &cobra.Command{
+		Use:   "watch <index>",
+		Short: "Keep a document index in step with folders and files until stopped",
+		Long: `watch syncs the index with the --uri folders and files (added, changed and deleted
+files), then follows their changes until Ctrl-C or SIGTERM. Changes made
+while it was stopped are caught when it starts.`,
+		Example: "  folio watch my-index --uri docs/ --extensions md --extensions txt",
+		Args:    exactArgs(1, "<index>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			paths, err := uris.all()
+			if err != nil {
+				return err
+			}
+			e, err := a.openExisting(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			emb, rec, err := model.requireModel(ctx, e.storage, e.folder)
+			if err != nil {
+				return err
+			}
+			ix, err := e.documentIndex(emb, chunkSize)
+			if err != nil {
+				return err
+			}
+			if err := rememberModel(ctx, e.storage, e.folder, rec); err != nil {
+				return err
+			}
+			events := 0
+			w, err := watch.NewFolderWatcher(watch.Config{
+				Index: ix, Paths: paths, Extensions: extensions,
+				Debounce: time.Duration(debounce) * time.Millisecond,
+				OnSync: func(uri string, action watch.SyncAction) {
+					events++
+					if a.jsonOut {
+						a.printJSON(map[string]any{"event": string(action), "uri": uri})
+						return
+					}
+					if action == watch.SyncDeleted {
+						fmt.Fprintf(a.stdout, "removed %s\n", uri)
+					} else {
+						fmt.Fprintf(a.stdout, "%s %s\n", action, uri)
+					}
+				},
+				OnError: func(err error, uri string) {
+					fmt.Fprintf(a.stderr, "Error syncing %s: %v\n", uri, err)
+				},
+			})
+			if err != nil {
+				return err
+			}
+			if err := w.Start(ctx); err != nil {
+				return err
+			}
+			if a.jsonOut {
+				a.printJSON(map[string]any{"event": "ready", "tracked": w.TrackedFileCount()})
+			} else {
+				fmt.Fprintf(a.stdout, "watching %d files; Ctrl-C stops\n", w.TrackedFileCount())
+			}
+			<-ctx.Done()
+			w.Stop()
+			return nil
+		},
+	}
+	uris.register(cmd, "folders or files to watch")
+	model.register(cmd)
+	cmd.Flags().StringArrayVarP(&extensions, "extensions", "e", nil, "file extensions to sync (repeatable; default every file)")
+	cmd.Flags().IntVar(&chunkSize, "chunk-size", 512, "tokens per chunk")
+	cmd.Flags().IntVar(&debounce, "debounce", 500, "milliseconds a file must stay quiet before it is synced")
+	cmd.Flags().SetNormalizeFunc(aliasFlags(map[string]string{"cs": "chunk-size"}))
+	return cmd
+}
