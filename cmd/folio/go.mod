@@ -30,12 +30,14 @@ require (
 	github.com/foliovec/folio/adapters/grpc v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/storage-fs v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/storage-mem v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/tokenizer-tiktoken v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/watch v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.1.0
 	golang.org/x/term v0.45.0
+	google.golang.org/grpc v1.84.0
 )
 
 require (
@@ -44,7 +46,6 @@ require (
 	github.com/PuerkitoBio/goquery v1.13.0 // indirect
 	github.com/andybalholm/cascadia v1.3.4 // indirect
 	github.com/dlclark/regexp2 v1.10.0 // indirect
-	github.com/foliovec/folio/adapters/tokenizer-tiktoken v0.0.0-00010101000000-000000000000 // indirect
 	github.com/fsnotify/fsnotify v1.10.1 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
@@ -58,6 +59,5 @@ require (
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260706201446-f0a921348800 // indirect
-	google.golang.org/grpc v1.84.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )

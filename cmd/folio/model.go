@@ -128,7 +128,7 @@ func modelFromRecord(rec modelRecord) (core.EmbeddingsModel, modelRecord, error)
 	case "onnx":
 		return embedonnx.NewLocalEmbeddings(embedonnx.LocalOptions{Model: rec.Name}), rec, nil
 	case "hosted":
-		return nil, modelRecord{}, fmt.Errorf("the index was built with the hosted %s model: pass its keys file with --keys", rec.Name)
+		return nil, modelRecord{}, usagef("the index was built with the hosted %s model: pass its keys file with --keys", rec.Name)
 	}
 	return nil, modelRecord{}, fmt.Errorf("model file names an unknown kind of model %q", rec.Kind)
 }

@@ -19,6 +19,7 @@ import (
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
 	grpcserver "github.com/foliovec/folio/adapters/grpc"
+	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
 	"github.com/foliovec/folio/core"
 )
 
@@ -67,6 +68,7 @@ func (a *app) serveCommand() *cobra.Command {
 			cfg := grpcserver.Config{
 				Port: port, Address: address, Storage: storage,
 				Formats:     map[string]core.IndexCodec{folio.FormatJSON: codecjson.New(), folio.FormatProtobuf: codecpb.New()},
+				Tokenizer:   tokenizertiktoken.New(),
 				TLSCertFile: tlsCert, TLSKeyFile: tlsKey,
 			}
 			if len(args) == 1 {
