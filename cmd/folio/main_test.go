@@ -209,7 +209,7 @@ func TestVersionAndCompletion(t *testing.T) {
 
 // embeddingsServer is an OpenAI-compatible embeddings endpoint on
 // 127.0.0.1 whose vectors hash the input's words.
-func embeddingsServer(t *testing.T, latency time.Duration) (*httptest.Server, *atomic.Int64) {
+func embeddingsServer(t testing.TB, latency time.Duration) (*httptest.Server, *atomic.Int64) {
 	t.Helper()
 	var calls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -395,4 +395,68 @@ func TestGenerate(t *testing.T) {
 		}
 	}
 	must(t, dir, 2, "generate", "--language", "cobol", "--output", dir)
+}
+
+// writeManyDocs writes n markdown files of a few sentences into dir/many.
+func writeManyDocs(t testing.TB, dir string, n int) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, "many"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		text := fmt.Sprintf("# Note %d\n\nThis is note number %d about topic %d. It mentions word%d and word%d.\n", i, i, i%17, i%13, i%7)
+		if err := os.WriteFile(filepath.Join(dir, "many", fmt.Sprintf("note-%04d.md", i)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestAddInterruptedKeepsCommittedDocuments(t *testing.T) {
+	dir := t.TempDir()
+	writeManyDocs(t, dir, 200)
+	srv, _ := embeddingsServer(t, 50*time.Millisecond)
+	keys := filepath.Join(dir, "keys.json")
+	os.WriteFile(keys, []byte(`{"apiKey": "test-key", "model": "test-embed", "endpoint": "`+srv.URL+`", "maxTokens": 40}`), 0o600)
+	must(t, dir, 0, "create", "ix")
+
+	cmd := exec.Command(folioBin, "add", "ix", "--keys", keys, "--uri", "many", "--concurrency", "1", "--batch-size", "5")
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	exit, ok := err.(*exec.ExitError)
+	if !ok || exit.ExitCode() != 1 {
+		t.Fatalf("add after Ctrl-C: %v, want exit status 1; stderr: %s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("stderr does not say add was interrupted: %s", stderr.String())
+	}
+	ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: filepath.Join(dir, "ix")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := ix.ListDocuments(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) == 0 || len(list) == 200 || len(list)%5 != 0 {
+		t.Fatalf("%d documents kept, want a whole number of batches of 5, more than none and fewer than all", len(list))
+	}
+	for _, d := range list {
+		if _, err := d.LoadText(t.Context()); err != nil {
+			t.Fatalf("%s: %v", d.URI(), err)
+		}
+	}
+	// Running add again finishes the job, skipping what is there.
+	added := decode[map[string]any](t, must(t, dir, 0, "add", "ix", "--keys", keys, "--uri", "many", "--concurrency", "8", "--json"))
+	if added["skipped"] != float64(len(list)) || added["documents"] != float64(200-len(list)) {
+		t.Errorf("second add: %v (kept %d)", added, len(list))
+	}
 }
