@@ -110,11 +110,18 @@ wasm:
 bench:
 	$(call each,$(MODULES),bench,$(GO) test -run='^$$$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./...)
 
-## demo: the main job — index this repository's README and docs/ into a document
-## index (offline embeddings), ask two questions with and without BM25, print the
-## rendered passages. examples/quickstart is the plain LocalIndex example.
+## demo: the main job, through the folio command — build it, index this
+## repository's README and docs/ into a document index with the offline
+## word-hashing model, ask two questions (the second with BM25) and print the
+## rendered passages. examples/docsearch does the same through the library.
+DEMO_INDEX := .cache/demo-index
 demo:
-	cd examples && $(GO) run ./docsearch
+	$(GO) build -o bin/folio ./cmd/folio
+	@rm -rf $(DEMO_INDEX)
+	bin/folio create $(DEMO_INDEX)
+	bin/folio add $(DEMO_INDEX) --hash-dims 384 --uri README.md --uri docs
+	bin/folio query $(DEMO_INDEX) "How do I run every test with the race detector?" --document-count 2 --tokens 500
+	bin/folio query $(DEMO_INDEX) "BM25 keyword matches in hybrid queries" --bm25 --document-count 2 --tokens 500
 
 ## ci: everything CI checks.
 ci: test lint core-deps isolated wasm generate-check tidy-check purego vectra-client-test
