@@ -38,23 +38,12 @@ stops cleanly: every committed document is kept.`,
 			if concurrency < 1 || batchSize < 1 {
 				return usagef("--concurrency and --batch-size must be at least 1")
 			}
-			e, err := a.openExisting(ctx, args[0])
-			if err != nil {
-				return err
-			}
-			emb, rec, err := model.requireModel(ctx, e.storage, e.folder)
-			if err != nil {
-				return err
-			}
-			ix, err := e.documentIndex(emb, chunkSize)
+			e, ix, err := a.openForWriting(ctx, args[0], &model, chunkSize)
 			if err != nil {
 				return err
 			}
 			docs, failed := a.fetchAll(ctx, list, cookie)
 			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if err := rememberModel(ctx, e.storage, e.folder, rec); err != nil {
 				return err
 			}
 			bar := a.progress(len(docs), "embedding")

@@ -78,3 +78,25 @@ func (e *existingIndex) documentIndex(model core.EmbeddingsModel, chunkSize int)
 		Embeddings: model, ChunkingConfig: chunking,
 	})
 }
+
+// openForWriting opens the document index of a command that embeds (add,
+// watch): with the model the flags or the index name, which the index
+// then remembers, and chunks of chunkSize tokens.
+func (a *app) openForWriting(ctx context.Context, index string, model *modelFlags, chunkSize int) (*existingIndex, *core.LocalDocumentIndex, error) {
+	e, err := a.openExisting(ctx, index)
+	if err != nil {
+		return nil, nil, err
+	}
+	emb, rec, err := model.requireModel(ctx, e.storage, e.folder)
+	if err != nil {
+		return nil, nil, err
+	}
+	ix, err := e.documentIndex(emb, chunkSize)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := rememberModel(ctx, e.storage, e.folder, rec); err != nil {
+		return nil, nil, err
+	}
+	return e, ix, nil
+}

@@ -29,19 +29,8 @@ while it was stopped are caught when it starts.`,
 			if err != nil {
 				return err
 			}
-			e, err := a.openExisting(ctx, args[0])
+			_, ix, err := a.openForWriting(ctx, args[0], &model, chunkSize)
 			if err != nil {
-				return err
-			}
-			emb, rec, err := model.requireModel(ctx, e.storage, e.folder)
-			if err != nil {
-				return err
-			}
-			ix, err := e.documentIndex(emb, chunkSize)
-			if err != nil {
-				return err
-			}
-			if err := rememberModel(ctx, e.storage, e.folder, rec); err != nil {
 				return err
 			}
 			events := 0
