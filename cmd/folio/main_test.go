@@ -460,3 +460,19 @@ func TestAddInterruptedKeepsCommittedDocuments(t *testing.T) {
 		t.Errorf("second add: %v (kept %d)", added, len(list))
 	}
 }
+
+// Chunk positions count UTF-16 code units, as Vectra's do: text with
+// characters outside the Basic Multilingual Plane comes back whole.
+func TestQueryChunksCutAtUTF16Positions(t *testing.T) {
+	dir := t.TempDir()
+	text := "🚀 Rockets 🚀 burn fuel; 𝄞 music notes and 😀 smiles stay whole."
+	if err := os.WriteFile(filepath.Join(dir, "emoji.md"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must(t, dir, 0, "create", "ix", "--hash-dims", "32")
+	must(t, dir, 0, "add", "ix", "--uri", "emoji.md")
+	q := decode[queryOutput](t, must(t, dir, 0, "query", "ix", "rockets fuel", "--format", "chunks", "--json"))
+	if len(q.Results) != 1 || len(q.Results[0].Chunks) != 1 || q.Results[0].Chunks[0].Text != text {
+		t.Fatalf("chunks: %+v, want the one chunk %q", q, text)
+	}
+}

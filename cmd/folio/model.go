@@ -15,7 +15,6 @@ import (
 
 	embedhash "github.com/foliovec/folio/adapters/embed-hash"
 	embedhosted "github.com/foliovec/folio/adapters/embed-hosted"
-	embedonnx "github.com/foliovec/folio/adapters/embed-onnx"
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/pathutil"
 )
@@ -102,8 +101,18 @@ func (m *modelFlags) resolve(ctx context.Context, storage core.FileStorage, fold
 			return nil, modelRecord{}, fmt.Errorf("keys file %s: %w", m.keys, err)
 		}
 	case m.model != "":
-		rec = modelRecord{Kind: "onnx", Name: m.model}
-		model = embedonnx.NewLocalEmbeddings(embedonnx.LocalOptions{Model: m.model})
+		name := m.model
+		// A model folder is remembered by its absolute path, so later
+		// commands find it from any working directory; an id stays an id.
+		if st, err := os.Stat(name); err == nil && st.IsDir() {
+			if name, err = filepath.Abs(name); err != nil {
+				return nil, modelRecord{}, err
+			}
+		}
+		rec = modelRecord{Kind: "onnx", Name: name}
+		if model, err = localModel(name); err != nil {
+			return nil, modelRecord{}, err
+		}
 	case hasStored:
 		return modelFromRecord(stored)
 	default:
@@ -126,7 +135,8 @@ func modelFromRecord(rec modelRecord) (core.EmbeddingsModel, modelRecord, error)
 		}
 		return embedhash.New(embedhash.Options{Dimensions: dims}), rec, nil
 	case "onnx":
-		return embedonnx.NewLocalEmbeddings(embedonnx.LocalOptions{Model: rec.Name}), rec, nil
+		model, err := localModel(rec.Name)
+		return model, rec, err
 	case "hosted":
 		return nil, modelRecord{}, usagef("the index was built with the hosted %s model: pass its keys file with --keys", rec.Name)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // queryOutput is query's --json document.
@@ -110,12 +111,12 @@ func (a *app) queryCommand() *cobra.Command {
 					if err != nil {
 						return err
 					}
-					units := utf16Units(text)
+					units := jsvalue.UTF16(text)
 					for i, c := range r.Chunks {
 						start, _ := c.Item.Metadata["startPos"].(float64)
 						end, _ := c.Item.Metadata["endPos"].(float64)
 						_, isBm25 := c.Item.Metadata["isBm25"]
-						t := sliceUTF16(units, int(start), int(end)+1)
+						t := jsvalue.Substring(units, start, end+1)
 						d.Chunks = append(d.Chunks, chunkOutput{Score: c.Score, StartPos: int(start), EndPos: int(end), IsBm25: isBm25, Text: t})
 						a.printf("\nChunk %d\nscore: %.4f\nstartPos: %d\nendPos: %d\n%s\n", i+1, c.Score, int(start), int(end), strings.TrimSpace(t))
 					}
@@ -142,28 +143,4 @@ func (a *app) queryCommand() *cobra.Command {
 	fl.StringVar(&filter, "filter", "", `metadata filter as JSON, e.g. '{"lang": "en"}'`)
 	fl.SetNormalizeFunc(aliasFlags(map[string]string{"dc": "document-count", "cc": "chunk-count", "sc": "section-count"}))
 	return cmd
-}
-
-// utf16Units and sliceUTF16 cut text at UTF-16 offsets, as chunk
-// positions count.
-func utf16Units(s string) []rune { return []rune(s) }
-
-func sliceUTF16(units []rune, start, end int) string {
-	// Positions count UTF-16 code units; a rune outside the BMP is two.
-	var b strings.Builder
-	pos := 0
-	for _, r := range units {
-		w := 1
-		if r > 0xFFFF {
-			w = 2
-		}
-		if pos >= start && pos+w <= end {
-			b.WriteRune(r)
-		}
-		pos += w
-		if pos >= end {
-			break
-		}
-	}
-	return b.String()
 }

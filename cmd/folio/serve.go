@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -168,7 +167,7 @@ func (a *app) daemonize(root string, args []string, pidFile string) error {
 	defer logFile.Close()
 	child := exec.Command(self, childArgs...)
 	child.Stdout, child.Stderr = logFile, logFile
-	child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	detach(child)
 	if err := child.Start(); err != nil {
 		return err
 	}
@@ -228,21 +227,22 @@ func (a *app) stopCommand() *cobra.Command {
 			if err != nil || pid <= 0 {
 				return fmt.Errorf("pid file %s holds no valid PID", pidFile)
 			}
-			proc, _ := os.FindProcess(pid)
-			if err := proc.Signal(syscall.SIGTERM); errors.Is(err, os.ErrProcessDone) || errors.Is(err, syscall.ESRCH) {
+			proc, err := os.FindProcess(pid)
+			running := err == nil
+			if running {
+				if running, err = terminate(proc); err != nil {
+					return err
+				}
+			}
+			if !running {
 				a.printf("server %d is not running\n", pid)
 				a.result(map[string]any{"pid": pid, "running": false})
 				return os.Remove(pidFile)
-			} else if err != nil {
-				return err
 			}
 			forced := false
-			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-				if proc.Signal(syscall.Signal(0)) != nil {
-					break
-				}
+			for deadline := time.Now().Add(10 * time.Second); alive(proc); time.Sleep(100 * time.Millisecond) {
 				if time.Now().After(deadline) {
-					_ = proc.Signal(syscall.SIGKILL)
+					_ = proc.Kill()
 					forced = true
 					break
 				}
