@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	storageblob "github.com/foliovec/folio/adapters/storage-blob"
+	"github.com/foliovec/folio/adapters/storage-blob/s3test"
 	"github.com/foliovec/folio/conformance/storagetest"
 	"github.com/foliovec/folio/core"
 )
@@ -45,12 +46,12 @@ func TestConformanceFile(t *testing.T) {
 }
 
 func TestConformanceS3(t *testing.T) {
-	srv := newS3Server(t, "folio")
+	srv := s3test.NewServer(t, "folio")
 	n := 0
 	storagetest.Run(t, func(t testing.TB) storagetest.Harness {
 		// Each case gets a prefix of its own in the one bucket.
 		n++
-		url := srv.bucketURL("folio", "prefix="+filepath.Base(t.Name())+fmt.Sprint(n)+"/")
+		url := srv.BucketURL("folio", "prefix="+filepath.Base(t.Name())+fmt.Sprint(n)+"/")
 		return storagetest.Harness{
 			Storage: openStorage(t, url),
 			Root:    "",
