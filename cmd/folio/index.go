@@ -42,7 +42,7 @@ type existingIndex struct {
 // openExisting finds the index in folder; a missing one is an error
 // wrapping core.ErrIndexNotFound.
 func (a *app) openExisting(ctx context.Context, index string) (*existingIndex, error) {
-	storage, err := a.storage()
+	storage, err := a.storage(ctx)
 	if err != nil {
 		return nil, err
 	}

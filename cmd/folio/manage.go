@@ -32,7 +32,7 @@ func (a *app) createCommand() *cobra.Command {
 			if err := model.check(); err != nil {
 				return err
 			}
-			storage, err := a.storage()
+			storage, err := a.storage(ctx)
 			if err != nil {
 				return err
 			}
@@ -240,7 +240,7 @@ func (a *app) migrateCommand() *cobra.Command {
 			if _, err := codecFor(to); err != nil {
 				return err
 			}
-			storage, err := a.storage()
+			storage, err := a.storage(cmd.Context())
 			if err != nil {
 				return err
 			}

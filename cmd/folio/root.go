@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/foliovec/folio"
 	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	storagemem "github.com/foliovec/folio/adapters/storage-mem"
 	"github.com/foliovec/folio/core"
@@ -86,7 +87,7 @@ An index remembers the embeddings model that built it (--keys, --model or
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.storageKind, "storage", "local", "storage: local (files) or virtual (in memory, gone when the command ends)")
-	pf.StringVar(&a.storageRoot, "storage-root", "", "root folder that index paths are relative to (local storage)")
+	pf.StringVar(&a.storageRoot, "storage-root", "", "folder, or bucket URL (s3://bucket?region=…, gs://…, azblob://…), that index paths are relative to")
 	pf.BoolVar(&a.jsonOut, "json", false, "print one JSON document on stdout instead of text")
 	root.AddCommand(
 		a.createCommand(), a.deleteCommand(), a.addCommand(), a.removeCommand(),
@@ -106,14 +107,15 @@ func exactArgs(n int, names string) cobra.PositionalArgs {
 	}
 }
 
-// storage returns the storage the global flags choose.
-func (a *app) storage() (core.FileStorage, error) {
+// storage returns the storage the global flags choose. A --storage-root
+// that is a bucket URL (s3://…, gs://…, azblob://…) is object storage.
+func (a *app) storage(ctx context.Context) (core.FileStorage, error) {
 	switch a.storageKind {
 	case "local", "":
 		if a.storageRoot == "" {
 			return storagefs.New(), nil
 		}
-		return storagefs.NewRooted(a.storageRoot)
+		return folio.OpenStorage(ctx, a.storageRoot)
 	case "virtual":
 		return storagemem.New(), nil
 	}

@@ -60,7 +60,16 @@ func (a *app) serveCommand() *cobra.Command {
 			if daemon {
 				return a.daemonize(root, args, pidFile)
 			}
-			storage, err := a.storage()
+			var storage core.FileStorage
+			var err error
+			rootDir := a.folderPath(root)
+			if folio.IsStorageURL(root) {
+				// Every index below the bucket URL's top (or prefix).
+				storage, err = folio.OpenStorage(ctx, root)
+				rootDir = "."
+			} else {
+				storage, err = a.storage(ctx)
+			}
 			if err != nil {
 				return err
 			}
@@ -76,7 +85,7 @@ func (a *app) serveCommand() *cobra.Command {
 					return err
 				}
 			} else {
-				cfg.RootDir = a.folderPath(root)
+				cfg.RootDir = rootDir
 				if cfg.Embeddings, _, err = model.resolve(ctx, storage, ""); err != nil {
 					return err
 				}
@@ -114,7 +123,7 @@ func (a *app) serveCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&root, "root", "", "serve every index folder below this folder")
+	f.StringVar(&root, "root", "", "serve every index folder below this folder, or below this bucket URL (s3://…, gs://…, azblob://…)")
 	f.IntVarP(&port, "port", "p", grpcserver.DefaultPort, "TCP port")
 	f.StringVar(&address, "address", "", "address to bind (default 127.0.0.1)")
 	f.BoolVar(&daemon, "daemon", false, "run in the background and write its PID to --pid-file")
@@ -144,7 +153,10 @@ func readToken(file string) (string, error) {
 func (a *app) daemonize(root string, args []string, pidFile string) error {
 	if pidFile == "" {
 		dir := root
-		if dir == "" {
+		switch {
+		case folio.IsStorageURL(root) || root == "" && folio.IsStorageURL(a.storageRoot):
+			dir = "." // the index is in a bucket: the PID file goes here
+		case dir == "":
 			dir = filepath.Dir(a.folderPath(args[0]))
 		}
 		pidFile = filepath.Join(dir, ".vectra.pid")
