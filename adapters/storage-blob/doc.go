@@ -12,6 +12,9 @@
 // *blob.Bucket the caller opened. Credentials come from the environment, as
 // each driver reads them (AWS_ACCESS_KEY_ID…, GOOGLE_APPLICATION_CREDENTIALS,
 // AZURE_STORAGE_ACCOUNT…); this package never logs them, nor a URL's query.
+// For an S3-compatible server that returns no checksums, add
+// response_checksum_validation=when_required to the URL, or the AWS SDK
+// logs a warning of its own to stderr on every read.
 //
 // # Files and folders
 //

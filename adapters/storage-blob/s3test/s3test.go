@@ -93,9 +93,11 @@ func (s *Server) Reset() {
 
 // BucketURL is the s3:// URL of bucket on this server for storageblob.Open
 // and gocloud's blob.OpenBucket, with more query parameters appended
-// ("prefix=ix/").
+// ("prefix=ix/"). gofakes3 returns no checksums, so the URL asks the AWS
+// SDK to validate them only where required (otherwise the SDK logs a
+// warning to stderr for every read).
 func (s *Server) BucketURL(bucket string, params ...string) string {
-	u := fmt.Sprintf("s3://%s?region=us-east-1&endpoint=%s&use_path_style=true&disable_https=true", bucket, s.URL)
+	u := fmt.Sprintf("s3://%s?region=us-east-1&endpoint=%s&use_path_style=true&disable_https=true&response_checksum_validation=when_required", bucket, s.URL)
 	for _, p := range params {
 		u += "&" + p
 	}
