@@ -327,27 +327,36 @@ func (s *Storage) UpsertFile(ctx context.Context, filePath string, content []byt
 	return nil
 }
 
+// inParallel runs fn(0) … fn(n-1), parallelWrites at a time, and joins
+// their errors.
+func inParallel(n int, fn func(i int) error) error {
+	errs := make([]error, n)
+	sem := make(chan struct{}, parallelWrites)
+	var wg sync.WaitGroup
+	for i := range n {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			errs[i] = fn(i)
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
 // WriteFiles upserts every file, several at once; each is durable when
 // its write returns.
 func (s *Storage) WriteFiles(ctx context.Context, files []core.FileWrite) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	errs := make([]error, len(files))
-	sem := make(chan struct{}, parallelWrites)
-	var wg sync.WaitGroup
-	for i, f := range files {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			errs[i] = s.UpsertFile(ctx, f.Path, f.Content)
-		})
+	err := inParallel(len(files), func(i int) error {
+		return s.UpsertFile(ctx, files[i].Path, files[i].Content)
+	})
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
 	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return errors.Join(errs...)
+	return err
 }
 
 // ReadFile returns a file's bytes; an error wrapping fs.ErrNotExist if it
@@ -470,20 +479,13 @@ func (s *Storage) DeleteFolder(ctx context.Context, folderPath string) error {
 		if err != nil {
 			return pathError(ctx, "delete folder", folderPath, err)
 		}
-		errs := make([]error, len(page))
-		sem := make(chan struct{}, parallelWrites)
-		var wg sync.WaitGroup
-		for i, obj := range page {
-			sem <- struct{}{}
-			wg.Go(func() {
-				defer func() { <-sem }()
-				if err := s.bucket.Delete(ctx, obj.Key); err != nil && !notFound(err) {
-					errs[i] = err
-				}
-			})
-		}
-		wg.Wait()
-		if err := errors.Join(errs...); err != nil {
+		err := inParallel(len(page), func(i int) error {
+			if err := s.bucket.Delete(ctx, page[i].Key); err != nil && !notFound(err) {
+				return err
+			}
+			return nil
+		})
+		if err != nil {
 			return pathError(ctx, "delete folder", folderPath, err)
 		}
 	}

@@ -300,6 +300,20 @@ func TestHostedModelFromAKeysFile(t *testing.T) {
 	}
 }
 
+// dialServer connects a gRPC client to the server on 127.0.0.1:port, for
+// the test's duration, and returns it with a context of 30 s.
+func dialServer(t *testing.T, port int) (vectrapb.VectraServiceClient, context.Context) {
+	t.Helper()
+	conn, err := grpc.NewClient(fmt.Sprintf("127.0.0.1:%d", port), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	t.Cleanup(cancel)
+	return vectrapb.NewVectraServiceClient(conn), ctx
+}
+
 // freePort returns a TCP port free on 127.0.0.1 now.
 func freePort(t *testing.T) int {
 	t.Helper()
@@ -327,14 +341,7 @@ func TestServeDaemonWhileAddWrites(t *testing.T) {
 		_ = exec.Command(folioBin, "stop", "--pid-file", pidFile).Run()
 	})
 
-	conn, err := grpc.NewClient(fmt.Sprintf("127.0.0.1:%d", port), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	client := vectrapb.NewVectraServiceClient(conn)
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
+	client, ctx := dialServer(t, port)
 	count := func() int {
 		st, err := client.GetCatalogStats(ctx, &vectrapb.GetCatalogStatsRequest{IndexName: "ix"})
 		if err != nil {

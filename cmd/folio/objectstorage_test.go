@@ -1,17 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
 	"github.com/foliovec/folio/adapters/storage-blob/s3test"
@@ -44,14 +39,7 @@ func TestIndexInABucket(t *testing.T) {
 	// With --root the server serves every index below it; the model is named.
 	must(t, dir, 0, "serve", "--root", bucket, "--hash-dims", "64", "--port", fmt.Sprint(port), "--daemon", "--pid-file", pidFile)
 	t.Cleanup(func() { _ = exec.Command(folioBin, "stop", "--pid-file", pidFile).Run() })
-	conn, err := grpc.NewClient(fmt.Sprintf("127.0.0.1:%d", port), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	client := vectrapb.NewVectraServiceClient(conn)
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
+	client, ctx := dialServer(t, port)
 	list, err := client.ListIndexes(ctx, &vectrapb.ListIndexesRequest{})
 	if err != nil || len(list.GetIndexes()) != 1 || list.GetIndexes()[0].GetName() != "ix" {
 		log, _ := os.ReadFile(pidFile + ".log")
