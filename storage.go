@@ -3,6 +3,7 @@ package folio
 import (
 	"context"
 	"net/url"
+	"strings"
 
 	storageblob "github.com/foliovec/folio/adapters/storage-blob"
 	storagefs "github.com/foliovec/folio/adapters/storage-fs"
@@ -21,7 +22,7 @@ type Storage interface {
 // A Windows drive path ("C:\indexes") is a folder path.
 func IsStorageURL(location string) bool {
 	u, err := url.Parse(location)
-	return err == nil && len(u.Scheme) > 1 && len(location) > len(u.Scheme)+3 && location[len(u.Scheme):len(u.Scheme)+3] == "://"
+	return err == nil && len(u.Scheme) > 1 && strings.HasPrefix(location[len(u.Scheme):], "://")
 }
 
 // OpenStorage opens the storage a location names, for IndexOptions.Storage

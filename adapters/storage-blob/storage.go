@@ -69,7 +69,7 @@ func Open(ctx context.Context, bucketURL string) (*Storage, error) {
 	}
 	b, err := blob.OpenBucket(ctx, bucketURL)
 	if err != nil {
-		return nil, fmt.Errorf("storageblob: open %s: %w", redact(bucketURL), err)
+		return nil, &openError{url: bucketURL, err: err}
 	}
 	s := New(b, "")
 	s.owned = true
@@ -94,14 +94,25 @@ func (s *Storage) Close() error {
 	return s.bucket.Close()
 }
 
-// redact drops the query of a bucket URL, which may carry endpoints or
-// options a log should not show.
-func redact(bucketURL string) string {
-	if i := strings.IndexByte(bucketURL, '?'); i >= 0 {
-		return bucketURL[:i] + "?…"
-	}
-	return bucketURL
+// openError is a failure to open a bucket URL. Its message never shows
+// the URL's query, which may carry options a log should not hold; the
+// driver's error stays reachable with errors.Is and errors.As.
+type openError struct {
+	url string
+	err error
 }
+
+func (e *openError) Error() string {
+	msg := e.err.Error()
+	base := e.url
+	if i := strings.IndexByte(e.url, '?'); i >= 0 {
+		base = e.url[:i]
+		msg = strings.ReplaceAll(msg, e.url[i:], "?…")
+	}
+	return fmt.Sprintf("storageblob: open %s: %s", base, msg)
+}
+
+func (e *openError) Unwrap() error { return e.err }
 
 // key checks ctx and returns the key of p: normalised, without a leading
 // "/". The top folder is "".

@@ -1,8 +1,13 @@
 package storageblob_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	storageblob "github.com/foliovec/folio/adapters/storage-blob"
@@ -58,4 +63,53 @@ func TestConformanceS3(t *testing.T) {
 			Reopen:  func() core.FileStorage { return openStorage(t, url) },
 		}
 	}, caps)
+}
+
+// An error opening a bucket never shows the URL's query.
+func TestOpenErrorHidesTheQuery(t *testing.T) {
+	for _, url := range []string{"nosuch://bucket?secret=hunter2", "s3://?token=hunter2"} {
+		_, err := storageblob.Open(t.Context(), url)
+		if err == nil {
+			t.Fatalf("Open(%q) succeeded", url)
+		}
+		if strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("Open(%q): %v shows the query", url, err)
+		}
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := storageblob.Open(ctx, "mem://"); !errors.Is(err, context.Canceled) {
+		t.Errorf("Open with a cancelled context: %v", err)
+	}
+}
+
+// Two storage values (as two processes) creating one key on S3: the
+// store's conditional write lets exactly one succeed, every time.
+func TestCreateFileIsExclusiveAcrossClients(t *testing.T) {
+	srv := s3test.NewServer(t, "folio")
+	a, b := openStorage(t, srv.BucketURL("folio")), openStorage(t, srv.BucketURL("folio"))
+	if err := a.CreateFolder(t.Context(), "ix"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		path := fmt.Sprintf("ix/catalog-%d.json", i)
+		errs := make([]error, 2)
+		var wg sync.WaitGroup
+		for j, s := range []*storageblob.Storage{a, b} {
+			wg.Go(func() { errs[j] = s.CreateFile(t.Context(), path, []byte{byte(j)}) })
+		}
+		wg.Wait()
+		ok := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				ok++
+			case !errors.Is(err, fs.ErrExist):
+				t.Fatalf("%s: %v, want fs.ErrExist", path, err)
+			}
+		}
+		if ok != 1 {
+			t.Fatalf("%s: %d creators succeeded, want 1", path, ok)
+		}
+	}
 }
