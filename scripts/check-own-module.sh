@@ -24,7 +24,7 @@ check() {
 # 1. A go.work beside the module, listing it and Folio's modules.
 setup "$work/with-work"
 {
-	printf 'go 1.26\n\nuse (\n\t.\n'
+	printf 'go 1.26.0\n\nuse (\n\t.\n'
 	for m in $modules; do printf '\t%s\n' "$(path_of "$m")"; done
 	printf ')\n'
 } >"$work/with-work/go.work"
