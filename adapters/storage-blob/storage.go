@@ -270,9 +270,7 @@ func (s *Storage) checkWrite(ctx context.Context, k string) error {
 		}
 		return fmt.Errorf("parent folder %q: %w", parent, fs.ErrNotExist)
 	}
-	if s.knownFile(k) {
-		return nil
-	}
+	// A key known to be a file is no folder: no request.
 	if folder, err := s.isFolder(ctx, k); err != nil {
 		return err
 	} else if folder {
