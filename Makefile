@@ -180,6 +180,15 @@ $(PROTOC_GEN_GO_GRPC):
 	@echo "==> protoc-gen-go-grpc $(PROTOC_GEN_GO_GRPC_VERSION) into $(@D)"
 	@GOBIN=$(CURDIR)/$(@D) GOWORK=off $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
 
+## chromium: Debian's headless Chromium, which the browser tests (wasmbrowsertest,
+## chromedp) drive. Installed when missing.
+.PHONY: chromium
+chromium:
+	@command -v chromium >/dev/null || { \
+		echo "==> installing Chromium (Debian chromium)"; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium >/dev/null; }
+
 .PHONY: protoc
 protoc:
 	@command -v protoc >/dev/null || { \

@@ -171,11 +171,15 @@ func (b *batch) nextWithID(id string, pos int32) int32 {
 // except that an append-only batch writes into the spare capacity of the
 // base's columns, which no reader of base looks at.
 func (b *batch) apply() *snapshot {
-	if len(b.edits) == 0 && len(b.deleted) == 0 {
+	if b.appendOnly() {
 		return b.applyAppend()
 	}
 	return b.applyRebuild()
 }
+
+// appendOnly reports whether the batch only adds items: its snapshot is
+// base with rows appended.
+func (b *batch) appendOnly() bool { return len(b.edits) == 0 && len(b.deleted) == 0 }
 
 // applyAppend commits a batch that only added items.
 func (b *batch) applyAppend() *snapshot {
@@ -400,6 +404,13 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) error {
 	}
 	b := ix.update
 	s := b.apply()
+	if ix.rerank > 0 {
+		var from *snapshot
+		if b.appendOnly() {
+			from = b.base
+		}
+		s.quant.Store(quantize(s, from))
+	}
 	ix.updateBM25(ctx, b, s)
 	if err := ix.writeSidecars(ctx, b); err != nil {
 		return err

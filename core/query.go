@@ -68,7 +68,12 @@ func (ix *LocalIndex) QueryItems(ctx context.Context, vector []float32, query st
 	if topK <= 0 {
 		return []QueryResult{}, nil
 	}
-	hits, err := scanTopK(ctx, sel, vector, topK)
+	var hits []scored
+	if qc := s.quantCodes(); ix.rerank > 0 && qc != nil {
+		hits, err = quantTopK(ctx, sel, vector, topK, ix.rerank, qc)
+	} else {
+		hits, err = scanTopK(ctx, sel, vector, topK)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -53,6 +53,8 @@ type snapshot struct {
 
 	postings *postings // posting lists of the indexed metadata fields
 
+	quant atomic.Pointer[quantCodes] // int8 codes for the quantized scan; nil unless the index uses it
+
 	bm25   atomic.Pointer[bm25Index] // nil until the first hybrid query, or a commit derives it
 	bm25Mu sync.Mutex                // serialises the lazy BM25 build
 }

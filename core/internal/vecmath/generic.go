@@ -55,8 +55,18 @@ func dotManyGeneric(q, arena, out []float32) {
 		r := arena[i*d : (i+4)*d]
 		out[i], out[i+1], out[i+2], out[i+3] = dot4Generic(q, r, r[d:], r[2*d:], r[3*d:])
 	}
-	for ; i < len(out); i++ {
-		out[i] = dotGeneric(q, arena[i*d:(i+1)*d])
+	if i < len(out) {
+		// The last one to three rows go through the four-row kernel too
+		// (the last row repeated), so that a row's dot product never
+		// depends on the rows it is scored with.
+		var r [4][]float32
+		for j := range r {
+			k := min(i+j, len(out)-1)
+			r[j] = arena[k*d : (k+1)*d]
+		}
+		var tail [4]float32
+		tail[0], tail[1], tail[2], tail[3] = dot4Generic(q, r[0], r[1], r[2], r[3])
+		copy(out[i:], tail[:])
 	}
 }
 
@@ -69,8 +79,15 @@ func dotManyIdxGeneric(q, arena []float32, rows []int32, out []float32) {
 			row(arena, rows[i], d), row(arena, rows[i+1], d),
 			row(arena, rows[i+2], d), row(arena, rows[i+3], d))
 	}
-	for ; i < len(rows); i++ {
-		out[i] = dotGeneric(q, row(arena, rows[i], d))
+	if i < len(rows) {
+		// As in dotManyGeneric: the tail through the four-row kernel.
+		var r [4][]float32
+		for j := range r {
+			r[j] = row(arena, rows[min(i+j, len(rows)-1)], d)
+		}
+		var tail [4]float32
+		tail[0], tail[1], tail[2], tail[3] = dot4Generic(q, r[0], r[1], r[2], r[3])
+		copy(out[i:], tail[:])
 	}
 }
 

@@ -47,8 +47,18 @@ func dotManyAVX2(q, arena, out []float32) {
 		dot4AVX2(&q[0], d, &r[0], &r[d], &r[2*d], &r[3*d], (*[4]float32)(out[i:i+4]),
 			&p[0], &p[d], &p[2*d], &p[3*d])
 	}
-	for ; i < len(out); i++ {
-		out[i] = dot1AVX2(&q[0], &arena[i*d : (i+1)*d][0], d)
+	if i < len(out) {
+		// The last one to three rows go through the four-row kernel too
+		// (the last row repeated), so that a row's dot product never
+		// depends on the rows it is scored with.
+		var r [4][]float32
+		for j := range r {
+			k := min(i+j, len(out)-1)
+			r[j] = arena[k*d : (k+1)*d]
+		}
+		var tail [4]float32
+		dot4AVX2(&q[0], d, &r[0][0], &r[1][0], &r[2][0], &r[3][0], &tail, &r[0][0], &r[1][0], &r[2][0], &r[3][0])
+		copy(out[i:], tail[:])
 	}
 }
 
@@ -72,7 +82,74 @@ func dotManyIdxAVX2(q, arena []float32, rows []int32, out []float32) {
 			&row(arena, next[0], d)[0], &row(arena, next[1], d)[0],
 			&row(arena, next[2], d)[0], &row(arena, next[3], d)[0])
 	}
-	for ; i < len(rows); i++ {
-		out[i] = dot1AVX2(&q[0], &row(arena, rows[i], d)[0], d)
+	if i < len(rows) {
+		// As in dotManyAVX2: the tail through the four-row kernel.
+		var r [4][]float32
+		for j := range r {
+			r[j] = row(arena, rows[min(i+j, len(rows)-1)], d)
+		}
+		var tail [4]float32
+		dot4AVX2(&q[0], d, &r[0][0], &r[1][0], &r[2][0], &r[3][0], &tail, &r[0][0], &r[1][0], &r[2][0], &r[3][0])
+		copy(out[i:], tail[:])
 	}
+}
+
+// dotInt8x1AVX2 returns the dot product of the n int8 values at a and at
+// b; n is a positive multiple of 32, values lie in [-127, 127].
+//
+//go:noescape
+func dotInt8x1AVX2(a, b *int8, n int) int32
+
+// dotInt8x4AVX2 writes into out the dot products of the n int8 values at
+// q with the n values at each of r0..r3 (n as for dotInt8x1AVX2).
+//
+//go:noescape
+func dotInt8x4AVX2(q *int8, n int, r0, r1, r2, r3 *int8, out *[4]int32)
+
+func dotInt8AVX2(a, b []int8) int32 {
+	if len(a) == 0 {
+		return 0
+	}
+	b = b[:len(a)]
+	return dotInt8x1AVX2(&a[0], &b[0], len(a))
+}
+
+func dotInt8ManyAVX2(q, codes []int8, out []int32) {
+	d := len(q)
+	if d == 0 {
+		clear(out)
+		return
+	}
+	i := 0
+	for ; i+4 <= len(out); i += 4 {
+		r := codes[i*d : (i+4)*d]
+		dotInt8x4AVX2(&q[0], d, &r[0], &r[d], &r[2*d], &r[3*d], (*[4]int32)(out[i:i+4]))
+	}
+	for ; i < len(out); i++ {
+		out[i] = dotInt8x1AVX2(&q[0], &codes[i*d : (i+1)*d][0], d)
+	}
+}
+
+func dotInt8ManyIdxAVX2(q, codes []int8, rows []int32, out []int32) {
+	d := len(q)
+	out = out[:len(rows)]
+	if d == 0 {
+		clear(out)
+		return
+	}
+	i := 0
+	for ; i+4 <= len(rows); i += 4 {
+		dotInt8x4AVX2(&q[0], d,
+			&int8Row(codes, rows[i], d)[0], &int8Row(codes, rows[i+1], d)[0],
+			&int8Row(codes, rows[i+2], d)[0], &int8Row(codes, rows[i+3], d)[0],
+			(*[4]int32)(out[i:i+4]))
+	}
+	for ; i < len(rows); i++ {
+		out[i] = dotInt8x1AVX2(&q[0], &int8Row(codes, rows[i], d)[0], d)
+	}
+}
+
+// int8Row returns row r of a row-major int8 matrix of d columns.
+func int8Row(codes []int8, r int32, d int) []int8 {
+	return codes[int(r)*d : (int(r)+1)*d]
 }

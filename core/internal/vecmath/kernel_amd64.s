@@ -213,3 +213,96 @@ reduce4:
 	VMOVUPS X0, (DI)
 	VZEROUPPER
 	RET
+
+// The int8 kernels. Each 32-byte step multiplies |q| (unsigned) by the row
+// with q's signs applied (VPSIGNB), so that VPMADDUBSW's unsigned×signed
+// products are q[i]·r[i]; its pairwise int16 sums stay within ±2·127·127,
+// far from saturating. VPMADDWD by ones widens pairs of them to int32.
+
+// func dotInt8x1AVX2(a, b *int8, n int) int32
+TEXT ·dotInt8x1AVX2(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VPCMPEQW Y15, Y15, Y15
+	VPSRLW   $15, Y15, Y15
+	VPXOR    Y0, Y0, Y0
+	XORQ     AX, AX
+
+i8loop1:
+	VMOVDQU    (SI)(AX*1), Y4
+	VPABSB     Y4, Y5
+	VMOVDQU    (DI)(AX*1), Y6
+	VPSIGNB    Y4, Y6, Y6
+	VPMADDUBSW Y6, Y5, Y6
+	VPMADDWD   Y15, Y6, Y6
+	VPADDD     Y6, Y0, Y0
+	ADDQ       $32, AX
+	CMPQ       AX, CX
+	JB         i8loop1
+
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0xb1, X0, X1
+	VPADDD       X1, X0, X0
+	VMOVD        X0, AX
+	VZEROUPPER
+	MOVL AX, ret+24(FP)
+	RET
+
+// func dotInt8x4AVX2(q *int8, n int, r0, r1, r2, r3 *int8, out *[4]int32)
+TEXT ·dotInt8x4AVX2(SB), NOSPLIT, $0-56
+	MOVQ q+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ r0+16(FP), R8
+	MOVQ r1+24(FP), R9
+	MOVQ r2+32(FP), R10
+	MOVQ r3+40(FP), R11
+	VPCMPEQW Y15, Y15, Y15
+	VPSRLW   $15, Y15, Y15
+	VPXOR    Y0, Y0, Y0
+	VPXOR    Y1, Y1, Y1
+	VPXOR    Y2, Y2, Y2
+	VPXOR    Y3, Y3, Y3
+	XORQ     AX, AX
+
+i8loop4:
+	VMOVDQU    (SI)(AX*1), Y4
+	VPABSB     Y4, Y5
+	VMOVDQU    (R8)(AX*1), Y6
+	VMOVDQU    (R9)(AX*1), Y7
+	VMOVDQU    (R10)(AX*1), Y8
+	VMOVDQU    (R11)(AX*1), Y9
+	VPSIGNB    Y4, Y6, Y6
+	VPSIGNB    Y4, Y7, Y7
+	VPSIGNB    Y4, Y8, Y8
+	VPSIGNB    Y4, Y9, Y9
+	VPMADDUBSW Y6, Y5, Y6
+	VPMADDUBSW Y7, Y5, Y7
+	VPMADDUBSW Y8, Y5, Y8
+	VPMADDUBSW Y9, Y5, Y9
+	VPMADDWD   Y15, Y6, Y6
+	VPMADDWD   Y15, Y7, Y7
+	VPMADDWD   Y15, Y8, Y8
+	VPMADDWD   Y15, Y9, Y9
+	VPADDD     Y6, Y0, Y0
+	VPADDD     Y7, Y1, Y1
+	VPADDD     Y8, Y2, Y2
+	VPADDD     Y9, Y3, Y3
+	ADDQ       $32, AX
+	CMPQ       AX, CX
+	JB         i8loop4
+
+	// Y0 = [r0 r0 r1 r1 | r0 r0 r1 r1] pairwise, Y2 likewise for r2, r3.
+	VPHADDD      Y1, Y0, Y0
+	VPHADDD      Y3, Y2, Y2
+	// Y0 = [r0 r1 r2 r3 | r0 r1 r2 r3], each lane a partial sum.
+	VPHADDD      Y2, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	MOVQ         out+48(FP), DI
+	VMOVDQU      X0, (DI)
+	VZEROUPPER
+	RET

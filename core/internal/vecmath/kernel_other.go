@@ -13,3 +13,13 @@ func dotManyAVX2(q, arena, out []float32) { panic("vecmath: no AVX2 kernel on th
 func dotManyIdxAVX2(q, arena []float32, rows []int32, out []float32) {
 	panic("vecmath: no AVX2 kernel on this platform")
 }
+
+func dotInt8AVX2(a, b []int8) int32 { panic("vecmath: no AVX2 kernel on this platform") }
+
+func dotInt8ManyAVX2(q, codes []int8, out []int32) {
+	panic("vecmath: no AVX2 kernel on this platform")
+}
+
+func dotInt8ManyIdxAVX2(q, codes []int8, rows []int32, out []int32) {
+	panic("vecmath: no AVX2 kernel on this platform")
+}
