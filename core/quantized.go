@@ -163,6 +163,10 @@ func quantTopK(ctx context.Context, sel selection, q []float32, k, factor int, q
 	return mergeTopK(k, h), nil
 }
 
+// quantBlock is the number of rows scored per int8 kernel call: more than
+// scanBlock, because the kernel prefetches rows 16 KiB ahead within a call.
+const quantBlock = 2048
+
 // quantScan is one query's int8 pass over a selection.
 type quantScan struct {
 	sel selection
@@ -175,13 +179,13 @@ type quantScan struct {
 // cancelled.
 func (qs *quantScan) run(ctx context.Context, lo, hi int, h *topK) bool {
 	sel, qc := qs.sel, qs.qc
-	var out [scanBlock]int32
-	var idx [scanBlock]int32
-	for start, blocks := lo, 0; start < hi; start, blocks = start+scanBlock, blocks+1 {
-		if blocks%64 == 63 && ctx.Err() != nil {
+	out := make([]int32, quantBlock)
+	idx := make([]int32, quantBlock)
+	for start, blocks := lo, 0; start < hi; start, blocks = start+quantBlock, blocks+1 {
+		if blocks%16 == 15 && ctx.Err() != nil {
 			return false
 		}
-		end := min(start+scanBlock, hi)
+		end := min(start+quantBlock, hi)
 		if sel.all {
 			vecmath.DotInt8Many(qs.q, qc.codes[start*qc.stride:end*qc.stride], out[:end-start])
 			for j := range end - start {

@@ -103,8 +103,11 @@ func dotInt8x1AVX2(a, b *int8, n int) int32
 // dotInt8x4AVX2 writes into out the dot products of the n int8 values at
 // q with the n values at each of r0..r3 (n as for dotInt8x1AVX2).
 //
+// It prefetches the n values at each of p0..p3 (the next rows to scan, or
+// r0..r3 again), as dot4AVX2 does.
+//
 //go:noescape
-func dotInt8x4AVX2(q *int8, n int, r0, r1, r2, r3 *int8, out *[4]int32)
+func dotInt8x4AVX2(q *int8, n int, r0, r1, r2, r3 *int8, out *[4]int32, p0, p1, p2, p3 *int8)
 
 func dotInt8AVX2(a, b []int8) int32 {
 	if len(a) == 0 {
@@ -114,16 +117,28 @@ func dotInt8AVX2(a, b []int8) int32 {
 	return dotInt8x1AVX2(&a[0], &b[0], len(a))
 }
 
+// int8PrefetchBytes is how far ahead of the rows it scores dotInt8ManyAVX2
+// prefetches: int8 rows are short, and prefetching only the next four, as
+// the float32 kernel does, leaves the scan waiting on memory (measured on
+// 100k×384: 1.75 ms with the next four rows, 0.61 ms 16 KiB ahead).
+const int8PrefetchBytes = 16 << 10
+
 func dotInt8ManyAVX2(q, codes []int8, out []int32) {
 	d := len(q)
 	if d == 0 {
 		clear(out)
 		return
 	}
+	ahead := max(4, int8PrefetchBytes/d&^3) // rows
 	i := 0
 	for ; i+4 <= len(out); i += 4 {
 		r := codes[i*d : (i+4)*d]
-		dotInt8x4AVX2(&q[0], d, &r[0], &r[d], &r[2*d], &r[3*d], (*[4]int32)(out[i:i+4]))
+		p := r // four rows further on, or these near the end
+		if i+ahead+4 <= len(out) {
+			p = codes[(i+ahead)*d : (i+ahead+4)*d]
+		}
+		dotInt8x4AVX2(&q[0], d, &r[0], &r[d], &r[2*d], &r[3*d], (*[4]int32)(out[i:i+4]),
+			&p[0], &p[d], &p[2*d], &p[3*d])
 	}
 	for ; i < len(out); i++ {
 		out[i] = dotInt8x1AVX2(&q[0], &codes[i*d : (i+1)*d][0], d)
@@ -139,10 +154,16 @@ func dotInt8ManyIdxAVX2(q, codes []int8, rows []int32, out []int32) {
 	}
 	i := 0
 	for ; i+4 <= len(rows); i += 4 {
+		next := rows[i : i+4] // the next four rows, or these at the end
+		if i+8 <= len(rows) {
+			next = rows[i+4 : i+8]
+		}
 		dotInt8x4AVX2(&q[0], d,
 			&int8Row(codes, rows[i], d)[0], &int8Row(codes, rows[i+1], d)[0],
 			&int8Row(codes, rows[i+2], d)[0], &int8Row(codes, rows[i+3], d)[0],
-			(*[4]int32)(out[i:i+4]))
+			(*[4]int32)(out[i:i+4]),
+			&int8Row(codes, next[0], d)[0], &int8Row(codes, next[1], d)[0],
+			&int8Row(codes, next[2], d)[0], &int8Row(codes, next[3], d)[0])
 	}
 	for ; i < len(rows); i++ {
 		out[i] = dotInt8x1AVX2(&q[0], &int8Row(codes, rows[i], d)[0], d)

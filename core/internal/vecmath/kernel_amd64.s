@@ -252,14 +252,21 @@ i8loop1:
 	MOVL AX, ret+24(FP)
 	RET
 
-// func dotInt8x4AVX2(q *int8, n int, r0, r1, r2, r3 *int8, out *[4]int32)
-TEXT ·dotInt8x4AVX2(SB), NOSPLIT, $0-56
+// func dotInt8x4AVX2(q *int8, n int, r0, r1, r2, r3 *int8, out *[4]int32, p0, p1, p2, p3 *int8)
+//
+// Each iteration also prefetches the same offset of p0..p3, the next four
+// rows, as dot4AVX2 does.
+TEXT ·dotInt8x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ q+0(FP), SI
 	MOVQ n+8(FP), CX
 	MOVQ r0+16(FP), R8
 	MOVQ r1+24(FP), R9
 	MOVQ r2+32(FP), R10
 	MOVQ r3+40(FP), R11
+	MOVQ p0+56(FP), BX
+	MOVQ p1+64(FP), R12
+	MOVQ p2+72(FP), R13
+	MOVQ p3+80(FP), DI
 	VPCMPEQW Y15, Y15, Y15
 	VPSRLW   $15, Y15, Y15
 	VPXOR    Y0, Y0, Y0
@@ -269,6 +276,10 @@ TEXT ·dotInt8x4AVX2(SB), NOSPLIT, $0-56
 	XORQ     AX, AX
 
 i8loop4:
+	PREFETCHT0 (BX)(AX*1)
+	PREFETCHT0 (R12)(AX*1)
+	PREFETCHT0 (R13)(AX*1)
+	PREFETCHT0 (DI)(AX*1)
 	VMOVDQU    (SI)(AX*1), Y4
 	VPABSB     Y4, Y5
 	VMOVDQU    (R8)(AX*1), Y6

@@ -1,0 +1,74 @@
+package core
+
+import (
+	"context"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// quantBenchIndexes caches one index per size: building 1M×384 takes
+// longer than the queries measured on it.
+var quantBenchIndexes sync.Map // [2]int{n, d} → *LocalIndex
+
+// quantBenchIndex returns the benchmark index of n Gaussian unit vectors of
+// dimension d, with int8 codes derived; a query runs exactly or quantized
+// depending on rerank.
+func quantBenchIndex(b *testing.B, n, d int) *LocalIndex {
+	if ix, ok := quantBenchIndexes.Load([2]int{n, d}); ok {
+		return ix.(*LocalIndex)
+	}
+	ix := ixBenchIndex(b, n, d)
+	s := ix.cur.Load()
+	s.quant.Store(quantize(s, nil))
+	quantBenchIndexes.Store([2]int{n, d}, ix)
+	return ix
+}
+
+// ixBenchQuantized measures, in one run, the exact scan and the quantized
+// scan with the default rerank factor on the same index and queries, and
+// reports the quantized scan's recall@10 against the exact one.
+func ixBenchQuantized(b *testing.B, n, d int) {
+	ix := quantBenchIndex(b, n, d)
+	queries := gaussianUnitVectors(2, 64, d)
+	ctx := context.Background()
+	run := func(b *testing.B, rerank int) {
+		ix.rerank = rerank
+		defer func() { ix.rerank = 0 }()
+		runtime.GC()
+		b.ResetTimer()
+		cpu := processCPUTime()
+		for i := 0; b.Loop(); i++ {
+			res, err := ix.QueryItems(ctx, queries[i%len(queries)], "", 10, nil, false)
+			if err != nil || len(res) != 10 {
+				b.Fatal(len(res), err)
+			}
+		}
+		reportCPU(b, cpu)
+	}
+	b.Run("exact", func(b *testing.B) { run(b, 0) })
+	b.Run("int8", func(b *testing.B) {
+		run(b, DefaultRerankFactor)
+		b.StopTimer()
+		found := 0
+		for _, q := range queries {
+			ix.rerank = 0
+			want, _ := ix.QueryItems(ctx, q, "", 10, nil, false)
+			ix.rerank = DefaultRerankFactor
+			got, _ := ix.QueryItems(ctx, q, "", 10, nil, false)
+			ids := resultIDs(got)
+			for _, w := range want {
+				if slices.Contains(ids, w.Item.ID) {
+					found++
+				}
+			}
+		}
+		ix.rerank = 0
+		b.ReportMetric(float64(found)/float64(10*len(queries)), "recall@10")
+	})
+}
+
+func BenchmarkQueryQuantized100kx384(b *testing.B) { ixBenchQuantized(b, 100_000, 384) }
+
+func BenchmarkQueryQuantized1Mx384(b *testing.B) { ixBenchQuantized(b, 1_000_000, 384) }
