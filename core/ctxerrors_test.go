@@ -47,6 +47,7 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 		DeleteItem(context.Context, string) error
 		DeleteItems(context.Context, []string) error
 		QueryItems(context.Context, []float32, string, int, Filter, bool) ([]QueryResult, error)
+		QueryItemsBatch(context.Context, []ItemQuery) ([][]QueryResult, error)
 		Vacuum(context.Context) (VacuumReport, error)
 	}) map[string]func(context.Context) error {
 		return map[string]func(context.Context) error{
@@ -72,6 +73,10 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 			"DeleteItems": func(ctx context.Context) error { return ix.DeleteItems(ctx, []string{"x"}) },
 			"QueryItems": func(ctx context.Context) error {
 				_, err := ix.QueryItems(ctx, vec, "text", 3, nil, true)
+				return err
+			},
+			"QueryItemsBatch": func(ctx context.Context) error {
+				_, err := ix.QueryItemsBatch(ctx, []ItemQuery{{Vector: vec, Query: "text", TopK: 3, IsBm25: true}, {Vector: vec, TopK: 2}})
 				return err
 			},
 			"Vacuum": func(ctx context.Context) error { _, err := ix.Vacuum(ctx); return err },

@@ -72,3 +72,38 @@ func ixBenchQuantized(b *testing.B, n, d int) {
 func BenchmarkQueryQuantized100kx384(b *testing.B) { ixBenchQuantized(b, 100_000, 384) }
 
 func BenchmarkQueryQuantized1Mx384(b *testing.B) { ixBenchQuantized(b, 1_000_000, 384) }
+
+// BenchmarkQueryBatch100kx384 measures, in one run, 64 queries answered
+// one QueryItems call at a time and as one QueryItemsBatch, per query.
+func BenchmarkQueryBatch100kx384(b *testing.B) {
+	const n, d, batch = 100_000, 384, 64
+	ix := quantBenchIndex(b, n, d)
+	queries := gaussianUnitVectors(2, batch, d)
+	ctx := context.Background()
+	b.Run("one-at-a-time", func(b *testing.B) {
+		runtime.GC()
+		b.ResetTimer()
+		for b.Loop() {
+			for _, q := range queries {
+				if res, err := ix.QueryItems(ctx, q, "", 10, nil, false); err != nil || len(res) != 10 {
+					b.Fatal(len(res), err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch)/1e6, "ms/query")
+	})
+	b.Run("batch-64", func(b *testing.B) {
+		qs := make([]ItemQuery, batch)
+		for i, q := range queries {
+			qs[i] = ItemQuery{Vector: q, TopK: 10}
+		}
+		runtime.GC()
+		b.ResetTimer()
+		for b.Loop() {
+			if res, err := ix.QueryItemsBatch(ctx, qs); err != nil || len(res) != batch {
+				b.Fatal(len(res), err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch)/1e6, "ms/query")
+	})
+}

@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"math"
 	"runtime"
@@ -53,13 +52,8 @@ func (ix *LocalIndex) QueryItems(ctx context.Context, vector []float32, query st
 	if err != nil {
 		return nil, err
 	}
-	for i, x := range vector {
-		if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, fmt.Errorf("core: %s: vector[%d] is %v: %w", op, i, f, ErrInvalidArgument)
-		}
-	}
-	if !s.mixed && s.dim >= 0 && len(vector) != s.dim {
-		return nil, fmt.Errorf("core: %s: vector has %d dimensions, index has %d: %w", op, len(vector), s.dim, ErrDimensionMismatch)
+	if err := checkQueryVector(op, s, vector); err != nil {
+		return nil, err
 	}
 	sel, err := ix.selection(s, filter)
 	if err != nil {
@@ -68,37 +62,18 @@ func (ix *LocalIndex) QueryItems(ctx context.Context, vector []float32, query st
 	if topK <= 0 {
 		return []QueryResult{}, nil
 	}
-	var hits []scored
-	if qc := s.quantCodes(); ix.rerank > 0 && qc != nil {
-		hits, err = quantTopK(ctx, sel, vector, topK, ix.rerank, qc)
-	} else {
-		hits, err = scanTopK(ctx, sel, vector, topK)
-	}
+	hits, err := ix.scan(ctx, s, sel, vector, topK)
 	if err != nil {
 		return nil, err
 	}
-	results := make([]QueryResult, len(hits))
-	for i, h := range hits {
-		score := h.key
-		if score == undefinedScore {
-			score = 0
-		}
-		results[i] = QueryResult{Item: s.item(int(h.slot)), Score: score}
+	results, err := ix.answer(ctx, s, sel, hits, ItemQuery{Vector: vector, Query: query, TopK: topK, Filter: filter, IsBm25: isBm25})
+	if errors.Is(err, fs.ErrNotExist) && ix.cur.Load() != s {
+		// A commit since s removed a side-car of s (a result replaced
+		// or deleted): answer from the newer state.
+		return ix.QueryItems(ctx, vector, query, topK, filter, isBm25)
 	}
-	if err := ix.loadSidecars(ctx, results); err != nil {
-		if errors.Is(err, fs.ErrNotExist) && ix.cur.Load() != s {
-			// A commit since s removed a side-car of s (a result replaced
-			// or deleted): answer from the newer state.
-			return ix.QueryItems(ctx, vector, query, topK, filter, isBm25)
-		}
+	if err != nil {
 		return nil, wrapOp(ctx, op, "", err)
-	}
-	if isBm25 {
-		kw, err := ix.keywordHits(ctx, s, sel, query, min(10, topK), hits)
-		if err != nil {
-			return nil, wrapOp(ctx, op, "", err)
-		}
-		results = append(results, kw...)
 	}
 	return results, nil
 }
