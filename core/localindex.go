@@ -398,19 +398,9 @@ func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, e
 		// change by the next check, never missed.
 		version = ix.currentVersion(ctx, p)
 	}
-	raw, err := ix.storage.ReadFile(ctx, p)
+	data, arena, size, err := ix.decodeIndexFile(ctx, p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("load index %q: %w", p, ErrIndexNotFound)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("load index %q: %w", p, err)
-	}
-	var data IndexData
-	var arena []float32
-	if dec, ok := ix.codec.(VectorArenaDecoder); ok {
-		data, arena, err = dec.DeserializeIndexArena(raw)
-	} else {
-		data, err = ix.codec.DeserializeIndex(raw)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load index %q: %w", p, err)
@@ -434,13 +424,44 @@ func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, e
 	if !reload {
 		ix.removeStaleTemps(ctx)
 	}
-	if len(raw) >= releaseAfterLoad {
-		// The file's bytes and the decoder's copies are garbage now, and
-		// as large as the index: return them to the operating system
-		// rather than keep the process's resident memory at its peak.
+	if size >= releaseAfterLoad {
+		// What decoding left behind (the file's bytes, when read whole)
+		// is garbage now, and may be as large as the index: return it to
+		// the operating system rather than keep the process's resident
+		// memory at its peak.
 		debug.FreeOSMemory()
 	}
 	return s, nil
+}
+
+// decodeIndexFile reads and decodes the index file at p, and returns its
+// size in bytes. When the storage is a FileStreamer and the codec an
+// IndexStreamDecoder, the file is decoded as it is read, never held whole.
+func (ix *LocalIndex) decodeIndexFile(ctx context.Context, p string) (data IndexData, arena []float32, size int64, err error) {
+	if fst, ok := ix.storage.(FileStreamer); ok {
+		if dec, ok := ix.codec.(IndexStreamDecoder); ok {
+			rc, size, err := fst.OpenFile(ctx, p)
+			if err != nil {
+				return IndexData{}, nil, 0, err
+			}
+			defer rc.Close()
+			data, arena, err = dec.DecodeIndexFrom(rc, size)
+			if ctxErr := ctx.Err(); err != nil && ctxErr != nil {
+				return IndexData{}, nil, 0, ctxErr
+			}
+			return data, arena, size, err
+		}
+	}
+	raw, err := ix.storage.ReadFile(ctx, p)
+	if err != nil {
+		return IndexData{}, nil, 0, err
+	}
+	if dec, ok := ix.codec.(VectorArenaDecoder); ok {
+		data, arena, err = dec.DeserializeIndexArena(raw)
+	} else {
+		data, err = ix.codec.DeserializeIndex(raw)
+	}
+	return data, arena, int64(len(raw)), err
 }
 
 // releaseAfterLoad is the index file size from which loading it ends with

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"io"
 	"time"
 )
 
@@ -83,6 +84,33 @@ type VectorArenaDecoder interface {
 	// and copies the vectors when it does not hold (for example when the
 	// lengths differ). The codec must not keep or reuse arena.
 	DeserializeIndexArena(b []byte) (IndexData, []float32, error)
+}
+
+// FileStreamer is an optional capability of a [FileStorage], found by type
+// assertion: reading a file as a stream. A LocalIndex whose storage has it
+// and whose codec is an [IndexStreamDecoder] decodes its index file while
+// reading it, so opening touches about the size of the vectors in fresh
+// memory instead of the file's bytes and then the vectors.
+//
+// Implementations must be safe for concurrent use.
+type FileStreamer interface {
+	// OpenFile opens a file for reading. size is its length in bytes when
+	// known, else -1. A missing file is an error wrapping fs.ErrNotExist.
+	// Reads from rc return ctx's error once ctx ends. The caller closes
+	// rc.
+	OpenFile(ctx context.Context, filePath string) (rc io.ReadCloser, size int64, err error)
+}
+
+// IndexStreamDecoder is an optional capability of an IndexCodec (checked
+// by type assertion): decoding an index file from a stream.
+type IndexStreamDecoder interface {
+	// DecodeIndexFrom reads an index file from r and returns what
+	// DeserializeIndexArena returns for its bytes (see
+	// [VectorArenaDecoder]). size is the file's length when known, else
+	// -1. It reads in bounded pieces: besides what it returns, it holds
+	// about one item's bytes at a time. Bytes it cannot decode are an
+	// error wrapping [ErrCorrupt]; an error of r is returned wrapped.
+	DecodeIndexFrom(r io.Reader, size int64) (IndexData, []float32, error)
 }
 
 // EmbeddingsModel turns texts into vectors.

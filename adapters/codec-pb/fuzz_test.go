@@ -1,10 +1,13 @@
 package codecpb_test
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
 	"github.com/foliovec/folio/core"
@@ -70,6 +73,41 @@ func FuzzDeserializeIndex(f *testing.F) {
 		}
 		if !reflect.DeepEqual(d, d2) {
 			t.Fatalf("decode(encode(decode(b))) != decode(b)")
+		}
+	})
+}
+
+// The streaming decoder decodes every input as DeserializeIndexArena does:
+// the same items, arena and errors, whatever the reads' sizes.
+func FuzzDecodeIndexFrom(f *testing.F) {
+	seedWithFixtures(f, "items-protobuf/index.pb", "items-migrated-protobuf/index.pb", "docs-protobuf/index.pb")
+	f.Add(rawIndex(rawItem("a", []float32{1, 2}), rawItem("b", float32(3), []float32{4}), rawItem("c", float32(5), float32(6))))
+	f.Add(rawIndex(rawItem("a", []float32{1, 2}), rawItem("b", []float32{3}), rawItem("c")))
+	f.Add(rawIndex(rawItem("a"), rawItem("b", float32(1))))
+	f.Add([]byte{0x1b, 0x08, 0x01, 0x1c}) // a group, skipped
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := codecpb.New()
+		want, wantArena, wantErr := c.DeserializeIndexArena(b)
+		for _, r := range []io.Reader{bytes.NewReader(b), iotest.OneByteReader(bytes.NewReader(b))} {
+			got, arena, err := c.DecodeIndexFrom(r, int64(len(b)))
+			if (err == nil) != (wantErr == nil) {
+				t.Fatalf("DecodeIndexFrom error %v, DeserializeIndexArena error %v", err, wantErr)
+			}
+			if err != nil {
+				if !errors.Is(err, core.ErrCorrupt) {
+					t.Fatalf("error %v does not wrap ErrCorrupt", err)
+				}
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("DecodeIndexFrom = %#v, DeserializeIndexArena = %#v", got, want)
+			}
+			if !reflect.DeepEqual(arena, wantArena) {
+				t.Fatalf("arena %v, DeserializeIndexArena's %v", arena, wantArena)
+			}
+			if v := arenaViolation(got.Items, arena); v != "" {
+				t.Fatal(v)
+			}
 		}
 	})
 }

@@ -196,27 +196,12 @@ func (s *LocalFileStorage) UpsertFile(ctx context.Context, filePath string, cont
 // error when ctx ends.
 func (s *LocalFileStorage) ReadFile(ctx context.Context, filePath string) ([]byte, error) {
 	const op = "read file"
-	t, err := s.resolve(ctx, op, filePath)
+	f, size, err := s.openRegular(ctx, op, filePath)
 	if err != nil {
 		return nil, err
 	}
-	f, err := s.fsys.OpenFile(t.name, os.O_RDONLY|openNonBlock, 0)
-	if err != nil {
-		return nil, s.failMissing(op, filePath, err)
-	}
 	defer f.Close()
-	info, err := f.Stat()
-	switch {
-	case err != nil:
-		return nil, s.fail(op, filePath, err)
-	case info.IsDir():
-		return nil, fmt.Errorf("storagefs: %s %q: %w", op, filePath, errIsFolder)
-	case !info.Mode().IsRegular():
-		return nil, fmt.Errorf("storagefs: %s %q: %s: %w", op, filePath, info.Mode().Type(), ErrNotRegular)
-	case info.Size() > s.maxRead:
-		return nil, fmt.Errorf("storagefs: %s %q: %d bytes, more than %d: %w", op, filePath, info.Size(), s.maxRead, ErrTooLarge)
-	}
-	content, err := readAll(ctx, f, info.Size(), s.maxRead)
+	content, err := readAll(ctx, f, size, s.maxRead)
 	if errors.Is(err, ErrTooLarge) {
 		return nil, fmt.Errorf("storagefs: %s %q: grew past %d bytes: %w", op, filePath, s.maxRead, err)
 	}
@@ -227,6 +212,35 @@ func (s *LocalFileStorage) ReadFile(ctx context.Context, filePath string) ([]byt
 		return nil, s.fail(op, filePath, err)
 	}
 	return content, nil
+}
+
+// openRegular opens the regular file at filePath for reading, as ReadFile
+// and OpenFile do, and returns its size.
+func (s *LocalFileStorage) openRegular(ctx context.Context, op, filePath string) (*os.File, int64, error) {
+	t, err := s.resolve(ctx, op, filePath)
+	if err != nil {
+		return nil, 0, err
+	}
+	f, err := s.fsys.OpenFile(t.name, os.O_RDONLY|openNonBlock, 0)
+	if err != nil {
+		return nil, 0, s.failMissing(op, filePath, err)
+	}
+	info, err := f.Stat()
+	switch {
+	case err != nil:
+		err = s.fail(op, filePath, err)
+	case info.IsDir():
+		err = fmt.Errorf("storagefs: %s %q: %w", op, filePath, errIsFolder)
+	case !info.Mode().IsRegular():
+		err = fmt.Errorf("storagefs: %s %q: %s: %w", op, filePath, info.Mode().Type(), ErrNotRegular)
+	case info.Size() > s.maxRead:
+		err = fmt.Errorf("storagefs: %s %q: %d bytes, more than %d: %w", op, filePath, info.Size(), s.maxRead, ErrTooLarge)
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, info.Size(), nil
 }
 
 // readChunk is how much ReadFile reads between two looks at its context.

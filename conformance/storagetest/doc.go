@@ -62,6 +62,9 @@
 //     a version that stays while it is unchanged and changes with every
 //     write, even of the same bytes, and fail on a missing file with
 //     fs.ErrNotExist.
+//   - Storages that implement the optional [core.FileStreamer] stream the
+//     bytes ReadFile returns (with their size, or -1), fail on a missing
+//     file with fs.ErrNotExist, and stop reading once the context ends.
 //
 // Storages that claim AtomicReplace also never show a reader a mix, prefix
 // or absence of the file being replaced; Persistent ones show a reopened
