@@ -3,6 +3,7 @@ package codecpb
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"sync"
@@ -21,6 +22,12 @@ import (
 // (vector components, norms, metadata numbers): Vectra's JSON files hold
 // null for them, which reads as 0 too, so an index reads the same in both
 // formats, and whatever is decoded can be encoded again.
+//
+// Items whose metadata entries are the same bytes share one Metadata map
+// (a few thousand distinct maps at most are shared per decode): an index
+// whose items repeat a few combinations of values, as a category and a
+// year do, then holds a few maps instead of one per item. Treat decoded
+// metadata as read-only, or clone a map before changing it.
 func (c *ProtobufCodec) DeserializeIndex(b []byte) (core.IndexData, error) {
 	data, _, err := c.DeserializeIndexArena(b)
 	return data, err
@@ -227,27 +234,60 @@ type indexDecoder struct {
 var errVectorLength = errors.New("vector length differs from the arena row")
 
 // item decodes one IndexItem message, its vector into arena[start:end].
+//
+// An item's metadata map is shared with the earlier items whose metadata
+// entries are the same bytes (up to maxSharedMetaLen of them, and
+// maxInterned maps per decoder): an index whose items repeat a few
+// combinations of values keeps a few maps, not one per item.
 func (d *indexDecoder) item(b []byte, start, end int) (core.IndexItem, error) {
 	var it core.IndexItem
+	shared := false // it.Metadata may be another item's too
 	d.pos = start
-	for len(b) > 0 {
-		f, n, err := nextField(b)
+	for off := 0; off < len(b); {
+		f, n, err := nextField(b[off:])
 		if err != nil {
 			return core.IndexItem{}, err
 		}
-		b = b[n:]
+		first := off
+		off += n
 		switch {
-		case f.is(fieldItemID, protowire.BytesType):
-			it.ID = text(f.b)
+		case f.is(fieldItemMetadata, protowire.BytesType) && it.Metadata == nil:
+			// The first entry: the run of entries it starts is decoded
+			// as a whole, or shared.
+			for off < len(b) {
+				g, m, err := nextField(b[off:])
+				if err != nil || !g.is(fieldItemMetadata, protowire.BytesType) {
+					break
+				}
+				off += m
+			}
+			run := b[first:off]
+			if m, ok := d.in.metas[string(run)]; ok {
+				it.Metadata, shared = m, true
+				continue
+			}
+			m, err := d.metadataRun(run)
+			if err != nil {
+				return core.IndexItem{}, fmt.Errorf("metadata: %w", err)
+			}
+			it.Metadata = m
+			if len(run) <= maxSharedMetaLen && len(d.in.metas) < maxInterned {
+				d.in.metas[string(run)] = m
+				shared = true
+			}
 		case f.is(fieldItemMetadata, protowire.BytesType):
 			key, value, err := d.metadataEntry(f.b)
 			if err != nil {
 				return core.IndexItem{}, fmt.Errorf("metadata: %w", err)
 			}
-			if it.Metadata == nil {
-				it.Metadata = make(core.Metadata, 4)
+			if shared {
+				// More entries after other fields: this item's map is
+				// its own from here on.
+				it.Metadata, shared = maps.Clone(it.Metadata), false
 			}
 			it.Metadata[key] = value
+		case f.is(fieldItemID, protowire.BytesType):
+			it.ID = text(f.b)
 		case f.is(fieldItemVector, protowire.BytesType):
 			if len(f.b)%4 != 0 {
 				return core.IndexItem{}, fmt.Errorf("vector: %w", errPackedLength)
@@ -280,6 +320,24 @@ func (d *indexDecoder) item(b []byte, start, end int) (core.IndexItem, error) {
 		it.Metadata = core.Metadata{}
 	}
 	return it, nil
+}
+
+// metadataRun decodes a run of encoded metadata entries into a new map.
+func (d *indexDecoder) metadataRun(run []byte) (core.Metadata, error) {
+	m := make(core.Metadata, 4)
+	for len(run) > 0 {
+		f, n, err := nextField(run)
+		if err != nil {
+			return nil, err
+		}
+		run = run[n:]
+		key, value, err := d.metadataEntry(f.b)
+		if err != nil {
+			return nil, err
+		}
+		m[key] = value
+	}
+	return m, nil
 }
 
 // metadataEntry decodes one entry of the metadata map. A missing key is

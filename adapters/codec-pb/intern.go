@@ -1,6 +1,10 @@
 package codecpb
 
-import "math"
+import (
+	"math"
+
+	"github.com/foliovec/folio/core"
+)
 
 // interner shares the strings and boxed values of metadata keys and
 // values that repeat across the items of one index, so that a category of
@@ -10,15 +14,20 @@ type interner struct {
 	keys    map[string]string
 	values  map[string]any
 	numbers map[uint64]any // boxed float64 metadata values by bits
+	metas   map[string]core.Metadata // whole metadata maps by their encoded entries
 }
 
 const (
 	maxInterned    = 4096
 	maxInternedLen = 64
+	// maxSharedMetaLen is the longest run of encoded metadata entries
+	// whose map is shared between the items that have the same bytes.
+	maxSharedMetaLen = 512
 )
 
 func newInterner() *interner {
-	return &interner{keys: make(map[string]string), values: make(map[string]any), numbers: make(map[uint64]any)}
+	return &interner{keys: make(map[string]string), values: make(map[string]any), numbers: make(map[uint64]any),
+		metas: make(map[string]core.Metadata)}
 }
 
 // key returns the string of a metadata key.

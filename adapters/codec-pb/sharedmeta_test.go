@@ -1,0 +1,76 @@
+package codecpb_test
+
+import (
+	"reflect"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	"github.com/foliovec/folio/core"
+)
+
+// Items whose metadata encodes to the same bytes share one map; others,
+// and an item whose entries are split around other fields, get their own,
+// with every entry, and the shared map is never changed by them.
+func TestDecodedMetadataMapsAreShared(t *testing.T) {
+	c := codecpb.New()
+	md := func(cat string, year float64) core.Metadata { return core.Metadata{"category": cat, "year": year} }
+	raw, err := c.SerializeIndex(core.IndexData{Version: 1, Items: []core.IndexItem{
+		{ID: "a", Vector: []float32{1}, Metadata: md("x", 2001)},
+		{ID: "b", Vector: []float32{2}, Metadata: md("x", 2001)},
+		{ID: "c", Vector: []float32{3}, Metadata: md("y", 2001)},
+		{ID: "d", Vector: []float32{4}, Metadata: md("x", 2001)},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := c.DeserializeIndex(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptr := func(i int) uintptr { return reflect.ValueOf(data.Items[i].Metadata).Pointer() }
+	if ptr(0) != ptr(1) || ptr(0) != ptr(3) {
+		t.Error("items a, b and d have the same metadata bytes but different maps")
+	}
+	if ptr(0) == ptr(2) {
+		t.Error("items a and c share a map but differ")
+	}
+	if !reflect.DeepEqual(data.Items[2].Metadata, md("y", 2001)) || !reflect.DeepEqual(data.Items[0].Metadata, md("x", 2001)) {
+		t.Errorf("metadata %v, %v", data.Items[0].Metadata, data.Items[2].Metadata)
+	}
+
+	// An item whose second entry comes after its vector: the first entry
+	// alone matches a shared run, the map is cloned before the second.
+	entry := func(k, v string) []byte {
+		var val, e []byte
+		val = protowire.AppendTag(val, 1, protowire.BytesType) // string_value
+		val = protowire.AppendString(val, v)
+		e = protowire.AppendTag(e, 1, protowire.BytesType) // key
+		e = protowire.AppendString(e, k)
+		e = protowire.AppendTag(e, 2, protowire.BytesType) // value
+		e = protowire.AppendBytes(e, val)
+		return protowire.AppendBytes(protowire.AppendTag(nil, 2, protowire.BytesType), e)
+	}
+	item := func(id string, parts ...[]byte) []byte {
+		var it []byte
+		it = protowire.AppendTag(it, 1, protowire.BytesType)
+		it = protowire.AppendString(it, id)
+		for _, p := range parts {
+			it = append(it, p...)
+		}
+		return protowire.AppendBytes(protowire.AppendTag(nil, 3, protowire.BytesType), it)
+	}
+	vec := protowire.AppendBytes(protowire.AppendTag(nil, 3, protowire.BytesType), []byte{0, 0, 0x80, 0x3f})
+	both := append(item("a", entry("k", "v"), vec), item("b", entry("k", "v"), vec, entry("z", "w"))...)
+	data, err = c.DeserializeIndex(both)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(data.Items[0].Metadata, core.Metadata{"k": "v"}) {
+		t.Errorf("first item's metadata %v changed", data.Items[0].Metadata)
+	}
+	if !reflect.DeepEqual(data.Items[1].Metadata, core.Metadata{"k": "v", "z": "w"}) {
+		t.Errorf("split item's metadata %v", data.Items[1].Metadata)
+	}
+}
