@@ -34,6 +34,11 @@ type IndexOptions struct {
 	// has committed to the folder; 0 means 250 ms, negative never (see
 	// core.IndexOptions).
 	FreshnessInterval time.Duration
+	// QuantizedScan scans int8 codes of the vectors, then re-ranks the
+	// best RerankFactor×topK candidates exactly (0: 10); see
+	// core.IndexOptions.
+	QuantizedScan bool
+	RerankFactor  int
 }
 
 // NewLocalIndex returns the index stored in folderPath, by default as
@@ -59,5 +64,7 @@ func NewLocalIndex(folderPath string, opts *IndexOptions) (*core.LocalIndex, err
 
 		StrictFilters:     o.StrictFilters,
 		FreshnessInterval: o.FreshnessInterval,
+		QuantizedScan:     o.QuantizedScan,
+		RerankFactor:      o.RerankFactor,
 	})
 }

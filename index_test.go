@@ -3,6 +3,7 @@ package folio
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -86,4 +87,45 @@ func TestNewLocalIndexDefaults(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
+}
+
+// The quantized-scan options reach core: a negative factor is refused, and
+// a quantized protobuf index on disk answers with exact scores.
+func TestNewLocalIndexQuantizedScan(t *testing.T) {
+	ctx := context.Background()
+	if _, err := NewLocalIndex(t.TempDir(), &IndexOptions{QuantizedScan: true, RerankFactor: -1}); !errors.Is(err, core.ErrInvalidArgument) {
+		t.Fatalf("negative factor: %v", err)
+	}
+	dir := filepath.Join(t.TempDir(), "idx")
+	w, err := NewLocalIndex(dir, &IndexOptions{Codec: codecpb.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.CreateIndex(ctx, core.CreateIndexConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	items := make([]core.IndexItem, 300)
+	for i := range items {
+		items[i] = core.IndexItem{ID: fmt.Sprint(i), Vector: []float32{float32(i), 1, float32(i % 7)}}
+	}
+	if _, err := w.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	q, err := NewLocalIndex(dir, &IndexOptions{Codec: codecpb.New(), QuantizedScan: true, RerankFactor: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := q.QueryItems(ctx, []float32{0, 1, 6}, "", 3, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := w.QueryItems(ctx, []float32{0, 1, 6}, "", 3, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if got[i].Item.ID != want[i].Item.ID || got[i].Score != want[i].Score {
+			t.Fatalf("result %d: %s %v, exact %s %v", i, got[i].Item.ID, got[i].Score, want[i].Item.ID, want[i].Score)
+		}
+	}
 }

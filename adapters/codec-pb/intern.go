@@ -13,7 +13,7 @@ import (
 type interner struct {
 	keys    map[string]string
 	values  map[string]any
-	numbers map[uint64]any // boxed float64 metadata values by bits
+	numbers map[uint64]any           // boxed float64 metadata values by bits
 	metas   map[string]core.Metadata // whole metadata maps by their encoded entries
 }
 
