@@ -64,10 +64,16 @@ func dotManyGeneric(q, arena, out []float32) {
 			k := min(i+j, len(out)-1)
 			r[j] = arena[k*d : (k+1)*d]
 		}
-		var tail [4]float32
-		tail[0], tail[1], tail[2], tail[3] = dot4Generic(q, r[0], r[1], r[2], r[3])
-		copy(out[i:], tail[:])
+		dot4TailGeneric(q, r, out[i:])
 	}
+}
+
+// dot4TailGeneric writes into out (one to three values) the dot products
+// of q with the first len(out) of rows, through the four-row kernel.
+func dot4TailGeneric(q []float32, r [4][]float32, out []float32) {
+	var tail [4]float32
+	tail[0], tail[1], tail[2], tail[3] = dot4Generic(q, r[0], r[1], r[2], r[3])
+	copy(out, tail[:])
 }
 
 func dotManyIdxGeneric(q, arena []float32, rows []int32, out []float32) {
@@ -85,9 +91,7 @@ func dotManyIdxGeneric(q, arena []float32, rows []int32, out []float32) {
 		for j := range r {
 			r[j] = row(arena, rows[min(i+j, len(rows)-1)], d)
 		}
-		var tail [4]float32
-		tail[0], tail[1], tail[2], tail[3] = dot4Generic(q, r[0], r[1], r[2], r[3])
-		copy(out[i:], tail[:])
+		dot4TailGeneric(q, r, out[i:])
 	}
 }
 

@@ -56,10 +56,16 @@ func dotManyAVX2(q, arena, out []float32) {
 			k := min(i+j, len(out)-1)
 			r[j] = arena[k*d : (k+1)*d]
 		}
-		var tail [4]float32
-		dot4AVX2(&q[0], d, &r[0][0], &r[1][0], &r[2][0], &r[3][0], &tail, &r[0][0], &r[1][0], &r[2][0], &r[3][0])
-		copy(out[i:], tail[:])
+		dot4TailAVX2(q, r, out[i:])
 	}
+}
+
+// dot4TailAVX2 writes into out (one to three values) the dot products of
+// q with the first len(out) of rows, through the four-row kernel.
+func dot4TailAVX2(q []float32, r [4][]float32, out []float32) {
+	var tail [4]float32
+	dot4AVX2(&q[0], len(q), &r[0][0], &r[1][0], &r[2][0], &r[3][0], &tail, &r[0][0], &r[1][0], &r[2][0], &r[3][0])
+	copy(out, tail[:])
 }
 
 func dotManyIdxAVX2(q, arena []float32, rows []int32, out []float32) {
@@ -88,9 +94,7 @@ func dotManyIdxAVX2(q, arena []float32, rows []int32, out []float32) {
 		for j := range r {
 			r[j] = row(arena, rows[min(i+j, len(rows)-1)], d)
 		}
-		var tail [4]float32
-		dot4AVX2(&q[0], d, &r[0][0], &r[1][0], &r[2][0], &r[3][0], &tail, &r[0][0], &r[1][0], &r[2][0], &r[3][0])
-		copy(out[i:], tail[:])
+		dot4TailAVX2(q, r, out[i:])
 	}
 }
 
