@@ -13,7 +13,17 @@ MODULES := $(shell awk '/^use \(/{f=1;next} /^\)/{f=0} f{print $$1}' go.work)
 LIB_MODULES := $(filter-out ./examples ./cmd/%,$(MODULES))
 # Modules that must build for the browser (js/wasm) and WASI (wasip1/wasm).
 WASM_MODULES := ./core ./adapters/storage-mem ./adapters/codec-json ./adapters/codec-pb \
-	./adapters/tokenizer-tiktoken ./adapters/embed-hosted
+	./adapters/tokenizer-tiktoken ./adapters/embed-hosted ./adapters/embed-hash ./adapters/storage-idb
+# Modules whose code is for the browser only (js/wasm): vetted and
+# staticchecked for js/wasm too, since the native lint does not see it.
+BROWSER_MODULES := ./adapters/storage-idb
+
+# wasmbrowsertest runs js/wasm test binaries in headless Chromium; the
+# browser modules' tests find it through FOLIO_WASMBROWSERTEST
+# (conformance/browsertest).
+WASMBROWSERTEST_VERSION := v0.11.0
+WASMBROWSERTEST := bin/wasmbrowsertest-$(WASMBROWSERTEST_VERSION)/wasmbrowsertest
+export FOLIO_WASMBROWSERTEST := $(CURDIR)/$(WASMBROWSERTEST)
 
 STATICCHECK_VERSION ?= v0.8.2
 
@@ -79,7 +89,14 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); \
 		if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(call each,$(MODULES),vet,$(GO) vet ./...)
-	$(call each,$(MODULES),staticcheck,$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...)
+	$(call each,$(MODULES),staticcheck,$(CURDIR)/$(STATICCHECK) ./...)
+	$(call each,$(BROWSER_MODULES),js staticcheck,GOOS=js GOARCH=wasm $(CURDIR)/$(STATICCHECK) ./...)
+
+STATICCHECK := bin/staticcheck-$(STATICCHECK_VERSION)/staticcheck
+lint: $(STATICCHECK)
+$(STATICCHECK):
+	@echo "==> staticcheck $(STATICCHECK_VERSION) into $(@D)"
+	@GOBIN=$(CURDIR)/$(@D) GOWORK=off $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 ## tidy: go mod tidy in every module, alone.
 tidy:
@@ -107,6 +124,7 @@ core-deps:
 ## wasm: the browser/WASI modules build for js/wasm and wasip1/wasm.
 wasm:
 	$(call each,$(WASM_MODULES),wasm,GOOS=js GOARCH=wasm $(GO) build ./... && GOOS=wasip1 GOARCH=wasm $(GO) build ./...)
+	$(call each,$(BROWSER_MODULES),js vet,GOOS=js GOARCH=wasm $(GO) vet ./...)
 
 ## bench: every benchmark, once per module.
 bench:
@@ -139,7 +157,16 @@ ONNXRUNTIME_LIB := .cache/onnxruntime/$(ONNXRUNTIME_VERSION)/$(ONNXRUNTIME_LIBNA
 
 .PHONY: onnxruntime
 onnxruntime: $(ONNXRUNTIME_LIB)
-test test-short isolated bench: onnxruntime
+test test-short isolated bench: onnxruntime browser-tools
+
+## browser-tools: what the browser tests need, each installed when missing:
+## Debian's Chromium and wasmbrowsertest.
+.PHONY: browser-tools
+browser-tools: chromium $(WASMBROWSERTEST)
+
+$(WASMBROWSERTEST):
+	@echo "==> wasmbrowsertest $(WASMBROWSERTEST_VERSION) into $(@D)"
+	@GOBIN=$(CURDIR)/$(@D) GOWORK=off $(GO) install github.com/agnivade/wasmbrowsertest@$(WASMBROWSERTEST_VERSION)
 
 $(ONNXRUNTIME_LIB):
 	@echo "==> onnxruntime $(ONNXRUNTIME_VERSION) ($(ONNXRUNTIME_PLATFORM)) into $(@D)"
