@@ -35,7 +35,10 @@ func await(t *testing.T, promise js.Value) js.Value {
 	}
 	ch := make(chan result, 1)
 	onOK := js.FuncOf(func(_ js.Value, args []js.Value) any { ch <- result{v: args[0]}; return nil })
-	onErr := js.FuncOf(func(_ js.Value, args []js.Value) any { ch <- result{err: js.Global().Get("String").Invoke(args[0]).String()}; return nil })
+	onErr := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- result{err: js.Global().Get("String").Invoke(args[0]).String()}
+		return nil
+	})
 	defer onOK.Release()
 	defer onErr.Release()
 	promise.Call("then", onOK, onErr)
