@@ -1,15 +1,58 @@
 package tokenizertiktoken
 
 import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"encoding/base64"
 	"fmt"
+	"strconv"
 	"strings"
 
 	tiktoken "github.com/pkoukk/tiktoken-go"
-	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
 )
 
 // o200kRanksFile is the name of the embedded o200k_base rank file.
 const o200kRanksFile = "o200k_base.tiktoken"
+
+// o200kRanksGz is OpenAI's o200k_base.tiktoken (sha256 446a9538…1a2d),
+// gzipped: the only encoding Folio uses, so the other three never weigh on
+// a binary (a browser's .wasm above all).
+//
+//go:embed o200k_base.tiktoken.gz
+var o200kRanksGz []byte
+
+// loadRanks reads the embedded rank file: one "<base64 token> <rank>" per
+// line.
+func loadRanks() (map[string]int, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(o200kRanksGz))
+	if err != nil {
+		return nil, err
+	}
+	ranks := make(map[string]int, 200_000)
+	sc := bufio.NewScanner(zr)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" {
+			continue
+		}
+		tok, rank, ok := strings.Cut(line, " ")
+		if !ok {
+			return nil, fmt.Errorf("line %d: no rank", len(ranks)+1)
+		}
+		token, err := base64.StdEncoding.DecodeString(tok)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", len(ranks)+1, err)
+		}
+		r, err := strconv.Atoi(rank)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", len(ranks)+1, err)
+		}
+		ranks[string(token)] = r
+	}
+	return ranks, sc.Err()
+}
 
 // jsSpace is the whitespace of JavaScript's \s, which Vectra's tokenizer
 // (gpt-tokenizer) uses. It differs from .NET's \s (regexp2's) in U+FEFF,
@@ -39,7 +82,7 @@ const bom = "\xef\xbb\xbf"
 // nor through tiktoken.SetBpeLoader, which would change that package's
 // global state for every other user.
 func loadO200k() (*tiktoken.Tiktoken, error) {
-	ranks, err := tiktokenloader.NewOfflineLoader().LoadTiktokenBpe(o200kRanksFile)
+	ranks, err := loadRanks()
 	if err != nil {
 		return nil, fmt.Errorf("tokenizertiktoken: load embedded %s: %w", o200kRanksFile, err)
 	}
