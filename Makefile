@@ -13,10 +13,10 @@ MODULES := $(shell awk '/^use \(/{f=1;next} /^\)/{f=0} f{print $$1}' go.work)
 LIB_MODULES := $(filter-out ./examples ./cmd/%,$(MODULES))
 # Modules that must build for the browser (js/wasm) and WASI (wasip1/wasm).
 WASM_MODULES := ./core ./adapters/storage-mem ./adapters/codec-json ./adapters/codec-pb \
-	./adapters/tokenizer-tiktoken ./adapters/embed-hosted ./adapters/embed-hash ./adapters/storage-idb ./adapters/fetch-browser
+	./adapters/tokenizer-tiktoken ./adapters/embed-hosted ./adapters/embed-hash ./adapters/storage-idb ./adapters/fetch-browser ./browser
 # Modules whose code is for the browser only (js/wasm): vetted and
 # staticchecked for js/wasm too, since the native lint does not see it.
-BROWSER_MODULES := ./adapters/storage-idb ./adapters/fetch-browser
+BROWSER_MODULES := ./adapters/storage-idb ./adapters/fetch-browser ./browser
 
 # wasmbrowsertest runs js/wasm test binaries in headless Chromium; the
 # browser modules' tests find it through FOLIO_WASMBROWSERTEST
@@ -157,7 +157,31 @@ ONNXRUNTIME_LIB := .cache/onnxruntime/$(ONNXRUNTIME_VERSION)/$(ONNXRUNTIME_LIBNA
 
 .PHONY: onnxruntime
 onnxruntime: $(ONNXRUNTIME_LIB)
-test test-short isolated bench: onnxruntime browser-tools
+test test-short isolated bench: onnxruntime browser-tools vectra-browser
+
+## vectra-browser: Vectra 0.15's browser build (vectra/browser from npm) bundled
+## for a page with esbuild (npm, pinned), for the browser interop tests.
+## Node's built-in modules it names but never calls in a browser are
+## stubbed, and Buffer, which its JSON codec takes as a global, comes from
+## the buffer package it depends on, as a bundler's Node polyfill gives it.
+## Built when missing.
+ESBUILD_VERSION := 0.25.12
+VECTRA_BROWSER := .cache/vectra-browser/vectra.js
+export FOLIO_VECTRA_BROWSER_BUNDLE := $(CURDIR)/$(VECTRA_BROWSER)
+.PHONY: vectra-browser
+vectra-browser: $(VECTRA_BROWSER)
+$(VECTRA_BROWSER):
+	@[ -f $(VECTRA_NPM)/node_modules/vectra/package.json ] || { \
+		echo "==> npm vectra@0.15.0 into $(VECTRA_NPM)"; \
+		npm install --prefix $(VECTRA_NPM) --no-audit --no-fund --loglevel=error vectra@0.15.0 >/dev/null; }
+	@echo "==> esbuild $(ESBUILD_VERSION): Vectra's browser build into $@"
+	@mkdir -p $(@D) && npm install --prefix $(@D) --no-audit --no-fund --loglevel=error esbuild@$(ESBUILD_VERSION) >/dev/null
+	@echo "module.exports = {};" > $(@D)/node-stub.js
+	@echo "globalThis.Buffer = require('buffer').Buffer; globalThis.vectra = require('vectra/browser');" > $(@D)/entry.js
+	@NODE_PATH=$(CURDIR)/$(VECTRA_NPM)/node_modules $(@D)/node_modules/.bin/esbuild $(@D)/entry.js --bundle \
+		--format=iife --platform=browser --log-level=error --outfile=$@.part \
+		$(foreach m,crypto fs/promises node:path path tty,--alias:$(m)=./$(@D)/node-stub.js) \
+		--external:@huggingface/transformers && mv $@.part $@
 
 ## browser-tools: what the browser tests need, each installed when missing:
 ## Debian's Chromium and wasmbrowsertest.

@@ -4,8 +4,11 @@ go 1.26
 
 require (
 	github.com/foliovec/folio/adapters/codec-json v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/embed-hash v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/fetch-browser v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/storage-idb v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/conformance v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
 )
 
@@ -14,10 +17,13 @@ require (
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
 	github.com/google/uuid v1.3.0 // indirect
 	github.com/pkoukk/tiktoken-go v0.1.8 // indirect
+	golang.org/x/net v0.58.0 // indirect
 )
 
 replace (
 	github.com/foliovec/folio/adapters/codec-json => ../adapters/codec-json
+	github.com/foliovec/folio/adapters/embed-hash => ../adapters/embed-hash
+	github.com/foliovec/folio/adapters/fetch-browser => ../adapters/fetch-browser
 	github.com/foliovec/folio/adapters/storage-idb => ../adapters/storage-idb
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken => ../adapters/tokenizer-tiktoken
 	github.com/foliovec/folio/conformance => ../conformance

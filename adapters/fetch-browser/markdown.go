@@ -25,7 +25,7 @@ var dropped = map[string]bool{"script": true, "style": true, "noscript": true, "
 // a "| --- | --- |" row after the first, images ![alt](src) (alt "image"
 // when empty). Text is trimmed, element text has its white space collapsed,
 // runs of three or more line breaks become two and the result is trimmed.
-// A page without a <body> (a frameset) is returned as it is.
+// A frameset page has no text: its frames are other pages.
 func HTMLToMarkdown(page, pageURL string) string {
 	doc, err := html.ParseWithOptions(strings.NewReader(page), html.ParseOptionEnableScripting(false))
 	if err != nil {
@@ -81,13 +81,17 @@ func absoluteLinks(n *html.Node, base *url.URL, haveBase bool) {
 	}
 }
 
-func findBody(n *html.Node) *html.Node {
-	if n.Type == html.ElementNode && n.Data == "body" {
-		return n
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if b := findBody(c); b != nil {
-			return b
+// findBody returns what the DOM's document.body is: the first child of
+// the <html> element that is a <body> or a <frameset>.
+func findBody(doc *html.Node) *html.Node {
+	for h := doc.FirstChild; h != nil; h = h.NextSibling {
+		if h.Type != html.ElementNode || h.Data != "html" {
+			continue
+		}
+		for c := h.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && (c.Data == "body" || c.Data == "frameset") {
+				return c
+			}
 		}
 	}
 	return nil
