@@ -10,8 +10,8 @@ import (
 	"os"
 	"slices"
 	"syscall/js"
-	"time"
 	"testing"
+	"time"
 
 	embedhash "github.com/foliovec/folio/adapters/embed-hash"
 	fetchbrowser "github.com/foliovec/folio/adapters/fetch-browser"
