@@ -3,10 +3,14 @@ module github.com/foliovec/folio/examples
 go 1.26.0
 
 require (
+	github.com/chromedp/chromedp v0.23.0
 	github.com/foliovec/folio v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/codec-json v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/codec-pb v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/embed-hash v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/embed-hosted v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/fetch-browser v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/browser v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
 )
 
@@ -47,6 +51,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/sts v1.49.0 // indirect
 	github.com/aws/smithy-go v1.28.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/cncf/xds/go v0.0.0-20260202195803-dba9d589def2 // indirect
 	github.com/dlclark/regexp2 v1.10.0 // indirect
 	github.com/envoyproxy/go-control-plane/envoy v1.39.0 // indirect
@@ -54,6 +59,7 @@ require (
 	github.com/felixge/httpsnoop v1.1.0 // indirect
 	github.com/foliovec/folio/adapters/storage-blob v0.0.0-00010101000000-000000000000 // indirect
 	github.com/foliovec/folio/adapters/storage-fs v0.0.0-00010101000000-000000000000 // indirect
+	github.com/foliovec/folio/adapters/storage-idb v0.0.0-00010101000000-000000000000 // indirect
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken v0.0.0-00010101000000-000000000000 // indirect
 	github.com/go-jose/go-jose/v4 v4.1.5 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
@@ -102,10 +108,13 @@ replace (
 	github.com/foliovec/folio/adapters/codec-pb => ../adapters/codec-pb
 	github.com/foliovec/folio/adapters/embed-hash => ../adapters/embed-hash
 	github.com/foliovec/folio/adapters/embed-hosted => ../adapters/embed-hosted
+	github.com/foliovec/folio/adapters/fetch-browser => ../adapters/fetch-browser
 	github.com/foliovec/folio/adapters/storage-blob => ../adapters/storage-blob
 	github.com/foliovec/folio/adapters/storage-fs => ../adapters/storage-fs
+	github.com/foliovec/folio/adapters/storage-idb => ../adapters/storage-idb
 	github.com/foliovec/folio/adapters/storage-mem => ../adapters/storage-mem
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken => ../adapters/tokenizer-tiktoken
+	github.com/foliovec/folio/browser => ../browser
 	github.com/foliovec/folio/conformance => ../conformance
 	github.com/foliovec/folio/core => ../core
 )
