@@ -53,7 +53,11 @@ func transact(ctx context.Context, db js.Value, mode string, body func(t *txn)) 
 	select {
 	case <-t.done:
 	case <-ctx.Done():
-		t.fail(ctx.Err())
+		// Abort unless the transaction has already committed, in which
+		// case its outcome stands.
+		if jsCall(func() { t.tx.Call("abort") }) == nil && t.err == nil {
+			t.err = ctx.Err()
+		}
 		<-t.done // the abort event follows at once; nothing may call the funcs after release
 	}
 	return t.err
