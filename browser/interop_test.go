@@ -17,6 +17,7 @@ import (
 	fetchbrowser "github.com/foliovec/folio/adapters/fetch-browser"
 	storageidb "github.com/foliovec/folio/adapters/storage-idb"
 	"github.com/foliovec/folio/browser"
+	"github.com/foliovec/folio/conformance/browsertest"
 	"github.com/foliovec/folio/core"
 )
 
@@ -142,38 +143,14 @@ func loadVectra(t *testing.T) js.Value {
 	return v
 }
 
-// await waits for a promise; a rejection fails t.
+// await waits for promise and returns its value; a rejection fails t.
 func await(t *testing.T, promise js.Value) js.Value {
 	t.Helper()
-	type result struct {
-		v   js.Value
-		err string
+	v, err := browsertest.Await(promise)
+	if err != nil {
+		t.Fatalf("vectra: %v", err)
 	}
-	ch := make(chan result, 1)
-	onOK := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		var v js.Value
-		if len(args) > 0 {
-			v = args[0]
-		}
-		ch <- result{v: v}
-		return nil
-	})
-	onErr := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		msg := js.Global().Get("String").Invoke(args[0]).String()
-		if args[0].Type() == js.TypeObject && args[0].Get("cause").Truthy() {
-			msg += " (cause: " + js.Global().Get("String").Invoke(args[0].Get("cause")).String() + ")"
-		}
-		ch <- result{err: msg}
-		return nil
-	})
-	defer onOK.Release()
-	defer onErr.Release()
-	promise.Call("then", onOK, onErr)
-	r := <-ch
-	if r.err != "" {
-		t.Fatalf("vectra: %s", r.err)
-	}
-	return r.v
+	return v
 }
 
 // items are what both libraries insert: id, vector, metadata.

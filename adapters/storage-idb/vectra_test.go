@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/foliovec/folio/adapters/storage-idb"
+	"github.com/foliovec/folio/conformance/browsertest"
 	"github.com/foliovec/folio/core"
 )
 
@@ -29,24 +30,11 @@ func rawJS(t *testing.T, source string, args ...any) js.Value {
 // await waits for promise and returns its value; a rejection fails t.
 func await(t *testing.T, promise js.Value) js.Value {
 	t.Helper()
-	type result struct {
-		v   js.Value
-		err string
+	v, err := browsertest.Await(promise)
+	if err != nil {
+		t.Fatalf("javascript: %v", err)
 	}
-	ch := make(chan result, 1)
-	onOK := js.FuncOf(func(_ js.Value, args []js.Value) any { ch <- result{v: args[0]}; return nil })
-	onErr := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{err: js.Global().Get("String").Invoke(args[0]).String()}
-		return nil
-	})
-	defer onOK.Release()
-	defer onErr.Release()
-	promise.Call("then", onOK, onErr)
-	r := <-ch
-	if r.err != "" {
-		t.Fatalf("javascript: %s", r.err)
-	}
-	return r.v
+	return v
 }
 
 // putVectraRecords writes records the way Vectra's IndexedDBStorage does:
