@@ -1,5 +1,7 @@
 package core
 
+import "fmt"
+
 // FileDetails describes one file or folder.
 type FileDetails struct {
 	Name     string
@@ -17,6 +19,21 @@ const (
 	ListFoldersOnly ListFilesFilter = "folders"
 	ListAll         ListFilesFilter = "all"
 )
+
+// Selects reports what ListFiles with filter f returns: files, folders or
+// both ("" is ListAll). An unknown filter is an error wrapping
+// ErrInvalidArgument.
+func (f ListFilesFilter) Selects() (files, folders bool, err error) {
+	switch f {
+	case ListAll, "":
+		return true, true, nil
+	case ListFilesOnly:
+		return true, false, nil
+	case ListFoldersOnly:
+		return false, true, nil
+	}
+	return false, false, fmt.Errorf("unknown filter %q: %w", string(f), ErrInvalidArgument)
+}
 
 // FileWrite is one file of [GroupWriter.WriteFiles].
 type FileWrite struct {

@@ -423,15 +423,9 @@ func (s *LocalFileStorage) ListFiles(ctx context.Context, folderPath string, fil
 	if err != nil {
 		return nil, err
 	}
-	files, folders := true, true
-	switch filter {
-	case core.ListAll, "":
-	case core.ListFilesOnly:
-		folders = false
-	case core.ListFoldersOnly:
-		files = false
-	default:
-		return nil, fmt.Errorf("storagefs: %s %q: unknown filter %q: %w", op, folderPath, filter, core.ErrInvalidArgument)
+	files, folders, err := filter.Selects()
+	if err != nil {
+		return nil, fmt.Errorf("storagefs: %s %q: %w", op, folderPath, err)
 	}
 	info, err := s.fsys.Stat(t.name)
 	if err != nil {

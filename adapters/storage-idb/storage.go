@@ -562,15 +562,9 @@ func (s *IndexedDBStorage) ListFiles(ctx context.Context, folderPath string, fil
 	if err != nil {
 		return nil, err
 	}
-	wantFiles, wantFolders := true, true
-	switch filter {
-	case core.ListAll, "":
-	case core.ListFilesOnly:
-		wantFolders = false
-	case core.ListFoldersOnly:
-		wantFiles = false
-	default:
-		return nil, fmt.Errorf("storageidb: list files %q: unknown filter %q: %w", folderPath, filter, core.ErrInvalidArgument)
+	wantFiles, wantFolders, err := filter.Selects()
+	if err != nil {
+		return nil, fmt.Errorf("storageidb: list files %q: %w", folderPath, err)
 	}
 	var out []core.FileDetails
 	err = s.transact(ctx, "readonly", func(t *txn) {

@@ -326,15 +326,9 @@ func (s *VirtualFileStorage) ListFiles(ctx context.Context, folderPath string, f
 	if err != nil {
 		return nil, err
 	}
-	files, folders := true, true
-	switch filter {
-	case core.ListAll, "":
-	case core.ListFilesOnly:
-		folders = false
-	case core.ListFoldersOnly:
-		files = false
-	default:
-		return nil, fmt.Errorf("storagemem: list files %q: unknown filter %q: %w", folderPath, filter, core.ErrInvalidArgument)
+	files, folders, err := filter.Selects()
+	if err != nil {
+		return nil, fmt.Errorf("storagemem: list files %q: %w", folderPath, err)
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()

@@ -281,15 +281,9 @@ func (s *Storage) ListFiles(ctx context.Context, p string, filter core.ListFiles
 	if err != nil {
 		return nil, err
 	}
-	wantFiles, wantFolders := true, true
-	switch filter {
-	case core.ListAll, "":
-	case core.ListFilesOnly:
-		wantFolders = false
-	case core.ListFoldersOnly:
-		wantFiles = false
-	default:
-		return nil, fmt.Errorf("reference: list %q: filter %q: %w", k, filter, core.ErrInvalidArgument)
+	wantFiles, wantFolders, err := filter.Selects()
+	if err != nil {
+		return nil, fmt.Errorf("reference: list %q: %w", k, err)
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
