@@ -39,7 +39,7 @@ define each
 endef
 BENCHTIME ?= 1s
 
-.PHONY: all test test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test load-test vectra-client-test
+.PHONY: all test fresh-test install large-files test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test load-test vectra-client-test
 
 all: lint test
 
@@ -49,6 +49,26 @@ test:
 	$(call each,$(MODULES),test,$(GO) test -race -count=1 ./...)
 	@echo "==> own module"
 	@scripts/check-own-module.sh
+
+## fresh-test: make test as on a new machine: empty module and build caches
+## (GOMODCACHE, GOCACHE in a temporary folder, removed afterwards), so a test
+## that leans on what a warm cache happens to hold fails here first. Prints
+## what was downloaded.
+fresh-test:
+	@tmp=$$(mktemp -d); trap 'chmod -R u+w "$$tmp" 2>/dev/null; rm -rf "$$tmp"' EXIT; \
+		echo "==> make test with empty caches in $$tmp"; start=$$(date +%s); \
+		GOMODCACHE=$$tmp/mod GOCACHE=$$tmp/build GOFLAGS="$(strip $(shell $(GO) env GOFLAGS) -modcacherw)" $(MAKE) --no-print-directory test; \
+		echo "==> fresh-test passed in $$(( $$(date +%s) - start )) s; downloaded $$(find $$tmp/mod/cache/download -name '*.zip' | wc -l) modules, $$(du -sh $$tmp/mod/cache/download | cut -f1)"
+
+## install: build the folio command from this checkout and install it where
+## go install puts binaries: $$GOBIN, else $$(go env GOPATH)/bin.
+install:
+	$(GO) install ./cmd/folio
+	@dir=$$($(GO) env GOBIN); [ -n "$$dir" ] || dir=$$($(GO) env GOPATH)/bin; echo "installed $$dir/folio"
+
+## large-files: no tracked file over 2 MB but the fixtures listed in the script.
+large-files:
+	@scripts/check-large-files.sh
 
 ## test-short: every module's tests without the race detector (faster local loop).
 test-short:
@@ -158,7 +178,7 @@ browser-demo-build:
 	@ls -l $(BROWSER_DEMO)/folio.wasm | awk '{ printf "folio.wasm: %.1f MB\n", $$5 / 1e6 }'
 
 ## ci: everything CI checks.
-ci: test lint core-deps isolated wasm generate-check tidy-check purego vectra-client-test
+ci: test large-files lint core-deps isolated wasm generate-check tidy-check purego vectra-client-test
 
 ## onnxruntime: the ONNX Runtime library that adapters/embed-onnx loads, from the
 ## npm package onnxruntime-node (its install script is never run), checksum-verified,

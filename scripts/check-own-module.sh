@@ -1,41 +1,86 @@
 #!/usr/bin/env bash
-# Builds and runs a throwaway module outside the repository that uses Folio
-# the two ways the README gives: a go.work listing Folio's modules, and a
-# go.mod with one replace line per Folio module. Run by `make test`.
+# Uses Folio as the README tells a new user to, in empty folders outside the
+# repository, so the README cannot drift from the code. Run by `make test`.
+#  1. The workspace recipe under "Using Folio from your own module", run word
+#     for word (with /path/to/folio replaced by this checkout), with the first
+#     Go program of the README saved as main.go where the recipe says so.
+#  2. The replace-lines variant: the same program through go.mod replaces and
+#     go mod tidy.
+#  3. Every other Go program in the README is built (js/wasm ones for
+#     js/wasm), and the plain-index one is run.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
+readme="$repo/README.md"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+
+# Every ```go block of the README, in order, as blocks/NN.go.
+mkdir -p "$work/blocks"
+awk -v dir="$work/blocks" '
+	/^```go$/ { n++; f = sprintf("%s/%02d.go", dir, n); inb = 1; next }
+	inb && /^```$/ { inb = 0; close(f); next }
+	inb { print > f }' "$readme"
+first="$work/blocks/01.go"
+[ -s "$first" ] || { echo "README.md has no Go program"; exit 1; }
+# The recipe: the first ```sh block under "Using Folio from your own module".
+recipe=$(awk '
+	/^## Using Folio from your own module/ { sec = 1; next }
+	sec && /^## / { exit }
+	sec && /^```sh$/ { inb = 1; next }
+	inb && /^```$/ { exit }
+	inb { print }' "$readme" | sed "s#/path/to/folio#$repo#g")
+[ -n "$recipe" ] || { echo "README.md has no workspace recipe"; exit 1; }
+# The recipe's comment line is where the user saves the program.
+before=$(printf '%s\n' "$recipe" | awk '/^#/ { exit } { print }')
+after=$(printf '%s\n' "$recipe" | awk 'seen { print } /^#/ { seen = 1 }')
+
+check_first() { # $1: output of the first program
+	line=$(printf '%s\n' "$1" | head -n 1)
+	case "$line" in
+	*notes/rivers.md*) ;;
+	*) echo "the README's first program printed, first, not notes/rivers.md:"; echo "$1"; exit 1 ;;
+	esac
+}
+
+# 1. The workspace recipe, word for word.
+mod=$(cd "$work" && GOWORK= bash -euo pipefail -c "$before"$'\npwd' | tail -n 1)
+cp "$first" "$mod/main.go"
+out=$(cd "$mod" && GOWORK= bash -euo pipefail -c "$after" 2>&1) || { echo "$out"; exit 1; }
+check_first "$out"
+echo "own module (README recipe): $(printf '%s\n' "$out" | head -n 1)"
+
+# 2. A go.mod that requires the root module and replaces every Folio module.
 modules=$(awk '/^use \(/{f=1;next} /^\)/{f=0} f{print $1}' "$repo/go.work" | grep -v '^./examples$')
 path_of() { if [ "$1" = . ]; then echo "$repo"; else echo "$repo/${1#./}"; fi; }
 name_of() { awk '/^module /{print $2; exit}' "$(path_of "$1")/go.mod"; }
-
-setup() {
-	mkdir -p "$1"
-	cp "$repo/testdata/ownmodule/main.go.txt" "$1/main.go"
-	printf 'module example.com/try\n\ngo 1.26\n' >"$1/go.mod"
-}
-check() {
-	out=$(cd "$1" && GOWORK=$2 go run . 2>&1) || { echo "$out"; exit 1; }
-	[ "$out" = "best: a.md" ] || { echo "unexpected output: $out"; exit 1; }
-	echo "own module ($3): $out"
-}
-
-# 1. A go.work beside the module, listing it and Folio's modules.
-setup "$work/with-work"
+mkdir -p "$work/with-replace"
+cp "$first" "$work/with-replace/main.go"
 {
-	printf 'go 1.26.0\n\nuse (\n\t.\n'
-	for m in $modules; do printf '\t%s\n' "$(path_of "$m")"; done
-	printf ')\n'
-} >"$work/with-work/go.work"
-check "$work/with-work" "$work/with-work/go.work" "go.work"
-
-# 2. A go.mod that requires the root module and replaces every Folio module.
-setup "$work/with-replace"
-{
-	printf '\nrequire github.com/foliovec/folio v0.0.0-00010101000000-000000000000\n\nreplace (\n'
+	printf 'module example.com/try\n\ngo 1.26\n\nrequire github.com/foliovec/folio v0.0.0-00010101000000-000000000000\n\nreplace (\n'
 	for m in $modules; do printf '\t%s => %s\n' "$(name_of "$m")" "$(path_of "$m")"; done
 	printf ')\n'
-} >>"$work/with-replace/go.mod"
+} >"$work/with-replace/go.mod"
 (cd "$work/with-replace" && GOWORK=off go mod tidy >/dev/null 2>&1) || { (cd "$work/with-replace" && GOWORK=off go mod tidy); exit 1; }
-check "$work/with-replace" off "replace lines"
+out=$(cd "$work/with-replace" && GOWORK=off go run . 2>&1) || { echo "$out"; exit 1; }
+check_first "$out"
+echo "own module (replace lines): $(printf '%s\n' "$out" | head -n 1)"
+
+# 3. Every other README program builds in the recipe's module; the plain
+#    index program also runs.
+for f in "$work"/blocks/*.go; do
+	n=$(basename "$f" .go)
+	[ "$f" = "$first" ] && continue
+	mkdir -p "$mod/samples/$n"
+	cp "$f" "$mod/samples/$n/main.go"
+	if grep -q '^//go:build js && wasm' "$f"; then
+		(cd "$mod" && GOWORK= GOOS=js GOARCH=wasm go build -o /dev/null "./samples/$n") || { echo "README program $n (js/wasm) does not build"; exit 1; }
+	else
+		(cd "$mod" && GOWORK= go build -o /dev/null "./samples/$n") || { echo "README program $n does not build"; exit 1; }
+	fi
+done
+echo "README programs: $(ls "$work"/blocks | wc -l) build"
+out=$(cd "$mod" && GOWORK= go run ./samples/02 2>&1) || { echo "$out"; exit 1; }
+case "$out" in
+*" a map[category:news year:2024]"*) echo "README plain index program: $out" ;;
+*) echo "the README's plain index program printed:"; echo "$out"; exit 1 ;;
+esac

@@ -3,8 +3,10 @@ package main
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -19,10 +21,11 @@ var templates embed.FS
 // nextSteps are the commands that turn the proto into a client, per
 // language; for Go and Python the ready client is written too.
 var nextSteps = map[string]string{
-	"go": `A ready client is in main.go; it uses Folio's generated Go package, so no protoc is needed:
-  cd %[1]s && go mod init example.com/folioclient && go mod tidy && go run . index-name "your query"
-To generate your own stubs instead:
-  protoc -I %[1]s --go_out=%[1]s --go-grpc_out=%[1]s %[1]s/vectra_service.proto`,
+	"go": `A ready client module is in %[1]s (main.go, go.mod, and the generated stubs in vectrapb/),
+so no protoc is needed. Build it and list the indexes of the server at $FOLIO_ADDR (default 127.0.0.1:50051):
+  cd %[1]s && go mod tidy && go run .
+Query a document index:
+  go run . -addr 127.0.0.1:50051 index-name "your query"`,
 	"python": `A ready client is in client.py. Generate its stubs and run it:
   pip install grpcio grpcio-tools   (or Debian's python3-grpcio python3-grpc-tools)
   cd %[1]s && python3 -m grpc_tools.protoc -I. --python_out=. --grpc_python_out=. vectra_service.proto
@@ -66,6 +69,13 @@ func (a *app) generateCommand() *cobra.Command {
 			if err := os.WriteFile(written[0], vectrapb.Proto, 0o644); err != nil {
 				return err
 			}
+			if language == "go" {
+				stubs, err := writeGoModule(output)
+				if err != nil {
+					return err
+				}
+				written = append(written, stubs...)
+			}
 			entries, _ := templates.ReadDir("templates/" + language)
 			for _, e := range entries {
 				raw, err := templates.ReadFile("templates/" + language + "/" + e.Name())
@@ -89,4 +99,63 @@ func (a *app) generateCommand() *cobra.Command {
 	_ = cmd.MarkFlagRequired("language")
 	_ = cmd.MarkFlagRequired("output")
 	return cmd
+}
+
+// goClientModule is the module path of the Go client generate writes; its
+// main.go imports the stubs as goClientModule + "/vectrapb".
+const goClientModule = "example.com/folioclient"
+
+// writeGoModule writes the Go client's go.mod and the generated stubs
+// (vectrapb/) into dir, so the client builds in an empty folder with
+// nothing but the Go module proxy. The go.mod requires the versions of
+// google.golang.org/grpc and google.golang.org/protobuf this folio binary
+// was built with, which the stubs are known to work with.
+func writeGoModule(dir string) ([]string, error) {
+	var written []string
+	if err := os.MkdirAll(filepath.Join(dir, "vectrapb"), 0o755); err != nil {
+		return nil, err
+	}
+	err := fs.WalkDir(vectrapb.GoSources, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		raw, err := vectrapb.GoSources.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		name := filepath.Join(dir, "vectrapb", filepath.FromSlash(p))
+		written = append(written, name)
+		return os.WriteFile(name, raw, 0o644)
+	})
+	if err != nil {
+		return nil, err
+	}
+	name := filepath.Join(dir, "go.mod")
+	if err := os.WriteFile(name, goClientGoMod(), 0o644); err != nil {
+		return nil, err
+	}
+	return append(written, name), nil
+}
+
+// goClientGoMod is the generated client's go.mod. The versions are the
+// ones linked into this binary; a build without module information (which
+// go build always records) falls back to the versions Folio was released
+// with.
+func goClientGoMod() []byte {
+	versions := map[string]string{
+		"google.golang.org/grpc":     "v1.84.0",
+		"google.golang.org/protobuf": "v1.36.12",
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range info.Deps {
+			if dep.Replace != nil {
+				dep = dep.Replace
+			}
+			if _, want := versions[dep.Path]; want && dep.Version != "" {
+				versions[dep.Path] = dep.Version
+			}
+		}
+	}
+	return fmt.Appendf(nil, "module %s\n\ngo 1.24\n\nrequire (\n\tgoogle.golang.org/grpc %s\n\tgoogle.golang.org/protobuf %s\n)\n",
+		goClientModule, versions["google.golang.org/grpc"], versions["google.golang.org/protobuf"])
 }
