@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/transform"
@@ -45,7 +46,16 @@ type WebOptions struct {
 	// ErrTooManyRedirects. 0 means DefaultMaxRedirects (10); a negative
 	// value follows none.
 	MaxRedirects int
+	// Timeout bounds one Fetch: the request, its redirects and reading the
+	// body. A page still unread then fails with ErrTimeout, so a server
+	// that never answers, or sends a byte a second, cannot stall a caller
+	// that gave no deadline of its own. 0 means DefaultTimeout (30 s); a
+	// negative value sets none (the ctx alone bounds the fetch).
+	Timeout time.Duration
 }
+
+// DefaultTimeout is WebOptions.Timeout when it is 0.
+const DefaultTimeout = 30 * time.Second
 
 // DefaultHeaders returns the headers a WebFetcher sends unless
 // WebOptions.Headers replaces them: Vectra's browser-like headers, except
@@ -80,6 +90,13 @@ var (
 	ErrBodyTooLarge = errors.New("response body too large")
 	// ErrTooManyRedirects: more redirects than WebOptions.MaxRedirects.
 	ErrTooManyRedirects = errors.New("too many redirects")
+	// ErrTimeout: the fetch took longer than WebOptions.Timeout. The error
+	// also matches context.DeadlineExceeded.
+	ErrTimeout = errors.New("fetch timed out")
+	// ErrBinaryBody: the body holds a NUL byte in its first 8 KiB
+	// (core.LooksBinary), whatever its declared content type; such a page
+	// is not text and is not indexed, as binary files are not.
+	ErrBinaryBody = errors.New("response body is binary")
 )
 
 // HTTPStatusError is the error of a response with a status of 400 or more.
@@ -125,8 +142,10 @@ var webDocTypes = map[string]string{
 // response declares (its Content-Type, a byte order mark, or an HTML
 // <meta>), an undeclared charset being UTF-8 when the body is valid UTF-8
 // and windows-1252 otherwise, as browsers do; the body is capped
-// (MaxBodyBytes) and so are redirects (MaxRedirects); ctx ends a request
-// that takes too long; WebOptions.Headers is never changed.
+// (MaxBodyBytes) and so are redirects (MaxRedirects); a fetch ends after
+// WebOptions.Timeout (30 s by default) or when ctx ends; a body that is
+// binary (a NUL byte in its first 8 KiB) is ErrBinaryBody whatever its
+// content type; WebOptions.Headers is never changed.
 //
 // A WebFetcher is safe for concurrent use.
 type WebFetcher struct {
@@ -147,6 +166,9 @@ func NewWebFetcher(opts WebOptions) *WebFetcher {
 		opts.MaxRedirects = DefaultMaxRedirects
 	case opts.MaxRedirects < 0:
 		opts.MaxRedirects = 0
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = DefaultTimeout
 	}
 	headers := make(http.Header)
 	for k, v := range DefaultHeaders() {
@@ -190,8 +212,19 @@ func (f *WebFetcher) Fetch(ctx context.Context, uri string, onDocument func(ctx 
 	return onDocument(ctx, uri, text, docType)
 }
 
-// get fetches uri and returns its text and docType.
+// get fetches uri and returns its text and docType, within the fetcher's
+// Timeout.
 func (f *WebFetcher) get(ctx context.Context, uri string) (text, docType string, err error) {
+	if f.opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, f.opts.Timeout, errFetchTimeout{f.opts.Timeout})
+		defer cancel()
+		defer func() {
+			if err != nil && errors.Is(context.Cause(ctx), ErrTimeout) && !errors.Is(err, ErrTimeout) {
+				err = fmt.Errorf("fetch %q: %w: %w", uri, context.Cause(ctx), err)
+			}
+		}()
+	}
 	u, err := url.Parse(uri)
 	if err != nil {
 		return "", "", fmt.Errorf("fetch %q: %w", uri, err)
@@ -227,6 +260,9 @@ func (f *WebFetcher) get(ctx context.Context, uri string) (text, docType string,
 	body, err := f.readBody(resp)
 	if err != nil {
 		return "", "", fmt.Errorf("fetch %q: %w", uri, err)
+	}
+	if core.LooksBinary("", body) {
+		return "", "", fmt.Errorf("fetch %q: %w (served as %q)", uri, ErrBinaryBody, header)
 	}
 	text, err = decodeText(body, header)
 	if err != nil {
@@ -292,4 +328,14 @@ func decodeText(body []byte, contentType string) (string, error) {
 		return "", fmt.Errorf("decode %s body: %w", name, err)
 	}
 	return jsvalue.DecodeUTF8(out), nil
+}
+
+// errFetchTimeout is the cause of a fetch's own deadline: it matches
+// ErrTimeout and context.DeadlineExceeded.
+type errFetchTimeout struct{ d time.Duration }
+
+func (e errFetchTimeout) Error() string { return fmt.Sprintf("%v after %v", ErrTimeout, e.d) }
+
+func (e errFetchTimeout) Is(target error) bool {
+	return target == ErrTimeout || target == context.DeadlineExceeded
 }

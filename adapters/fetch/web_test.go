@@ -388,3 +388,80 @@ func serveBench(b *testing.B, body string) string {
 	b.Cleanup(srv.Close)
 	return srv.URL
 }
+
+// A server that never answers, or trickles its headers or body a byte at a
+// time, cannot stall a Fetch past WebOptions.Timeout, even when the caller's
+// ctx has no deadline; the error matches ErrTimeout and
+// context.DeadlineExceeded.
+func TestWebFetcherTimeout(t *testing.T) {
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		flusher := w.(http.Flusher)
+		switch r.URL.Path {
+		case "/silent":
+			select {
+			case <-stop:
+			case <-r.Context().Done():
+			}
+		case "/slow-headers":
+			conn, buf, _ := w.(http.Hijacker).Hijack()
+			defer conn.Close()
+			for _, b := range []byte("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n") {
+				buf.WriteByte(b)
+				buf.Flush()
+				select {
+				case <-stop:
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+		case "/slow-body":
+			w.Header().Set("Content-Type", "text/plain")
+			for range 1000 {
+				fmt.Fprint(w, "a")
+				flusher.Flush()
+				select {
+				case <-stop:
+					return
+				case <-r.Context().Done():
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+		}
+	}))
+	defer srv.Close()
+	defer close(stop)
+	f := fetch.NewWebFetcher(fetch.WebOptions{Timeout: 300 * time.Millisecond})
+	for _, path := range []string{"/silent", "/slow-headers", "/slow-body"} {
+		start := time.Now()
+		_, err := f.Fetch(context.Background(), srv.URL+path, func(context.Context, string, string, string) (bool, error) {
+			t.Errorf("%s: reported a document", path)
+			return true, nil
+		})
+		took := time.Since(start)
+		if !errors.Is(err, fetch.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s: %v, want ErrTimeout and DeadlineExceeded", path, err)
+		}
+		if took > 5*time.Second {
+			t.Errorf("%s: Fetch returned after %v, want about the 300 ms timeout", path, took)
+		}
+	}
+}
+
+// A binary body is not indexed as text, whatever content type it is served
+// with; files get the same check (core.LooksBinary).
+func TestWebFetcherRefusesBinaryBodies(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("\x7fELF\x02\x01\x01\x00\x00\x00<html>garbage"))
+	}))
+	defer srv.Close()
+	_, err := fetch.NewWebFetcher(fetch.WebOptions{}).Fetch(t.Context(), srv.URL, func(context.Context, string, string, string) (bool, error) {
+		t.Error("a binary body was reported as a document")
+		return true, nil
+	})
+	if !errors.Is(err, fetch.ErrBinaryBody) {
+		t.Fatalf("binary body: %v, want ErrBinaryBody", err)
+	}
+}

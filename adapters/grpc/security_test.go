@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
 	"math/big"
 	"net"
 	"os"
@@ -25,6 +26,7 @@ import (
 
 	grpcserver "github.com/foliovec/folio/adapters/grpc"
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
+	"github.com/foliovec/folio/core"
 )
 
 // selfSigned writes a certificate for 127.0.0.1 and its key into dir and
@@ -100,5 +102,41 @@ func TestTLSAndBearerToken(t *testing.T) {
 	plain := vectrapb.NewVectraServiceClient(dial(t, ts.port, grpc.WithTransportCredentials(insecure.NewCredentials())))
 	if _, err := plain.Healthcheck(t.Context(), &vectrapb.HealthcheckRequest{}); status.Code(err) != codes.Unavailable {
 		t.Fatalf("plaintext against TLS: %v, want Unavailable", err)
+	}
+}
+
+// The bearer scheme is matched case-insensitively; the token is not.
+func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
+	ts := startServer(t, func(c *grpcserver.Config) { c.AuthToken = "Tok3n" })
+	client := vectrapb.NewVectraServiceClient(dial(t, ts.port, grpc.WithTransportCredentials(insecure.NewCredentials())))
+	for _, tc := range []struct {
+		header string
+		want   codes.Code
+	}{
+		{"Bearer Tok3n", codes.OK},
+		{"bearer Tok3n", codes.OK},
+		{"BEARER Tok3n", codes.OK},
+		{"bearer  Tok3n ", codes.OK},
+		{"bearer tok3n", codes.Unauthenticated},
+		{"Basic Tok3n", codes.Unauthenticated},
+		{"Tok3n", codes.Unauthenticated},
+		{"bearer", codes.Unauthenticated},
+	} {
+		ctx := metadata.AppendToOutgoingContext(t.Context(), "authorization", tc.header)
+		_, err := client.ListIndexes(ctx, &vectrapb.ListIndexesRequest{})
+		if got := status.Code(err); got != tc.want {
+			t.Errorf("authorization %q: %v, want %v", tc.header, got, tc.want)
+		}
+	}
+}
+
+// A token that is all white space, or has white space around it, would be
+// no token or one no client can send: the server refuses to start.
+func TestBlankAuthTokenIsRefused(t *testing.T) {
+	for _, token := range []string{" ", "\n", " tok", "tok\n"} {
+		_, err := grpcserver.NewIndexServer(grpcserver.Config{AuthToken: token, IndexPath: t.TempDir()})
+		if !errors.Is(err, core.ErrInvalidArgument) {
+			t.Errorf("AuthToken %q: %v, want ErrInvalidArgument", token, err)
+		}
 	}
 }

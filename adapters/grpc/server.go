@@ -123,6 +123,10 @@ func NewIndexServer(cfg Config) (*IndexServer, error) {
 		return nil, fmt.Errorf("%s: TLS needs both a certificate and a key file: %w", op, core.ErrInvalidArgument)
 	case cfg.MaxMessageBytes < 0:
 		return nil, fmt.Errorf("%s: MaxMessageBytes %d is negative: %w", op, cfg.MaxMessageBytes, core.ErrInvalidArgument)
+	case cfg.AuthToken != "" && strings.TrimSpace(cfg.AuthToken) != cfg.AuthToken:
+		// An all-space token would be no token; one with spaces around it
+		// could never match what a client sends.
+		return nil, fmt.Errorf("%s: AuthToken has leading or trailing white space: %w", op, core.ErrInvalidArgument)
 	}
 	if cfg.Address == "" {
 		cfg.Address = DefaultAddress
@@ -271,8 +275,11 @@ func (s *IndexServer) authenticate(ctx context.Context, req any, info *grpc.Unar
 func (s *IndexServer) authorized(ctx context.Context) bool {
 	md, _ := metadata.FromIncomingContext(ctx)
 	for _, v := range md.Get("authorization") {
-		token, ok := strings.CutPrefix(v, "Bearer ")
-		if ok && subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.AuthToken)) == 1 {
+		// The scheme is case-insensitive (RFC 9110 §11.1): "bearer x" is
+		// "Bearer x".
+		scheme, token, ok := strings.Cut(strings.TrimSpace(v), " ")
+		if ok && strings.EqualFold(scheme, "Bearer") &&
+			subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(s.cfg.AuthToken)) == 1 {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -18,6 +19,7 @@ func (a *app) addCommand() *cobra.Command {
 	var model modelFlags
 	var cookie string
 	var chunkSize, concurrency, batchSize int
+	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "add <index>",
 		Short: "Add files, folders and web pages to a document index",
@@ -42,7 +44,7 @@ stops cleanly: every committed document is kept.`,
 			if err != nil {
 				return err
 			}
-			docs, failed := a.fetchAll(ctx, list, cookie)
+			docs, failed := a.fetchAll(ctx, list, fetch.WebOptions{Timeout: timeout}, cookie)
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -92,6 +94,7 @@ stops cleanly: every committed document is kept.`,
 	cmd.Flags().SetNormalizeFunc(aliasFlags(map[string]string{"cs": "chunk-size"}))
 	cmd.Flags().IntVar(&concurrency, "concurrency", 4, "embeddings requests in flight at once")
 	cmd.Flags().IntVar(&batchSize, "batch-size", 100, "documents per commit")
+	cmd.Flags().DurationVar(&timeout, "timeout", fetch.DefaultTimeout, "longest wait for one web page, its redirects and body included (0: no limit)")
 	return cmd
 }
 
@@ -104,19 +107,21 @@ type fetchFailure struct {
 // fetchAll reads every URI: web pages with the web fetcher, the rest
 // with the file fetcher. A URI that fails is printed and reported, and
 // the others go on, as Vectra's add does.
-func (a *app) fetchAll(ctx context.Context, uris []string, cookie string) ([]core.DocumentInput, []fetchFailure) {
-	headers := map[string]string{}
+func (a *app) fetchAll(ctx context.Context, uris []string, web fetch.WebOptions, cookie string) ([]core.DocumentInput, []fetchFailure) {
 	if cookie != "" {
-		headers["Cookie"] = cookie
+		web.Headers = map[string]string{"Cookie": cookie}
 	}
-	web := fetch.NewWebFetcher(fetch.WebOptions{Headers: headers})
+	if web.Timeout == 0 {
+		web.Timeout = -1 // --timeout 0: no limit
+	}
+	webFetcher := fetch.NewWebFetcher(web)
 	files := fetch.NewFileFetcher()
 	var docs []core.DocumentInput
 	failed := []fetchFailure{}
 	for _, uri := range uris {
 		var f core.TextFetcher = files
 		if strings.HasPrefix(uri, "http://") || strings.HasPrefix(uri, "https://") {
-			f = web
+			f = webFetcher
 		}
 		_, err := f.Fetch(ctx, uri, func(_ context.Context, uri, text, docType string) (bool, error) {
 			docs = append(docs, core.DocumentInput{URI: uri, Text: text, DocType: docType})
