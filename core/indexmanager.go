@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/foliovec/folio/core/pathutil"
 )
@@ -492,15 +494,28 @@ func (m *IndexManager) Shutdown() {
 	m.order = nil
 }
 
-// validIndexName refuses names that are not one plain folder name.
+// MaxIndexNameBytes is the longest index name an IndexManager creates: a
+// name is one folder name, and file systems refuse longer ones at 255
+// bytes or fewer.
+const MaxIndexNameBytes = 128
+
+// validIndexName refuses names that are not one plain folder name: empty,
+// longer than MaxIndexNameBytes, not UTF-8, holding a path separator or a
+// control character (a newline, a tab, NUL), or starting with "." or "~".
 func validIndexName(name string) error {
 	switch {
 	case name == "":
 		return fmt.Errorf("index name is empty: %w", ErrInvalidArgument)
-	case strings.ContainsAny(name, "/\\\x00"):
+	case len(name) > MaxIndexNameBytes:
+		return fmt.Errorf("index name of %d bytes is longer than %d: %w", len(name), MaxIndexNameBytes, ErrInvalidArgument)
+	case !utf8.ValidString(name):
+		return fmt.Errorf("index name %q is not UTF-8: %w", name, ErrInvalidArgument)
+	case strings.ContainsAny(name, "/\\"):
 		return fmt.Errorf("index name %q holds a path separator: %w", name, ErrInvalidArgument)
-	case strings.HasPrefix(name, "."):
-		return fmt.Errorf("index name %q starts with \".\": %w", name, ErrInvalidArgument)
+	case strings.ContainsFunc(name, unicode.IsControl):
+		return fmt.Errorf("index name %q holds a control character: %w", name, ErrInvalidArgument)
+	case strings.HasPrefix(name, "."), strings.HasPrefix(name, "~"):
+		return fmt.Errorf("index name %q starts with %q: %w", name, name[:1], ErrInvalidArgument)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -101,11 +102,17 @@ func contains(list []string, s string) bool {
 
 func TestIndexManagerRejectsNamesThatLeaveTheRoot(t *testing.T) {
 	m := newTestManager(t, newMemTestStorage(), nil)
-	for _, name := range []string{"", "..", "../escape", "a/b", `a\b`, ".hidden", "."} {
+	for _, name := range []string{"", "..", "../escape", "a/b", `a\b`, ".hidden", ".",
+		strings.Repeat("n", 300), strings.Repeat("n", 10_000), strings.Repeat("n", MaxIndexNameBytes+1),
+		"line\nbreak", "tab\there", "nul\x00", "bell\a", "~home", "\xff\xfe"} {
 		if _, err := m.CreateIndex(t.Context(), name, CreateManagedIndexConfig{}); !errors.Is(err, ErrInvalidArgument) {
 			t.Errorf("CreateIndex(%q) = %v, want ErrInvalidArgument", name, err)
 		}
 	}
+	if _, err := m.CreateIndex(t.Context(), strings.Repeat("n", MaxIndexNameBytes), CreateManagedIndexConfig{}); err != nil {
+		t.Errorf("a name of MaxIndexNameBytes: %v", err)
+	}
+	m.DeleteIndex(t.Context(), strings.Repeat("n", MaxIndexNameBytes))
 	if len(m.ListIndexes()) != 0 {
 		t.Fatalf("indexes after refused names: %q", listed(m))
 	}

@@ -183,6 +183,18 @@ func TestValidationErrors(t *testing.T) {
 			_, err := c.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: "../x"})
 			return err
 		}, codes.InvalidArgument, ""},
+		{"CreateIndex with a 300-byte name", func() error {
+			_, err := c.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: strings.Repeat("n", 300)})
+			return err
+		}, codes.InvalidArgument, ""},
+		{"CreateIndex with a 10,000-byte name", func() error {
+			_, err := c.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: strings.Repeat("n", 10_000)})
+			return err
+		}, codes.InvalidArgument, ""},
+		{"CreateIndex with a newline in the name", func() error {
+			_, err := c.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: "a\nb"})
+			return err
+		}, codes.InvalidArgument, ""},
 		{"CreateIndex unknown format", func() error {
 			_, err := c.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: "x", Format: "xml"})
 			return err
