@@ -216,7 +216,7 @@ func (r *bulkUpsert) run(parent context.Context, todo []int) error {
 		}
 		for _, i := range todo {
 			doc := &r.docs[i]
-			chunks, err := r.d.split(doc.in.URI, doc.in.Text, doc.in.DocType)
+			chunks, err := r.d.split(ctx, doc.in.URI, doc.in.Text, doc.in.DocType)
 			if err != nil {
 				send(bulkEvent{doc: -1, err: fmt.Errorf("document %q: %w", doc.in.URI, err)})
 				return

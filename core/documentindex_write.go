@@ -67,7 +67,7 @@ func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docT
 		}
 	}
 
-	chunks, err := d.split(uri, text, docType)
+	chunks, err := d.split(ctx, uri, text, docType)
 	if err != nil {
 		return nil, wrapOp(ctx, op, uri, err)
 	}
@@ -110,7 +110,7 @@ func cleanDocument(text, docType string, metadata Metadata) (Metadata, string, e
 
 // split cuts text into chunks with the chunking config and the docType
 // rules of UpsertDocument.
-func (d *LocalDocumentIndex) split(uri, text, docType string) ([]TextChunk, error) {
+func (d *LocalDocumentIndex) split(ctx context.Context, uri, text, docType string) ([]TextChunk, error) {
 	cfg := d.chunking
 	if cfg.DocType == "" {
 		cfg.DocType = docType
@@ -124,7 +124,7 @@ func (d *LocalDocumentIndex) split(uri, text, docType string) ([]TextChunk, erro
 	if err != nil {
 		return nil, err
 	}
-	return s.Split(text), nil
+	return s.SplitContext(ctx, text)
 }
 
 // embedChunks embeds the chunks' texts, "\n" replaced by spaces, in

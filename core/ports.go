@@ -134,6 +134,16 @@ type Tokenizer interface {
 	Decode(tokens []int) string
 }
 
+// ContextTokenizer is an optional Tokenizer capability: an encoding of a
+// long text that stops when ctx ends, returning ctx's error. The document
+// index splits documents through it when the tokenizer offers it, so a
+// deadline bounds an upsert however long its text; with a plain Tokenizer
+// the deadline is checked between Encode calls only.
+type ContextTokenizer interface {
+	Tokenizer
+	EncodeContext(ctx context.Context, text string) ([]int, error)
+}
+
 // TextFetcher reads documents from a source (files, web pages).
 type TextFetcher interface {
 	// Fetch calls onDocument for each document found at uri. onDocument

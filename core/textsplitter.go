@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -68,6 +69,7 @@ type TextChunk struct {
 //
 // It is safe for concurrent use if its Tokenizer is.
 type TextSplitter struct {
+	cfg   split.Config
 	inner *split.Splitter
 }
 
@@ -90,19 +92,73 @@ func NewTextSplitter(cfg TextSplitterConfig) (*TextSplitter, error) {
 	if len(seps) == 0 {
 		seps = split.SeparatorsFor(cfg.DocType)
 	}
-	return &TextSplitter{inner: split.New(split.Config{
+	inner := split.Config{
 		ChunkSize:      cfg.ChunkSize,
 		ChunkOverlap:   cfg.ChunkOverlap,
 		KeepSeparators: cfg.KeepSeparators,
 		Separators:     seps,
 		Tokenizer:      cfg.Tokenizer,
-	})}, nil
+	}
+	return &TextSplitter{cfg: inner, inner: split.New(inner)}, nil
 }
 
 // Split cuts text into chunks, in order. Empty or whitespace-only text gives
 // no chunks.
 func (s *TextSplitter) Split(text string) []TextChunk {
-	pieces := s.inner.Split(text)
+	return chunksOf(s.inner.Split(text))
+}
+
+// SplitContext is Split that stops when ctx ends and returns ctx's error:
+// ctx is looked at before every encoding of a piece of text, and a
+// tokenizer that offers ContextTokenizer is given ctx for each, so a
+// deadline bounds the split of even a very long text.
+func (s *TextSplitter) SplitContext(ctx context.Context, text string) (chunks []TextChunk, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cfg := s.cfg
+	cfg.Tokenizer = ctxTokenizer{ctx: ctx, tok: s.cfg.Tokenizer}
+	defer func() {
+		if r := recover(); r != nil {
+			stop, ok := r.(splitStopped)
+			if !ok {
+				panic(r)
+			}
+			chunks, err = nil, stop.err
+		}
+	}()
+	return chunksOf(split.New(cfg).Split(text)), nil
+}
+
+// splitStopped is the panic value that unwinds a SplitContext whose ctx
+// ended, out of the splitter's recursion; SplitContext recovers it and
+// nothing else.
+type splitStopped struct{ err error }
+
+// ctxTokenizer encodes under a context for SplitContext, panicking with
+// splitStopped once the context has ended.
+type ctxTokenizer struct {
+	ctx context.Context
+	tok Tokenizer
+}
+
+func (t ctxTokenizer) Encode(text string) []int {
+	if ct, ok := t.tok.(ContextTokenizer); ok {
+		ids, err := ct.EncodeContext(t.ctx, text)
+		if err != nil {
+			panic(splitStopped{err})
+		}
+		return ids
+	}
+	if err := t.ctx.Err(); err != nil {
+		panic(splitStopped{err})
+	}
+	return t.tok.Encode(text)
+}
+
+func (t ctxTokenizer) Decode(tokens []int) string { return t.tok.Decode(tokens) }
+
+func chunksOf(pieces []split.Chunk) []TextChunk {
 	chunks := make([]TextChunk, len(pieces))
 	for i, c := range pieces {
 		chunks[i] = TextChunk(c)

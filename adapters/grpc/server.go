@@ -241,7 +241,14 @@ func (s *IndexServer) stop(ctx context.Context) {
 	case <-ctx.Done():
 		s.grpc.Stop()
 	}
-	<-drained
+	// Stop cancels the contexts of the calls still running; a call that
+	// does not return soon after is left behind rather than holding up
+	// the shutdown (the process is usually about to exit).
+	select {
+	case <-drained:
+	case <-time.After(drainTimeout):
+		s.log.Warn("grpcserver: calls still running after their contexts were cancelled; shutting down without them")
+	}
 	s.manager.Shutdown()
 }
 

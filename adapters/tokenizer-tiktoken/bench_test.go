@@ -74,3 +74,20 @@ func BenchmarkSplitMarkdown1MB(b *testing.B) {
 	}
 	b.ReportMetric(float64(chunks), "chunks")
 }
+
+// BenchmarkEncodeOneLongWord is the denial-of-service case: one run of a
+// letter, 10 KB to 1 MB. Encoding long runs in bounded pieces keeps the
+// time per byte flat (before, 100 KB took 11 s and 150 KB 40 s).
+func BenchmarkEncodeOneLongWord(b *testing.B) {
+	tok := shared()
+	tok.Encode("warm up")
+	for _, n := range []int{10_000, 100_000, 1_000_000} {
+		text := strings.Repeat("a", n)
+		b.Run(fmt.Sprintf("%dKB", n/1000), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				tok.Encode(text)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package tokenizertiktoken
 
 import (
+	"context"
 	"sync"
 
 	tiktoken "github.com/pkoukk/tiktoken-go"
@@ -13,7 +14,7 @@ type DefaultTokenizer struct {
 	encoding func() (*tiktoken.Tiktoken, error)
 }
 
-var _ core.Tokenizer = (*DefaultTokenizer)(nil)
+var _ core.ContextTokenizer = (*DefaultTokenizer)(nil)
 
 // New returns an o200k_base tokenizer. It is cheap: the embedded ranks are
 // parsed on the first Encode or Decode, once.
@@ -32,11 +33,50 @@ func (t *DefaultTokenizer) load() *tiktoken.Tiktoken {
 // Encode returns text's o200k_base token ids. Special-token strings such as
 // "<|endoftext|>" are ordinary text. Invalid UTF-8 is encoded as if each bad
 // byte were U+FFFD.
+//
+// A run of letters, digits, white space or punctuation longer than
+// MaxRunBytes is encoded in pieces of at most that length, so encoding
+// takes time linear in the text's length (see MaxRunBytes).
 func (t *DefaultTokenizer) Encode(text string) []int {
+	ids, _ := t.encode(nil, text, false)
+	return ids
+}
+
+// EncodeContext is Encode that stops when ctx ends, returning its error:
+// it looks at ctx between blocks of about 64 KiB, cut where the encoding
+// does not change, so a long text is never encoded past a deadline by more
+// than one block's work. It implements core.ContextTokenizer.
+func (t *DefaultTokenizer) EncodeContext(ctx context.Context, text string) ([]int, error) {
+	return t.encode(ctx, text, true)
+}
+
+func (t *DefaultTokenizer) encode(ctx context.Context, text string, blocks bool) ([]int, error) {
 	if text == "" {
-		return []int{}
+		return []int{}, nil
 	}
-	return t.load().EncodeOrdinary(text)
+	enc := t.load()
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	var ids []int
+	var err error
+	eachPiece(text, blocks, func(piece string) bool {
+		if ids == nil && len(piece) == len(text) {
+			ids = enc.EncodeOrdinary(text)
+			return true
+		}
+		ids = append(ids, enc.EncodeOrdinary(piece)...)
+		if ctx != nil {
+			err = ctx.Err()
+		}
+		return err == nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
 }
 
 // Decode returns the text of tokens, skipping ids outside the vocabulary. A
