@@ -44,6 +44,9 @@ type DocumentIndexConfig struct {
 	// has committed to the folder; 0 means 250 ms, negative never (see
 	// core.IndexOptions).
 	FreshnessInterval time.Duration
+	// RetainDropped is how long files of replaced or deleted documents
+	// are kept for readers on the previous state; see core.IndexOptions.
+	RetainDropped time.Duration
 }
 
 // NewLocalDocumentIndex returns the document index in cfg.FolderPath, by
@@ -75,5 +78,6 @@ func NewLocalDocumentIndex(cfg DocumentIndexConfig) (*core.LocalDocumentIndex, e
 		StrictFilters:  cfg.StrictFilters,
 
 		FreshnessInterval: cfg.FreshnessInterval,
+		RetainDropped:     cfg.RetainDropped,
 	})
 }

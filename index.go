@@ -39,6 +39,9 @@ type IndexOptions struct {
 	// core.IndexOptions.
 	QuantizedScan bool
 	RerankFactor  int
+	// RetainDropped is how long files a commit stops naming are kept for
+	// readers on the previous state; see core.IndexOptions.
+	RetainDropped time.Duration
 }
 
 // NewLocalIndex returns the index stored in folderPath, by default as
@@ -66,5 +69,6 @@ func NewLocalIndex(folderPath string, opts *IndexOptions) (*core.LocalIndex, err
 		FreshnessInterval: o.FreshnessInterval,
 		QuantizedScan:     o.QuantizedScan,
 		RerankFactor:      o.RerankFactor,
+		RetainDropped:     o.RetainDropped,
 	})
 }

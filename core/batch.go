@@ -35,6 +35,9 @@ type batch struct {
 	// triedSidecars is set once a commit has tried to write the
 	// side-car files.
 	triedSidecars bool
+	// triedSave is set once a commit has started writing: from then on a
+	// failure may have left the storage naming the batch's files.
+	triedSave bool
 	// replay is set while ops are applied again: an insert of an id that
 	// is there by now replaces the item instead of failing.
 	replay bool
@@ -415,6 +418,9 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) error {
 	if err := ix.writeSidecars(ctx, b); err != nil {
 		return err
 	}
+	// From here on a failure may have landed: the index file on disk may
+	// name the side-cars just written.
+	b.triedSave = true
 	if ix.hooks.beforeSave != nil {
 		if err := ix.hooks.beforeSave(ctx); err != nil {
 			return err
@@ -433,7 +439,11 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) error {
 	}
 	ix.cur.Store(s)
 	ix.update = nil
-	ix.removeSidecars(context.WithoutCancel(ctx), unreferenced(b.dropped, s))
+	// Files the new state no longer names are dropped, not deleted:
+	// readers on the previous state may still read them.
+	dropped := append(unreferenced(b.dropped, s), ix.dropping...)
+	ix.dropping = nil
+	ix.dropLocked(ctx, dropped)
 	return nil
 }
 
@@ -453,10 +463,26 @@ func (ix *LocalIndex) cancelLocked(ctx context.Context) {
 		return
 	}
 	ix.update = nil
+	ix.dropping = nil
 	if ix.hooks.cancel != nil {
 		ix.hooks.cancel()
 	}
-	ix.removeSidecars(context.WithoutCancel(ctx), b.created)
+	if !b.triedSave {
+		ix.removeSidecars(context.WithoutCancel(ctx), b.created)
+		return
+	}
+	// A failed commit's writes may have landed (an error after the request
+	// reached the storage): the index file on disk may name the batch's
+	// side-cars, so none is deleted. The next commit drops them, and
+	// deletes them only if the newest state does not name them; until
+	// then the index is read again from the storage, to learn which
+	// state landed.
+	ix.unsure = append(ix.unsure, b.created...)
+	if ix.share.versioner != nil {
+		for _, p := range ix.share.watched {
+			ix.setSeen(p, unknownVersion)
+		}
+	}
 }
 
 // unreferenced returns the names of files no item of s refers to.

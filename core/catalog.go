@@ -438,7 +438,7 @@ func (d *LocalDocumentIndex) hookAfterSave(ctx context.Context) error {
 	}
 	c := p.cat
 	d.cat.Store(&c)
-	d.obsolete = append(d.obsolete, p.obsolete...)
+	d.dropping = append(d.dropping, p.obsolete...) // dropped by the commit
 	d.forgetTexts(p.texts)
 	d.pending = nil
 	return nil

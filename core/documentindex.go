@@ -40,6 +40,9 @@ type LocalDocumentIndexConfig struct {
 	// FreshnessInterval is as in IndexOptions: how often readers check for
 	// commits of other processes, the catalog included.
 	FreshnessInterval time.Duration
+	// RetainDropped is as in IndexOptions: how long the files of replaced
+	// or deleted documents are kept for readers on the previous state.
+	RetainDropped time.Duration
 }
 
 // UpsertDocumentOptions are the options of UpsertDocument.
@@ -93,8 +96,7 @@ type LocalDocumentIndex struct {
 	cat atomic.Pointer[DocumentCatalog] // the committed catalog; nil until loaded
 
 	// Guarded by LocalIndex.mu.
-	pending  *docPending // document changes of the open batch
-	obsolete []string    // files to remove once the last commit is published
+	pending *docPending // document changes of the open batch
 
 	textsMu sync.Mutex
 	texts   map[string]string // texts of documents being committed, by id
@@ -134,6 +136,7 @@ func NewLocalDocumentIndex(cfg LocalDocumentIndexConfig) (*LocalDocumentIndex, e
 
 		StrictFilters:     cfg.StrictFilters,
 		FreshnessInterval: cfg.FreshnessInterval,
+		RetainDropped:     cfg.RetainDropped,
 	})
 	if err != nil {
 		return nil, err
@@ -185,12 +188,10 @@ func (d *LocalDocumentIndex) DeleteIndex(ctx context.Context) error {
 }
 
 // EndUpdate commits the open batch (LocalIndex.EndUpdate) with the document
-// changes made in it, then removes the files of the documents it replaced
-// or deleted.
+// changes made in it; the files of the documents it replaced or deleted
+// are dropped (see IndexOptions.RetainDropped).
 func (d *LocalDocumentIndex) EndUpdate(ctx context.Context) error {
-	err := d.LocalIndex.EndUpdate(ctx)
-	d.removeObsolete(context.WithoutCancel(ctx))
-	return err
+	return d.LocalIndex.EndUpdate(ctx)
 }
 
 // IsCatalogCreated reports whether the catalog file exists.
@@ -285,14 +286,4 @@ func (d *LocalDocumentIndex) forgetTexts(texts map[string]string) {
 		delete(d.texts, id)
 	}
 	d.textsMu.Unlock()
-}
-
-// removeObsolete removes the files of the documents the last commits
-// replaced or deleted, and returns the failures by file name (also logged).
-func (d *LocalDocumentIndex) removeObsolete(ctx context.Context) map[string]error {
-	d.mu.Lock()
-	names := d.obsolete
-	d.obsolete = nil
-	d.mu.Unlock()
-	return d.removeFiles(ctx, names)
 }

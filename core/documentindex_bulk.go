@@ -354,7 +354,6 @@ func (r *bulkUpsert) commit(ctx context.Context, ready []int) error {
 	if err != nil {
 		return err
 	}
-	d.removeObsolete(context.WithoutCancel(ctx))
 	for k, i := range ready {
 		doc := &r.docs[i]
 		r.out[i] = d.document(ids[k], doc.in.URI)

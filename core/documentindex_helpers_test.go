@@ -140,6 +140,9 @@ func newDocTestEnv(t testing.TB, edit func(*LocalDocumentIndexConfig)) *docTestE
 		ChunkingConfig: &TextSplitterConfig{ChunkSize: 16, KeepSeparators: true},
 		Storage:        env.st,
 		Codec:          jsonTestCodec{},
+		// Dropped files are deleted at the commit, so tests can list the
+		// folder right after it; graveyard_test.go covers the default.
+		RetainDropped: -1,
 	}
 	if edit != nil {
 		edit(&env.cfg)

@@ -72,16 +72,12 @@ func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, o
 		if err == nil {
 			return docs, nil
 		}
-		if errors.Is(err, fs.ErrNotExist) && d.cat.Load() != cat && attempt < maxQueryRetries {
+		if errors.Is(err, fs.ErrNotExist) && attempt < vanishedRetries && d.newerState(ctx, func() bool { return d.cat.Load() == cat }) {
 			continue // a commit replaced a result meanwhile: ask the newer state
 		}
 		return nil, wrapOp(ctx, op, query, err)
 	}
 }
-
-// maxQueryRetries bounds how often QueryDocuments asks again when commits
-// keep replacing its results while it reads their texts.
-const maxQueryRetries = 8
 
 // loadTexts reads the text of every document, several at once, so that a
 // result renders from the version it was found in even if a commit

@@ -12,7 +12,8 @@ import (
 // race.
 func TestDocumentIndexReadersDuringWrites(t *testing.T) {
 	ctx := context.Background()
-	env := newCreatedDocEnv(t, nil)
+	// Dropped files kept for readers, as by default.
+	env := newCreatedDocEnv(t, func(c *LocalDocumentIndexConfig) { c.RetainDropped = 0 })
 	for i := range 5 {
 		mustUpsertDoc(t, env.ix, fmt.Sprintf("doc%d", i), fmt.Sprintf("document %d about apples and pears", i), "", nil)
 	}

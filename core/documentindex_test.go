@@ -293,35 +293,31 @@ func TestDeleteDocument(t *testing.T) {
 			}
 		}
 	})
-	t.Run("failing to remove the text file is an error, the metadata file is not", func(t *testing.T) {
+	t.Run("failing to remove the dropped files is no error: the document is gone, the files left for Vacuum", func(t *testing.T) {
 		env := newCreatedDocEnv(t, nil)
-		mustUpsertDoc(t, env.ix, "doc://bad-delete", "text", "", Metadata{"k": "v"})
-		env.st.failDelete = func(p string) error {
-			if strings.HasSuffix(p, ".txt") {
-				return errors.New("delete text error")
-			}
-			return nil
-		}
-		err := env.ix.DeleteDocument(ctx, "doc://bad-delete")
-		if err == nil || !strings.Contains(err.Error(), `remove text file of document "doc://bad-delete"`) || !strings.Contains(err.Error(), "delete text error") {
-			t.Fatalf("err = %v", err)
-		}
-		if _, ok, _ := env.ix.GetDocumentID(ctx, "doc://bad-delete"); ok {
-			t.Fatal("the document is still in the catalog")
-		}
-
 		doc := mustUpsertDoc(t, env.ix, "doc://bad-delete", "text", "", Metadata{"k": "v"})
 		env.st.failDelete = func(p string) error {
-			if strings.HasSuffix(p, ".json") && !strings.HasSuffix(p, "catalog.json") {
-				return errors.New("delete json error")
+			if strings.HasSuffix(p, ".txt") || strings.HasSuffix(p, doc.ID()+".json") {
+				return errors.New("delete error")
 			}
 			return nil
 		}
 		if err := env.ix.DeleteDocument(ctx, "doc://bad-delete"); err != nil {
-			t.Fatalf("a metadata file that cannot be removed failed the delete: %v", err)
+			t.Fatalf("files that cannot be removed failed the delete: %v", err)
+		}
+		if _, ok, _ := env.ix.GetDocumentID(ctx, "doc://bad-delete"); ok {
+			t.Fatal("the document is still in the catalog")
+		}
+		env.st.failDelete = nil
+		rep, err := env.ix.Vacuum(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(rep.Documents, doc.ID()+".txt") {
+			t.Fatalf("Vacuum removed %v, want the text file left behind", rep.Documents)
 		}
 		if _, ok := env.st.file(env.path(doc.ID() + ".txt")); ok {
-			t.Fatal("text file not removed")
+			t.Fatal("text file not removed by Vacuum")
 		}
 	})
 }

@@ -77,7 +77,7 @@ func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docT
 	}
 
 	id := newUUIDv4()
-	_, err = d.writeDocument(ctx, func(b *batch, p *docPending) error {
+	err = d.writeDocument(ctx, func(b *batch, p *docPending) error {
 		return d.applyUpsert(ctx, b, p, upsert{uri: uri, id: id, text: text, md: md, hash: hash, chunks: chunks, vectors: vectors})
 	})
 	if err != nil {
@@ -182,21 +182,22 @@ func (d *LocalDocumentIndex) embed(ctx context.Context, inputs []string) ([][]fl
 // writeDocument runs change in the open batch, or in a batch of its own
 // that it commits, or cancels when change or the commit fails; change must
 // leave the batch as it found it when it fails. After its own commit it
-// removes the obsolete files and returns the failures by file name.
-func (d *LocalDocumentIndex) writeDocument(ctx context.Context, change func(b *batch, p *docPending) error) (map[string]error, error) {
+// drops the files of the documents it replaced or deleted (see
+// IndexOptions.RetainDropped).
+func (d *LocalDocumentIndex) writeDocument(ctx context.Context, change func(b *batch, p *docPending) error) error {
 	if err := d.mu.lock(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	if _, err := d.catalogLocked(ctx); err != nil {
 		d.mu.Unlock()
-		return nil, err
+		return err
 	}
 	b, own := d.update, false
 	var err error
 	if b == nil {
 		if b, err = d.beginLocked(ctx); err != nil {
 			d.mu.Unlock()
-			return nil, err
+			return err
 		}
 		own = true
 	}
@@ -211,9 +212,9 @@ func (d *LocalDocumentIndex) writeDocument(ctx context.Context, change func(b *b
 	}
 	d.mu.Unlock()
 	if !own || err != nil {
-		return nil, err
+		return err
 	}
-	return d.removeObsolete(context.WithoutCancel(ctx)), nil
+	return nil
 }
 
 // upsert is one UpsertDocument's new version.
@@ -357,10 +358,10 @@ func (d *LocalDocumentIndex) removeDocument(b *batch, p *docPending, id string) 
 
 // DeleteDocument removes the document stored under uri: its chunks and
 // catalog entry in one commit (or in the open batch), then its text and
-// metadata files. An unknown URI is not an error. Failing to remove the
-// text file is an error (the document is gone from the index and catalog),
-// failing to remove the metadata file is not, as in Vectra. Inside a batch
-// the files are removed by EndUpdate.
+// metadata files. An unknown URI is not an error. The files are dropped,
+// not deleted at once: readers still on the previous state may read them
+// (see IndexOptions.RetainDropped). Inside a batch they are dropped by
+// EndUpdate.
 func (d *LocalDocumentIndex) DeleteDocument(ctx context.Context, uri string) error {
 	const op = "delete document"
 	if err := ctx.Err(); err != nil {
@@ -378,8 +379,7 @@ func (d *LocalDocumentIndex) DeleteDocument(ctx context.Context, uri string) err
 	if !known {
 		return nil
 	}
-	var textFile string
-	removed, err := d.writeDocument(ctx, func(b *batch, p *docPending) error {
+	err = d.writeDocument(ctx, func(b *batch, p *docPending) error {
 		id, ok := p.cat.URIToID[uri]
 		if !ok {
 			return nil
@@ -391,16 +391,11 @@ func (d *LocalDocumentIndex) DeleteDocument(ctx context.Context, uri string) err
 			delete(p.cat.URIToHash, uri)
 		}
 		p.cat.Count--
-		if d.removeDocument(b, p, id) {
-			textFile = id + ".txt"
-		}
+		d.removeDocument(b, p, id)
 		return nil
 	})
 	if err != nil {
 		return wrapOp(ctx, op, uri, err)
-	}
-	if err := removed[textFile]; textFile != "" && err != nil {
-		return wrapOp(ctx, "remove text file of document", uri, err)
 	}
 	return nil
 }

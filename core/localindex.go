@@ -68,6 +68,14 @@ type IndexOptions struct {
 	// quantized scan re-ranks exactly; 0 means DefaultRerankFactor.
 	// Negative is ErrInvalidArgument.
 	RerankFactor int
+	// RetainDropped is how long files a commit stops naming (side-cars of
+	// replaced or deleted items, files of replaced or deleted documents)
+	// are kept for readers still on the previous state, in this process
+	// or another: a later commit, or Vacuum, deletes them once this time
+	// has passed. 0 means the larger of DefaultRetainDropped (5 s) and
+	// eight FreshnessIntervals; a negative value deletes them at the
+	// commit, as Vectra does.
+	RetainDropped time.Duration
 }
 
 // LocalIndex is a vector index stored in a folder: one index file holding
@@ -142,6 +150,17 @@ type LocalIndex struct {
 	vocab bm25Vocab // term numbers of the keyword index
 
 	share sharing // what other processes may have changed
+
+	// Dropped files (graveyard.go), guarded by mu: retain is
+	// IndexOptions.RetainDropped with its default; droppedListed is set
+	// while this process knows the folder's list of dropped files holds
+	// entries; dropping are files of the commit being written that it no
+	// longer names besides side-cars (a document index's); unsure are
+	// files a failed commit may have left named, dropped by the next.
+	retain        time.Duration
+	droppedListed bool
+	dropping      []string
+	unsure        []string
 }
 
 // commitHooks let a type built on LocalIndex (LocalDocumentIndex) take part
@@ -202,6 +221,7 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 		docReader: opts.DocReader,
 
 		strictFilters: opts.StrictFilters,
+		retain:        retainFor(opts),
 	}
 	if opts.QuantizedScan {
 		ix.rerank = cmp.Or(opts.RerankFactor, DefaultRerankFactor)

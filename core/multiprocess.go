@@ -227,8 +227,10 @@ func (ix *LocalIndex) rebaseLocked(ctx context.Context) error {
 		ix.hooks.begin()
 	}
 	// Side-car files an earlier, failed commit of the old batch wrote:
-	// the new batch names its own.
-	ix.removeSidecars(context.WithoutCancel(ctx), old.writtenSidecars())
+	// the new batch names its own. That commit may have landed, so the
+	// newest state may name them: they are dropped, never deleted while
+	// named.
+	ix.unsure = append(ix.unsure, old.writtenSidecars()...)
 	for _, op := range old.ops {
 		if err := op(b); err != nil {
 			ix.cancelLocked(ctx)
@@ -238,4 +240,54 @@ func (ix *LocalIndex) rebaseLocked(ctx context.Context) error {
 	b.ops = old.ops
 	b.replay = false
 	return nil
+}
+
+// vanishedRetries bounds how often a reader that found a file of its
+// snapshot gone asks again on a newer state. With dropped files kept for
+// IndexOptions.RetainDropped, one retry covers a reader whose snapshot was
+// older than that; a second covers a commit landing during the first.
+const vanishedRetries = 2
+
+// newerState reports whether a newer state than the one a reader used is
+// published, reading the index (and catalog) again at once when another
+// process committed since, whatever FreshnessInterval says. A reader calls
+// it when a file its state named has vanished; current tells whether the
+// reader's state is still the published one.
+func (ix *LocalIndex) newerState(ctx context.Context, current func() bool) bool {
+	if !current() {
+		return true
+	}
+	if err := ix.reloadIfChanged(ctx); err != nil {
+		ix.log.Warn("core: read the index again after a file vanished", "folder", ix.folder, "err", err)
+		return false
+	}
+	return !current()
+}
+
+// reloadIfChanged reads the index again when another process has
+// committed since this one last read or wrote it. Unlike refresh it waits
+// for the locks and ignores the interval (but not a negative one, which
+// turns checks off).
+func (ix *LocalIndex) reloadIfChanged(ctx context.Context) error {
+	sh := &ix.share
+	if sh.versioner == nil || sh.every < 0 {
+		return nil
+	}
+	if changed, err := ix.changedOnDisk(ctx); err != nil || !changed {
+		return err
+	}
+	if err := ix.mu.lock(ctx); err != nil {
+		return err
+	}
+	defer ix.mu.Unlock()
+	unlock, err := ix.lockFolder(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if changed, err := ix.changedOnDisk(ctx); err != nil || !changed {
+		return err
+	}
+	_, err = ix.readLocked(ctx, true)
+	return err
 }

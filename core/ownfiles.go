@@ -67,7 +67,9 @@ type VacuumReport struct {
 // documents that are not in the catalog, and keeps those of the documents
 // that are (a side-car and a document metadata file look alike; files
 // named by neither an item nor a document are reported under Documents).
-// Files that are not named as Folio names its own are never touched. It
+// Files a commit dropped less than IndexOptions.RetainDropped ago are kept
+// for readers still on the previous state. Files that are not named as
+// Folio names its own are never touched. It
 // runs under the writer lock, so it waits for a commit in progress and is
 // safe while the index is in use in this process. On storage with
 // FolderLocker and FileVersioner it also holds the folder's lock and works
@@ -121,6 +123,20 @@ func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 		for _, f := range files {
 			keep[f] = true
 		}
+	}
+	// Dropped files whose time is not up yet are kept for the readers
+	// that may still read them (see IndexOptions.RetainDropped); the list
+	// then keeps only those.
+	listed := ix.readDropped(ctx)
+	_, notDue := ix.splitDue(listed, time.Now())
+	if ix.retain < 0 {
+		notDue = nil
+	}
+	for _, e := range notDue {
+		keep[e.Name] = true
+	}
+	if len(listed) > 0 {
+		defer ix.writeDropped(context.WithoutCancel(ctx), notDue)
 	}
 	rep.TempFiles = ix.removeStaleTemps(ctx)
 	list, err := ix.storage.ListFiles(ctx, ix.folder, ListFilesOnly)

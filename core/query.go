@@ -47,6 +47,12 @@ import (
 // Filters with equality or $in terms on indexed fields are narrowed with
 // posting lists, so only candidates are tested and scored.
 func (ix *LocalIndex) QueryItems(ctx context.Context, vector []float32, query string, topK int, filter Filter, isBm25 bool) ([]QueryResult, error) {
+	return ix.queryItems(ctx, vector, query, topK, filter, isBm25, vanishedRetries)
+}
+
+// queryItems is QueryItems, asking again on a newer state at most retries
+// times when a side-car of its state has vanished.
+func (ix *LocalIndex) queryItems(ctx context.Context, vector []float32, query string, topK int, filter Filter, isBm25 bool, retries int) ([]QueryResult, error) {
 	const op = "query items"
 	s, err := ix.snapshot(ctx, op)
 	if err != nil {
@@ -67,10 +73,11 @@ func (ix *LocalIndex) QueryItems(ctx context.Context, vector []float32, query st
 		return nil, err
 	}
 	results, err := ix.answer(ctx, s, sel, hits, ItemQuery{Vector: vector, Query: query, TopK: topK, Filter: filter, IsBm25: isBm25})
-	if errors.Is(err, fs.ErrNotExist) && ix.cur.Load() != s {
-		// A commit since s removed a side-car of s (a result replaced
-		// or deleted): answer from the newer state.
-		return ix.QueryItems(ctx, vector, query, topK, filter, isBm25)
+	if errors.Is(err, fs.ErrNotExist) && retries > 0 && ix.newerState(ctx, func() bool { return ix.cur.Load() == s }) {
+		// A commit since s, in this process or another, removed a
+		// side-car of s (a result replaced or deleted): answer from the
+		// newer state.
+		return ix.queryItems(ctx, vector, query, topK, filter, isBm25, retries-1)
 	}
 	if err != nil {
 		return nil, wrapOp(ctx, op, "", err)

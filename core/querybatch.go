@@ -32,6 +32,12 @@ type ItemQuery struct {
 // answers them. An invalid query fails the whole batch with an error that
 // names its position.
 func (ix *LocalIndex) QueryItemsBatch(ctx context.Context, queries []ItemQuery) ([][]QueryResult, error) {
+	return ix.queryItemsBatch(ctx, queries, vanishedRetries)
+}
+
+// queryItemsBatch is QueryItemsBatch, asking again on a newer state at most
+// retries times when a side-car of its state has vanished.
+func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, retries int) ([][]QueryResult, error) {
 	const op = "query items batch"
 	s, err := ix.snapshot(ctx, op)
 	if err != nil {
@@ -71,10 +77,10 @@ func (ix *LocalIndex) QueryItemsBatch(ctx context.Context, queries []ItemQuery) 
 			continue
 		}
 		out[i], err = ix.answer(ctx, s, sels[i], hits[i], q)
-		if errors.Is(err, fs.ErrNotExist) && ix.cur.Load() != s {
+		if errors.Is(err, fs.ErrNotExist) && retries > 0 && ix.newerState(ctx, func() bool { return ix.cur.Load() == s }) {
 			// A commit since s removed a side-car of s: answer the whole
 			// batch from the newer state.
-			return ix.QueryItemsBatch(ctx, queries)
+			return ix.queryItemsBatch(ctx, queries, retries-1)
 		}
 		if err != nil {
 			return nil, wrapOp(ctx, op, "", err)

@@ -1,0 +1,183 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"slices"
+	"time"
+)
+
+// Deferred deletion.
+//
+// A commit stops naming some files: the side-cars of items it replaced or
+// deleted, and the text and metadata files of documents it replaced or
+// deleted. A reader still on the previous snapshot — in this process, or
+// in another process on the same folder until its next freshness check —
+// may be about to read them. So a commit does not delete them: it lists
+// them, with the time, in the folder's ".folio-dropped.json" (a file of
+// Folio's own, which Vectra ignores), and a later commit (of any process)
+// deletes those listed longer than IndexOptions.RetainDropped ago that the
+// newest commit still does not name. Vacuum deletes them too once their
+// time is up, and keeps the others. A process that exits leaves its list
+// for the next commit or Vacuum.
+//
+// The list is read and written only by commits and Vacuum, under the
+// folder's lock, on the newest state, so a file is never deleted while the
+// newest index or catalog names it — which also covers a file an ambiguous
+// write may have made the index name (see cancelLocked).
+
+// droppedListName is the name of the folder's list of dropped files.
+const droppedListName = ".folio-dropped.json"
+
+// DefaultRetainDropped is the least time dropped files are kept when
+// IndexOptions.RetainDropped is 0: at least this, and at least eight
+// freshness intervals.
+const DefaultRetainDropped = 5 * time.Second
+
+// droppedFile is an entry of the dropped-files list.
+type droppedFile struct {
+	Name string `json:"name"`
+	// At is when the commit that stopped naming the file was written, in
+	// Unix milliseconds.
+	At int64 `json:"at"`
+}
+
+// retainFor is IndexOptions.RetainDropped with its default applied.
+func retainFor(opts IndexOptions) time.Duration {
+	if opts.RetainDropped != 0 {
+		return opts.RetainDropped
+	}
+	every := opts.FreshnessInterval
+	if every <= 0 {
+		every = DefaultFreshnessInterval
+	}
+	return max(DefaultRetainDropped, 8*every)
+}
+
+// dropLocked deals with files the newest commit, which this process has
+// just written and published, no longer names, together with those an
+// earlier failed commit may have left named (ix.unsure): it lists them as
+// dropped and deletes the listed files whose time is up. With a negative
+// RetainDropped they are deleted at once. ix.mu and the folder lock are
+// held. Failures only leave files behind for Vacuum and are logged.
+func (ix *LocalIndex) dropLocked(ctx context.Context, names []string) {
+	ctx = context.WithoutCancel(ctx)
+	names = append(names, ix.unsure...)
+	ix.unsure = nil
+	if ix.retain < 0 {
+		ix.deleteDropped(ctx, names)
+		return
+	}
+	if len(names) == 0 && !ix.droppedListed {
+		return
+	}
+	list := ix.readDropped(ctx)
+	now := time.Now()
+	due, kept := ix.splitDue(list, now)
+	for _, n := range names {
+		kept = append(kept, droppedFile{Name: n, At: now.UnixMilli()})
+	}
+	ix.deleteUnnamed(ctx, due)
+	ix.writeDropped(ctx, kept)
+}
+
+// splitDue splits the list into the names whose time is up and the
+// entries still kept.
+func (ix *LocalIndex) splitDue(list []droppedFile, now time.Time) (due []string, kept []droppedFile) {
+	for _, e := range list {
+		if now.Sub(time.UnixMilli(e.At)) >= ix.retain {
+			due = append(due, e.Name)
+		} else {
+			kept = append(kept, e)
+		}
+	}
+	return due, kept
+}
+
+// deleteUnnamed deletes those of names that the newest commit does not
+// name (an item's side-car, or a document's files). ix.mu and the folder
+// lock are held.
+func (ix *LocalIndex) deleteUnnamed(ctx context.Context, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	named := map[string]bool{}
+	if s := ix.cur.Load(); s != nil {
+		for _, f := range s.files {
+			if f != "" {
+				named[f] = true
+			}
+		}
+	}
+	if ix.hooks.documentFiles != nil {
+		files, err := ix.hooks.documentFiles(ctx)
+		if err != nil {
+			ix.log.Warn("core: list document files; dropped files kept", "folder", ix.folder, "err", err)
+			return
+		}
+		for _, f := range files {
+			named[f] = true
+		}
+	}
+	ix.deleteDropped(ctx, slices.DeleteFunc(names, func(n string) bool { return named[n] }))
+}
+
+// deleteDropped deletes files of the folder named as Folio names side-cars
+// and document files, logging failures and leaving every other name alone.
+func (ix *LocalIndex) deleteDropped(ctx context.Context, names []string) {
+	for _, name := range names {
+		if !ix.ownFile(name, ".txt", ix.codec.Extension()) {
+			ix.log.Warn("core: dropped file not removed: not named as Folio names its files", "folder", ix.folder, "file", name)
+			continue
+		}
+		if err := ix.storage.DeleteFile(ctx, ix.path(name)); err != nil {
+			ix.log.Warn("core: remove dropped file", "folder", ix.folder, "file", name, "err", err)
+		}
+	}
+}
+
+// readDropped reads the folder's list of dropped files; a missing or
+// unreadable list is empty (an unreadable one is logged: its files are
+// left for Vacuum).
+func (ix *LocalIndex) readDropped(ctx context.Context) []droppedFile {
+	raw, err := ix.storage.ReadFile(ctx, ix.path(droppedListName))
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			ix.log.Warn("core: read the list of dropped files", "folder", ix.folder, "err", err)
+		}
+		return nil
+	}
+	var list struct {
+		Files []droppedFile `json:"files"`
+	}
+	if err := json.Unmarshal(raw, &list); err != nil {
+		ix.log.Warn("core: the list of dropped files is not valid; its files are left for Vacuum", "folder", ix.folder, "err", err)
+		return nil
+	}
+	return list.Files
+}
+
+// writeDropped replaces the folder's list with list (deletes it when
+// empty) and notes whether this process knows of listed files.
+func (ix *LocalIndex) writeDropped(ctx context.Context, list []droppedFile) {
+	p := ix.path(droppedListName)
+	ix.droppedListed = len(list) > 0
+	if len(list) == 0 {
+		if err := ix.storage.DeleteFile(ctx, p); err != nil {
+			ix.log.Warn("core: remove the list of dropped files", "folder", ix.folder, "err", err)
+		}
+		return
+	}
+	raw, err := json.Marshal(struct {
+		Files []droppedFile `json:"files"`
+	}{list})
+	if err == nil {
+		err = ix.storage.UpsertFile(ctx, p, raw)
+	}
+	if err != nil {
+		ix.droppedListed = true // retried by the next commit
+		ix.log.Warn("core: write the list of dropped files; its files are left for Vacuum", "folder", ix.folder, "err", err)
+	}
+}
