@@ -39,7 +39,7 @@ define each
 endef
 BENCHTIME ?= 1s
 
-.PHONY: all test fresh-test install large-files test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test load-test vectra-client-test
+.PHONY: readers-test all test fresh-test install large-files test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test load-test vectra-client-test
 
 all: lint test
 
@@ -79,6 +79,14 @@ test-short:
 KILLS ?= 250
 kill-test:
 	FOLIO_KILLS=$(KILLS) $(GO) test -count=1 -run '^TestKillDuringWrites$$' -v -timeout 60m ./acceptance | grep -E '^(---|ok|FAIL)|kills'
+
+## readers-test: four writer processes (one killed half-way) replacing and
+## deleting items, two replacing documents, and reader processes querying
+## the same folders the whole time, for READERS_SECONDS (20); make test
+## runs 3 s of it.
+READERS_SECONDS ?= 20
+readers-test:
+	FOLIO_MP_SECONDS=$(READERS_SECONDS) $(GO) test -count=1 -run '^TestReadersDuringOtherProcessesCommits$$' -v -timeout 10m ./acceptance | grep -E '^\s*(---|ok|FAIL)|readers_test'
 
 ## load-test: 32 gRPC clients mixing queries and writes on one index for LOAD_SECONDS (30), under -race.
 LOAD_SECONDS ?= 30

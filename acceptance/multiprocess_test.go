@@ -155,6 +155,8 @@ func runMPChild(ctx context.Context, role string, codec core.IndexCodec, dir, ar
 	case "hold":
 		fmt.Println("ready")
 		return holdChild(ctx, dir, n)
+	case "churn-items", "churn-docs", "read-items", "read-docs":
+		return runChurnChild(ctx, role, codec, dir, arg)
 	default:
 		return fmt.Errorf("unknown role %q", role)
 	}
@@ -188,8 +190,14 @@ type mpProcess struct {
 // startMP starts a child in role and waits until it says it is ready.
 func startMP(t testing.TB, role, codec, dir string, arg int) *mpProcess {
 	t.Helper()
+	return startMPArg(t, role, codec, dir, strconv.Itoa(arg))
+}
+
+// startMPArg is startMP with the child's argument as text.
+func startMPArg(t testing.TB, role, codec, dir, arg string) *mpProcess {
+	t.Helper()
 	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s,%s,%s,%d", mpChildEnv, role, codec, dir, arg))
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s,%s,%s,%s", mpChildEnv, role, codec, dir, arg))
 	p := &mpProcess{cmd: cmd, stderr: &strings.Builder{}}
 	cmd.Stderr = p.stderr
 	out, err := cmd.StdoutPipe()
