@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 )
 
 // DocumentInput is one document of UpsertDocuments: the arguments of
@@ -22,10 +23,20 @@ type UpsertDocumentsOptions struct {
 	// means 4. Embedding is usually bound by the model's latency, not by
 	// this process, so requests overlap well.
 	Concurrency int
-	// BatchSize is the most documents one commit holds; 0 means 100. Each
-	// commit rewrites the index file, so larger batches write less; a
-	// cancelled or failed call keeps every batch committed before.
+	// BatchSize is the fewest documents a commit holds (the last one
+	// excepted); 0 means 100. Each commit rewrites the whole index file,
+	// so beyond BatchSize a commit also waits until its chunks are at
+	// least a quarter of the index's items, or CommitInterval has passed
+	// since the last one: a load of many small documents into a large
+	// index rewrites it a number of times that grows with the logarithm
+	// of its size, not with the number of documents. A cancelled or
+	// failed call keeps every batch committed before.
 	BatchSize int
+	// CommitInterval is the longest a bulk load waits between commits
+	// once BatchSize documents are ready, so that progress is stored
+	// every so often however the index grows; 0 means 10 s. A negative
+	// value commits every BatchSize documents, whatever the index's size.
+	CommitInterval time.Duration
 	// Force re-embeds documents whose content hash is unchanged.
 	Force bool
 	// Progress, when set, is called after every embeddings call and every
@@ -50,16 +61,20 @@ type UpsertProgress struct {
 
 // Defaults of UpsertDocumentsOptions.
 const (
-	defaultUpsertConcurrency = 4
-	defaultUpsertBatchSize   = 100
+	defaultUpsertConcurrency    = 4
+	defaultUpsertBatchSize      = 100
+	defaultUpsertCommitInterval = 10 * time.Second
+	// maxPendingChunks is the most embedded chunks a bulk load holds in
+	// memory before it commits, whatever the index's size.
+	maxPendingChunks = 50_000
 )
 
 // UpsertDocuments stores many documents as UpsertDocument stores one, with
 // the work of a bulk load shared: chunks of several documents go into one
 // embeddings request (up to the model's MaxTokens), up to
 // opts.Concurrency requests are in flight at once, and the documents are
-// committed opts.BatchSize at a time, each commit writing the index file
-// once. Documents whose content hash is unchanged are skipped without an
+// committed in batches of at least opts.BatchSize (see its rules for
+// large indexes), each commit writing the index file once. Documents whose content hash is unchanged are skipped without an
 // embeddings call, unless opts.Force. When a URI appears more than once,
 // its last document is stored.
 //
@@ -85,6 +100,9 @@ func (d *LocalDocumentIndex) UpsertDocuments(ctx context.Context, docs []Documen
 	}
 	if o.BatchSize == 0 {
 		o.BatchSize = defaultUpsertBatchSize
+	}
+	if o.CommitInterval == 0 {
+		o.CommitInterval = defaultUpsertCommitInterval
 	}
 	if d.embeddings == nil {
 		return nil, wrapOp(ctx, op, d.FolderPath(), ErrEmbeddingsNotConfigured)
@@ -276,6 +294,24 @@ func (r *bulkUpsert) run(parent context.Context, todo []int) error {
 	}()
 
 	var ready []int
+	readyChunks, lastCommit := 0, time.Now()
+	// due reports whether the ready documents make a commit: BatchSize of
+	// them, and chunks worth rewriting the index for (see BatchSize).
+	due := func() bool {
+		switch {
+		case len(ready) < r.opts.BatchSize:
+			return false
+		case r.opts.CommitInterval < 0, readyChunks >= maxPendingChunks:
+			return true
+		case time.Since(lastCommit) >= r.opts.CommitInterval:
+			return true
+		}
+		items := 0
+		if s := r.d.cur.Load(); s != nil {
+			items = s.len()
+		}
+		return readyChunks >= items/4
+	}
 	var firstErr error
 	fail := func(err error) {
 		if firstErr == nil {
@@ -294,11 +330,12 @@ func (r *bulkUpsert) run(parent context.Context, todo []int) error {
 			r.report()
 		case e.doc >= 0:
 			ready = append(ready, e.doc)
-			if len(ready) >= r.opts.BatchSize && parent.Err() == nil {
+			readyChunks += len(r.docs[e.doc].chunks)
+			if due() && parent.Err() == nil {
 				if err := r.commit(ctx, ready); err != nil {
 					fail(err)
 				}
-				ready = ready[:0]
+				ready, readyChunks, lastCommit = ready[:0], 0, time.Now()
 			}
 		}
 	}

@@ -262,3 +262,35 @@ func TestUpsertDocumentsRefusals(t *testing.T) {
 		t.Fatalf("negative concurrency: %v", err)
 	}
 }
+
+// A bulk load commits by size: past BatchSize documents, a commit waits
+// until its chunks are a quarter of the index, so many small documents
+// rewrite the index a few times, not once per BatchSize documents; a
+// negative CommitInterval commits every BatchSize documents as before.
+func TestUpsertDocumentsCommitsBySize(t *testing.T) {
+	ctx := context.Background()
+	docs := make([]DocumentInput, 1000)
+	for i := range docs {
+		docs[i] = DocumentInput{URI: fmt.Sprintf("doc-%04d", i), Text: fmt.Sprintf("note %d", i)}
+	}
+	for _, tc := range []struct {
+		interval   time.Duration
+		minC, maxC int
+	}{
+		{0, 5, 30},         // geometric: about log(1000/10)/log(1.25) at most
+		{-1, 100, 100},     // every 10 documents
+		{time.Hour, 5, 30}, // a long interval changes nothing here
+	} {
+		env := newCreatedDocEnv(t, nil)
+		if _, err := env.ix.UpsertDocuments(ctx, docs, &UpsertDocumentsOptions{BatchSize: 10, Concurrency: 1, CommitInterval: tc.interval}); err != nil {
+			t.Fatal(err)
+		}
+		commits := env.st.writeCount(env.path("index.json")) - 1
+		if commits < tc.minC || commits > tc.maxC {
+			t.Errorf("CommitInterval %v: %d commits of 1000 one-chunk documents, want %d to %d", tc.interval, commits, tc.minC, tc.maxC)
+		}
+		if st, _ := env.ix.GetCatalogStats(ctx); st.Documents != 1000 {
+			t.Errorf("CommitInterval %v: %d documents stored", tc.interval, st.Documents)
+		}
+	}
+}

@@ -93,7 +93,7 @@ stops cleanly: every committed document is kept.`,
 	cmd.Flags().IntVar(&chunkSize, "chunk-size", 512, "tokens per chunk")
 	cmd.Flags().SetNormalizeFunc(aliasFlags(map[string]string{"cs": "chunk-size"}))
 	cmd.Flags().IntVar(&concurrency, "concurrency", 4, "embeddings requests in flight at once")
-	cmd.Flags().IntVar(&batchSize, "batch-size", 100, "documents per commit")
+	cmd.Flags().IntVar(&batchSize, "batch-size", 100, "fewest documents per commit; a large index waits for more, or 10 s, between rewrites")
 	cmd.Flags().DurationVar(&timeout, "timeout", fetch.DefaultTimeout, "longest wait for one web page, its redirects and body included (0: no limit)")
 	return cmd
 }
