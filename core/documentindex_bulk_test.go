@@ -294,3 +294,38 @@ func TestUpsertDocumentsCommitsBySize(t *testing.T) {
 		}
 	}
 }
+
+// DeleteDocuments removes many documents in one commit and says which it
+// removed; unknown URIs are skipped.
+func TestDeleteDocumentsIsOneCommit(t *testing.T) {
+	ctx := context.Background()
+	env := newCreatedDocEnv(t, nil)
+	docs := bulkInputs(20)
+	if _, err := env.ix.UpsertDocuments(ctx, docs, nil); err != nil {
+		t.Fatal(err)
+	}
+	before := env.st.writeCount(env.path("index.json"))
+	if err := env.ix.DeleteDocument(ctx, docs[0].URI); err != nil {
+		t.Fatal(err)
+	}
+	perCommit := env.st.writeCount(env.path("index.json")) - before // a deleting commit writes the index twice
+	before += perCommit
+	uris := []string{docs[3].URI, "nowhere", docs[7].URI, docs[11].URI}
+	removed, err := env.ix.DeleteDocuments(ctx, uris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{docs[3].URI, docs[7].URI, docs[11].URI}; !slices.Equal(removed, want) {
+		t.Fatalf("removed %q, want %q", removed, want)
+	}
+	if n := env.st.writeCount(env.path("index.json")) - before; n != perCommit {
+		t.Errorf("%d index writes for one DeleteDocuments of 3, want %d as for one DeleteDocument", n, perCommit)
+	}
+	if st, _ := env.ix.GetCatalogStats(ctx); st.Documents != 16 {
+		t.Errorf("%d documents left, want 16", st.Documents)
+	}
+	checkFinalCatalogMatchesChunks(t, env.ix)
+	if removed, err := env.ix.DeleteDocuments(ctx, []string{"nowhere"}); err != nil || len(removed) != 0 {
+		t.Errorf("unknown URIs: %q, %v", removed, err)
+	}
+}

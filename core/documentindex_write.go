@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -363,39 +364,57 @@ func (d *LocalDocumentIndex) removeDocument(b *batch, p *docPending, id string) 
 // (see IndexOptions.RetainDropped). Inside a batch they are dropped by
 // EndUpdate.
 func (d *LocalDocumentIndex) DeleteDocument(ctx context.Context, uri string) error {
-	const op = "delete document"
+	_, err := d.deleteDocuments(ctx, "delete document", uri, []string{uri})
+	return err
+}
+
+// DeleteDocuments removes the documents stored under uris as DeleteDocument
+// removes one, all in one commit (or in the open batch): a folder of
+// thousands of documents goes in one rewrite of the index. Unknown URIs
+// are skipped; it returns the URIs it removed, in the order given.
+func (d *LocalDocumentIndex) DeleteDocuments(ctx context.Context, uris []string) ([]string, error) {
+	return d.deleteDocuments(ctx, "delete documents", d.FolderPath(), uris)
+}
+
+func (d *LocalDocumentIndex) deleteDocuments(ctx context.Context, op, key string, uris []string) ([]string, error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return nil, err
 	}
-	committed, err := d.catalog(ctx, op, uri)
+	committed, err := d.catalog(ctx, op, key)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := d.mu.lock(ctx); err != nil {
-		return err
+		return nil, err
 	}
-	_, known := d.viewLocked(committed).URIToID[uri]
+	view := d.viewLocked(committed)
+	known := slices.ContainsFunc(uris, func(u string) bool { _, ok := view.URIToID[u]; return ok })
 	d.mu.Unlock()
 	if !known {
-		return nil
+		return []string{}, nil
 	}
+	var removed []string
 	err = d.writeDocument(ctx, func(b *batch, p *docPending) error {
-		id, ok := p.cat.URIToID[uri]
-		if !ok {
-			return nil
-		}
+		removed = removed[:0]
 		d.scanChunks(b, p)
-		delete(p.cat.URIToID, uri)
-		delete(p.cat.IDToURI, id)
-		if p.cat.URIToHash != nil {
-			delete(p.cat.URIToHash, uri)
+		for _, uri := range uris {
+			id, ok := p.cat.URIToID[uri]
+			if !ok {
+				continue
+			}
+			delete(p.cat.URIToID, uri)
+			delete(p.cat.IDToURI, id)
+			if p.cat.URIToHash != nil {
+				delete(p.cat.URIToHash, uri)
+			}
+			p.cat.Count--
+			d.removeDocument(b, p, id)
+			removed = append(removed, uri)
 		}
-		p.cat.Count--
-		d.removeDocument(b, p, id)
 		return nil
 	})
 	if err != nil {
-		return wrapOp(ctx, op, uri, err)
+		return nil, wrapOp(ctx, op, key, err)
 	}
-	return nil
+	return removed, nil
 }

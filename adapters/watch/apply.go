@@ -3,6 +3,7 @@ package watch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -133,27 +134,29 @@ func (w *FolderWatcher) trackedUnder(p string) []string {
 	return out
 }
 
-// deleteURIs deletes the documents at uris and returns how many it
-// deleted; failures go to OnError.
+// deleteURIs deletes the documents at uris in one commit (a folder
+// renamed away takes its thousands of documents in one rewrite of the
+// index) and returns how many it deleted; a failure goes to OnError.
 func (w *FolderWatcher) deleteURIs(ctx context.Context, uris []string) int {
-	n := 0
-	for _, uri := range uris {
-		if ctx.Err() != nil {
-			break
-		}
-		if err := w.cfg.Index.DeleteDocument(ctx, uri); err != nil {
-			if ctx.Err() == nil {
-				w.reportError(err, uri)
-			}
-			continue
-		}
-		w.mu.Lock()
-		delete(w.tracked, uri)
-		w.mu.Unlock()
-		w.reportSync(uri, SyncDeleted)
-		n++
+	if len(uris) == 0 || ctx.Err() != nil {
+		return 0
 	}
-	return n
+	removed, err := w.cfg.Index.DeleteDocuments(ctx, uris)
+	if err != nil {
+		if ctx.Err() == nil {
+			w.reportError(fmt.Errorf("delete %d documents: %w", len(uris), err), uris[0])
+		}
+		return 0
+	}
+	w.mu.Lock()
+	for _, uri := range uris {
+		delete(w.tracked, uri)
+	}
+	w.mu.Unlock()
+	for _, uri := range removed {
+		w.reportSync(uri, SyncDeleted)
+	}
+	return len(removed)
 }
 
 // upsertFiles reads files and upserts them in groups, reporting each added
