@@ -73,8 +73,10 @@ func TestNewLocalDocumentIndexDefaults(t *testing.T) {
 	t.Run("given storage, codec, tokenizer and index name are used", func(t *testing.T) {
 		st := storagemem.New()
 		ix, err := NewLocalDocumentIndex(DocumentIndexConfig{
-			FolderPath: "mem", Storage: st, Codec: codecpb.New(), Tokenizer: wordTokenizer{}, IndexName: "vectors.pb",
-			Embeddings: embedhash.New(embedhash.Options{Dimensions: 8}),
+			FolderPath:   "mem",
+			Tokenizer:    wordTokenizer{},
+			Embeddings:   embedhash.New(embedhash.Options{Dimensions: 8}),
+			IndexOptions: core.IndexOptions{Storage: st, Codec: codecpb.New(), IndexName: "vectors.pb"},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -93,7 +95,9 @@ func TestNewLocalDocumentIndexDefaults(t *testing.T) {
 	})
 	t.Run("the chunking config's tokenizer stands in for a missing one", func(t *testing.T) {
 		ix, err := NewLocalDocumentIndex(DocumentIndexConfig{
-			FolderPath: "x", Storage: storagemem.New(), ChunkingConfig: &core.TextSplitterConfig{ChunkSize: 100, Tokenizer: wordTokenizer{}},
+			FolderPath:     "x",
+			ChunkingConfig: &core.TextSplitterConfig{ChunkSize: 100, Tokenizer: wordTokenizer{}},
+			IndexOptions:   core.IndexOptions{Storage: storagemem.New()},
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -83,8 +83,8 @@ func docsOpenFixture(t testing.TB, folder string, codec core.IndexCodec) (*core.
 	ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
 		FolderPath:     dst,
 		Embeddings:     emb,
-		Codec:          codec,
 		ChunkingConfig: docsFixtureChunking(),
+		IndexOptions: core.IndexOptions{Codec:          codec},
 	})
 	if err != nil {
 		t.Fatal(err)

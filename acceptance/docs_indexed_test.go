@@ -34,7 +34,7 @@ func TestDocsHybridSearchWithIndexedMetadata(t *testing.T) {
 			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
 				FolderPath: filepath.Join(t.TempDir(), "docs"),
 				Embeddings: embedhash.New(embedhash.Options{Dimensions: 32}),
-				Codec:      f.codec,
+				IndexOptions: core.IndexOptions{Codec:      f.codec},
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -57,7 +57,9 @@ func TestDocsHybridSearchWithIndexedMetadata(t *testing.T) {
 				q := ix
 				if reopen {
 					if q, err = folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
-						FolderPath: ix.FolderPath(), Embeddings: ix.Embeddings(), Codec: f.codec,
+						FolderPath: ix.FolderPath(),
+						Embeddings: ix.Embeddings(),
+						IndexOptions: core.IndexOptions{Codec: f.codec},
 					}); err != nil {
 						t.Fatal(err)
 					}
@@ -132,7 +134,10 @@ func TestDocsVectraIndexedFolderChunkKeysFromSidecars(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			dir := vectraIndexedCopy(t, f.name, f.codec)
 			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
-				FolderPath: dir, Embeddings: newDocsEmbeddings(), Codec: f.codec, ChunkingConfig: docsFixtureChunking(),
+				FolderPath: dir,
+				Embeddings: newDocsEmbeddings(),
+				ChunkingConfig: docsFixtureChunking(),
+				IndexOptions: core.IndexOptions{Codec: f.codec},
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -123,7 +123,10 @@ func TestDocsFolioWrittenIndexReadsBack(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "index")
 			open := func() *core.LocalDocumentIndex {
 				ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
-					FolderPath: dir, Embeddings: newDocsEmbeddings(), Codec: f.codec, ChunkingConfig: docsFixtureChunking(),
+					FolderPath: dir,
+					Embeddings: newDocsEmbeddings(),
+					ChunkingConfig: docsFixtureChunking(),
+					IndexOptions: core.IndexOptions{Codec: f.codec},
 				})
 				if err != nil {
 					t.Fatal(err)

@@ -3,9 +3,7 @@
 package browser
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	storageidb "github.com/foliovec/folio/adapters/storage-idb"
@@ -13,23 +11,29 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// IndexOptions configures NewLocalIndex: the fields of core.IndexOptions
-// a page sets, every one optional.
-type IndexOptions struct {
-	// IndexName is the index file's name in the folder; "" means
-	// index.json.
-	IndexName string
-	// Storage holds the folder; nil means the IndexedDB database
-	// "vectra-db" of the page's origin (storageidb.New), where Vectra's
-	// browser build keeps its indexes.
-	Storage core.FileStorage
-	// Codec reads and writes the index; nil means JSON (codecjson.New()).
-	Codec core.IndexCodec
-	// Logger receives warnings core cannot return; nil is silent.
-	Logger *slog.Logger
-	// DocReader returns a document's text for hybrid (BM25) queries; nil
-	// reads "<documentId>.txt" in the folder.
-	DocReader func(ctx context.Context, documentID string) (string, error)
+// IndexOptions are core.IndexOptions, every one optional here: a nil
+// Storage is the IndexedDB database "vectra-db" of the page's origin
+// (storageidb.New), where Vectra's browser build keeps its indexes, and a
+// nil Codec is JSON (codecjson.New()). QuantizedScan, StrictFilters and
+// the rest apply as in core.
+type IndexOptions = core.IndexOptions
+
+// DocumentIndexConfig is core.LocalDocumentIndexConfig, every field
+// optional here but FolderPath: the index options default as in
+// IndexOptions, and a nil Tokenizer is o200k_base
+// (tokenizertiktoken.New()), unless ChunkingConfig.Tokenizer is set.
+type DocumentIndexConfig = core.LocalDocumentIndexConfig
+
+// WithDefaults returns opts with the browser's defaults filled in where
+// they are unset: IndexedDB and JSON. Both constructors apply it.
+func WithDefaults(opts IndexOptions) IndexOptions {
+	if opts.Storage == nil {
+		opts.Storage = storageidb.New(storageidb.Options{})
+	}
+	if opts.Codec == nil {
+		opts.Codec = codecjson.New()
+	}
+	return opts
 }
 
 // NewLocalIndex returns the index stored in folderPath, by default as
@@ -40,74 +44,20 @@ func NewLocalIndex(folderPath string, opts *IndexOptions) (*core.LocalIndex, err
 	if opts != nil {
 		o = *opts
 	}
-	if o.Storage == nil {
-		o.Storage = storageidb.New(storageidb.Options{})
-	}
-	if o.Codec == nil {
-		o.Codec = codecjson.New()
-	}
-	return core.NewLocalIndex(folderPath, core.IndexOptions{
-		IndexName: o.IndexName,
-		Storage:   o.Storage,
-		Codec:     o.Codec,
-		Logger:    o.Logger,
-		DocReader: o.DocReader,
-	})
-}
-
-// DocumentIndexConfig configures NewLocalDocumentIndex: the fields of
-// core.LocalDocumentIndexConfig a page sets, every one optional but
-// FolderPath.
-type DocumentIndexConfig struct {
-	// FolderPath is the index folder. Required.
-	FolderPath string
-	// Embeddings embeds chunks and queries; needed by UpsertDocument and
-	// QueryDocuments only.
-	Embeddings core.EmbeddingsModel
-	// Tokenizer counts tokens; nil means o200k_base
-	// (tokenizertiktoken.New()), Vectra's default, unless
-	// ChunkingConfig.Tokenizer is set.
-	Tokenizer core.Tokenizer
-	// ChunkingConfig is how documents are split; nil means
-	// core.DefaultDocumentChunkingConfig().
-	ChunkingConfig *core.TextSplitterConfig
-	// Storage holds the folder; nil means the IndexedDB database
-	// "vectra-db" (storageidb.New).
-	Storage core.FileStorage
-	// Codec reads and writes the index, catalog and metadata files; nil
-	// means JSON (codecjson.New()).
-	Codec core.IndexCodec
-	// IndexName is the index file's name; "" means index.json.
-	IndexName string
-	// Logger receives warnings core cannot return; nil is silent.
-	Logger *slog.Logger
+	return core.NewLocalIndex(folderPath, WithDefaults(o))
 }
 
 // NewLocalDocumentIndex returns the document index in cfg.FolderPath, by
-// default JSON files in the page's IndexedDB split with the o200k_base
+// default in the page's IndexedDB, with JSON files and the o200k_base
 // tokenizer. Nothing is read until first use: call CreateIndex to make a
 // new one. An empty FolderPath is core.ErrInvalidArgument.
 func NewLocalDocumentIndex(cfg DocumentIndexConfig) (*core.LocalDocumentIndex, error) {
 	if cfg.FolderPath == "" {
 		return nil, fmt.Errorf("browser: new document index: a folder path is required: %w", core.ErrInvalidArgument)
 	}
-	if cfg.Storage == nil {
-		cfg.Storage = storageidb.New(storageidb.Options{})
-	}
-	if cfg.Codec == nil {
-		cfg.Codec = codecjson.New()
-	}
+	cfg.IndexOptions = WithDefaults(cfg.IndexOptions)
 	if cfg.Tokenizer == nil && (cfg.ChunkingConfig == nil || cfg.ChunkingConfig.Tokenizer == nil) {
 		cfg.Tokenizer = tokenizertiktoken.New()
 	}
-	return core.NewLocalDocumentIndex(core.LocalDocumentIndexConfig{
-		FolderPath:     cfg.FolderPath,
-		Embeddings:     cfg.Embeddings,
-		Tokenizer:      cfg.Tokenizer,
-		ChunkingConfig: cfg.ChunkingConfig,
-		Storage:        cfg.Storage,
-		Codec:          cfg.Codec,
-		IndexName:      cfg.IndexName,
-		Logger:         cfg.Logger,
-	})
+	return core.NewLocalDocumentIndex(cfg)
 }

@@ -19,9 +19,9 @@ func ExampleNewLocalDocumentIndex() {
 	defer storage.Destroy(ctx)                                                // an example cleans up; a page keeps its index
 
 	ix, err := browser.NewLocalDocumentIndex(browser.DocumentIndexConfig{
-		FolderPath: "notes",
-		Embeddings: embedhash.New(embedhash.Options{}),
-		Storage:    storage,
+		FolderPath:   "notes",
+		Embeddings:   embedhash.New(embedhash.Options{}),
+		IndexOptions: core.IndexOptions{Storage: storage},
 	})
 	if err != nil {
 		panic(err)

@@ -72,7 +72,7 @@ func TestWrittenIndexReadsBackThroughAFreshStorage(t *testing.T) {
 	name := dbName(t)
 	model := embedhash.New(embedhash.Options{Dimensions: 256})
 	first := storageidb.New(storageidb.Options{Name: name})
-	ix, err := browser.NewLocalDocumentIndex(browser.DocumentIndexConfig{FolderPath: "kb", Embeddings: model, Storage: first})
+	ix, err := browser.NewLocalDocumentIndex(browser.DocumentIndexConfig{FolderPath: "kb", Embeddings: model, IndexOptions: core.IndexOptions{Storage: first}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestWrittenIndexReadsBackThroughAFreshStorage(t *testing.T) {
 	if err != nil || len(files) < 4 { // index.json, catalog.json, two documents' .txt and .json
 		t.Fatalf("fresh storage lists %v, %v", files, err)
 	}
-	again, err := browser.NewLocalDocumentIndex(browser.DocumentIndexConfig{FolderPath: "kb", Embeddings: model, Storage: fresh})
+	again, err := browser.NewLocalDocumentIndex(browser.DocumentIndexConfig{FolderPath: "kb", Embeddings: model, IndexOptions: core.IndexOptions{Storage: fresh}})
 	if err != nil {
 		t.Fatal(err)
 	}

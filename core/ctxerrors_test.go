@@ -105,6 +105,7 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 			return err
 		},
 		"DeleteDocument":   func(ctx context.Context) error { return d.DeleteDocument(ctx, "a.md") },
+		"DeleteDocuments":  func(ctx context.Context) error { _, err := d.DeleteDocuments(ctx, []string{"a.md"}); return err },
 		"QueryDocuments":   func(ctx context.Context) error { _, err := d.QueryDocuments(ctx, "text", nil); return err },
 		"ListDocuments":    func(ctx context.Context) error { _, err := d.ListDocuments(ctx); return err },
 		"GetDocumentID":    func(ctx context.Context) error { _, _, err := d.GetDocumentID(ctx, "a.md"); return err },
@@ -121,7 +122,7 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 	resultCalls["RenderAllSections"] = func(ctx context.Context) error { _, err := res.RenderAllSections(ctx, 100); return err }
 	calls[reflect.TypeFor[*LocalDocumentResult]()] = resultCalls
 
-	mgr, err := NewIndexManager(IndexManagerConfig{RootDir: ".", Storage: env.st, Formats: map[string]IndexCodec{FormatJSON: jsonTestCodec{}}, Tokenizer: env.ix.Tokenizer(), ScanInterval: -1})
+	mgr, err := NewIndexManager(IndexManagerConfig{RootDir: ".", Formats: map[string]IndexCodec{FormatJSON: jsonTestCodec{}}, Tokenizer: env.ix.Tokenizer(), ScanInterval: -1, IndexOptions: IndexOptions{Storage: env.st}})
 	if err != nil {
 		t.Fatal(err)
 	}

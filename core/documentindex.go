@@ -3,15 +3,21 @@ package core
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // LocalDocumentIndexConfig configures a LocalDocumentIndex.
 type LocalDocumentIndexConfig struct {
+	// IndexOptions are the options of the index underneath: Storage and
+	// Codec (required in core), IndexName, Logger, StrictFilters,
+	// FreshnessInterval (the catalog is watched too), QuantizedScan,
+	// RerankFactor and RetainDropped (the files of replaced or deleted
+	// documents are dropped likewise). DocReader is not used: the document
+	// index reads its documents' texts itself. The chunk keys documentId,
+	// startPos and endPos are always inline and can always be filtered on.
+	IndexOptions
 	// FolderPath is the index folder.
 	FolderPath string
 	// Embeddings embeds chunks and queries; needed by UpsertDocument and
@@ -28,21 +34,6 @@ type LocalDocumentIndexConfig struct {
 	// DocType set here overrides the one UpsertDocument is given (as in
 	// Vectra).
 	ChunkingConfig *TextSplitterConfig
-	// Storage, Codec, IndexName, Logger and StrictFilters are as in
-	// IndexOptions; Storage and Codec are required in core. The chunk keys
-	// documentId, startPos and endPos are always inline and can always be
-	// filtered on.
-	Storage       FileStorage
-	Codec         IndexCodec
-	IndexName     string
-	Logger        *slog.Logger
-	StrictFilters bool
-	// FreshnessInterval is as in IndexOptions: how often readers check for
-	// commits of other processes, the catalog included.
-	FreshnessInterval time.Duration
-	// RetainDropped is as in IndexOptions: how long the files of replaced
-	// or deleted documents are kept for readers on the previous state.
-	RetainDropped time.Duration
 }
 
 // UpsertDocumentOptions are the options of UpsertDocument.
@@ -127,17 +118,9 @@ func NewLocalDocumentIndex(cfg LocalDocumentIndexConfig) (*LocalDocumentIndex, e
 		return nil, fmt.Errorf("core: new document index %q: chunking config: %w", cfg.FolderPath, err)
 	}
 	d := &LocalDocumentIndex{embeddings: cfg.Embeddings, tokenizer: tok, chunking: chunking, texts: map[string]string{}}
-	ix, err := NewLocalIndex(cfg.FolderPath, IndexOptions{
-		IndexName: cfg.IndexName,
-		Storage:   cfg.Storage,
-		Codec:     cfg.Codec,
-		Logger:    cfg.Logger,
-		DocReader: d.readText,
-
-		StrictFilters:     cfg.StrictFilters,
-		FreshnessInterval: cfg.FreshnessInterval,
-		RetainDropped:     cfg.RetainDropped,
-	})
+	opts := cfg.IndexOptions
+	opts.DocReader = d.readText
+	ix, err := NewLocalIndex(cfg.FolderPath, opts)
 	if err != nil {
 		return nil, err
 	}

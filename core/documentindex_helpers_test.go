@@ -138,11 +138,9 @@ func newDocTestEnv(t testing.TB, edit func(*LocalDocumentIndexConfig)) *docTestE
 		Embeddings:     env.emb,
 		Tokenizer:      testtok.Char{},
 		ChunkingConfig: &TextSplitterConfig{ChunkSize: 16, KeepSeparators: true},
-		Storage:        env.st,
-		Codec:          jsonTestCodec{},
-		// Dropped files are deleted at the commit, so tests can list the
-		// folder right after it; graveyard_test.go covers the default.
-		RetainDropped: -1,
+		IndexOptions: IndexOptions{Storage: env.st, Codec: jsonTestCodec{}, // Dropped files are deleted at the commit, so tests can list the
+			// folder right after it; graveyard_test.go covers the default.
+			RetainDropped: -1},
 	}
 	if edit != nil {
 		edit(&env.cfg)

@@ -19,13 +19,13 @@ import (
 
 func TestDocumentIndexConstructor(t *testing.T) {
 	t.Run("a tokenizer is required in core", func(t *testing.T) {
-		_, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{FolderPath: "x", Storage: newMemTestStorage(), Codec: jsonTestCodec{}})
+		_, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{FolderPath: "x", IndexOptions: IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}}})
 		if !errors.Is(err, ErrInvalidArgument) {
 			t.Fatalf("err = %v, want ErrInvalidArgument", err)
 		}
 	})
 	t.Run("storage and codec are required in core", func(t *testing.T) {
-		_, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{FolderPath: "x", Tokenizer: testtok.Char{}, Codec: jsonTestCodec{}})
+		_, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{FolderPath: "x", Tokenizer: testtok.Char{}, IndexOptions: IndexOptions{Codec: jsonTestCodec{}}})
 		if !errors.Is(err, ErrInvalidArgument) {
 			t.Fatalf("err = %v, want ErrInvalidArgument", err)
 		}
@@ -42,8 +42,9 @@ func TestDocumentIndexConstructor(t *testing.T) {
 	})
 	t.Run("the chunking config's tokenizer is used when none is given", func(t *testing.T) {
 		ix, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{
-			FolderPath: "x", Storage: newMemTestStorage(), Codec: jsonTestCodec{},
+			FolderPath:     "x",
 			ChunkingConfig: &TextSplitterConfig{ChunkSize: 10, Tokenizer: testtok.Pair{}},
+			IndexOptions:   IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}},
 		})
 		if err != nil || ix.Tokenizer() != (testtok.Pair{}) {
 			t.Fatalf("tokenizer %v, err %v", ix.Tokenizer(), err)
@@ -51,8 +52,10 @@ func TestDocumentIndexConstructor(t *testing.T) {
 	})
 	t.Run("an invalid chunking config is refused", func(t *testing.T) {
 		_, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{
-			FolderPath: "x", Storage: newMemTestStorage(), Codec: jsonTestCodec{}, Tokenizer: testtok.Char{},
+			FolderPath:     "x",
+			Tokenizer:      testtok.Char{},
 			ChunkingConfig: &TextSplitterConfig{ChunkSize: 4, ChunkOverlap: 5},
+			IndexOptions:   IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}},
 		})
 		if !errors.Is(err, ErrInvalidArgument) {
 			t.Fatalf("err = %v, want ErrInvalidArgument", err)
@@ -737,7 +740,7 @@ func TestDocumentURIs(t *testing.T) {
 	if err != nil || !slices.Equal(uris, []string{"doc://a", "doc://c"}) {
 		t.Fatalf("DocumentURIs = %v, %v", uris, err)
 	}
-	missing, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{FolderPath: "nowhere", Storage: env.ix.Storage(), Codec: env.ix.Codec(), Tokenizer: env.ix.Tokenizer()})
+	missing, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{FolderPath: "nowhere", Tokenizer: env.ix.Tokenizer(), IndexOptions: IndexOptions{Storage: env.ix.Storage(), Codec: env.ix.Codec()}})
 	if err != nil {
 		t.Fatal(err)
 	}

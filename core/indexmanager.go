@@ -31,6 +31,15 @@ const (
 // IndexManagerConfig configures an IndexManager. Set IndexPath to serve one
 // index, or RootDir to serve every index folder directly below it.
 type IndexManagerConfig struct {
+	// IndexOptions are given to every index the manager opens or creates:
+	// Storage reads and writes the folders (required), Logger also
+	// receives the folders a rescan could not open (Vectra skips them
+	// silently; nil is silent), and StrictFilters, FreshnessInterval,
+	// QuantizedScan, RerankFactor and RetainDropped apply to each index.
+	// Codec and IndexName are each folder's own (Formats decides), and a
+	// plain index reads documents' texts for hybrid queries through
+	// DocReader when it is set.
+	IndexOptions
 	// IndexPath is the folder of the one index served (single mode). The
 	// index's name is the folder's base name, but any name finds it, as in
 	// Vectra.
@@ -38,8 +47,6 @@ type IndexManagerConfig struct {
 	// RootDir is the folder whose sub-folders are the indexes, each named
 	// after its folder. Ignored when IndexPath is set.
 	RootDir string
-	// Storage reads and writes the folders. Required.
-	Storage FileStorage
 	// Formats maps each format name to its codec, for example
 	// {FormatJSON: codecjson.New(), FormatProtobuf: codecpb.New()}. A
 	// folder is an index when exactly one of these codecs' index files is
@@ -58,9 +65,6 @@ type IndexManagerConfig struct {
 	// DefaultScanInterval, and a negative value turns the periodic rescan
 	// off (Rescan still works).
 	ScanInterval time.Duration
-	// Logger receives the folders a rescan could not open (Vectra skips them
-	// silently). nil is silent.
-	Logger *slog.Logger
 }
 
 // ManagedIndex is an index an IndexManager serves.
@@ -298,7 +302,9 @@ func (m *IndexManager) newManaged(name, format, folder string, isDoc bool, chunk
 	codec := m.cfg.Formats[format]
 	mi := &ManagedIndex{Name: name, Format: format, Folder: folder}
 	if !isDoc {
-		ix, err := NewLocalIndex(folder, IndexOptions{Storage: m.cfg.Storage, Codec: codec, Logger: m.cfg.Logger})
+		opts := m.cfg.IndexOptions
+		opts.Codec, opts.IndexName = codec, ""
+		ix, err := NewLocalIndex(folder, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -310,14 +316,14 @@ func (m *IndexManager) newManaged(name, format, folder string, isDoc bool, chunk
 		chunking.ChunkSize = chunkSize
 	}
 	chunking.ChunkOverlap = chunkOverlap
+	opts := m.cfg.IndexOptions
+	opts.Codec, opts.IndexName = codec, ""
 	d, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{
+		IndexOptions:   opts,
 		FolderPath:     folder,
 		Embeddings:     m.cfg.Embeddings,
 		Tokenizer:      m.cfg.Tokenizer,
 		ChunkingConfig: &chunking,
-		Storage:        m.cfg.Storage,
-		Codec:          codec,
-		Logger:         m.cfg.Logger,
 	})
 	if err != nil {
 		return nil, err

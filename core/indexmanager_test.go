@@ -19,11 +19,11 @@ func newTestManager(t *testing.T, st FileStorage, edit func(*IndexManagerConfig)
 	t.Helper()
 	cfg := IndexManagerConfig{
 		RootDir:      "root",
-		Storage:      st,
 		Formats:      managerFormats,
 		Embeddings:   &docTestEmbeddings{maxTokens: 100},
 		Tokenizer:    testtok.Char{},
 		ScanInterval: -1,
+		IndexOptions: IndexOptions{Storage: st},
 	}
 	if edit != nil {
 		edit(&cfg)
@@ -145,8 +145,8 @@ func TestIndexManagerErrors(t *testing.T) {
 	}
 	for _, cfg := range []IndexManagerConfig{
 		{Formats: managerFormats},
-		{Storage: newMemTestStorage()},
-		{Storage: newMemTestStorage(), Formats: managerFormats, DefaultFormat: "xml"},
+		{IndexOptions: IndexOptions{Storage: newMemTestStorage()}},
+		{IndexOptions: IndexOptions{Storage: newMemTestStorage()}, Formats: managerFormats, DefaultFormat: "xml"},
 	} {
 		if _, err := NewIndexManager(cfg); !errors.Is(err, ErrInvalidArgument) {
 			t.Errorf("NewIndexManager(%+v): %v, want ErrInvalidArgument", cfg, err)
@@ -243,7 +243,7 @@ func TestIndexManagerSingleMode(t *testing.T) {
 			t.Errorf("GetIndex(%q) = %+v, %v; want the one index", name, mi, ok)
 		}
 	}
-	missing, err := NewIndexManager(IndexManagerConfig{IndexPath: "nowhere", Storage: st, Formats: managerFormats})
+	missing, err := NewIndexManager(IndexManagerConfig{IndexPath: "nowhere", Formats: managerFormats, IndexOptions: IndexOptions{Storage: st}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,6 +122,7 @@ type IndexOptions struct {
 // never re-read: another process's changes are not seen until a new
 // LocalIndex is made, and its commits are overwritten by this one's.
 type LocalIndex struct {
+	opts      IndexOptions // as given to NewLocalIndex
 	folder    string
 	name      string
 	storage   FileStorage
@@ -212,6 +213,7 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 		return nil, fmt.Errorf("core: new local index %q: rerank factor %d is negative: %w", folderPath, opts.RerankFactor, ErrInvalidArgument)
 	}
 	ix := &LocalIndex{
+		opts:      opts,
 		mu:        newWriterLock(),
 		folder:    folderPath,
 		name:      name,
@@ -242,6 +244,11 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 	}
 	return ix, nil
 }
+
+// Options returns the options the index was made with, as given to
+// NewLocalIndex (a document index's DocReader is its own reader of
+// document texts).
+func (ix *LocalIndex) Options() IndexOptions { return ix.opts }
 
 // FolderPath is the folder the index lives in.
 func (ix *LocalIndex) FolderPath() string { return ix.folder }

@@ -20,10 +20,13 @@ import (
 func ExampleNewIndexServer() {
 	ctx := context.Background()
 	srv, err := grpcserver.NewIndexServer(grpcserver.Config{
-		Port:    0, // a free port; grpcserver.DefaultPort is Vectra's 50051
-		RootDir: "indexes",
-		Storage: reference.NewStorage(),
-		Formats: map[string]core.IndexCodec{core.FormatJSON: reference.Codec{}},
+		Port: 0,
+		IndexManagerConfig: core.IndexManagerConfig{
+			// a free port; grpcserver.DefaultPort is Vectra's 50051
+			RootDir:      "indexes",
+			Formats:      map[string]core.IndexCodec{core.FormatJSON: reference.Codec{}},
+			IndexOptions: core.IndexOptions{Storage: reference.NewStorage()},
+		},
 	})
 	if err != nil {
 		panic(err)

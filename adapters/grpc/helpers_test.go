@@ -112,12 +112,7 @@ func startServer(t testing.TB, edit func(*grpcserver.Config)) *testServer {
 	t.Helper()
 	ts := &testServer{storage: reference.NewStorage(), emb: &hashEmbeddings{maxTokens: 1000}}
 	cfg := grpcserver.Config{
-		RootDir:      "root",
-		Storage:      ts.storage,
-		Formats:      formats,
-		Embeddings:   ts.emb,
-		Tokenizer:    charTokenizer{},
-		ScanInterval: -1,
+		IndexManagerConfig: core.IndexManagerConfig{RootDir: "root", Formats: formats, Embeddings: ts.emb, Tokenizer: charTokenizer{}, ScanInterval: -1, IndexOptions: core.IndexOptions{Storage: ts.storage}},
 	}
 	if edit != nil {
 		edit(&cfg)

@@ -134,7 +134,7 @@ func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
 // no token or one no client can send: the server refuses to start.
 func TestBlankAuthTokenIsRefused(t *testing.T) {
 	for _, token := range []string{" ", "\n", " tok", "tok\n"} {
-		_, err := grpcserver.NewIndexServer(grpcserver.Config{AuthToken: token, IndexPath: t.TempDir()})
+		_, err := grpcserver.NewIndexServer(grpcserver.Config{AuthToken: token, IndexManagerConfig: core.IndexManagerConfig{IndexPath: t.TempDir()}})
 		if !errors.Is(err, core.ErrInvalidArgument) {
 			t.Errorf("AuthToken %q: %v, want ErrInvalidArgument", token, err)
 		}

@@ -48,19 +48,15 @@ type Config struct {
 	// Address is the interface to bind; "" means DefaultAddress.
 	Address string
 
-	// IndexPath and RootDir, Embeddings and ScanInterval are as in
-	// core.IndexManagerConfig. Embeddings embed the text of items and
-	// queries, and the chunks of documents; without them, calls that need
-	// them fail with FAILED_PRECONDITION.
-	IndexPath    string
-	RootDir      string
-	Embeddings   core.EmbeddingsModel
-	ScanInterval time.Duration
-	// Storage, Formats and Tokenizer are as in core.IndexManagerConfig;
-	// Storage and Formats are required.
-	Storage   core.FileStorage
-	Formats   map[string]core.IndexCodec
-	Tokenizer core.Tokenizer
+	// IndexManagerConfig is what the server serves and how it opens each
+	// index: IndexPath or RootDir, Storage and Formats (required),
+	// Tokenizer, Embeddings (which embed the text of items and queries,
+	// and the chunks of documents; without them, calls that need them
+	// fail with FAILED_PRECONDITION), ScanInterval, and the IndexOptions
+	// every index gets (QuantizedScan, StrictFilters, …). Its Logger also
+	// receives one debug line per call (method, code, duration) and the
+	// server's warnings; nil is silent.
+	core.IndexManagerConfig
 
 	// TLSCertFile and TLSKeyFile, both set, serve TLS with that
 	// certificate and key (PEM). Off by default, as Vectra serves
@@ -74,9 +70,6 @@ type Config struct {
 	// MaxMessageBytes caps the size of a request the server accepts and of
 	// a response it sends; 0 means gRPC's defaults (4 MiB received).
 	MaxMessageBytes int
-	// Logger receives one debug line per call (method, code, duration) and
-	// the server's warnings. nil is silent.
-	Logger *slog.Logger
 }
 
 // IndexServer serves Vectra's gRPC service (vectra.VectraService) over the
@@ -135,16 +128,7 @@ func NewIndexServer(cfg Config) (*IndexServer, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	manager, err := core.NewIndexManager(core.IndexManagerConfig{
-		IndexPath:    cfg.IndexPath,
-		RootDir:      cfg.RootDir,
-		Storage:      cfg.Storage,
-		Formats:      cfg.Formats,
-		Embeddings:   cfg.Embeddings,
-		Tokenizer:    cfg.Tokenizer,
-		ScanInterval: cfg.ScanInterval,
-		Logger:       cfg.Logger,
-	})
+	manager, err := core.NewIndexManager(cfg.IndexManagerConfig)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}

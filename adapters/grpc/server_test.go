@@ -483,12 +483,12 @@ func TestCancelledCallIsCancelled(t *testing.T) {
 
 func TestNewIndexServerRejectsBadConfig(t *testing.T) {
 	for name, cfg := range map[string]grpcserver.Config{
-		"both paths":   {IndexPath: "a", RootDir: "b", Storage: nil, Formats: formats},
-		"bad port":     {Port: -1, Formats: formats},
-		"half TLS":     {TLSCertFile: "cert.pem", Formats: formats},
-		"no storage":   {Formats: formats},
+		"both paths":   {IndexManagerConfig: core.IndexManagerConfig{IndexPath: "a", RootDir: "b", Formats: formats}},
+		"bad port":     {Port: -1, IndexManagerConfig: core.IndexManagerConfig{Formats: formats}},
+		"half TLS":     {TLSCertFile: "cert.pem", IndexManagerConfig: core.IndexManagerConfig{Formats: formats}},
+		"no storage":   {IndexManagerConfig: core.IndexManagerConfig{Formats: formats}},
 		"no formats":   {},
-		"negative max": {MaxMessageBytes: -1, Formats: formats},
+		"negative max": {MaxMessageBytes: -1, IndexManagerConfig: core.IndexManagerConfig{Formats: formats}},
 	} {
 		if _, err := grpcserver.NewIndexServer(cfg); !errors.Is(err, core.ErrInvalidArgument) {
 			t.Errorf("%s: %v, want ErrInvalidArgument", name, err)

@@ -25,8 +25,10 @@ func ExampleFolderWatcher() {
 	_ = os.WriteFile(filepath.Join(dir, "intro.md"), []byte("# Intro\nHello."), 0o644)
 
 	index, err := core.NewLocalDocumentIndex(core.LocalDocumentIndexConfig{
-		FolderPath: "index", Embeddings: &wordModel{}, Tokenizer: runeTokenizer{},
-		Storage: reference.NewStorage(), Codec: reference.Codec{},
+		FolderPath: "index",
+		Embeddings: &wordModel{},
+		Tokenizer: runeTokenizer{},
+		IndexOptions: core.IndexOptions{Storage: reference.NewStorage(), Codec: reference.Codec{}},
 	})
 	if err != nil {
 		log.Fatal(err)

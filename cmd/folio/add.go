@@ -17,6 +17,7 @@ import (
 func (a *app) addCommand() *cobra.Command {
 	var uris uriFlags
 	var model modelFlags
+	var ixFlags indexFlags
 	var cookie string
 	var chunkSize, concurrency, batchSize int
 	var timeout time.Duration
@@ -40,7 +41,7 @@ stops cleanly: every committed document is kept.`,
 			if concurrency < 1 || batchSize < 1 {
 				return usagef("--concurrency and --batch-size must be at least 1")
 			}
-			e, ix, err := a.openForWriting(ctx, args[0], &model, chunkSize)
+			e, ix, err := a.openForWriting(ctx, args[0], &model, chunkSize, &ixFlags)
 			if err != nil {
 				return err
 			}
@@ -89,6 +90,7 @@ stops cleanly: every committed document is kept.`,
 	}
 	uris.register(cmd, "files, folders or http(s) pages to add")
 	model.register(cmd)
+	ixFlags.register(cmd)
 	cmd.Flags().StringVarP(&cookie, "cookie", "c", "", "Cookie header sent with web requests")
 	cmd.Flags().IntVar(&chunkSize, "chunk-size", 512, "tokens per chunk")
 	cmd.Flags().SetNormalizeFunc(aliasFlags(map[string]string{"cs": "chunk-size"}))

@@ -62,8 +62,9 @@ func (a *app) openExisting(ctx context.Context, index string) (*existingIndex, e
 }
 
 // documentIndex opens the document index with model (nil for commands
-// that do not embed) and chunking of chunkSize tokens (0: the default).
-func (e *existingIndex) documentIndex(model core.EmbeddingsModel, chunkSize int) (*core.LocalDocumentIndex, error) {
+// that do not embed), chunking of chunkSize tokens (0: the default) and the
+// index options of the flags (nil: the defaults).
+func (e *existingIndex) documentIndex(model core.EmbeddingsModel, chunkSize int, flags *indexFlags) (*core.LocalDocumentIndex, error) {
 	if !e.documents {
 		return nil, fmt.Errorf("%s holds an item index, not a document index: %w", e.folder, core.ErrNotDocumentIndex)
 	}
@@ -73,16 +74,21 @@ func (e *existingIndex) documentIndex(model core.EmbeddingsModel, chunkSize int)
 		c.ChunkSize = chunkSize
 		chunking = &c
 	}
+	if flags == nil {
+		flags = &indexFlags{}
+	}
 	return folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
-		FolderPath: e.folder, Storage: e.storage, Codec: e.codec,
-		Embeddings: model, ChunkingConfig: chunking,
+		FolderPath:     e.folder,
+		Embeddings:     model,
+		ChunkingConfig: chunking,
+		IndexOptions:   flags.with(e.storage, e.codec),
 	})
 }
 
 // openForWriting opens the document index of a command that embeds (add,
 // watch): with the model the flags or the index name, which the index
 // then remembers, and chunks of chunkSize tokens.
-func (a *app) openForWriting(ctx context.Context, index string, model *modelFlags, chunkSize int) (*existingIndex, *core.LocalDocumentIndex, error) {
+func (a *app) openForWriting(ctx context.Context, index string, model *modelFlags, chunkSize int, flags *indexFlags) (*existingIndex, *core.LocalDocumentIndex, error) {
 	e, err := a.openExisting(ctx, index)
 	if err != nil {
 		return nil, nil, err
@@ -91,7 +97,7 @@ func (a *app) openForWriting(ctx context.Context, index string, model *modelFlag
 	if err != nil {
 		return nil, nil, err
 	}
-	ix, err := e.documentIndex(emb, chunkSize)
+	ix, err := e.documentIndex(emb, chunkSize, flags)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -46,7 +46,7 @@ func (a *app) createCommand() *cobra.Command {
 			} else if _, err := folio.DetectCodec(ctx, folder, storage); err == nil || !isNotFound(err) {
 				return fmt.Errorf("an index exists at %s (use --force to replace it): %w", folder, core.ErrIndexExists)
 			}
-			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: folder, Storage: storage, Codec: codec})
+			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: folder, IndexOptions: core.IndexOptions{Storage: storage, Codec: codec}})
 			if err != nil {
 				return err
 			}
@@ -153,7 +153,7 @@ func (a *app) removeCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ix, err := e.documentIndex(nil, 0)
+			ix, err := e.documentIndex(nil, 0, nil)
 			if err != nil {
 				return err
 			}
@@ -192,7 +192,7 @@ func (a *app) statsCommand() *cobra.Command {
 				out["model"] = rec
 			}
 			if e.documents {
-				ix, err := e.documentIndex(nil, 0)
+				ix, err := e.documentIndex(nil, 0, nil)
 				if err != nil {
 					return err
 				}

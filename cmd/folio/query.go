@@ -42,6 +42,7 @@ type sectionOutput struct {
 
 func (a *app) queryCommand() *cobra.Command {
 	var model modelFlags
+	var ixFlags indexFlags
 	var docCount, chunkCount, sectionCount, tokens int
 	var format, filter string
 	var overlap, bm25 bool
@@ -74,7 +75,7 @@ func (a *app) queryCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ix, err := e.documentIndex(emb, 0)
+			ix, err := e.documentIndex(emb, 0, &ixFlags)
 			if err != nil {
 				return err
 			}
@@ -132,6 +133,7 @@ func (a *app) queryCommand() *cobra.Command {
 		},
 	}
 	model.register(cmd)
+	ixFlags.register(cmd)
 	fl := cmd.Flags()
 	fl.IntVar(&docCount, "document-count", 10, "most documents returned")
 	fl.IntVar(&chunkCount, "chunk-count", 50, "most chunks the vector search returns")

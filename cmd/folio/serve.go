@@ -35,6 +35,7 @@ func (a *app) serveCommand() *cobra.Command {
 	var port int
 	var daemon bool
 	var model modelFlags
+	var ixFlags indexFlags
 	cmd := &cobra.Command{
 		Use:   "serve [index]",
 		Short: "Serve one index, or every index below --root, over Vectra's gRPC service",
@@ -74,10 +75,12 @@ func (a *app) serveCommand() *cobra.Command {
 				return err
 			}
 			cfg := grpcserver.Config{
-				Port: port, Address: address, Storage: storage,
-				Formats:     map[string]core.IndexCodec{folio.FormatJSON: codecjson.New(), folio.FormatProtobuf: codecpb.New()},
-				Tokenizer:   tokenizertiktoken.New(),
-				TLSCertFile: tlsCert, TLSKeyFile: tlsKey,
+				Port: port, Address: address, TLSCertFile: tlsCert, TLSKeyFile: tlsKey,
+				IndexManagerConfig: core.IndexManagerConfig{
+					Formats:      map[string]core.IndexCodec{folio.FormatJSON: codecjson.New(), folio.FormatProtobuf: codecpb.New()},
+					Tokenizer:    tokenizertiktoken.New(),
+					IndexOptions: ixFlags.with(storage, nil), // every index served gets the flags' options
+				},
 			}
 			if len(args) == 1 {
 				cfg.IndexPath = a.folderPath(args[0])
@@ -132,6 +135,7 @@ func (a *app) serveCommand() *cobra.Command {
 	f.StringVar(&tlsCert, "tls-cert", "", "TLS certificate (PEM); with --tls-key, serve TLS")
 	f.StringVar(&tlsKey, "tls-key", "", "TLS private key (PEM)")
 	model.register(cmd)
+	ixFlags.register(cmd)
 	return cmd
 }
 

@@ -12,6 +12,7 @@ import (
 func (a *app) watchCommand() *cobra.Command {
 	var uris uriFlags
 	var model modelFlags
+	var ixFlags indexFlags
 	var extensions []string
 	var chunkSize int
 	var debounce int
@@ -29,7 +30,7 @@ while it was stopped are caught when it starts.`,
 			if err != nil {
 				return err
 			}
-			_, ix, err := a.openForWriting(ctx, args[0], &model, chunkSize)
+			_, ix, err := a.openForWriting(ctx, args[0], &model, chunkSize, &ixFlags)
 			if err != nil {
 				return err
 			}
@@ -71,6 +72,7 @@ while it was stopped are caught when it starts.`,
 	}
 	uris.register(cmd, "folders or files to watch")
 	model.register(cmd)
+	ixFlags.register(cmd)
 	cmd.Flags().StringArrayVarP(&extensions, "extensions", "e", nil, "file extensions to sync (repeatable; default every file)")
 	cmd.Flags().IntVar(&chunkSize, "chunk-size", 512, "tokens per chunk")
 	cmd.Flags().IntVar(&debounce, "debounce", 500, "milliseconds a file must stay quiet before it is synced")

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/foliovec/folio/core"
+)
+
+// indexFlags binds the engine's index options, core.IndexOptions, to the
+// flags of every command that opens indexes to read or write them (query,
+// add, watch, serve), in one place: a new option gets its flag here, or a
+// reason in indexOptionsWithoutFlag (a test checks every field).
+type indexFlags struct {
+	opts core.IndexOptions
+}
+
+// indexOptionFlags names the flag of each field of core.IndexOptions that
+// has one.
+var indexOptionFlags = map[string]string{
+	"QuantizedScan":     "quantized",
+	"RerankFactor":      "rerank-factor",
+	"StrictFilters":     "strict-filters",
+	"FreshnessInterval": "freshness-interval",
+	"RetainDropped":     "retain-dropped",
+}
+
+// indexOptionsWithoutFlag says why the other fields have none.
+var indexOptionsWithoutFlag = map[string]string{
+	"IndexName": "the index file's name follows the format (index.json, index.pb), as in Vectra's CLI",
+	"Storage":   "--storage and --storage-root choose it",
+	"Codec":     "create's --format chooses it; other commands detect it",
+	"Logger":    "the command reports on stdout and stderr; serve logs its start and its warnings",
+	"DocReader": "a function; document indexes read their documents' texts themselves",
+}
+
+func (f *indexFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.BoolVar(&f.opts.QuantizedScan, "quantized", false, "scan int8 codes of the vectors, then re-rank the best candidates exactly: the same results for a quarter of the memory reads")
+	fl.IntVar(&f.opts.RerankFactor, "rerank-factor", 0, "candidates per result that --quantized re-ranks exactly (0: 10)")
+	fl.BoolVar(&f.opts.StrictFilters, "strict-filters", false, "a filter on a metadata key that is not indexed is an error instead of matching nothing")
+	fl.DurationVar(&f.opts.FreshnessInterval, "freshness-interval", 0, "how often readers look for other processes' commits (0: 250ms; negative: never)")
+	fl.DurationVar(&f.opts.RetainDropped, "retain-dropped", 0, "how long files a commit stops naming are kept for readers still on the previous state (0: 5s; negative: deleted at once)")
+}
+
+// with returns the options for an index on storage with codec.
+func (f *indexFlags) with(storage core.FileStorage, codec core.IndexCodec) core.IndexOptions {
+	o := f.opts
+	o.Storage, o.Codec = storage, codec
+	return o
+}
