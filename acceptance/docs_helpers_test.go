@@ -84,7 +84,7 @@ func docsOpenFixture(t testing.TB, folder string, codec core.IndexCodec) (*core.
 		FolderPath:     dst,
 		Embeddings:     emb,
 		ChunkingConfig: docsFixtureChunking(),
-		IndexOptions: core.IndexOptions{Codec:          codec},
+		IndexOptions:   core.IndexOptions{Codec: codec},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -32,9 +32,9 @@ func TestDocsHybridSearchWithIndexedMetadata(t *testing.T) {
 	for _, f := range docsFolders {
 		t.Run(f.name, func(t *testing.T) {
 			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
-				FolderPath: filepath.Join(t.TempDir(), "docs"),
-				Embeddings: embedhash.New(embedhash.Options{Dimensions: 32}),
-				IndexOptions: core.IndexOptions{Codec:      f.codec},
+				FolderPath:   filepath.Join(t.TempDir(), "docs"),
+				Embeddings:   embedhash.New(embedhash.Options{Dimensions: 32}),
+				IndexOptions: core.IndexOptions{Codec: f.codec},
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -57,8 +57,8 @@ func TestDocsHybridSearchWithIndexedMetadata(t *testing.T) {
 				q := ix
 				if reopen {
 					if q, err = folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
-						FolderPath: ix.FolderPath(),
-						Embeddings: ix.Embeddings(),
+						FolderPath:   ix.FolderPath(),
+						Embeddings:   ix.Embeddings(),
 						IndexOptions: core.IndexOptions{Codec: f.codec},
 					}); err != nil {
 						t.Fatal(err)
@@ -134,10 +134,10 @@ func TestDocsVectraIndexedFolderChunkKeysFromSidecars(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			dir := vectraIndexedCopy(t, f.name, f.codec)
 			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
-				FolderPath: dir,
-				Embeddings: newDocsEmbeddings(),
+				FolderPath:     dir,
+				Embeddings:     newDocsEmbeddings(),
 				ChunkingConfig: docsFixtureChunking(),
-				IndexOptions: core.IndexOptions{Codec: f.codec},
+				IndexOptions:   core.IndexOptions{Codec: f.codec},
 			})
 			if err != nil {
 				t.Fatal(err)

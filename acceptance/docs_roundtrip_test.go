@@ -123,10 +123,10 @@ func TestDocsFolioWrittenIndexReadsBack(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "index")
 			open := func() *core.LocalDocumentIndex {
 				ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
-					FolderPath: dir,
-					Embeddings: newDocsEmbeddings(),
+					FolderPath:     dir,
+					Embeddings:     newDocsEmbeddings(),
 					ChunkingConfig: docsFixtureChunking(),
-					IndexOptions: core.IndexOptions{Codec: f.codec},
+					IndexOptions:   core.IndexOptions{Codec: f.codec},
 				})
 				if err != nil {
 					t.Fatal(err)

@@ -165,10 +165,10 @@ func runMPChild(ctx context.Context, role string, codec core.IndexCodec, dir, ar
 
 func mpDocumentIndex(dir string, codec core.IndexCodec) (*core.LocalDocumentIndex, error) {
 	return folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
-		FolderPath: dir,
+		FolderPath:     dir,
 		Embeddings:     embedhash.New(embedhash.Options{Dimensions: 32}),
 		ChunkingConfig: killChunking(),
-		IndexOptions: core.IndexOptions{Codec: codec},
+		IndexOptions:   core.IndexOptions{Codec: codec},
 	})
 }
 

@@ -25,9 +25,9 @@ func ExampleFolderWatcher() {
 	_ = os.WriteFile(filepath.Join(dir, "intro.md"), []byte("# Intro\nHello."), 0o644)
 
 	index, err := core.NewLocalDocumentIndex(core.LocalDocumentIndexConfig{
-		FolderPath: "index",
-		Embeddings: &wordModel{},
-		Tokenizer: runeTokenizer{},
+		FolderPath:   "index",
+		Embeddings:   &wordModel{},
+		Tokenizer:    runeTokenizer{},
 		IndexOptions: core.IndexOptions{Storage: reference.NewStorage(), Codec: reference.Codec{}},
 	})
 	if err != nil {

@@ -115,9 +115,9 @@ func newEnv(t testing.TB) *env {
 func openIndex(t testing.TB, storage core.FileStorage, folder string, model core.EmbeddingsModel) *core.LocalDocumentIndex {
 	t.Helper()
 	ix, err := core.NewLocalDocumentIndex(core.LocalDocumentIndexConfig{
-		FolderPath: folder,
-		Embeddings: model,
-		Tokenizer: runeTokenizer{},
+		FolderPath:   folder,
+		Embeddings:   model,
+		Tokenizer:    runeTokenizer{},
 		IndexOptions: core.IndexOptions{Storage: storage, Codec: reference.Codec{}},
 	})
 	if err != nil {
