@@ -48,6 +48,7 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 		DeleteItems(context.Context, []string) error
 		QueryItems(context.Context, []float32, string, int, Filter, bool) ([]QueryResult, error)
 		QueryItemsBatch(context.Context, []ItemQuery) ([][]QueryResult, error)
+		Query(context.Context, ItemQuery) ([]QueryResult, error)
 		Vacuum(context.Context) (VacuumReport, error)
 	}) map[string]func(context.Context) error {
 		return map[string]func(context.Context) error{
@@ -73,6 +74,10 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 			"DeleteItems": func(ctx context.Context) error { return ix.DeleteItems(ctx, []string{"x"}) },
 			"QueryItems": func(ctx context.Context) error {
 				_, err := ix.QueryItems(ctx, vec, "text", 3, nil, true)
+				return err
+			},
+			"Query": func(ctx context.Context) error {
+				_, err := ix.Query(ctx, ItemQuery{Vector: vec, Query: "text", TopK: 3, IsBm25: true})
 				return err
 			},
 			"QueryItemsBatch": func(ctx context.Context) error {
@@ -119,6 +124,7 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 	calls[reflect.TypeFor[*LocalDocumentIndex]()] = docIndex
 	resultCalls := documentCalls(res.LocalDocument)
 	resultCalls["RenderSections"] = func(ctx context.Context) error { _, err := res.RenderSections(ctx, 100, 1, true); return err }
+	resultCalls["Render"] = func(ctx context.Context) error { _, err := res.Render(ctx, &RenderOptions{MaxTokens: 100}); return err }
 	resultCalls["RenderAllSections"] = func(ctx context.Context) error { _, err := res.RenderAllSections(ctx, 100); return err }
 	calls[reflect.TypeFor[*LocalDocumentResult]()] = resultCalls
 

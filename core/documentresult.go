@@ -90,6 +90,40 @@ func (r *LocalDocumentResult) RenderAllSections(ctx context.Context, maxTokens i
 // The heat map is computed over runs of positions covered by the same
 // chunks, so time and memory grow with the number of chunks, not with their
 // length. maxTokens below 1 or maxSections below 0 is ErrInvalidArgument.
+// RenderOptions are the options of Render, RenderSections' arguments by
+// name with defaults for what is left zero.
+type RenderOptions struct {
+	// MaxTokens is the token budget of each section; 0 means
+	// DefaultRenderTokens.
+	MaxTokens int
+	// MaxSections is the most sections rendered; 0 means 1, Vectra's
+	// default.
+	MaxSections int
+	// NoOverlap renders chunks without the tokens they overlap with their
+	// neighbours; by default they overlap, as Vectra's overlappingChunks
+	// defaults to true.
+	NoOverlap bool
+}
+
+// DefaultRenderTokens is RenderOptions.MaxTokens when it is 0.
+const DefaultRenderTokens = 2000
+
+// Render is RenderSections with its arguments in opts (nil: every
+// default).
+func (r *LocalDocumentResult) Render(ctx context.Context, opts *RenderOptions) ([]DocumentTextSection, error) {
+	var o RenderOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxTokens == 0 {
+		o.MaxTokens = DefaultRenderTokens
+	}
+	if o.MaxSections == 0 {
+		o.MaxSections = 1
+	}
+	return r.RenderSections(ctx, o.MaxTokens, o.MaxSections, !o.NoOverlap)
+}
+
 func (r *LocalDocumentResult) RenderSections(ctx context.Context, maxTokens, maxSections int, overlappingChunks bool) ([]DocumentTextSection, error) {
 	if maxTokens < 1 || maxSections < 0 {
 		return nil, fmt.Errorf("core: render sections of document %q: maxTokens %d, maxSections %d: %w", r.uri, maxTokens, maxSections, ErrInvalidArgument)

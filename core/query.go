@@ -47,37 +47,43 @@ import (
 // Filters with equality or $in terms on indexed fields are narrowed with
 // posting lists, so only candidates are tested and scored.
 func (ix *LocalIndex) QueryItems(ctx context.Context, vector []float32, query string, topK int, filter Filter, isBm25 bool) ([]QueryResult, error) {
-	return ix.queryItems(ctx, vector, query, topK, filter, isBm25, vanishedRetries)
+	return ix.Query(ctx, ItemQuery{Vector: vector, Query: query, TopK: topK, Filter: filter, IsBm25: isBm25})
 }
 
-// queryItems is QueryItems, asking again on a newer state at most retries
-// times when a side-car of its state has vanished.
-func (ix *LocalIndex) queryItems(ctx context.Context, vector []float32, query string, topK int, filter Filter, isBm25 bool, retries int) ([]QueryResult, error) {
+// Query answers one query, as QueryItems does with q's fields as its
+// arguments; QueryItems is Vectra's shape of this call.
+func (ix *LocalIndex) Query(ctx context.Context, q ItemQuery) ([]QueryResult, error) {
+	return ix.query(ctx, q, vanishedRetries)
+}
+
+// query is Query, asking again on a newer state at most retries times when
+// a side-car of its state has vanished.
+func (ix *LocalIndex) query(ctx context.Context, q ItemQuery, retries int) ([]QueryResult, error) {
 	const op = "query items"
 	s, err := ix.snapshot(ctx, op)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkQueryVector(op, s, vector); err != nil {
+	if err := checkQueryVector(op, s, q.Vector); err != nil {
 		return nil, err
 	}
-	sel, err := ix.selection(s, filter)
+	sel, err := ix.selection(s, q.Filter)
 	if err != nil {
 		return nil, wrapOp(ctx, op, "", err)
 	}
-	if topK <= 0 {
+	if q.TopK <= 0 {
 		return []QueryResult{}, nil
 	}
-	hits, err := ix.scan(ctx, s, sel, vector, topK)
+	hits, err := ix.scan(ctx, s, sel, q.Vector, q.TopK)
 	if err != nil {
 		return nil, err
 	}
-	results, err := ix.answer(ctx, s, sel, hits, ItemQuery{Vector: vector, Query: query, TopK: topK, Filter: filter, IsBm25: isBm25})
+	results, err := ix.answer(ctx, s, sel, hits, q)
 	if errors.Is(err, fs.ErrNotExist) && retries > 0 && ix.newerState(ctx, func() bool { return ix.cur.Load() == s }) {
 		// A commit since s, in this process or another, removed a
 		// side-car of s (a result replaced or deleted): answer from the
 		// newer state.
-		return ix.queryItems(ctx, vector, query, topK, filter, isBm25, retries-1)
+		return ix.query(ctx, q, retries-1)
 	}
 	if err != nil {
 		return nil, wrapOp(ctx, op, "", err)

@@ -12,7 +12,8 @@ import (
 	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
-// ItemQuery is one query of QueryItemsBatch: the arguments of QueryItems.
+// ItemQuery is one query of Query and QueryItemsBatch: the arguments of
+// QueryItems.
 type ItemQuery struct {
 	Vector []float32
 	Query  string // the text BM25 matches when IsBm25 is set

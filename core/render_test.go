@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -312,5 +313,38 @@ func TestRenderMatchesVectraGolden(t *testing.T) {
 func TestConnectorIsTheOneRenderingUses(t *testing.T) {
 	if Connector != render.Connector {
 		t.Fatalf("core.Connector %q differs from the renderer's %q", Connector, render.Connector)
+	}
+}
+
+// Render is RenderSections with named options and defaults: 2000 tokens,
+// one section, overlapping chunks.
+func TestRenderOptions(t *testing.T) {
+	ctx := context.Background()
+	env := newCreatedDocEnv(t, nil)
+	text := strings.Repeat("alpha beta gamma delta. ", 200)
+	mustUpsertDoc(t, env.ix, "doc", text, "", nil)
+	res, err := env.ix.QueryDocuments(ctx, "gamma", nil)
+	if err != nil || len(res) != 1 {
+		t.Fatalf("query: %v, %v", res, err)
+	}
+	for _, tc := range []struct {
+		opts *RenderOptions
+		args [3]any
+	}{
+		{nil, [3]any{DefaultRenderTokens, 1, true}},
+		{&RenderOptions{MaxTokens: 40}, [3]any{40, 1, true}},
+		{&RenderOptions{MaxTokens: 40, MaxSections: 3, NoOverlap: true}, [3]any{40, 3, false}},
+	} {
+		got, err := res[0].Render(ctx, tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := res[0].RenderSections(ctx, tc.args[0].(int), tc.args[1].(int), tc.args[2].(bool))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("Render(%+v) = %v, want RenderSections%v = %v", tc.opts, got, tc.args, want)
+		}
 	}
 }
