@@ -81,19 +81,24 @@ const (
 // It returns one *LocalDocument per input, in order. On error (an invalid
 // document is reported before any work; an embeddings or write failure, or
 // a cancelled ctx, stops the call) the documents of the commits made before
-// stay stored and their entries are set; the others are nil. A batch
-// opened with BeginUpdate is ErrUpdateInProgress.
+// stay stored and their entries are set; the others are nil. Inside a
+// batch opened with BeginUpdate the documents join it and are committed by
+// EndUpdate (a failure leaves those applied before it in the batch).
 //
 // Documents are committed in the order their embeddings complete, so the
 // index's item order may differ from the input order.
 func (d *LocalDocumentIndex) UpsertDocuments(ctx context.Context, docs []DocumentInput, opts *UpsertDocumentsOptions) ([]*LocalDocument, error) {
-	const op = "upsert documents"
+	return d.upsertDocuments(ctx, "upsert documents", d.FolderPath(), docs, opts)
+}
+
+// upsertDocuments is UpsertDocuments, its errors naming op and key.
+func (d *LocalDocumentIndex) upsertDocuments(ctx context.Context, op, key string, docs []DocumentInput, opts *UpsertDocumentsOptions) ([]*LocalDocument, error) {
 	var o UpsertDocumentsOptions
 	if opts != nil {
 		o = *opts
 	}
 	if o.Concurrency < 0 || o.BatchSize < 0 {
-		return nil, wrapOp(ctx, op, d.FolderPath(), fmt.Errorf("concurrency %d, batch size %d: %w", o.Concurrency, o.BatchSize, ErrInvalidArgument))
+		return nil, wrapOp(ctx, op, key, fmt.Errorf("concurrency %d, batch size %d: %w", o.Concurrency, o.BatchSize, ErrInvalidArgument))
 	}
 	if o.Concurrency == 0 {
 		o.Concurrency = defaultUpsertConcurrency
@@ -105,7 +110,7 @@ func (d *LocalDocumentIndex) UpsertDocuments(ctx context.Context, docs []Documen
 		o.CommitInterval = defaultUpsertCommitInterval
 	}
 	if d.embeddings == nil {
-		return nil, wrapOp(ctx, op, d.FolderPath(), ErrEmbeddingsNotConfigured)
+		return nil, wrapOp(ctx, op, key, ErrEmbeddingsNotConfigured)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -121,10 +126,16 @@ func (d *LocalDocumentIndex) UpsertDocuments(ctx context.Context, docs []Documen
 		run.docs[i] = bulkDoc{in: in, md: md, hash: hash}
 		last[in.URI] = i
 	}
-	committed, err := d.catalog(ctx, op, d.FolderPath())
+	committed, err := d.catalog(ctx, op, key)
 	if err != nil {
 		return nil, err
 	}
+	// Unchanged documents are judged against the open batch too, when
+	// there is one.
+	if err := d.mu.lock(ctx); err != nil {
+		return nil, err
+	}
+	view := d.viewLocked(committed)
 	var todo []int
 	for i := range run.docs {
 		doc := &run.docs[i]
@@ -135,8 +146,8 @@ func (d *LocalDocumentIndex) UpsertDocuments(ctx context.Context, docs []Documen
 			continue
 		}
 		doc.superseded = -1
-		if id, known := committed.URIToID[doc.in.URI]; known && !o.Force &&
-			committed.URIToHash != nil && committed.URIToHash[doc.in.URI] == doc.hash {
+		if id, known := view.URIToID[doc.in.URI]; known && !o.Force &&
+			view.URIToHash != nil && view.URIToHash[doc.in.URI] == doc.hash {
 			run.out[i] = d.document(id, doc.in.URI)
 			run.progress.Skipped++
 			run.progress.Documents++
@@ -144,6 +155,7 @@ func (d *LocalDocumentIndex) UpsertDocuments(ctx context.Context, docs []Documen
 		}
 		todo = append(todo, i)
 	}
+	d.mu.Unlock()
 	err = run.run(ctx, todo)
 	for i, doc := range run.docs {
 		if doc.superseded >= 0 {
@@ -152,7 +164,7 @@ func (d *LocalDocumentIndex) UpsertDocuments(ctx context.Context, docs []Documen
 	}
 	run.report()
 	if err != nil {
-		return run.out, wrapOp(ctx, op, d.FolderPath(), err)
+		return run.out, wrapOp(ctx, op, key, err)
 	}
 	return run.out, nil
 }
@@ -362,12 +374,16 @@ func (r *bulkUpsert) commit(ctx context.Context, ready []int) error {
 		if _, err := d.catalogLocked(ctx); err != nil {
 			return err
 		}
-		if d.update != nil {
-			return ErrUpdateInProgress
-		}
-		b, err := d.beginLocked(ctx)
-		if err != nil {
-			return err
+		// Inside the caller's batch (BeginUpdate) the documents join it
+		// and are committed with it; otherwise they get a commit of their
+		// own.
+		b, own := d.update, false
+		if b == nil {
+			var err error
+			if b, err = d.beginLocked(ctx); err != nil {
+				return err
+			}
+			own = true
 		}
 		for k, i := range ready {
 			doc := &r.docs[i]
@@ -377,9 +393,14 @@ func (r *bulkUpsert) commit(ctx context.Context, ready []int) error {
 			// runs it again over the catalog another process committed.
 			err := b.do(func(b *batch) error { return d.applyUpsert(ctx, b, d.pendingLocked(d.cat.Load()), u) })
 			if err != nil {
-				d.cancelLocked(ctx)
+				if own {
+					d.cancelLocked(ctx)
+				}
 				return fmt.Errorf("document %q: %w", doc.in.URI, err)
 			}
+		}
+		if !own {
+			return nil
 		}
 		if err := d.commitLocked(ctx); err != nil {
 			d.cancelLocked(ctx)

@@ -238,8 +238,8 @@ func TestUpsertDocumentsStopsKeepingCommittedBatches(t *testing.T) {
 	}
 }
 
-// Invalid documents are refused before any work; an open batch is
-// ErrUpdateInProgress.
+// Invalid documents are refused before any work; inside an open batch the
+// documents join it, committed by EndUpdate, discarded by CancelUpdate.
 func TestUpsertDocumentsRefusals(t *testing.T) {
 	ctx := context.Background()
 	env := newCreatedDocEnv(t, nil)
@@ -254,10 +254,28 @@ func TestUpsertDocumentsRefusals(t *testing.T) {
 	if err := env.ix.BeginUpdate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := env.ix.UpsertDocuments(ctx, bulkInputs(2), nil); !errors.Is(err, ErrUpdateInProgress) {
+	if _, err := env.ix.UpsertDocuments(ctx, bulkInputs(2), nil); err != nil {
 		t.Fatalf("open batch: %v", err)
 	}
+	if st, _ := env.ix.GetCatalogStats(ctx); st.Documents != 0 {
+		t.Fatalf("%d documents visible before EndUpdate", st.Documents)
+	}
 	env.ix.CancelUpdate()
+	if st, _ := env.ix.GetCatalogStats(ctx); st.Documents != 0 {
+		t.Fatalf("%d documents after CancelUpdate", st.Documents)
+	}
+	if err := env.ix.BeginUpdate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.ix.UpsertDocuments(ctx, bulkInputs(2), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.ix.EndUpdate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := env.ix.GetCatalogStats(ctx); st.Documents != 2 {
+		t.Fatalf("%d documents after EndUpdate, want 2", st.Documents)
+	}
 	if _, err := env.ix.UpsertDocuments(ctx, nil, &UpsertDocumentsOptions{Concurrency: -1}); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("negative concurrency: %v", err)
 	}

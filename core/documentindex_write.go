@@ -37,54 +37,20 @@ var reservedChunkKeys = [...]string{"documentId", "startPos", "endPos"}
 //
 // Inside a batch (BeginUpdate … EndUpdate) the change joins the batch and
 // is committed with it, files included (they are written together, at the
-// commit); otherwise it is committed when UpsertDocument returns. No embeddings model is ErrEmbeddingsNotConfigured; embedding
-// failures are *EmbeddingsError; a missing index is ErrIndexNotFound.
+// commit); otherwise it is committed when UpsertDocument returns. It is
+// UpsertDocuments with one document: the same pipeline. No embeddings
+// model is ErrEmbeddingsNotConfigured; embedding failures are
+// *EmbeddingsError; a missing index is ErrIndexNotFound.
 func (d *LocalDocumentIndex) UpsertDocument(ctx context.Context, uri, text, docType string, metadata Metadata, opts *UpsertDocumentOptions) (*LocalDocument, error) {
-	const op = "upsert document"
-	if d.embeddings == nil {
-		return nil, wrapOp(ctx, op, uri, ErrEmbeddingsNotConfigured)
+	var o UpsertDocumentsOptions
+	if opts != nil {
+		o.Force = opts.Force
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	md, hash, err := cleanDocument(text, docType, metadata)
-	if err != nil {
-		return nil, wrapOp(ctx, op, uri, err)
-	}
-	committed, err := d.catalog(ctx, op, uri)
+	out, err := d.upsertDocuments(ctx, "upsert document", uri, []DocumentInput{{URI: uri, Text: text, DocType: docType, Metadata: metadata}}, &o)
 	if err != nil {
 		return nil, err
 	}
-	if opts == nil || !opts.Force {
-		if err := d.mu.lock(ctx); err != nil {
-			return nil, err
-		}
-		view := d.viewLocked(committed)
-		id, known := view.URIToID[uri]
-		same := known && view.URIToHash != nil && view.URIToHash[uri] == hash
-		d.mu.Unlock()
-		if same {
-			return d.document(id, uri), nil
-		}
-	}
-
-	chunks, err := d.split(ctx, uri, text, docType)
-	if err != nil {
-		return nil, wrapOp(ctx, op, uri, err)
-	}
-	vectors, err := d.embedChunks(ctx, chunks)
-	if err != nil {
-		return nil, wrapOp(ctx, op, uri, err)
-	}
-
-	id := newUUIDv4()
-	err = d.writeDocument(ctx, func(b *batch, p *docPending) error {
-		return d.applyUpsert(ctx, b, p, upsert{uri: uri, id: id, text: text, md: md, hash: hash, chunks: chunks, vectors: vectors})
-	})
-	if err != nil {
-		return nil, wrapOp(ctx, op, uri, err)
-	}
-	return d.document(id, uri), nil
+	return out[0], nil
 }
 
 // cleanDocument checks and cleans a document's metadata (nil stays nil:
@@ -126,32 +92,6 @@ func (d *LocalDocumentIndex) split(ctx context.Context, uri, text, docType strin
 		return nil, err
 	}
 	return s.SplitContext(ctx, text)
-}
-
-// embedChunks embeds the chunks' texts, "\n" replaced by spaces, in
-// batches whose token counts add up to at most the model's MaxTokens (a
-// chunk longer than that in a batch of its own).
-func (d *LocalDocumentIndex) embedChunks(ctx context.Context, chunks []TextChunk) ([][]float32, error) {
-	vectors := make([][]float32, 0, len(chunks))
-	limit := d.embeddings.MaxTokens()
-	for start := 0; start < len(chunks); {
-		end, total := start, 0
-		for end < len(chunks) && (end == start || total+len(chunks[end].Tokens) <= limit) {
-			total += len(chunks[end].Tokens)
-			end++
-		}
-		inputs := make([]string, end-start)
-		for i, c := range chunks[start:end] {
-			inputs[i] = strings.ReplaceAll(c.Text, "\n", " ")
-		}
-		out, err := d.embed(ctx, inputs)
-		if err != nil {
-			return nil, err
-		}
-		vectors = append(vectors, out...)
-		start = end
-	}
-	return vectors, nil
 }
 
 // embed makes one CreateEmbeddings call and checks that it returned one
