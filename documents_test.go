@@ -96,7 +96,7 @@ func TestNewLocalDocumentIndexDefaults(t *testing.T) {
 	t.Run("the chunking config's tokenizer stands in for a missing one", func(t *testing.T) {
 		ix, err := NewLocalDocumentIndex(DocumentIndexConfig{
 			FolderPath:     "x",
-			ChunkingConfig: &core.TextSplitterConfig{ChunkSize: 100, Tokenizer: wordTokenizer{}},
+			ChunkingConfig: core.ChunkingConfig{ChunkSize: 100, Tokenizer: wordTokenizer{}},
 			IndexOptions:   core.IndexOptions{Storage: storagemem.New()},
 		})
 		if err != nil {

@@ -64,10 +64,8 @@ func (e *docsCountingEmbeddings) CreateEmbeddings(ctx context.Context, inputs []
 
 // docsFixtureChunking is the chunking config the fixtures were built with:
 // Vectra's {chunkSize: 64} over its document defaults.
-func docsFixtureChunking() *core.TextSplitterConfig {
-	c := core.DefaultDocumentChunkingConfig()
-	c.ChunkSize = 64
-	return &c
+func docsFixtureChunking() core.ChunkingConfig {
+	return core.ChunkingConfig{ChunkSize: 64}
 }
 
 // docsOpenFixture copies a fixture document folder to a temporary folder

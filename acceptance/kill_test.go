@@ -129,10 +129,8 @@ func killChild(spec string) {
 	}
 }
 
-func killChunking() *core.TextSplitterConfig {
-	c := core.DefaultDocumentChunkingConfig()
-	c.ChunkSize = 24
-	return &c
+func killChunking() core.ChunkingConfig {
+	return core.ChunkingConfig{ChunkSize: 24}
 }
 
 func killText(rng *rand.Rand, round int) string {
@@ -289,7 +287,7 @@ func checkDocumentsStrictly(t *testing.T, ix *core.LocalDocumentIndex, codec cor
 	if len(docs) != st.Documents || len(docs) != len(cat.URIToID) {
 		t.Fatalf("%s: %d documents with chunks, %d catalogued (%d in the file)", at, len(docs), st.Documents, len(cat.URIToID))
 	}
-	cfg := *killChunking()
+	cfg := killChunking().TextSplitterConfig()
 	cfg.Tokenizer = ix.Tokenizer()
 	split, err := core.NewTextSplitter(cfg)
 	if err != nil {

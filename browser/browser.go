@@ -56,7 +56,7 @@ func NewLocalDocumentIndex(cfg DocumentIndexConfig) (*core.LocalDocumentIndex, e
 		return nil, fmt.Errorf("browser: new document index: a folder path is required: %w", core.ErrInvalidArgument)
 	}
 	cfg.IndexOptions = WithDefaults(cfg.IndexOptions)
-	if cfg.Tokenizer == nil && (cfg.ChunkingConfig == nil || cfg.ChunkingConfig.Tokenizer == nil) {
+	if cfg.Tokenizer == nil && cfg.ChunkingConfig.Tokenizer == nil {
 		cfg.Tokenizer = tokenizertiktoken.New()
 	}
 	return core.NewLocalDocumentIndex(cfg)

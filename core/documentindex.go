@@ -27,13 +27,11 @@ type LocalDocumentIndexConfig struct {
 	// batches. Required in core (ChunkingConfig.Tokenizer is used when it
 	// is nil); the root package defaults it to o200k_base.
 	Tokenizer Tokenizer
-	// ChunkingConfig is how documents are split; nil means
-	// DefaultDocumentChunkingConfig() (512 tokens, no overlap, separators
-	// kept). A given config is used as it is, but a ChunkSize of 0 means
-	// 512, and its Tokenizer is replaced by Tokenizer when that is set. A
-	// DocType set here overrides the one UpsertDocument is given (as in
-	// Vectra).
-	ChunkingConfig *TextSplitterConfig
+	// ChunkingConfig is how documents are split: 512-token chunks, no
+	// overlap, separators kept, for every field left zero (see
+	// ChunkingConfig). Its Tokenizer is replaced by Tokenizer when that is
+	// set.
+	ChunkingConfig ChunkingConfig
 }
 
 // UpsertDocumentOptions are the options of UpsertDocument.
@@ -99,13 +97,7 @@ type LocalDocumentIndex struct {
 // tokenizer, storage or codec, or an invalid chunking config, is
 // ErrInvalidArgument.
 func NewLocalDocumentIndex(cfg LocalDocumentIndexConfig) (*LocalDocumentIndex, error) {
-	chunking := DefaultDocumentChunkingConfig()
-	if cfg.ChunkingConfig != nil {
-		chunking = *cfg.ChunkingConfig
-		if chunking.ChunkSize == 0 {
-			chunking.ChunkSize = DefaultDocumentChunkingConfig().ChunkSize
-		}
-	}
+	chunking := cfg.ChunkingConfig.TextSplitterConfig()
 	tok := cfg.Tokenizer
 	if tok == nil {
 		tok = chunking.Tokenizer

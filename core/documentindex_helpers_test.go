@@ -137,7 +137,7 @@ func newDocTestEnv(t testing.TB, edit func(*LocalDocumentIndexConfig)) *docTestE
 		FolderPath:     docTestFolder,
 		Embeddings:     env.emb,
 		Tokenizer:      testtok.Char{},
-		ChunkingConfig: &TextSplitterConfig{ChunkSize: 16, KeepSeparators: true},
+		ChunkingConfig: ChunkingConfig{ChunkSize: 16},
 		IndexOptions: IndexOptions{Storage: env.st, Codec: jsonTestCodec{}, // Dropped files are deleted at the commit, so tests can list the
 			// folder right after it; graveyard_test.go covers the default.
 			RetainDropped: -1},

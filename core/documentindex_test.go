@@ -43,7 +43,7 @@ func TestDocumentIndexConstructor(t *testing.T) {
 	t.Run("the chunking config's tokenizer is used when none is given", func(t *testing.T) {
 		ix, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{
 			FolderPath:     "x",
-			ChunkingConfig: &TextSplitterConfig{ChunkSize: 10, Tokenizer: testtok.Pair{}},
+			ChunkingConfig: ChunkingConfig{ChunkSize: 10, Tokenizer: testtok.Pair{}},
 			IndexOptions:   IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}},
 		})
 		if err != nil || ix.Tokenizer() != (testtok.Pair{}) {
@@ -54,15 +54,15 @@ func TestDocumentIndexConstructor(t *testing.T) {
 		_, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{
 			FolderPath:     "x",
 			Tokenizer:      testtok.Char{},
-			ChunkingConfig: &TextSplitterConfig{ChunkSize: 4, ChunkOverlap: 5},
+			ChunkingConfig: ChunkingConfig{ChunkSize: 4, ChunkOverlap: 5},
 			IndexOptions:   IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}},
 		})
 		if !errors.Is(err, ErrInvalidArgument) {
 			t.Fatalf("err = %v, want ErrInvalidArgument", err)
 		}
 	})
-	t.Run("nil chunking config is the document default", func(t *testing.T) {
-		env := newDocTestEnv(t, func(c *LocalDocumentIndexConfig) { c.ChunkingConfig = nil })
+	t.Run("a zero chunking config is the document default", func(t *testing.T) {
+		env := newDocTestEnv(t, func(c *LocalDocumentIndexConfig) { c.ChunkingConfig = ChunkingConfig{} })
 		want := DefaultDocumentChunkingConfig()
 		want.Tokenizer = testtok.Char{}
 		if !textSplitterConfigEqual(env.ix.chunking, want) {
@@ -378,7 +378,7 @@ func TestUpsertDocument(t *testing.T) {
 	})
 	t.Run("the docType comes from the uri after its last dot", func(t *testing.T) {
 		env := newCreatedDocEnv(t, func(c *LocalDocumentIndexConfig) {
-			c.ChunkingConfig = &TextSplitterConfig{ChunkSize: 30, KeepSeparators: true}
+			c.ChunkingConfig = ChunkingConfig{ChunkSize: 30}
 		})
 		text := "def f():\n    return 1\n\ndef g():\n    return 2\n\nclass C:\n    pass\n"
 		doc := mustUpsertDoc(t, env.ix, "dir.v2/Script.PY", text, "", nil)
@@ -409,7 +409,7 @@ func TestUpsertDocument(t *testing.T) {
 	})
 	t.Run("long text is embedded in batches of at most MaxTokens tokens", func(t *testing.T) {
 		env := newCreatedDocEnv(t, func(c *LocalDocumentIndexConfig) {
-			c.ChunkingConfig = &TextSplitterConfig{ChunkSize: 4, KeepSeparators: true}
+			c.ChunkingConfig = ChunkingConfig{ChunkSize: 4}
 		})
 		env.emb.maxTokens = 10
 		mustUpsertDoc(t, env.ix, "file.txt", strings.Repeat("a ", 30), "", nil)
@@ -769,7 +769,7 @@ func TestQueryDocuments(t *testing.T) {
 	})
 	t.Run("maxChunks defaults to 50 chunks in all", func(t *testing.T) {
 		env := newCreatedDocEnv(t, func(c *LocalDocumentIndexConfig) {
-			c.ChunkingConfig = &TextSplitterConfig{ChunkSize: 4, KeepSeparators: true}
+			c.ChunkingConfig = ChunkingConfig{ChunkSize: 4}
 		})
 		env.emb.maxTokens = 1000
 		for _, uri := range []string{"a", "b", "c"} {

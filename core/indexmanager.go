@@ -311,11 +311,6 @@ func (m *IndexManager) newManaged(name, format, folder string, isDoc bool, chunk
 		mi.Index = ix
 		return mi, nil
 	}
-	chunking := DefaultDocumentChunkingConfig()
-	if chunkSize > 0 {
-		chunking.ChunkSize = chunkSize
-	}
-	chunking.ChunkOverlap = chunkOverlap
 	opts := m.cfg.IndexOptions
 	opts.Codec, opts.IndexName = codec, ""
 	d, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{
@@ -323,7 +318,7 @@ func (m *IndexManager) newManaged(name, format, folder string, isDoc bool, chunk
 		FolderPath:     folder,
 		Embeddings:     m.cfg.Embeddings,
 		Tokenizer:      m.cfg.Tokenizer,
-		ChunkingConfig: &chunking,
+		ChunkingConfig: ChunkingConfig{ChunkSize: max(chunkSize, 0), ChunkOverlap: chunkOverlap},
 	})
 	if err != nil {
 		return nil, err

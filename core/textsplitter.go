@@ -11,10 +11,13 @@ import (
 // TextSplitterConfig configures a TextSplitter.
 type TextSplitterConfig struct {
 	// ChunkSize is the most tokens (and UTF-16 characters, when chunks are
-	// merged) a chunk holds. At least 1.
+	// merged) a chunk holds; 0 means 400, Vectra's TextSplitter default.
+	// Negative is ErrInvalidArgument.
 	ChunkSize int
 	// ChunkOverlap is how many tokens of each neighbour a chunk records in
-	// StartOverlap and EndOverlap. Between 0 and ChunkSize.
+	// StartOverlap and EndOverlap, between 0 and ChunkSize. Unlike the
+	// other fields, 0 means none, not Vectra's default of 40
+	// (DefaultTextSplitterConfig has it).
 	ChunkOverlap int
 	// KeepSeparators keeps the separators in the chunks' text, attached to
 	// the end of the piece before them; otherwise they are dropped, pieces
@@ -77,6 +80,9 @@ type TextSplitter struct {
 // ErrInvalidArgument: ChunkSize < 1, ChunkOverlap < 0, ChunkOverlap >
 // ChunkSize, or no Tokenizer.
 func NewTextSplitter(cfg TextSplitterConfig) (*TextSplitter, error) {
+	if cfg.ChunkSize == 0 {
+		cfg.ChunkSize = DefaultTextSplitterConfig().ChunkSize
+	}
 	switch {
 	case cfg.ChunkSize < 1:
 		return nil, fmt.Errorf("core: new text splitter: chunkSize must be >= 1, got %d: %w", cfg.ChunkSize, ErrInvalidArgument)

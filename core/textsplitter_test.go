@@ -33,7 +33,7 @@ func TestNewTextSplitterValidatesItsConfig(t *testing.T) {
 		cfg     TextSplitterConfig
 		wantMsg string
 	}{
-		{"chunkSize below 1 is invalid", TextSplitterConfig{ChunkSize: 0, Tokenizer: testtok.Char{}}, "chunkSize must be >= 1"},
+		{"chunkSize below 1 is invalid", TextSplitterConfig{ChunkSize: -1, Tokenizer: testtok.Char{}}, "chunkSize must be >= 1"},
 		{"negative overlap is invalid", TextSplitterConfig{ChunkSize: 10, ChunkOverlap: -1, Tokenizer: testtok.Char{}}, "chunkOverlap must be >= 0"},
 		{"overlap above chunkSize is invalid", TextSplitterConfig{ChunkSize: 5, ChunkOverlap: 6, Tokenizer: testtok.Char{}}, "chunkOverlap must be <= chunkSize"},
 		{"Vectra's default overlap with chunkSize 10 is invalid", TextSplitterConfig{ChunkSize: 10, ChunkOverlap: 40, Tokenizer: testtok.Char{}}, "chunkOverlap must be <= chunkSize"},
@@ -620,4 +620,56 @@ func isSubsequence(sub, s string) bool {
 		i++
 	}
 	return true
+}
+
+// A document index given a partial chunking config, ChunkingConfig{
+// ChunkSize: n}, splits as Vectra's document index does with {chunkSize:
+// n}: the rest from the document defaults, separators kept. Checked on
+// every golden case Vectra split that way.
+func TestPartialChunkingConfigSplitsLikeVectra(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "textsplitter", "golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []goldenCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, gc := range cases {
+		if !gc.KeepSeparators || gc.ChunkOverlap != 0 || gc.Separators != nil || gc.Tokenizer != "char" {
+			continue
+		}
+		checked++
+		env := newDocTestEnv(t, func(c *LocalDocumentIndexConfig) {
+			c.Tokenizer = testtok.Char{}
+			c.ChunkingConfig = ChunkingConfig{ChunkSize: gc.ChunkSize}
+		})
+		got, err := env.ix.split(t.Context(), "doc", gc.Text, gc.DocType)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(gc.Chunks) {
+			t.Fatalf("%s: %d chunks %q, Vectra %d", gc.Name, len(got), tsChunkTexts(got), len(gc.Chunks))
+		}
+		for i, want := range gc.Chunks {
+			if g := got[i]; g.Text != want.Text || g.StartPos != want.StartPos || g.EndPos != want.EndPos {
+				t.Errorf("%s: chunk %d\n got %+v\nwant %+v", gc.Name, i, g, want)
+			}
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d golden cases split with separators kept", checked)
+	}
+	t.Logf("%d golden cases", checked)
+}
+
+// A zero ChunkSize is Vectra's default of 400 tokens, not an error.
+func TestZeroChunkSizeIsTheDefault(t *testing.T) {
+	text := strings.Repeat("word ", 300)
+	zero := tsMustSplitter(t, TextSplitterConfig{Tokenizer: testtok.Char{}})
+	def := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 400, Tokenizer: testtok.Char{}})
+	if got, want := tsChunkTexts(zero.Split(text)), tsChunkTexts(def.Split(text)); !slices.Equal(got, want) {
+		t.Fatalf("ChunkSize 0 splits into %d chunks, ChunkSize 400 into %d", len(got), len(want))
+	}
 }

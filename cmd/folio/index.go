@@ -68,12 +68,7 @@ func (e *existingIndex) documentIndex(model core.EmbeddingsModel, chunkSize int,
 	if !e.documents {
 		return nil, fmt.Errorf("%s holds an item index, not a document index: %w", e.folder, core.ErrNotDocumentIndex)
 	}
-	var chunking *core.TextSplitterConfig
-	if chunkSize > 0 {
-		c := core.DefaultDocumentChunkingConfig()
-		c.ChunkSize = chunkSize
-		chunking = &c
-	}
+	chunking := core.ChunkingConfig{ChunkSize: max(chunkSize, 0)}
 	if flags == nil {
 		flags = &indexFlags{}
 	}

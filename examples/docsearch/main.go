@@ -68,10 +68,9 @@ func run(root, dir string, maxTokens int) error {
 	}
 
 	model := &countingModel{EmbeddingsModel: embedhash.New(embedhash.Options{})}
-	chunking := core.DefaultDocumentChunkingConfig()
-	chunking.ChunkSize = 128 // small chunks: passages, not whole pages
-	// Local files, JSON and the o200k_base tokenizer by default.
-	ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: model, ChunkingConfig: &chunking})
+	// Local files, JSON and the o200k_base tokenizer by default; small
+	// chunks (passages, not whole pages), the other chunking defaults kept.
+	ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: model, ChunkingConfig: core.ChunkingConfig{ChunkSize: 128}})
 	if err != nil {
 		return err
 	}
