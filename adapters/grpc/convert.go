@@ -13,27 +13,37 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// codeOf is the one table from core's errors to gRPC status codes; the
-// first sentinel the error wraps wins. Messages are never looked at.
+// statusCodes is the one table from errors to gRPC status codes, most
+// specific first; the first sentinel an error wraps wins. Messages are
+// never looked at. Every sentinel core exports has a row
+// (TestEverySentinelHasAStatusCode).
+var statusCodes = []struct {
+	target error
+	code   codes.Code
+}{
+	{context.Canceled, codes.Canceled},
+	{context.DeadlineExceeded, codes.DeadlineExceeded},
+	{core.ErrEmbeddingsCancelled, codes.Canceled},
+	{core.ErrInvalidArgument, codes.InvalidArgument},
+	{core.ErrInvalidFilter, codes.InvalidArgument},
+	{core.ErrDimensionMismatch, codes.InvalidArgument},
+	{core.ErrIndexNotFound, codes.NotFound},
+	{core.ErrIndexExists, codes.AlreadyExists},
+	{core.ErrItemExists, codes.AlreadyExists},
+	{core.ErrNotDocumentIndex, codes.FailedPrecondition},
+	{core.ErrEmbeddingsNotConfigured, codes.FailedPrecondition},
+	{core.ErrPartiallyMigrated, codes.FailedPrecondition},
+	{core.ErrNoUpdate, codes.FailedPrecondition},
+	{core.ErrUpdateInProgress, codes.Aborted},
+	{core.ErrRateLimited, codes.ResourceExhausted},
+	{core.ErrEmbeddingsFailed, codes.Unavailable},
+	{core.ErrCorrupt, codes.DataLoss},
+}
+
+// codeOf is the status code of err: its row in statusCodes, else
+// INTERNAL.
 func codeOf(err error) codes.Code {
-	table := []struct {
-		target error
-		code   codes.Code
-	}{
-		{context.Canceled, codes.Canceled},
-		{context.DeadlineExceeded, codes.DeadlineExceeded},
-		{core.ErrEmbeddingsCancelled, codes.Canceled},
-		{core.ErrInvalidArgument, codes.InvalidArgument},
-		{core.ErrInvalidFilter, codes.InvalidArgument},
-		{core.ErrDimensionMismatch, codes.InvalidArgument},
-		{core.ErrIndexNotFound, codes.NotFound},
-		{core.ErrIndexExists, codes.AlreadyExists},
-		{core.ErrItemExists, codes.AlreadyExists},
-		{core.ErrNotDocumentIndex, codes.FailedPrecondition},
-		{core.ErrEmbeddingsNotConfigured, codes.FailedPrecondition},
-		{core.ErrUpdateInProgress, codes.Aborted},
-	}
-	for _, row := range table {
+	for _, row := range statusCodes {
 		if errors.Is(err, row.target) {
 			return row.code
 		}
