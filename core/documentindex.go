@@ -262,3 +262,9 @@ func (d *LocalDocumentIndex) forgetTexts(texts map[string]string) {
 	}
 	d.textsMu.Unlock()
 }
+
+// noModel is the error of a call that needs the embeddings model the index
+// was not given; it names the index's folder.
+func (d *LocalDocumentIndex) noModel() error {
+	return fmt.Errorf("document index %q has no embeddings model: %w", d.FolderPath(), ErrEmbeddingsNotConfigured)
+}

@@ -110,7 +110,7 @@ func (d *LocalDocumentIndex) upsertDocuments(ctx context.Context, op, key string
 		o.CommitInterval = defaultUpsertCommitInterval
 	}
 	if d.embeddings == nil {
-		return nil, wrapOp(ctx, op, key, ErrEmbeddingsNotConfigured)
+		return nil, wrapOp(ctx, op, key, d.noModel())
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

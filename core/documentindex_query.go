@@ -35,7 +35,7 @@ const (
 func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, opts *DocumentQueryOptions) ([]*LocalDocumentResult, error) {
 	const op = "query documents"
 	if d.embeddings == nil {
-		return nil, wrapOp(ctx, op, query, ErrEmbeddingsNotConfigured)
+		return nil, wrapOp(ctx, op, query, d.noModel())
 	}
 	var o DocumentQueryOptions
 	if opts != nil {

@@ -61,6 +61,12 @@ type IndexManagerConfig struct {
 	// a document index.
 	Embeddings EmbeddingsModel
 	Tokenizer  Tokenizer
+	// EmbeddingsFor, when set, gives an index its own embeddings model,
+	// from its folder (the folio command reads the model an index
+	// remembers): it is called when the manager opens or creates the
+	// index, and a nil model means Embeddings. An error is the open's or
+	// the create's error: a rescan logs it and skips the folder.
+	EmbeddingsFor func(ctx context.Context, folder string) (EmbeddingsModel, error)
 	// ScanInterval is how often a root folder is rescanned; 0 means
 	// DefaultScanInterval, and a negative value turns the periodic rescan
 	// off (Rescan still works).
@@ -79,6 +85,9 @@ type ManagedIndex struct {
 	Index *LocalIndex
 	// Documents is the document index, nil for a plain index.
 	Documents *LocalDocumentIndex
+	// Embeddings is the index's embeddings model (IndexManagerConfig's
+	// EmbeddingsFor, else Embeddings); nil when it has none.
+	Embeddings EmbeddingsModel
 }
 
 // IsDocumentIndex reports whether the index has a document catalog.
@@ -294,13 +303,23 @@ func (m *IndexManager) open(ctx context.Context, name, folder string) (*ManagedI
 		}
 		isDoc = isDoc || ok
 	}
-	return m.newManaged(name, format, folder, isDoc, 0, 0)
+	return m.newManaged(ctx, name, format, folder, isDoc, 0, 0)
 }
 
 // newManaged makes the index values for folder without touching storage.
-func (m *IndexManager) newManaged(name, format, folder string, isDoc bool, chunkSize, chunkOverlap int) (*ManagedIndex, error) {
+func (m *IndexManager) newManaged(ctx context.Context, name, format, folder string, isDoc bool, chunkSize, chunkOverlap int) (*ManagedIndex, error) {
 	codec := m.cfg.Formats[format]
-	mi := &ManagedIndex{Name: name, Format: format, Folder: folder}
+	model := m.cfg.Embeddings
+	if m.cfg.EmbeddingsFor != nil {
+		own, err := m.cfg.EmbeddingsFor(ctx, folder)
+		if err != nil {
+			return nil, fmt.Errorf("embeddings model of %q: %w", folder, err)
+		}
+		if own != nil {
+			model = own
+		}
+	}
+	mi := &ManagedIndex{Name: name, Format: format, Folder: folder, Embeddings: model}
 	if !isDoc {
 		opts := m.cfg.IndexOptions
 		opts.Codec, opts.IndexName = codec, ""
@@ -316,7 +335,7 @@ func (m *IndexManager) newManaged(name, format, folder string, isDoc bool, chunk
 	d, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{
 		IndexOptions:   opts,
 		FolderPath:     folder,
-		Embeddings:     m.cfg.Embeddings,
+		Embeddings:     model,
 		Tokenizer:      m.cfg.Tokenizer,
 		ChunkingConfig: ChunkingConfig{ChunkSize: max(chunkSize, 0), ChunkOverlap: chunkOverlap},
 	})
@@ -419,7 +438,7 @@ func (m *IndexManager) CreateIndex(ctx context.Context, name string, cfg CreateM
 	if m.loaded(name) {
 		return nil, wrapOp(ctx, op, name, ErrIndexExists)
 	}
-	mi, err := m.newManaged(name, format, folder, cfg.IsDocumentIndex, cfg.ChunkSize, cfg.ChunkOverlap)
+	mi, err := m.newManaged(ctx, name, format, folder, cfg.IsDocumentIndex, cfg.ChunkSize, cfg.ChunkOverlap)
 	if err != nil {
 		return nil, wrapOp(ctx, op, name, err)
 	}

@@ -114,7 +114,7 @@ func (v *service) InsertItem(ctx context.Context, req *vectrapb.InsertItemReques
 	if err != nil {
 		return nil, err
 	}
-	vec, err := v.vector(ctx, req.GetVector(), req.GetText())
+	vec, err := v.vector(ctx, mi, req.GetVector(), req.GetText())
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func (v *service) UpsertItem(ctx context.Context, req *vectrapb.UpsertItemReques
 	if err != nil {
 		return nil, err
 	}
-	vec, err := v.vector(ctx, req.GetVector(), req.GetText())
+	vec, err := v.vector(ctx, mi, req.GetVector(), req.GetText())
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func (v *service) BatchInsertItems(ctx context.Context, req *vectrapb.BatchInser
 	if err != nil {
 		return nil, err
 	}
-	vectors, err := v.batchVectors(ctx, req.GetItems())
+	vectors, err := v.batchVectors(ctx, mi, req.GetItems())
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +258,7 @@ func (v *service) QueryItems(ctx context.Context, req *vectrapb.QueryItemsReques
 	if err != nil {
 		return nil, err
 	}
-	vec, err := v.vector(ctx, req.GetVector(), req.GetText())
+	vec, err := v.vector(ctx, mi, req.GetVector(), req.GetText())
 	if err != nil {
 		return nil, err
 	}
@@ -437,14 +437,14 @@ func (v *service) Shutdown(context.Context, *vectrapb.ShutdownRequest) (*vectrap
 
 // vector resolves an item's or a query's vector: a non-empty vector wins;
 // else non-empty text is embedded; else INVALID_ARGUMENT.
-func (v *service) vector(ctx context.Context, vec []float32, text string) ([]float32, error) {
+func (v *service) vector(ctx context.Context, mi *core.ManagedIndex, vec []float32, text string) ([]float32, error) {
 	if len(vec) > 0 {
 		return vec, nil
 	}
 	if text == "" {
 		return nil, invalid("Either text or vector must be provided")
 	}
-	out, err := v.embed(ctx, []string{text})
+	out, err := v.embed(ctx, mi, []string{text})
 	if err != nil {
 		return nil, err
 	}
@@ -453,7 +453,7 @@ func (v *service) vector(ctx context.Context, vec []float32, text string) ([]flo
 
 // batchVectors resolves every item's vector, embedding the texts of the
 // items without one in as few calls as the model's MaxTokens allows.
-func (v *service) batchVectors(ctx context.Context, items []*vectrapb.InsertItemRequest) ([][]float32, error) {
+func (v *service) batchVectors(ctx context.Context, mi *core.ManagedIndex, items []*vectrapb.InsertItemRequest) ([][]float32, error) {
 	vectors := make([][]float32, len(items))
 	var texts []string
 	var at []int
@@ -468,8 +468,8 @@ func (v *service) batchVectors(ctx context.Context, items []*vectrapb.InsertItem
 			return nil, invalid("Either text or vector must be provided")
 		}
 	}
-	for _, batch := range v.batches(texts) {
-		out, err := v.embed(ctx, texts[batch[0]:batch[1]])
+	for _, batch := range v.batches(mi.Embeddings, texts) {
+		out, err := v.embed(ctx, mi, texts[batch[0]:batch[1]])
 		if err != nil {
 			return nil, err
 		}
@@ -483,12 +483,12 @@ func (v *service) batchVectors(ctx context.Context, items []*vectrapb.InsertItem
 // batches cuts texts into runs [from, to) whose token counts add up to at
 // most the model's MaxTokens; a text over it is a run of its own. Without a
 // tokenizer or a limit, all texts are one run.
-func (v *service) batches(texts []string) [][2]int {
+func (v *service) batches(model core.EmbeddingsModel, texts []string) [][2]int {
 	if len(texts) == 0 {
 		return nil
 	}
 	limit := 0
-	if m := v.s.cfg.Embeddings; m != nil {
+	if m := model; m != nil {
 		limit = m.MaxTokens()
 	}
 	tok := v.s.cfg.Tokenizer
@@ -508,13 +508,13 @@ func (v *service) batches(texts []string) [][2]int {
 	return append(out, [2]int{from, len(texts)})
 }
 
-// embed calls the server's model: FAILED_PRECONDITION without one, the
-// context's code when the call ends, INTERNAL "Embeddings error: …"
-// otherwise, as Vectra words it.
-func (v *service) embed(ctx context.Context, texts []string) ([][]float32, error) {
-	model := v.s.cfg.Embeddings
+// embed calls the index's model (core.ManagedIndex.Embeddings):
+// FAILED_PRECONDITION without one, the context's code when the call ends,
+// INTERNAL "Embeddings error: …" otherwise, as Vectra words it.
+func (v *service) embed(ctx context.Context, mi *core.ManagedIndex, texts []string) ([][]float32, error) {
+	model := mi.Embeddings
 	if model == nil {
-		return nil, status.Error(codes.FailedPrecondition, "No embeddings model configured on the server")
+		return nil, status.Errorf(codes.FailedPrecondition, "No embeddings model configured on the server for index %q", mi.Name)
 	}
 	resp, err := model.CreateEmbeddings(ctx, texts)
 	if err != nil {

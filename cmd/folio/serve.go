@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,6 +83,8 @@ func (a *app) serveCommand() *cobra.Command {
 					IndexOptions: ixFlags.with(storage, nil), // every index served gets the flags' options
 				},
 			}
+			// Warnings (a folder a rescan cannot open, …) go to stderr.
+			cfg.Logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 			if len(args) == 1 {
 				cfg.IndexPath = a.folderPath(args[0])
 				if cfg.Embeddings, _, err = model.resolve(ctx, storage, cfg.IndexPath); err != nil {
@@ -89,8 +92,21 @@ func (a *app) serveCommand() *cobra.Command {
 				}
 			} else {
 				cfg.RootDir = rootDir
-				if cfg.Embeddings, _, err = model.resolve(ctx, storage, ""); err != nil {
+				// Each index with the model it remembers (or the flags'
+				// model, which must then be the same).
+				if err := model.check(); err != nil {
 					return err
+				}
+				cfg.EmbeddingsFor = func(ctx context.Context, folder string) (core.EmbeddingsModel, error) {
+					m, _, err := model.resolve(ctx, storage, folder)
+					var usage usageError
+					if errors.As(err, &usage) {
+						// A hosted model needs its keys: the index is served
+						// for vector calls, and says why text calls fail.
+						fmt.Fprintf(a.stderr, "index %s: %v; its text calls fail until then\n", folder, err)
+						return nil, nil
+					}
+					return m, err
 				}
 			}
 			if cfg.AuthToken, err = readToken(tokenFile); err != nil {
@@ -115,6 +131,9 @@ func (a *app) serveCommand() *cobra.Command {
 					kind = "document"
 				}
 				fmt.Fprintf(a.stdout, "- %s (%s, %s)\n", mi.Name, mi.Format, kind)
+				if mi.Embeddings == nil {
+					fmt.Fprintf(a.stderr, "index %s has no embeddings model: its text calls (text items and queries, documents) fail; name one with --keys FILE, --model DIR|ID or --hash-dims N\n", mi.Name)
+				}
 			}
 			select {
 			case <-ctx.Done():

@@ -3,9 +3,14 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/foliovec/folio/adapters/grpc/vectrapb"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // A token file or $FOLIO_TOKEN that yields an empty token stops serve at
@@ -27,5 +32,44 @@ func TestServeRefusesAnEmptyToken(t *testing.T) {
 	r := must(t, dir, 1, "serve", "ix", "--port", fmt.Sprint(freePort(t)))
 	if !strings.Contains(r.stderr, tokenEnv) || strings.Contains(r.stdout, listeningLine) {
 		t.Errorf("empty $%s: stdout %q, stderr %q; want a refusal before listening", tokenEnv, r.stdout, r.stderr)
+	}
+}
+
+// `folio serve --root` serves each index with the model it remembers:
+// two indexes built with different --hash-dims both answer text queries,
+// and an index with no model says so at start-up.
+func TestServeRootUsesEachIndexModel(t *testing.T) {
+	dir := t.TempDir()
+	writeDocs(t, dir)
+	root := filepath.Join(dir, "indexes")
+	for name, dims := range map[string]string{"small": "32", "large": "128"} {
+		must(t, dir, 0, "create", filepath.Join("indexes", name), "--hash-dims", dims)
+		must(t, dir, 0, "add", filepath.Join("indexes", name), "--uri", "docs")
+	}
+	must(t, dir, 0, "create", filepath.Join("indexes", "bare"))
+	port := freePort(t)
+	pidFile := filepath.Join(dir, "folio.pid")
+	must(t, dir, 0, "serve", "--root", root, "--port", fmt.Sprint(port), "--daemon", "--pid-file", pidFile)
+	t.Cleanup(func() { _ = exec.Command(folioBin, "stop", "--pid-file", pidFile).Run() })
+	client, ctx := dialServer(t, port)
+	for _, name := range []string{"small", "large"} {
+		res, err := client.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: name, Query: "rocket thrust fuel", MaxDocuments: 1})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(res.GetResults()) != 1 || !strings.HasSuffix(res.GetResults()[0].GetUri(), "rockets.md") {
+			t.Fatalf("%s: %v", name, res.GetResults())
+		}
+	}
+	_, err := client.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: "bare", Query: "anything"})
+	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "bare") {
+		t.Fatalf("an index without a model: %v, want FAILED_PRECONDITION naming it", err)
+	}
+	log, err := os.ReadFile(pidFile + ".log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "index bare has no embeddings model") || !strings.Contains(string(log), "--hash-dims") {
+		t.Fatalf("the start-up log does not say which index has no model:\n%s", log)
 	}
 }
