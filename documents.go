@@ -15,7 +15,11 @@ func NewLocalDocumentIndex(cfg DocumentIndexConfig) (*core.LocalDocumentIndex, e
 	if cfg.FolderPath == "" {
 		return nil, fmt.Errorf("folio: new document index: a folder path is required: %w", core.ErrInvalidArgument)
 	}
-	cfg.IndexOptions = WithDefaults(cfg.IndexOptions)
+	opts, err := WithDefaults(cfg.IndexOptions)
+	if err != nil {
+		return nil, err
+	}
+	cfg.IndexOptions = opts
 	if cfg.Tokenizer == nil && cfg.ChunkingConfig.Tokenizer == nil {
 		cfg.Tokenizer = tokenizertiktoken.New()
 	}

@@ -44,7 +44,7 @@ func TestNewLocalDocumentIndexDefaults(t *testing.T) {
 	})
 	t.Run("nil storage, codec and tokenizer mean local files, JSON and o200k_base", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "docs")
-		ix, err := NewLocalDocumentIndex(DocumentIndexConfig{FolderPath: dir, Embeddings: embedhash.New(embedhash.Options{})})
+		ix, err := NewLocalDocumentIndex(DocumentIndexConfig{FolderPath: dir, Embeddings: embedhash.New(nil)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func TestNewLocalDocumentIndexDefaults(t *testing.T) {
 		ix, err := NewLocalDocumentIndex(DocumentIndexConfig{
 			FolderPath:   "mem",
 			Tokenizer:    wordTokenizer{},
-			Embeddings:   embedhash.New(embedhash.Options{Dimensions: 8}),
+			Embeddings:   embedhash.New(&embedhash.Options{Dimensions: 8}),
 			IndexOptions: core.IndexOptions{Storage: st, Codec: codecpb.New(), IndexName: "vectors.pb"},
 		})
 		if err != nil {

@@ -70,7 +70,7 @@ func ExampleNewLocalDocumentIndex() {
 	// is an offline, lexical embeddings model.
 	ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
 		FolderPath: filepath.Join(tmp, "docs"),
-		Embeddings: embedhash.New(embedhash.Options{}),
+		Embeddings: embedhash.New(nil),
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -141,7 +141,7 @@ func Example_upsertDocuments() {
 	defer os.RemoveAll(tmp)
 	ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
 		FolderPath: filepath.Join(tmp, "docs"),
-		Embeddings: embedhash.New(embedhash.Options{}),
+		Embeddings: embedhash.New(nil),
 	})
 	if err != nil {
 		fmt.Println(err)

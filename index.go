@@ -7,7 +7,7 @@ import (
 )
 
 // IndexOptions are core.IndexOptions, every one optional here: a nil
-// Storage is the local file system (storagefs.New()) and a nil Codec is
+// Storage is the local file system (storagefs.New(nil)) and a nil Codec is
 // JSON (codecjson.New()), Vectra's default; use codecpb.New() for protobuf.
 type IndexOptions = core.IndexOptions
 
@@ -22,14 +22,18 @@ type DocumentIndexConfig = core.LocalDocumentIndexConfig
 // they are unset: the local file system and JSON. Every constructor of the
 // package applies it; it is exported for code that builds core values
 // itself.
-func WithDefaults(opts IndexOptions) IndexOptions {
+func WithDefaults(opts IndexOptions) (IndexOptions, error) {
 	if opts.Storage == nil {
-		opts.Storage = storagefs.New()
+		local, err := storagefs.New(nil)
+		if err != nil {
+			return opts, err
+		}
+		opts.Storage = local
 	}
 	if opts.Codec == nil {
 		opts.Codec = codecjson.New()
 	}
-	return opts
+	return opts, nil
 }
 
 // NewLocalIndex returns the index in folderPath with opts (nil: every
@@ -39,5 +43,9 @@ func NewLocalIndex(folderPath string, opts *IndexOptions) (*core.LocalIndex, err
 	if opts != nil {
 		o = *opts
 	}
-	return core.NewLocalIndex(folderPath, WithDefaults(o))
+	o, err := WithDefaults(o)
+	if err != nil {
+		return nil, err
+	}
+	return core.NewLocalIndex(folderPath, o)
 }

@@ -15,7 +15,11 @@ import (
 // the indexes.
 func NewIndexManager(cfg core.IndexManagerConfig) (*core.IndexManager, error) {
 	if cfg.Storage == nil {
-		cfg.Storage = storagefs.New()
+		local, err := storagefs.New(nil)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Storage = local
 	}
 	if cfg.Formats == nil {
 		cfg.Formats = map[string]core.IndexCodec{FormatJSON: codecjson.New(), FormatProtobuf: codecpb.New()}

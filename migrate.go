@@ -34,7 +34,11 @@ type MigrateOptions struct {
 // core.ErrIndexNotFound.
 func DetectCodec(ctx context.Context, folderPath string, storage core.FileStorage) (core.IndexCodec, error) {
 	if storage == nil {
-		storage = storagefs.New()
+		local, err := storagefs.New(nil)
+		if err != nil {
+			return nil, err
+		}
+		storage = local
 	}
 	return core.DetectCodec(ctx, folderPath, storage, codecjson.New(), codecpb.New())
 }
@@ -56,7 +60,11 @@ func MigrateIndex(ctx context.Context, folderPath string, opts MigrateOptions) e
 	}
 	storage := opts.Storage
 	if storage == nil {
-		storage = storagefs.New()
+		local, err := storagefs.New(nil)
+		if err != nil {
+			return err
+		}
+		storage = local
 	}
 	return core.MigrateIndex(ctx, folderPath, from, to, storage)
 }

@@ -29,7 +29,7 @@ func IsStorageURL(location string) bool {
 // and DocumentIndexConfig.Storage: a bucket URL gives object storage
 // (storageblob.Open: S3, Google Cloud Storage, Azure Blob, file://, mem://,
 // with an optional "prefix" parameter; credentials from the environment),
-// anything else is an existing local folder (storagefs.NewRooted). Index
+// anything else is an existing local folder (storagefs.New with Options.Root). Index
 // paths given with the result are relative to the location. Close it when
 // done.
 //
@@ -42,5 +42,5 @@ func OpenStorage(ctx context.Context, location string) (Storage, error) {
 	if IsStorageURL(location) {
 		return storageblob.Open(ctx, location)
 	}
-	return storagefs.NewRooted(location)
+	return storagefs.New(&storagefs.Options{Root: location})
 }

@@ -22,7 +22,7 @@ import (
 // 127.0.0.1 that answers every call after latency, with embed-hash vectors.
 func slowEmbeddingsServer(tb testing.TB, latency time.Duration) (*httptest.Server, *atomic.Int64) {
 	tb.Helper()
-	hash := embedhash.New(embedhash.Options{})
+	hash := embedhash.New(nil)
 	var calls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
@@ -80,7 +80,7 @@ func bulkBenchDocs(n int) []core.DocumentInput {
 func BenchmarkUpsertDocuments1000(b *testing.B) {
 	docs := bulkBenchDocs(1000)
 	srv, calls := slowEmbeddingsServer(b, 50*time.Millisecond)
-	hosted, err := embedhosted.New(embedhosted.Options{OSSModel: "bench", OSSEndpoint: srv.URL})
+	hosted, err := embedhosted.New(&embedhosted.Options{OSSModel: "bench", OSSEndpoint: srv.URL})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func BenchmarkUpsertDocuments1000(b *testing.B) {
 	}{
 		{"server-50ms/concurrency-1", hosted, 1},
 		{"server-50ms/concurrency-4", hosted, 4},
-		{"embedhash/concurrency-4", embedhash.New(embedhash.Options{}), 4},
+		{"embedhash/concurrency-4", embedhash.New(nil), 4},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()

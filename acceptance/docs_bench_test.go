@@ -56,7 +56,7 @@ func docsBenchIndex(b *testing.B) *core.LocalDocumentIndex {
 	b.Helper()
 	ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
 		FolderPath: filepath.Join(b.TempDir(), "docs"),
-		Embeddings: embedhash.New(embedhash.Options{}),
+		Embeddings: embedhash.New(nil),
 	})
 	if err != nil {
 		b.Fatal(err)
@@ -174,7 +174,7 @@ func BenchmarkHybridQueryIndexedMetadata(b *testing.B) {
 	ctx := context.Background()
 	dir := filepath.Join(b.TempDir(), "docs")
 	open := func() *core.LocalDocumentIndex {
-		ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: embedhash.New(embedhash.Options{})})
+		ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: embedhash.New(nil)})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -54,7 +54,7 @@ type docsCountingEmbeddings struct {
 }
 
 func newDocsEmbeddings() *docsCountingEmbeddings {
-	return &docsCountingEmbeddings{HashEmbeddings: embedhash.New(embedhash.Options{Dimensions: 32})}
+	return &docsCountingEmbeddings{HashEmbeddings: embedhash.New(&embedhash.Options{Dimensions: 32})}
 }
 
 func (e *docsCountingEmbeddings) CreateEmbeddings(ctx context.Context, inputs []string) (core.EmbeddingsResponse, error) {

@@ -33,7 +33,7 @@ func TestDocsHybridSearchWithIndexedMetadata(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
 				FolderPath:   filepath.Join(t.TempDir(), "docs"),
-				Embeddings:   embedhash.New(embedhash.Options{Dimensions: 32}),
+				Embeddings:   embedhash.New(&embedhash.Options{Dimensions: 32}),
 				IndexOptions: core.IndexOptions{Codec: f.codec},
 			})
 			if err != nil {

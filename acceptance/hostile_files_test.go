@@ -29,7 +29,7 @@ func TestFolioNeverDeletesItsOwnFiles(t *testing.T) {
 	for _, f := range docsFolders {
 		ext := f.codec.Extension()
 		openDocs := func(t *testing.T, dir string) *core.LocalDocumentIndex {
-			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: embedhash.New(embedhash.Options{Dimensions: 32}), IndexOptions: core.IndexOptions{Codec: f.codec}})
+			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: embedhash.New(&embedhash.Options{Dimensions: 32}), IndexOptions: core.IndexOptions{Codec: f.codec}})
 			if err != nil {
 				t.Fatal(err)
 			}

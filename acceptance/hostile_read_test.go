@@ -27,7 +27,7 @@ func TestHostileFIFOsFailQueriesAtOnce(t *testing.T) {
 		opts := &folio.IndexOptions{}
 		folder := dir
 		if rooted {
-			st, err := storagefs.NewRooted(parent)
+			st, err := storagefs.New(&storagefs.Options{Root: parent})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,7 +12,6 @@ import (
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
-	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	storagemem "github.com/foliovec/folio/adapters/storage-mem"
 	"github.com/foliovec/folio/core"
 )
@@ -35,7 +34,7 @@ func roundTrip(t *testing.T, codec core.IndexCodec, storage string) {
 	var st core.FileStorage = storagemem.New()
 	folder := "rt"
 	if storage == "files" {
-		st = storagefs.New()
+		st = localStorage()
 		folder = filepath.Join(t.TempDir(), "rt")
 	}
 	open := func() *core.LocalIndex {

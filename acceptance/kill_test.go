@@ -95,7 +95,7 @@ func killChild(spec string) {
 			}
 		}
 	case "docs":
-		ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: embedhash.New(embedhash.Options{Dimensions: 32}), ChunkingConfig: killChunking(), IndexOptions: core.IndexOptions{Codec: codec}})
+		ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: embedhash.New(&embedhash.Options{Dimensions: 32}), ChunkingConfig: killChunking(), IndexOptions: core.IndexOptions{Codec: codec}})
 		if err == nil {
 			err = ix.CreateIndex(ctx, core.CreateIndexConfig{OpenIfExists: true, MetadataConfig: core.MetadataConfig{Indexed: []string{"lang"}}})
 		}
@@ -244,7 +244,7 @@ func checkKilledFolder(t *testing.T, workload string, codec core.IndexCodec, dir
 				vacuum(ix.Vacuum(ctx))
 			}
 		case "docs":
-			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: embedhash.New(embedhash.Options{Dimensions: 32}), ChunkingConfig: killChunking(), IndexOptions: core.IndexOptions{Codec: codec}})
+			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: embedhash.New(&embedhash.Options{Dimensions: 32}), ChunkingConfig: killChunking(), IndexOptions: core.IndexOptions{Codec: codec}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,6 @@ import (
 	"github.com/foliovec/folio"
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
-	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	"github.com/foliovec/folio/core"
 )
 
@@ -152,7 +151,7 @@ func TestDetectCodecOnVectraFolders(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "index.pb"), raw, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := folio.DetectCodec(ctx, dir, storagefs.New()); !errors.Is(err, core.ErrPartiallyMigrated) {
+		if _, err := folio.DetectCodec(ctx, dir, localStorage()); !errors.Is(err, core.ErrPartiallyMigrated) {
 			t.Errorf("error = %v, want ErrPartiallyMigrated", err)
 		}
 	})
@@ -209,7 +208,7 @@ func TestInterruptedMigrationResumesOnDisk(t *testing.T) {
 	}{{"docs-json", true}, {"items-json", false}} {
 		t.Run(tt.folder, func(t *testing.T) {
 			reference := migrateCopyFixture(t, tt.folder)
-			counter := &migrateCrashingStorage{FileStorage: storagefs.New()}
+			counter := &migrateCrashingStorage{FileStorage: localStorage()}
 			if err := folio.MigrateIndex(ctx, reference, folio.MigrateOptions{To: folio.FormatProtobuf, Storage: counter}); err != nil {
 				t.Fatal(err)
 			}
@@ -224,7 +223,7 @@ func TestInterruptedMigrationResumesOnDisk(t *testing.T) {
 			}
 			for _, n := range crashes {
 				dir := migrateCopyFixture(t, tt.folder)
-				crash := &migrateCrashingStorage{FileStorage: storagefs.New(), crashAt: n}
+				crash := &migrateCrashingStorage{FileStorage: localStorage(), crashAt: n}
 				err := folio.MigrateIndex(ctx, dir, folio.MigrateOptions{To: folio.FormatProtobuf, Storage: crash})
 				if !errors.Is(err, errMigrateCrash) {
 					t.Fatalf("crash at %d of %d: error = %v, want the crash", n, steps, err)

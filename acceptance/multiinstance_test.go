@@ -161,7 +161,7 @@ func TestSharedFolderReadersSeeOtherCommits(t *testing.T) {
 func TestSharedFolderDocumentsLaterWriterWins(t *testing.T) {
 	storage := storagemem.New()
 	open := func() *core.LocalDocumentIndex {
-		ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: "docs", Embeddings: embedhash.New(embedhash.Options{Dimensions: 32}), ChunkingConfig: killChunking(), IndexOptions: core.IndexOptions{Storage: storage, FreshnessInterval: time.Hour}})
+		ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: "docs", Embeddings: embedhash.New(&embedhash.Options{Dimensions: 32}), ChunkingConfig: killChunking(), IndexOptions: core.IndexOptions{Storage: storage, FreshnessInterval: time.Hour}})
 		if err != nil {
 			t.Fatal(err)
 		}

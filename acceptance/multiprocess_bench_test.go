@@ -12,7 +12,6 @@ import (
 
 	"github.com/foliovec/folio"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
-	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	"github.com/foliovec/folio/core"
 )
 
@@ -27,8 +26,8 @@ var sharingModes = []struct {
 	name    string
 	storage func() core.FileStorage
 }{
-	{"shared", func() core.FileStorage { return storagefs.New() }},
-	{"unshared", func() core.FileStorage { return hiddenCapabilities{storagefs.New()} }},
+	{"shared", func() core.FileStorage { return localStorage() }},
+	{"unshared", func() core.FileStorage { return hiddenCapabilities{localStorage()} }},
 }
 
 // BenchmarkSharedFolderCommit is one InsertItem (a commit rewriting the
@@ -66,9 +65,9 @@ func BenchmarkSharedFolderQuery100kx384(b *testing.B) {
 		storage core.FileStorage
 		every   time.Duration
 	}{
-		{"shared", storagefs.New(), 0},
-		{"shared-check-every-query", storagefs.New(), time.Nanosecond},
-		{"unshared", hiddenCapabilities{storagefs.New()}, 0},
+		{"shared", localStorage(), 0},
+		{"shared-check-every-query", localStorage(), time.Nanosecond},
+		{"unshared", hiddenCapabilities{localStorage()}, 0},
 	}
 	for _, mode := range modes {
 		b.Run(mode.name, func(b *testing.B) {

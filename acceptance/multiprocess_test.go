@@ -18,7 +18,6 @@ import (
 
 	"github.com/foliovec/folio"
 	embedhash "github.com/foliovec/folio/adapters/embed-hash"
-	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	"github.com/foliovec/folio/core"
 )
 
@@ -166,7 +165,7 @@ func runMPChild(ctx context.Context, role string, codec core.IndexCodec, dir, ar
 func mpDocumentIndex(dir string, codec core.IndexCodec) (*core.LocalDocumentIndex, error) {
 	return folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
 		FolderPath:     dir,
-		Embeddings:     embedhash.New(embedhash.Options{Dimensions: 32}),
+		Embeddings:     embedhash.New(&embedhash.Options{Dimensions: 32}),
 		ChunkingConfig: killChunking(),
 		IndexOptions:   core.IndexOptions{Codec: codec},
 	})
@@ -404,7 +403,7 @@ func TestLockReleasedOnKill(t *testing.T) {
 		kills = 10
 	}
 	dir := createMPIndex(t, "json", core.CreateIndexConfig{MetadataConfig: core.MetadataConfig{Indexed: []string{"k"}}})
-	storage := storagefs.New()
+	storage := localStorage()
 	ctx := t.Context()
 	for kill := range kills {
 		p := startMP(t, "hold", "json", dir, kill)
@@ -459,7 +458,7 @@ func TestLockReleasedOnKill(t *testing.T) {
 // it until it is killed, which can so come while it holds the lock
 // outside a commit or inside one.
 func holdChild(ctx context.Context, dir string, n int) error {
-	storage := storagefs.New()
+	storage := localStorage()
 	ix, err := folio.NewLocalIndex(dir, &folio.IndexOptions{Storage: storage})
 	if err != nil {
 		return err

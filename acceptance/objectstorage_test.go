@@ -151,7 +151,7 @@ func TestObjectStorageDocumentIndexRoundTrip(t *testing.T) {
 		t.Run(format, func(t *testing.T) {
 			url := srv.BucketURL("folio", "prefix=docs-"+format+"/")
 			cfg := func(s core.FileStorage, folder string) folio.DocumentIndexConfig {
-				return folio.DocumentIndexConfig{FolderPath: folder, Embeddings: embedhash.New(embedhash.Options{Dimensions: 64}), IndexOptions: core.IndexOptions{Storage: s, Codec: killCodec(format)}}
+				return folio.DocumentIndexConfig{FolderPath: folder, Embeddings: embedhash.New(&embedhash.Options{Dimensions: 64}), IndexOptions: core.IndexOptions{Storage: s, Codec: killCodec(format)}}
 			}
 			docs, err := folio.NewLocalDocumentIndex(cfg(openS3(t, url), "kb"))
 			if err != nil {

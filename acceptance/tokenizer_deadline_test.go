@@ -22,7 +22,7 @@ func TestUpsertOfOneLongWordKeepsItsDeadline(t *testing.T) {
 	for _, letter := range []string{"a", "A", "-", " x"} {
 		docs, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
 			FolderPath: t.TempDir(),
-			Embeddings: embedhash.New(embedhash.Options{}),
+			Embeddings: embedhash.New(nil),
 		})
 		if err != nil {
 			t.Fatal(err)

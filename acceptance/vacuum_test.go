@@ -37,7 +37,7 @@ func TestVacuumRemovesWhatNothingRefersTo(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			ext := f.codec.Extension()
 			dir := filepath.Join(t.TempDir(), "docs")
-			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: embedhash.New(embedhash.Options{Dimensions: 32}), IndexOptions: core.IndexOptions{Codec: f.codec}})
+			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: embedhash.New(&embedhash.Options{Dimensions: 32}), IndexOptions: core.IndexOptions{Codec: f.codec}})
 			if err != nil {
 				t.Fatal(err)
 			}

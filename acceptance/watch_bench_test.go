@@ -88,7 +88,7 @@ const watchBenchFiles = 10_000
 // (every file read, split, embedded with embed-hash and committed).
 func BenchmarkWatcherInitialSync(b *testing.B) {
 	dir := watchedTree(b, watchBenchFiles)
-	model := &countedHash{HashEmbeddings: embedhash.New(embedhash.Options{})}
+	model := &countedHash{HashEmbeddings: embedhash.New(nil)}
 	var added atomic.Int64
 	for b.Loop() {
 		b.StopTimer()
@@ -112,7 +112,7 @@ func BenchmarkWatcherInitialSync(b *testing.B) {
 // index opened, every file read and hashed, nothing embedded or written.
 func BenchmarkWatcherRestartUnchanged(b *testing.B) {
 	dir := watchedTree(b, watchBenchFiles)
-	model := &countedHash{HashEmbeddings: embedhash.New(embedhash.Options{})}
+	model := &countedHash{HashEmbeddings: embedhash.New(nil)}
 	folder := filepath.Join(b.TempDir(), "index")
 	startWatcher(b, newWatchedIndex(b, folder, model, true), dir, watch.Config{}).Stop()
 	model.calls.Store(0)
@@ -139,7 +139,7 @@ func BenchmarkWatcherRestartUnchanged(b *testing.B) {
 // median and p99.
 func BenchmarkWatcherWriteToSync(b *testing.B) {
 	dir := watchedTree(b, 1000)
-	model := &countedHash{HashEmbeddings: embedhash.New(embedhash.Options{})}
+	model := &countedHash{HashEmbeddings: embedhash.New(nil)}
 	ix := newWatchedIndex(b, filepath.Join(b.TempDir(), "index"), model, true)
 	target := filepath.Join(dir, "d00", "hot.md")
 	synced := make(chan struct{}, 1)

@@ -16,7 +16,7 @@ import (
 // openIndex10k opens a 10,000 × 384 index written into IndexedDB.
 func openIndex10k(b *testing.B, name string) *core.LocalIndex {
 	ctx := context.Background()
-	storage := storageidb.New(storageidb.Options{Name: name})
+	storage := storageidb.New(&storageidb.Options{Name: name})
 	b.Cleanup(func() { storage.Destroy(ctx) })
 	ix, err := browser.NewLocalIndex("bench", &browser.IndexOptions{Storage: storage})
 	if err != nil {
@@ -58,7 +58,7 @@ func BenchmarkQuery10kx384(b *testing.B) {
 // BenchmarkOpen10kx384 opens the index from IndexedDB (a page load).
 func BenchmarkOpen10kx384(b *testing.B) {
 	openIndex10k(b, "folio-bench-open")
-	storage := storageidb.New(storageidb.Options{Name: "folio-bench-open"})
+	storage := storageidb.New(&storageidb.Options{Name: "folio-bench-open"})
 	defer storage.Close()
 	for b.Loop() {
 		ix, err := browser.NewLocalIndex("bench", &browser.IndexOptions{Storage: storage})

@@ -28,7 +28,7 @@ type DocumentIndexConfig = core.LocalDocumentIndexConfig
 // they are unset: IndexedDB and JSON. Both constructors apply it.
 func WithDefaults(opts IndexOptions) IndexOptions {
 	if opts.Storage == nil {
-		opts.Storage = storageidb.New(storageidb.Options{})
+		opts.Storage = storageidb.New(nil)
 	}
 	if opts.Codec == nil {
 		opts.Codec = codecjson.New()

@@ -15,12 +15,12 @@ import (
 // A document index in the page's IndexedDB, embedded offline.
 func ExampleNewLocalDocumentIndex() {
 	ctx := context.Background()
-	storage := storageidb.New(storageidb.Options{Name: "folio-example-docs"}) // nil Storage: "vectra-db"
-	defer storage.Destroy(ctx)                                                // an example cleans up; a page keeps its index
+	storage := storageidb.New(&storageidb.Options{Name: "folio-example-docs"}) // nil Storage: "vectra-db"
+	defer storage.Destroy(ctx)                                                 // an example cleans up; a page keeps its index
 
 	ix, err := browser.NewLocalDocumentIndex(browser.DocumentIndexConfig{
 		FolderPath:   "notes",
-		Embeddings:   embedhash.New(embedhash.Options{}),
+		Embeddings:   embedhash.New(nil),
 		IndexOptions: core.IndexOptions{Storage: storage},
 	})
 	if err != nil {
@@ -44,7 +44,7 @@ func ExampleNewLocalDocumentIndex() {
 // An item index in the page's IndexedDB.
 func ExampleNewLocalIndex() {
 	ctx := context.Background()
-	storage := storageidb.New(storageidb.Options{Name: "folio-example-items"})
+	storage := storageidb.New(&storageidb.Options{Name: "folio-example-items"})
 	defer storage.Destroy(ctx)
 
 	ix, err := browser.NewLocalIndex("vectors", &browser.IndexOptions{Storage: storage})

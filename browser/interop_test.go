@@ -27,7 +27,7 @@ func dbName(t *testing.T) string {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := storageidb.New(storageidb.Options{Name: name}).Destroy(ctx); err != nil {
+		if err := storageidb.New(&storageidb.Options{Name: name}).Destroy(ctx); err != nil {
 			t.Errorf("destroy %s: %v", name, err)
 		}
 	})
@@ -70,8 +70,8 @@ func queryDocs(ctx context.Context, t *testing.T, ix *core.LocalDocumentIndex, q
 func TestWrittenIndexReadsBackThroughAFreshStorage(t *testing.T) {
 	ctx := t.Context()
 	name := dbName(t)
-	model := embedhash.New(embedhash.Options{Dimensions: 256})
-	first := storageidb.New(storageidb.Options{Name: name})
+	model := embedhash.New(&embedhash.Options{Dimensions: 256})
+	first := storageidb.New(&storageidb.Options{Name: name})
 	ix, err := browser.NewLocalDocumentIndex(browser.DocumentIndexConfig{FolderPath: "kb", Embeddings: model, IndexOptions: core.IndexOptions{Storage: first}})
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +93,7 @@ func TestWrittenIndexReadsBackThroughAFreshStorage(t *testing.T) {
 	before := queryDocs(ctx, t, ix, "Which river flows through many countries?")
 	first.Close()
 
-	fresh := storageidb.New(storageidb.Options{Name: name})
+	fresh := storageidb.New(&storageidb.Options{Name: name})
 	defer fresh.Close()
 	files, err := fresh.ListFiles(ctx, "kb", core.ListFilesOnly)
 	if err != nil || len(files) < 4 { // index.json, catalog.json, two documents' .txt and .json
@@ -188,7 +188,7 @@ func vectraQuery(t *testing.T, v js.Value, db, folder string) []hit {
 // folioQuery queries the index in folder through Folio.
 func folioQuery(t *testing.T, db, folder string) []hit {
 	ctx := t.Context()
-	storage := storageidb.New(storageidb.Options{Name: db})
+	storage := storageidb.New(&storageidb.Options{Name: db})
 	defer storage.Close()
 	ix, err := browser.NewLocalIndex(folder, &browser.IndexOptions{Storage: storage})
 	if err != nil {
@@ -233,7 +233,7 @@ func TestVectraCrossRead(t *testing.T) {
 	storage.Call("close")
 
 	// Folio writes.
-	fs := storageidb.New(storageidb.Options{Name: db})
+	fs := storageidb.New(&storageidb.Options{Name: db})
 	fix, err := browser.NewLocalIndex("folio-made", &browser.IndexOptions{Storage: fs})
 	if err != nil {
 		t.Fatal(err)
@@ -273,7 +273,7 @@ func TestVectraCrossRead(t *testing.T) {
 
 // rawIndexJSON reads folder/index.json straight from the database.
 func rawIndexJSON(t *testing.T, db, folder string) map[string]any {
-	s := storageidb.New(storageidb.Options{Name: db})
+	s := storageidb.New(&storageidb.Options{Name: db})
 	defer s.Close()
 	b, err := s.ReadFile(t.Context(), folder+"/index.json")
 	if err != nil {

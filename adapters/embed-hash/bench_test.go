@@ -13,7 +13,7 @@ func BenchmarkEmbed2KB(b *testing.B) {
 	for i := range inputs {
 		inputs[i] = text
 	}
-	m := New(Options{})
+	m := New(nil)
 	ctx := context.Background()
 	b.SetBytes(int64(len(text) * len(inputs)))
 	for b.Loop() {

@@ -36,9 +36,14 @@ type HashEmbeddings struct {
 var _ core.EmbeddingsModel = (*HashEmbeddings)(nil)
 
 // New returns a model with opts' dimensions (384 when opts.Dimensions <= 0)
-// and token budget (500 when opts.MaxTokens <= 0).
-func New(opts Options) *HashEmbeddings {
-	m := &HashEmbeddings{dims: opts.Dimensions, maxTokens: opts.MaxTokens}
+// and token budget (500 when opts.MaxTokens <= 0); nil opts are the
+// defaults.
+func New(opts *Options) *HashEmbeddings {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	m := &HashEmbeddings{dims: o.Dimensions, maxTokens: o.MaxTokens}
 	if m.dims <= 0 {
 		m.dims = DefaultDimensions
 	}

@@ -69,7 +69,7 @@ func TestMatchesTheFixturesFakeEmbeddingsBitForBit(t *testing.T) {
 	if dims != 32 || maxTokens != 500 {
 		t.Fatalf("fixtures use %d dimensions and maxTokens %d; this test expects 32 and 500", dims, maxTokens)
 	}
-	m := New(Options{Dimensions: dims})
+	m := New(&Options{Dimensions: dims})
 	if m.MaxTokens() != maxTokens {
 		t.Errorf("MaxTokens() = %d, want the fixtures' %d", m.MaxTokens(), maxTokens)
 	}
@@ -110,7 +110,7 @@ func TestMatchesTheFixturesFakeEmbeddingsBitForBit(t *testing.T) {
 
 func TestConformance(t *testing.T) {
 	for _, dims := range []int{32, 384} {
-		embedtest.Run(t, func(testing.TB) core.EmbeddingsModel { return New(Options{Dimensions: dims}) },
+		embedtest.Run(t, func(testing.TB) core.EmbeddingsModel { return New(&Options{Dimensions: dims}) },
 			embedtest.Capabilities{Deterministic: true, Normalized: true, Dimensions: dims, EmbedsEmptyString: true})
 	}
 }
@@ -127,7 +127,7 @@ func TestOptions(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := New(tc.opts)
+			m := New(&tc.opts)
 			if m.Dimensions() != tc.dims || m.MaxTokens() != tc.maxToks {
 				t.Fatalf("Dimensions() = %d, MaxTokens() = %d, want %d, %d", m.Dimensions(), m.MaxTokens(), tc.dims, tc.maxToks)
 			}
@@ -143,7 +143,7 @@ func TestOptions(t *testing.T) {
 }
 
 func TestEmbeddingRules(t *testing.T) {
-	m := New(Options{Dimensions: 64})
+	m := New(&Options{Dimensions: 64})
 	embed := func(text string) []float32 {
 		t.Helper()
 		resp, err := m.CreateEmbeddings(context.Background(), []string{text})
@@ -177,7 +177,7 @@ func TestEmbeddingRules(t *testing.T) {
 }
 
 func TestCancelledContextFailsWithStatusCancelled(t *testing.T) {
-	m := New(Options{})
+	m := New(nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	resp, err := m.CreateEmbeddings(ctx, []string{"a", "b"})
@@ -197,7 +197,7 @@ func FuzzEmbedding(f *testing.F) {
 	for _, s := range []string{"", "Hello, World! café 👋", "x1 x2\tx3\nx4", "\xff\xfe", "ÀÉÎ àéî ß İ"} {
 		f.Add(s)
 	}
-	m := New(Options{Dimensions: 32})
+	m := New(&Options{Dimensions: 32})
 	f.Fuzz(func(t *testing.T, text string) {
 		resp, err := m.CreateEmbeddings(context.Background(), []string{text})
 		if err != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 func ExampleNew() {
-	model := embedhash.New(embedhash.Options{Dimensions: 32})
+	model := embedhash.New(&embedhash.Options{Dimensions: 32})
 
 	resp, err := model.CreateEmbeddings(context.Background(), []string{
 		"vector database search",

@@ -56,7 +56,7 @@ func BenchmarkCreateEmbeddings(b *testing.B) {
 		_, _ = w.Write(body)
 	}))
 	b.Cleanup(server.Close)
-	h, err := New(Options{APIKey: testAPIKey, Model: testModel, Endpoint: server.URL})
+	h, err := New(&Options{APIKey: testAPIKey, Model: testModel, Endpoint: server.URL})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func ExampleNew() {
 	}))
 	defer server.Close()
 
-	model, err := embedhosted.New(embedhosted.Options{
+	model, err := embedhosted.New(&embedhosted.Options{
 		OSSModel:    "nomic-embed-text",
 		OSSEndpoint: server.URL,
 	})
@@ -63,7 +63,7 @@ func ExampleHostedEmbeddings_CreateEmbeddings_rateLimited() {
 	}))
 	defer server.Close()
 
-	model, err := embedhosted.New(embedhosted.Options{
+	model, err := embedhosted.New(&embedhosted.Options{
 		APIKey:      "sk-example-key",
 		Model:       "text-embedding-3-small",
 		Endpoint:    server.URL,
@@ -91,7 +91,7 @@ func ExampleOptionsFromKeysJSON() {
 		fmt.Println(err)
 		return
 	}
-	model, err := embedhosted.New(opts)
+	model, err := embedhosted.New(&opts)
 	if err != nil {
 		fmt.Println(err)
 		return

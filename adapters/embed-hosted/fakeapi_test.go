@@ -106,7 +106,7 @@ func (f *fakeAPI) client(edit func(*Options)) *HostedEmbeddings {
 	if o.Organization != "" && f.wantOrganization == "" {
 		f.wantOrganization = o.Organization
 	}
-	h, err := New(o)
+	h, err := New(&o)
 	if err != nil {
 		f.t.Fatalf("New: %v", err)
 	}

@@ -45,8 +45,12 @@ var _ core.EmbeddingsModel = (*HostedEmbeddings)(nil)
 //
 // Endpoints lose surrounding spaces and one trailing "/", so "http://h/"
 // posts to http://h/v1/embeddings.
-func New(opts Options) (*HostedEmbeddings, error) {
-	o, v, err := opts.resolve()
+func New(opts *Options) (*HostedEmbeddings, error) {
+	var given Options
+	if opts != nil {
+		given = *opts
+	}
+	o, v, err := given.resolve()
 	if err != nil {
 		return nil, fmt.Errorf("embedhosted: new: %w", err)
 	}

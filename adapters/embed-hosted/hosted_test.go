@@ -475,7 +475,7 @@ func TestTransportErrorsAreFailures(t *testing.T) {
 			conn.Close()
 		}
 	}()
-	h, err := New(Options{OSSModel: testOSSModel, OSSEndpoint: "http://" + ln.Addr().String()})
+	h, err := New(&Options{OSSModel: testOSSModel, OSSEndpoint: "http://" + ln.Addr().String()})
 	if err != nil {
 		t.Fatal(err)
 	}

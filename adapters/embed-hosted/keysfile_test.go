@@ -59,7 +59,7 @@ func TestOptionsFromKeysJSONReadsVectraKeysFiles(t *testing.T) {
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got  %#v\nwant %#v", optionsView(got), optionsView(tt.want))
 			}
-			if _, err := New(got); err != nil {
+			if _, err := New(&got); err != nil {
 				t.Errorf("New(decoded file): %v", err)
 			}
 		})
@@ -130,7 +130,7 @@ func TestKeysFileOptionsReachTheServer(t *testing.T) {
 			}
 			o.HTTPClient = api.server.Client()
 			api.wantDimensions = 4
-			h, err := New(o)
+			h, err := New(&o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +171,7 @@ func FuzzOptionsFromKeysJSON(f *testing.F) {
 				t.Fatalf("negative delay decoded: %v", o.RetryPolicy)
 			}
 		}
-		h, err := New(o)
+		h, err := New(&o)
 		if err != nil {
 			if !errors.Is(err, core.ErrInvalidArgument) {
 				t.Fatalf("New error %v does not wrap core.ErrInvalidArgument", err)

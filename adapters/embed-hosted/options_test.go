@@ -36,7 +36,7 @@ func TestNewPicksTheVariantFromTheOptionsSet(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h, err := New(tt.opts)
+			h, err := New(&tt.opts)
 			if err != nil {
 				t.Fatalf("New: %v", err)
 			}
@@ -97,7 +97,7 @@ func TestNewRejectsAmbiguousIncompleteAndInvalidOptions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h, err := New(tt.opts)
+			h, err := New(&tt.opts)
 			if err == nil {
 				t.Fatalf("New returned %v, want an error", h)
 			}
@@ -162,7 +162,7 @@ func TestNewFillsDefaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h, err := New(tt.opts)
+			h, err := New(&tt.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -181,7 +181,7 @@ func wantEqual[T any](t *testing.T, got, want T) {
 func TestNewCopiesTheCallersSlicesAndHeaders(t *testing.T) {
 	policy := []time.Duration{time.Millisecond}
 	headers := http.Header{"X-Trace": {"a"}}
-	h, err := New(Options{OSSModel: "m", OSSEndpoint: "http://h", RetryPolicy: policy, Headers: headers})
+	h, err := New(&Options{OSSModel: "m", OSSEndpoint: "http://h", RetryPolicy: policy, Headers: headers})
 	if err != nil {
 		t.Fatal(err)
 	}

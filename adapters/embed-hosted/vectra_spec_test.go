@@ -28,7 +28,7 @@ func TestVectraOpenAIEmbeddingsSpec(t *testing.T) {
 		run  func(t *testing.T)
 	}{
 		{"Azure: trims trailing slash, enforces https, defaults apiVersion and maxTokens", func(t *testing.T) {
-			h, err := New(Options{CloudAPIKey: testCloudKey, CloudEndpoint: "https://example.com/", CloudDeployment: "dep"})
+			h, err := New(&Options{CloudAPIKey: testCloudKey, CloudEndpoint: "https://example.com/", CloudDeployment: "dep"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -39,14 +39,14 @@ func TestVectraOpenAIEmbeddingsSpec(t *testing.T) {
 			wantEqual(t, h.Variant(), VariantCloudHosted)
 		}},
 		{"Azure: throws for non-https endpoint", func(t *testing.T) {
-			_, err := New(Options{CloudAPIKey: testCloudKey, CloudEndpoint: "http://example.com", CloudDeployment: "dep"})
+			_, err := New(&Options{CloudAPIKey: testCloudKey, CloudEndpoint: "http://example.com", CloudDeployment: "dep"})
 			if !errors.Is(err, core.ErrInvalidArgument) || !strings.Contains(err.Error(), `"http://example.com"`) ||
 				!strings.Contains(err.Error(), "must be an https url") {
 				t.Errorf("err = %v, want an invalid-argument error quoting the endpoint", err)
 			}
 		}},
 		{"OSS: selects OSS client type, defaults retryPolicy, respects maxTokens", func(t *testing.T) {
-			h, err := New(Options{OSSModel: "oss-emb", OSSEndpoint: "https://oss.example.com", MaxTokens: 1234})
+			h, err := New(&Options{OSSModel: "oss-emb", OSSEndpoint: "https://oss.example.com", MaxTokens: 1234})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +55,7 @@ func TestVectraOpenAIEmbeddingsSpec(t *testing.T) {
 			wantEqual(t, h.Variant(), VariantSelfHosted)
 		}},
 		{"OpenAI: selects OpenAI client type and defaults retryPolicy", func(t *testing.T) {
-			h, err := New(Options{APIKey: "sk", Model: "text-embedding-3-small"})
+			h, err := New(&Options{APIKey: "sk", Model: "text-embedding-3-small"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestVectraOpenAIEmbeddingsSpec(t *testing.T) {
 		{"OpenAI: URL formation (default endpoint) and model injection", func(t *testing.T) {
 			api := newFakeAPI(t, VariantHosted)
 			rt := &redirectTransport{to: api.server.URL}
-			h, err := New(Options{APIKey: testAPIKey, Model: testModel, HTTPClient: &http.Client{Transport: rt}})
+			h, err := New(&Options{APIKey: testAPIKey, Model: testModel, HTTPClient: &http.Client{Transport: rt}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,7 +99,7 @@ func TestVectraOpenAIEmbeddingsSpec(t *testing.T) {
 		{"OpenAI: URL formation (custom endpoint)", func(t *testing.T) {
 			api := newFakeAPI(t, VariantHosted)
 			rt := &redirectTransport{to: api.server.URL}
-			h, err := New(Options{APIKey: testAPIKey, Model: testModel, Endpoint: "https://custom",
+			h, err := New(&Options{APIKey: testAPIKey, Model: testModel, Endpoint: "https://custom",
 				HTTPClient: &http.Client{Transport: rt}})
 			if err != nil {
 				t.Fatal(err)
@@ -205,11 +205,11 @@ func TestVectraOpenAIEmbeddingsSpec(t *testing.T) {
 			wantEqual(t, string(api.request(0).Body["input"]), `["a","b"]`)
 		}},
 		{"maxTokens default and override", func(t *testing.T) {
-			def, err := New(Options{APIKey: "sk", Model: "m"})
+			def, err := New(&Options{APIKey: "sk", Model: "m"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			over, err := New(Options{APIKey: "sk", Model: "m", MaxTokens: 1024})
+			over, err := New(&Options{APIKey: "sk", Model: "m", MaxTokens: 1024})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,7 +255,7 @@ func TestVectraSpecHelperSeesEveryAddress(t *testing.T) {
 	// where it was sent, or the URL cases above would pass vacuously.
 	api := newFakeAPI(t, VariantSelfHosted)
 	rt := &redirectTransport{to: api.server.URL}
-	h, err := New(Options{OSSModel: testOSSModel, OSSEndpoint: "http://elsewhere.invalid:9", HTTPClient: &http.Client{Transport: rt}})
+	h, err := New(&Options{OSSModel: testOSSModel, OSSEndpoint: "http://elsewhere.invalid:9", HTTPClient: &http.Client{Transport: rt}})
 	if err != nil {
 		t.Fatal(err)
 	}

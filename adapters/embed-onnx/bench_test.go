@@ -62,7 +62,7 @@ func longText(tok *TransformersTokenizer, seed int) string {
 
 func benchmarkSentences(b *testing.B, threads int, inputs func(*TransformersTokenizer) []string) {
 	dir := miniLMFolder(b)
-	m, err := CreateTransformersEmbeddings(b.Context(), TransformersOptions{Model: dir, Device: DeviceCPU, Threads: threads})
+	m, err := CreateTransformersEmbeddings(b.Context(), &TransformersOptions{Model: dir, Device: DeviceCPU, Threads: threads})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func BenchmarkTokenizerEncode(b *testing.B) {
 func BenchmarkLoadMiniLM(b *testing.B) {
 	dir := miniLMFolder(b)
 	for b.Loop() {
-		m, err := CreateTransformersEmbeddings(b.Context(), TransformersOptions{Model: dir, Device: DeviceCPU})
+		m, err := CreateTransformersEmbeddings(b.Context(), &TransformersOptions{Model: dir, Device: DeviceCPU})
 		if err != nil {
 			b.Fatal(err)
 		}

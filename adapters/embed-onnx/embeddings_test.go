@@ -41,7 +41,7 @@ func truncatedIDs(tok *TransformersTokenizer, text string) []int {
 
 func create(t testing.TB, opts TransformersOptions) *TransformersEmbeddings {
 	t.Helper()
-	m, err := CreateTransformersEmbeddings(t.Context(), opts)
+	m, err := CreateTransformersEmbeddings(t.Context(), &opts)
 	if err != nil {
 		t.Fatalf("CreateTransformersEmbeddings: %v", err)
 	}
@@ -182,7 +182,7 @@ func TestEmbeddingsDtypeChoosesTheModelFile(t *testing.T) {
 	}
 	t.Run("a missing variant is a clear error", func(t *testing.T) {
 		only, _ := tinyModel(t, bertgen.Folder{})
-		_, err := CreateTransformersEmbeddings(t.Context(), TransformersOptions{Model: only, Dtype: DtypeQ8})
+		_, err := CreateTransformersEmbeddings(t.Context(), &TransformersOptions{Model: only, Dtype: DtypeQ8})
 		if !errors.Is(err, ErrModelNotFound) || !errors.Is(err, os.ErrNotExist) {
 			t.Fatalf("err = %v, want ErrModelNotFound", err)
 		}
@@ -193,7 +193,7 @@ func TestEmbeddingsDtypeChoosesTheModelFile(t *testing.T) {
 		}
 	})
 	t.Run("an unknown dtype is invalid", func(t *testing.T) {
-		_, err := CreateTransformersEmbeddings(t.Context(), TransformersOptions{Model: dir, Dtype: "int3"})
+		_, err := CreateTransformersEmbeddings(t.Context(), &TransformersOptions{Model: dir, Dtype: "int3"})
 		if !errors.Is(err, core.ErrInvalidArgument) {
 			t.Fatalf("err = %v, want ErrInvalidArgument", err)
 		}
@@ -213,7 +213,7 @@ func TestEmbeddingsDevice(t *testing.T) {
 	t.Run("device gpu fails clearly without CUDA", func(t *testing.T) {
 		// The runtime library installed by make onnxruntime has no CUDA
 		// provider, so gpu cannot be satisfied on any machine it runs on.
-		_, err := CreateTransformersEmbeddings(t.Context(), TransformersOptions{Model: dir, Device: DeviceGPU})
+		_, err := CreateTransformersEmbeddings(t.Context(), &TransformersOptions{Model: dir, Device: DeviceGPU})
 		if !errors.Is(err, ErrDeviceUnavailable) {
 			t.Fatalf("err = %v, want ErrDeviceUnavailable", err)
 		}
@@ -222,7 +222,7 @@ func TestEmbeddingsDevice(t *testing.T) {
 		}
 	})
 	t.Run("an unknown device is invalid", func(t *testing.T) {
-		_, err := CreateTransformersEmbeddings(t.Context(), TransformersOptions{Model: dir, Device: "tpu"})
+		_, err := CreateTransformersEmbeddings(t.Context(), &TransformersOptions{Model: dir, Device: "tpu"})
 		if !errors.Is(err, core.ErrInvalidArgument) {
 			t.Fatalf("err = %v, want ErrInvalidArgument", err)
 		}
@@ -255,7 +255,7 @@ func TestEmbeddingsOptions(t *testing.T) {
 		{"an unknown pooling is invalid", TransformersOptions{Model: dir, Pooling: "max"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := CreateTransformersEmbeddings(t.Context(), tc.opts); !errors.Is(err, core.ErrInvalidArgument) {
+			if _, err := CreateTransformersEmbeddings(t.Context(), &tc.opts); !errors.Is(err, core.ErrInvalidArgument) {
 				t.Fatalf("err = %v, want ErrInvalidArgument", err)
 			}
 		})
@@ -319,7 +319,7 @@ func TestEmbeddingsFailures(t *testing.T) {
 	t.Run("a cancelled context stops loading", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
-		if _, err := CreateTransformersEmbeddings(ctx, TransformersOptions{Model: dir}); !errors.Is(err, context.Canceled) {
+		if _, err := CreateTransformersEmbeddings(ctx, &TransformersOptions{Model: dir}); !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}
 	})
@@ -331,7 +331,7 @@ func TestEmbeddingsFailures(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(bad, "onnx", "model.onnx"), []byte("not a model"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := CreateTransformersEmbeddings(t.Context(), TransformersOptions{Model: bad}); err == nil {
+		if _, err := CreateTransformersEmbeddings(t.Context(), &TransformersOptions{Model: bad}); err == nil {
 			t.Fatal("a corrupt model file loaded")
 		}
 	})
@@ -340,7 +340,7 @@ func TestEmbeddingsFailures(t *testing.T) {
 func TestEmbeddingsConformance(t *testing.T) {
 	dir, _ := tinyModel(t, bertgen.Folder{Uncased: true})
 	embedtest.Run(t, func(t testing.TB) core.EmbeddingsModel {
-		m, err := CreateTransformersEmbeddings(context.Background(), TransformersOptions{Model: dir})
+		m, err := CreateTransformersEmbeddings(context.Background(), &TransformersOptions{Model: dir})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,7 +33,7 @@ func ExampleCreateTransformersEmbeddings() {
 	ctx := context.Background()
 
 	// Model is a folder path, or an id under $FOLIO_MODELS_DIR.
-	m, err := embedonnx.CreateTransformersEmbeddings(ctx, embedonnx.TransformersOptions{
+	m, err := embedonnx.CreateTransformersEmbeddings(ctx, &embedonnx.TransformersOptions{
 		Model:   dir,
 		Device:  embedonnx.DeviceCPU,
 		Pooling: embedonnx.PoolingMean,
@@ -56,7 +56,7 @@ func ExampleNewLocalEmbeddings() {
 	defer cleanup()
 
 	// Nothing loads until the first call.
-	m := embedonnx.NewLocalEmbeddings(embedonnx.LocalOptions{Model: dir})
+	m := embedonnx.NewLocalEmbeddings(&embedonnx.LocalOptions{Model: dir})
 	defer m.Close()
 
 	resp, err := m.CreateEmbeddings(context.Background(), []string{"hello world"})

@@ -41,8 +41,13 @@ type LocalEmbeddings struct {
 	loads  int // successful loads, for tests: at most one
 }
 
-// NewLocalEmbeddings returns a model that loads on first use.
-func NewLocalEmbeddings(opts LocalOptions) *LocalEmbeddings {
+// NewLocalEmbeddings returns a model that loads on first use; nil opts are
+// the defaults (DefaultModel).
+func NewLocalEmbeddings(o *LocalOptions) *LocalEmbeddings {
+	var opts LocalOptions
+	if o != nil {
+		opts = *o
+	}
 	if opts.Model == "" {
 		opts.Model = DefaultModel
 	}

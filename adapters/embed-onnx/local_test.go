@@ -24,7 +24,7 @@ func TestLocalEmbeddingsOptions(t *testing.T) {
 		{"custom MaxTokens", LocalOptions{MaxTokens: 128}, DefaultModel, 128},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := NewLocalEmbeddings(tc.opts)
+			m := NewLocalEmbeddings(&tc.opts)
 			if m.Model() != tc.model || m.MaxTokens() != tc.maxTokens {
 				t.Errorf("Model %q MaxTokens %d, want %q %d", m.Model(), m.MaxTokens(), tc.model, tc.maxTokens)
 			}
@@ -34,7 +34,7 @@ func TestLocalEmbeddingsOptions(t *testing.T) {
 
 func TestLocalEmbeddingsMatchReference(t *testing.T) {
 	dir, w := tinyModel(t, bertgen.Folder{Uncased: true})
-	m := NewLocalEmbeddings(LocalOptions{Model: dir})
+	m := NewLocalEmbeddings(&LocalOptions{Model: dir})
 	t.Cleanup(func() { m.Close() })
 	resp, err := m.CreateEmbeddings(t.Context(), texts)
 	if err != nil {
@@ -53,14 +53,14 @@ func TestLocalEmbeddingsMatchReference(t *testing.T) {
 
 func TestLocalEmbeddingsLoadOnFirstUse(t *testing.T) {
 	t.Run("nothing is loaded before the first call", func(t *testing.T) {
-		m := NewLocalEmbeddings(LocalOptions{Model: filepath.Join(t.TempDir(), "absent")})
+		m := NewLocalEmbeddings(&LocalOptions{Model: filepath.Join(t.TempDir(), "absent")})
 		if m.engine != nil || m.loads != 0 {
 			t.Fatal("the model loaded at construction")
 		}
 	})
 	t.Run("concurrent first calls load the model once", func(t *testing.T) {
 		dir, _ := tinyModel(t, bertgen.Folder{})
-		m := NewLocalEmbeddings(LocalOptions{Model: dir})
+		m := NewLocalEmbeddings(&LocalOptions{Model: dir})
 		t.Cleanup(func() { m.Close() })
 		var wg sync.WaitGroup
 		results := make([][]float32, 8)
@@ -87,7 +87,7 @@ func TestLocalEmbeddingsLoadOnFirstUse(t *testing.T) {
 	t.Run("a failed load is an error status, and the next call tries again", func(t *testing.T) {
 		dir, _ := tinyModel(t, bertgen.Folder{})
 		target := filepath.Join(t.TempDir(), "later")
-		m := NewLocalEmbeddings(LocalOptions{Model: target})
+		m := NewLocalEmbeddings(&LocalOptions{Model: target})
 		t.Cleanup(func() { m.Close() })
 		resp, err := m.CreateEmbeddings(t.Context(), []string{"hello"})
 		if verr := embedtest.CheckResponse([]string{"hello"}, resp, err); verr != nil {
@@ -105,7 +105,7 @@ func TestLocalEmbeddingsLoadOnFirstUse(t *testing.T) {
 	})
 	t.Run("Close releases the model and later calls fail", func(t *testing.T) {
 		dir, _ := tinyModel(t, bertgen.Folder{})
-		m := NewLocalEmbeddings(LocalOptions{Model: dir})
+		m := NewLocalEmbeddings(&LocalOptions{Model: dir})
 		if _, err := m.CreateEmbeddings(t.Context(), []string{"hello"}); err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +121,7 @@ func TestLocalEmbeddingsLoadOnFirstUse(t *testing.T) {
 func TestLocalEmbeddingsConformance(t *testing.T) {
 	dir, _ := tinyModel(t, bertgen.Folder{Uncased: true})
 	embedtest.Run(t, func(t testing.TB) core.EmbeddingsModel {
-		m := NewLocalEmbeddings(LocalOptions{Model: dir})
+		m := NewLocalEmbeddings(&LocalOptions{Model: dir})
 		t.Cleanup(func() { m.Close() })
 		return m
 	}, embedtest.Capabilities{Deterministic: true, Tolerance: tolerance, Normalized: true, Dimensions: 32, EmbedsEmptyString: true})

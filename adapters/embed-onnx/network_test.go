@@ -59,11 +59,11 @@ func TestNoNetworkAccess(t *testing.T) {
 
 		models := t.TempDir()
 		// A model id that is not there: an error, never a download.
-		_, err = CreateTransformersEmbeddings(t.Context(), TransformersOptions{Model: "Xenova/all-MiniLM-L6-v2", ModelsDir: models})
+		_, err = CreateTransformersEmbeddings(t.Context(), &TransformersOptions{Model: "Xenova/all-MiniLM-L6-v2", ModelsDir: models})
 		if !errors.Is(err, ErrModelNotFound) {
 			t.Fatalf("absent model: %v, want ErrModelNotFound", err)
 		}
-		local := NewLocalEmbeddings(LocalOptions{ModelsDir: models})
+		local := NewLocalEmbeddings(&LocalOptions{ModelsDir: models})
 		if _, err := local.CreateEmbeddings(t.Context(), []string{"hello"}); !errors.Is(err, ErrModelNotFound) {
 			t.Fatalf("absent local model: %v, want ErrModelNotFound", err)
 		}

@@ -56,8 +56,13 @@ type TransformersEmbeddings struct {
 }
 
 // CreateTransformersEmbeddings loads the model now: its folder, tokenizer
-// and ONNX session. It never downloads anything.
-func CreateTransformersEmbeddings(ctx context.Context, opts TransformersOptions) (*TransformersEmbeddings, error) {
+// and ONNX session. It never downloads anything. nil opts are the
+// defaults.
+func CreateTransformersEmbeddings(ctx context.Context, o *TransformersOptions) (*TransformersEmbeddings, error) {
+	var opts TransformersOptions
+	if o != nil {
+		opts = *o
+	}
 	if opts.MaxTokens < 0 {
 		return nil, fmt.Errorf("embedonnx: max tokens %d: %w", opts.MaxTokens, core.ErrInvalidArgument)
 	}

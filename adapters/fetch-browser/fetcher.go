@@ -60,8 +60,13 @@ type BrowserWebFetcher struct {
 
 var _ core.TextFetcher = (*BrowserWebFetcher)(nil)
 
-// New returns a BrowserWebFetcher. It keeps a copy of opts.Headers.
-func New(opts Options) *BrowserWebFetcher {
+// New returns a BrowserWebFetcher; nil opts are the defaults. It keeps a
+// copy of opts.Headers.
+func New(o *Options) *BrowserWebFetcher {
+	var opts Options
+	if o != nil {
+		opts = *o
+	}
 	if opts.Mode == "" {
 		opts.Mode = "cors"
 	}

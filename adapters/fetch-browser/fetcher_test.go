@@ -49,7 +49,7 @@ func TestConformance(t *testing.T) {
 	fetchtest.Run(t, func(t testing.TB) fetchtest.Harness {
 		base := server(t)
 		return fetchtest.Harness{
-			Fetcher: fetchbrowser.New(fetchbrowser.Options{}),
+			Fetcher: fetchbrowser.New(nil),
 			Publish: func(t testing.TB, texts []string) (string, []fetchtest.Document) {
 				uri := publish(t, "text/plain; charset=utf-8", texts[0])
 				return uri, []fetchtest.Document{{URI: uri, Text: texts[0]}}
@@ -72,7 +72,7 @@ func fetchOne(ctx context.Context, f *fetchbrowser.BrowserWebFetcher, uri string
 
 func TestContentTypes(t *testing.T) {
 	ctx := t.Context()
-	f := fetchbrowser.New(fetchbrowser.Options{})
+	f := fetchbrowser.New(nil)
 	tests := []struct {
 		name, contentType, body, wantText, wantDocType string
 	}{
@@ -97,7 +97,7 @@ func TestContentTypes(t *testing.T) {
 	}
 	t.Run("KeepHTML reports html as it is", func(t *testing.T) {
 		uri := publish(t, "text/html", "<h1>T</h1>")
-		text, docType, err := fetchOne(ctx, fetchbrowser.New(fetchbrowser.Options{KeepHTML: true}), uri)
+		text, docType, err := fetchOne(ctx, fetchbrowser.New(&fetchbrowser.Options{KeepHTML: true}), uri)
 		if err != nil || text != "<h1>T</h1>" || docType != "html" {
 			t.Errorf("Fetch = %q, %q, %v; want the html with docType html", text, docType, err)
 		}
@@ -123,7 +123,7 @@ func TestContentTypes(t *testing.T) {
 }
 
 func TestHTTPStatus(t *testing.T) {
-	_, _, err := fetchOne(t.Context(), fetchbrowser.New(fetchbrowser.Options{}), server(t)+"/missing")
+	_, _, err := fetchOne(t.Context(), fetchbrowser.New(nil), server(t)+"/missing")
 	var se *fetchbrowser.HTTPStatusError
 	if !errors.As(err, &se) || se.StatusCode != 404 || !errors.Is(err, fetchbrowser.ErrHTTPStatus) ||
 		!strings.Contains(err.Error(), "HTTP 404: Not Found") {
@@ -133,7 +133,7 @@ func TestHTTPStatus(t *testing.T) {
 
 func TestHeadersAreSent(t *testing.T) {
 	headers := map[string]string{"X-Folio-Test": "sent"}
-	f := fetchbrowser.New(fetchbrowser.Options{Headers: headers})
+	f := fetchbrowser.New(&fetchbrowser.Options{Headers: headers})
 	headers["X-Folio-Test"] = "changed after New"
 	text, _, err := fetchOne(t.Context(), f, server(t)+"/headers")
 	if err != nil || text != "sent" {
@@ -143,14 +143,14 @@ func TestHeadersAreSent(t *testing.T) {
 
 func TestRequestMode(t *testing.T) {
 	// same-origin mode refuses a cross-origin page, as the browser does.
-	f := fetchbrowser.New(fetchbrowser.Options{Mode: "same-origin"})
+	f := fetchbrowser.New(&fetchbrowser.Options{Mode: "same-origin"})
 	if _, _, err := fetchOne(t.Context(), f, publish(t, "text/plain", "x")); err == nil {
 		t.Error("Fetch of a cross-origin page in same-origin mode succeeded, want the browser's refusal")
 	}
 }
 
 func TestBodyCap(t *testing.T) {
-	f := fetchbrowser.New(fetchbrowser.Options{MaxBodyBytes: 1 << 20})
+	f := fetchbrowser.New(&fetchbrowser.Options{MaxBodyBytes: 1 << 20})
 	if _, _, err := fetchOne(t.Context(), f, server(t)+"/big"); !errors.Is(err, fetchbrowser.ErrBodyTooLarge) {
 		t.Errorf("Fetch of 3 MiB with a 1 MiB cap = %v, want ErrBodyTooLarge", err)
 	}
@@ -160,7 +160,7 @@ func TestContextAbortsTheRequest(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, _, err := fetchOne(ctx, fetchbrowser.New(fetchbrowser.Options{}), server(t)+"/slow")
+	_, _, err := fetchOne(ctx, fetchbrowser.New(nil), server(t)+"/slow")
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Fetch of a page that never answers = %v, want context.DeadlineExceeded", err)
 	}
@@ -170,7 +170,7 @@ func TestContextAbortsTheRequest(t *testing.T) {
 }
 
 func TestSchemes(t *testing.T) {
-	_, _, err := fetchOne(t.Context(), fetchbrowser.New(fetchbrowser.Options{}), "file:///etc/passwd")
+	_, _, err := fetchOne(t.Context(), fetchbrowser.New(nil), "file:///etc/passwd")
 	if !errors.Is(err, core.ErrInvalidArgument) {
 		t.Errorf("Fetch of a file: uri = %v, want core.ErrInvalidArgument", err)
 	}

@@ -28,7 +28,7 @@ func BenchmarkFileFetcher(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	f := fetch.NewFileFetcher()
+	f := fetch.NewFileFetcher(nil)
 	b.ResetTimer()
 	for b.Loop() {
 		n := 0
@@ -55,7 +55,7 @@ func BenchmarkWebFetcherPage(b *testing.B) {
 	}
 	sb.WriteString("</body></html>")
 	srv := serveBench(b, sb.String())
-	f := fetch.NewWebFetcher(fetch.WebOptions{})
+	f := fetch.NewWebFetcher(nil)
 	b.SetBytes(int64(sb.Len()))
 	for b.Loop() {
 		if _, err := f.Fetch(context.Background(), srv, func(context.Context, string, string, string) (bool, error) { return true, nil }); err != nil {

@@ -6,7 +6,7 @@
 // A fetcher calls back once per document with its uri, text and docType;
 // the callback usually upserts it:
 //
-//	f := fetch.NewFileFetcher()
+//	f := fetch.NewFileFetcher(nil)
 //	_, err := f.Fetch(ctx, "docs", func(ctx context.Context, uri, text, docType string) (bool, error) {
 //		_, err := index.UpsertDocument(ctx, uri, text, docType, nil, nil)
 //		return err == nil, err

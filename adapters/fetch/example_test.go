@@ -32,7 +32,7 @@ func ExampleFileFetcher() {
 		_ = os.WriteFile(p, []byte(text), 0o644)
 	}
 
-	f := fetch.NewFileFetcher()
+	f := fetch.NewFileFetcher(nil)
 	ok, err := f.Fetch(context.Background(), dir, func(ctx context.Context, uri, text, docType string) (bool, error) {
 		rel, _ := filepath.Rel(dir, uri)
 		fmt.Printf("%-17s %-9s %q\n", filepath.ToSlash(rel), docType, text)
@@ -57,7 +57,7 @@ func ExampleWebFetcher() {
 	}))
 	defer srv.Close()
 
-	f := fetch.NewWebFetcher(fetch.WebOptions{})
+	f := fetch.NewWebFetcher(nil)
 	_, err := f.Fetch(context.Background(), srv.URL+"/notes", func(ctx context.Context, uri, text, docType string) (bool, error) {
 		fmt.Println(docType)
 		fmt.Println(strings.ReplaceAll(text, srv.URL, "http://server")) // the test server's address varies

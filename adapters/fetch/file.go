@@ -50,11 +50,15 @@ type FileFetcher struct {
 
 var _ core.TextFetcher = (*FileFetcher)(nil)
 
-// NewFileFetcher returns a FileFetcher with the default options.
-func NewFileFetcher() *FileFetcher { return &FileFetcher{} }
-
-// NewFileFetcherWithOptions returns a FileFetcher with opts.
-func NewFileFetcherWithOptions(opts FileOptions) *FileFetcher { return &FileFetcher{opts: opts} }
+// NewFileFetcher returns a FileFetcher with opts; nil opts are the
+// defaults.
+func NewFileFetcher(opts *FileOptions) *FileFetcher {
+	f := &FileFetcher{}
+	if opts != nil {
+		f.opts = *opts
+	}
+	return f
+}
 
 // ErrNotRegular is the error of a Fetch whose uri names something that is
 // neither a file nor a folder (a FIFO, a socket, a device).

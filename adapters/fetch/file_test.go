@@ -21,7 +21,7 @@ func fileHarness(t testing.TB) fetchtest.Harness {
 	var mu sync.Mutex
 	n := 0
 	return fetchtest.Harness{
-		Fetcher: fetch.NewFileFetcher(),
+		Fetcher: fetch.NewFileFetcher(nil),
 		Publish: func(t testing.TB, texts []string) (string, []fetchtest.Document) {
 			mu.Lock()
 			n++
@@ -117,7 +117,7 @@ func TestFileFetcherDocTypes(t *testing.T) {
 	} {
 		p := filepath.Join(dir, name)
 		writeFile(t, p, "content of "+name)
-		got := fetchFiles(t, fetch.NewFileFetcherWithOptions(fetch.FileOptions{IncludeBinary: true}), p)
+		got := fetchFiles(t, fetch.NewFileFetcher(&fetch.FileOptions{IncludeBinary: true}), p)
 		if len(got) != 1 || got[0].docType != want || got[0].uri != p || got[0].text != "content of "+name {
 			t.Errorf("%s: got %+v, want docType %q", name, got, want)
 		}
@@ -129,7 +129,7 @@ func TestFileFetcherMissingPathIsSilentSuccess(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "file.txt"), "x")
 	for _, p := range []string{filepath.Join(dir, "missing"), filepath.Join(dir, "file.txt", "below-a-file")} {
 		called := false
-		ok, err := fetch.NewFileFetcher().Fetch(t.Context(), p, func(context.Context, string, string, string) (bool, error) {
+		ok, err := fetch.NewFileFetcher(nil).Fetch(t.Context(), p, func(context.Context, string, string, string) (bool, error) {
 			called = true
 			return true, nil
 		})
@@ -144,7 +144,7 @@ func TestFileFetcherWalksInNameOrder(t *testing.T) {
 	for _, name := range []string{"b.md", "a.md", "c/z.md", "c/a.md", "B.md", "ab/x.md"} {
 		writeFile(t, filepath.Join(dir, name), name)
 	}
-	got := uris(fetchFiles(t, fetch.NewFileFetcher(), dir))
+	got := uris(fetchFiles(t, fetch.NewFileFetcher(nil), dir))
 	var want []string
 	for _, name := range []string{"B.md", "a.md", "ab/x.md", "b.md", "c/a.md", "c/z.md"} {
 		want = append(want, filepath.Join(dir, name))
@@ -174,7 +174,7 @@ func TestFileFetcherSymlinkCycleEnds(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "dangling.md")); err != nil {
 		t.Fatal(err)
 	}
-	got := fetchFiles(t, fetch.NewFileFetcher(), dir)
+	got := fetchFiles(t, fetch.NewFileFetcher(nil), dir)
 	want := []string{filepath.Join(dir, "a", "doc.md"), filepath.Join(dir, "link.md")}
 	if !slices.Equal(uris(got), want) {
 		t.Fatalf("got %v, want %v", uris(got), want)
@@ -195,18 +195,18 @@ func TestFileFetcherSkipsBinaryFiles(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if got := uris(fetchFiles(t, fetch.NewFileFetcher(), dir)); !slices.Equal(got, []string{filepath.Join(dir, "notes.md")}) {
+	if got := uris(fetchFiles(t, fetch.NewFileFetcher(nil), dir)); !slices.Equal(got, []string{filepath.Join(dir, "notes.md")}) {
 		t.Errorf("default: got %v, want only notes.md", got)
 	}
-	all := uris(fetchFiles(t, fetch.NewFileFetcherWithOptions(fetch.FileOptions{IncludeBinary: true}), dir))
+	all := uris(fetchFiles(t, fetch.NewFileFetcher(&fetch.FileOptions{IncludeBinary: true}), dir))
 	if len(all) != 5 {
 		t.Errorf("IncludeBinary: got %v, want the 5 files (never the FIFO)", all)
 	}
 	// Named directly, a binary file is skipped too; a FIFO is an error.
-	if got := fetchFiles(t, fetch.NewFileFetcher(), filepath.Join(dir, "logo.png")); len(got) != 0 {
+	if got := fetchFiles(t, fetch.NewFileFetcher(nil), filepath.Join(dir, "logo.png")); len(got) != 0 {
 		t.Errorf("logo.png named directly: %v", got)
 	}
-	if _, err := fetch.NewFileFetcher().Fetch(t.Context(), fifo, nil); !errors.Is(err, fetch.ErrNotRegular) {
+	if _, err := fetch.NewFileFetcher(nil).Fetch(t.Context(), fifo, nil); !errors.Is(err, fetch.ErrNotRegular) {
 		t.Errorf("FIFO: %v, want ErrNotRegular", err)
 	}
 }
@@ -214,7 +214,7 @@ func TestFileFetcherSkipsBinaryFiles(t *testing.T) {
 func TestFileFetcherReplacesInvalidUTF8(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "latin1.txt")
 	writeFile(t, p, "caf\xe9 na\xefve \xe2\x82") // ISO-8859-1 bytes and a cut euro sign
-	got := fetchFiles(t, fetch.NewFileFetcher(), p)
+	got := fetchFiles(t, fetch.NewFileFetcher(nil), p)
 	if want := "caf\uFFFD na\uFFFDve \uFFFD\uFFFD"; len(got) != 1 || got[0].text != want {
 		t.Fatalf("got %q, want %q", got, want)
 	}

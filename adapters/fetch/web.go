@@ -156,8 +156,12 @@ type WebFetcher struct {
 
 var _ core.TextFetcher = (*WebFetcher)(nil)
 
-// NewWebFetcher returns a WebFetcher with opts.
-func NewWebFetcher(opts WebOptions) *WebFetcher {
+// NewWebFetcher returns a WebFetcher with opts; nil opts are the defaults.
+func NewWebFetcher(o *WebOptions) *WebFetcher {
+	var opts WebOptions
+	if o != nil {
+		opts = *o
+	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}

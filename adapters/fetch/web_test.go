@@ -49,7 +49,7 @@ func webHarness(t testing.TB) fetchtest.Harness {
 	}))
 	t.Cleanup(srv.Close)
 	return fetchtest.Harness{
-		Fetcher: fetch.NewWebFetcher(fetch.WebOptions{}),
+		Fetcher: fetch.NewWebFetcher(nil),
 		Publish: func(t testing.TB, texts []string) (string, []fetchtest.Document) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -145,7 +145,7 @@ Read [the intro](%[1]s/docs/intro.html), [the next page](%[1]s/guide/next.html) 
 
 func TestWebFetcherConvertsHTMLToMarkdown(t *testing.T) {
 	srv := serve(t, page("text/html; charset=utf-8", guidePage))
-	text, docType, err := fetchWeb(t.Context(), fetch.NewWebFetcher(fetch.WebOptions{}), srv.URL+"/guide/index.html")
+	text, docType, err := fetchWeb(t.Context(), fetch.NewWebFetcher(nil), srv.URL+"/guide/index.html")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestWebFetcherConvertsHTMLToMarkdown(t *testing.T) {
 
 func TestWebFetcherKeepHTML(t *testing.T) {
 	srv := serve(t, page("text/html", guidePage))
-	text, docType, err := fetchWeb(t.Context(), fetch.NewWebFetcher(fetch.WebOptions{KeepHTML: true}), srv.URL)
+	text, docType, err := fetchWeb(t.Context(), fetch.NewWebFetcher(&fetch.WebOptions{KeepHTML: true}), srv.URL)
 	if err != nil || text != guidePage || docType != "html" {
 		t.Fatalf("KeepHTML: docType %q, err %v, text changed %v", docType, err, text != guidePage)
 	}
@@ -174,7 +174,7 @@ func TestWebFetcherDropsLeadingRun(t *testing.T) {
 		{"<p>" + run + "</p>", run},
 	} {
 		srv := serve(t, page("text/html", "<html><body>"+tc.body+"</body></html>"))
-		text, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(fetch.WebOptions{}), srv.URL)
+		text, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(nil), srv.URL)
 		if err != nil || text != tc.want {
 			t.Errorf("%.20q…: got %q, %v; want %q", tc.body, text, err, tc.want)
 		}
@@ -193,14 +193,14 @@ func TestWebFetcherContentTypes(t *testing.T) {
 		{"APPLICATION/JSON", "json"},
 	} {
 		srv := serve(t, page(tc.header, `{"a": 1}`))
-		text, docType, err := fetchWeb(t.Context(), fetch.NewWebFetcher(fetch.WebOptions{}), srv.URL)
+		text, docType, err := fetchWeb(t.Context(), fetch.NewWebFetcher(nil), srv.URL)
 		if err != nil || text != `{"a": 1}` || docType != tc.docType {
 			t.Errorf("%q: got %q, %q, %v; want docType %q", tc.header, text, docType, err, tc.docType)
 		}
 	}
 	for _, header := range []string{"image/png", "text/css", "application/octet-stream", "text/htmlx"} {
 		srv := serve(t, page(header, "body"))
-		_, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(fetch.WebOptions{}), srv.URL)
+		_, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(nil), srv.URL)
 		if !errors.Is(err, fetch.ErrContentType) || !strings.Contains(err.Error(), header) {
 			t.Errorf("%q: %v, want ErrContentType naming it", header, err)
 		}
@@ -214,7 +214,7 @@ func TestWebFetcherStatusIsAnError(t *testing.T) {
 			w.WriteHeader(status)
 			fmt.Fprint(w, "<p>error page</p>")
 		})
-		_, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(fetch.WebOptions{}), srv.URL)
+		_, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(nil), srv.URL)
 		var se *fetch.HTTPStatusError
 		if !errors.As(err, &se) || se.StatusCode != status || !errors.Is(err, fetch.ErrHTTPStatus) ||
 			!strings.Contains(err.Error(), fmt.Sprintf("site returned an HTTP status of %d", status)) {
@@ -238,7 +238,7 @@ func TestWebFetcherDecodesCharsets(t *testing.T) {
 		{"shift_jis", "text/plain; charset=shift_jis", "\x93\xfa\x96\x7b\x8c\xea"},
 	} {
 		srv := serve(t, page(tc.header, tc.body))
-		text, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(fetch.WebOptions{}), srv.URL)
+		text, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(nil), srv.URL)
 		w := want
 		if tc.name == "shift_jis" {
 			w = "日本語"
@@ -270,7 +270,7 @@ func TestWebFetcherCapsTheBody(t *testing.T) {
 	for _, withLength := range []bool{false, true} {
 		sent.Store(0)
 		srv := serve(t, handler(withLength))
-		_, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(fetch.WebOptions{}), srv.URL)
+		_, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(nil), srv.URL)
 		if !errors.Is(err, fetch.ErrBodyTooLarge) {
 			t.Errorf("Content-Length %v: %v, want ErrBodyTooLarge", withLength, err)
 		}
@@ -287,7 +287,7 @@ func TestWebFetcherCapsTheBody(t *testing.T) {
 		zw.Write([]byte(strings.Repeat("z", 2<<20)))
 		zw.Close()
 	})
-	_, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(fetch.WebOptions{MaxBodyBytes: 1 << 20}), srv.URL)
+	_, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(&fetch.WebOptions{MaxBodyBytes: 1 << 20}), srv.URL)
 	if !errors.Is(err, fetch.ErrBodyTooLarge) {
 		t.Errorf("gzip bomb: %v, want ErrBodyTooLarge", err)
 	}
@@ -304,7 +304,7 @@ func TestWebFetcherDecompressesGzip(t *testing.T) {
 		fmt.Fprint(zw, "compressed text")
 		zw.Close()
 	})
-	text, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(fetch.WebOptions{}), srv.URL)
+	text, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(nil), srv.URL)
 	if err != nil || text != "compressed text" {
 		t.Fatalf("got %q, %v", text, err)
 	}
@@ -321,7 +321,7 @@ func TestWebFetcherContextEndsASlowServer(t *testing.T) {
 	defer close(release)
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
-	_, _, err := fetchWeb(ctx, fetch.NewWebFetcher(fetch.WebOptions{}), srv.URL)
+	_, _, err := fetchWeb(ctx, fetch.NewWebFetcher(nil), srv.URL)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want context.DeadlineExceeded", err)
 	}
@@ -333,7 +333,7 @@ func TestWebFetcherCapsRedirects(t *testing.T) {
 		hops.Add(1)
 		http.Redirect(w, r, "/loop", http.StatusFound)
 	})
-	_, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(fetch.WebOptions{MaxRedirects: 3}), srv.URL+"/loop")
+	_, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(&fetch.WebOptions{MaxRedirects: 3}), srv.URL+"/loop")
 	if !errors.Is(err, fetch.ErrTooManyRedirects) {
 		t.Fatalf("redirect loop: %v, want ErrTooManyRedirects", err)
 	}
@@ -346,7 +346,7 @@ func TestWebFetcherCapsRedirects(t *testing.T) {
 	hop := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, target.URL+"/dir/a.html", http.StatusMovedPermanently)
 	})
-	text, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(fetch.WebOptions{}), hop.URL)
+	text, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(nil), hop.URL)
 	if want := "see [b](" + target.URL + "/dir/b.html)"; err != nil || text != want {
 		t.Errorf("after a redirect: %q, %v; want %q", text, err, want)
 	}
@@ -361,7 +361,7 @@ func TestWebFetcherHeaders(t *testing.T) {
 	})
 	caller := map[string]string{"User-Agent": "folio-test", "X-Extra": "1"}
 	before := maps.Clone(caller)
-	f := fetch.NewWebFetcher(fetch.WebOptions{Headers: caller})
+	f := fetch.NewWebFetcher(&fetch.WebOptions{Headers: caller})
 	if _, _, err := fetchWeb(t.Context(), f, srv.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -432,7 +432,7 @@ func TestWebFetcherTimeout(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(stop)
-	f := fetch.NewWebFetcher(fetch.WebOptions{Timeout: 300 * time.Millisecond})
+	f := fetch.NewWebFetcher(&fetch.WebOptions{Timeout: 300 * time.Millisecond})
 	for _, path := range []string{"/silent", "/slow-headers", "/slow-body"} {
 		start := time.Now()
 		_, err := f.Fetch(context.Background(), srv.URL+path, func(context.Context, string, string, string) (bool, error) {
@@ -457,7 +457,7 @@ func TestWebFetcherRefusesBinaryBodies(t *testing.T) {
 		w.Write([]byte("\x7fELF\x02\x01\x01\x00\x00\x00<html>garbage"))
 	}))
 	defer srv.Close()
-	_, err := fetch.NewWebFetcher(fetch.WebOptions{}).Fetch(t.Context(), srv.URL, func(context.Context, string, string, string) (bool, error) {
+	_, err := fetch.NewWebFetcher(nil).Fetch(t.Context(), srv.URL, func(context.Context, string, string, string) (bool, error) {
 		t.Error("a binary body was reported as a document")
 		return true, nil
 	})

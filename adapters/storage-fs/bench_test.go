@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/foliovec/folio/adapters/storage-fs"
+	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	"github.com/foliovec/folio/core"
 )
 
@@ -15,7 +15,7 @@ import (
 // fsyncs dominate; the figure depends on the disk.
 func BenchmarkUpsertFile1MB(b *testing.B) {
 	ctx := b.Context()
-	s, err := storagefs.NewRooted(b.TempDir())
+	s, err := storagefs.New(&storagefs.Options{Root: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func BenchmarkUpsertFile1MB(b *testing.B) {
 // file (temporary file linked into place), deleting it between rounds.
 func BenchmarkCreateFile1MB(b *testing.B) {
 	ctx := b.Context()
-	s, err := storagefs.NewRooted(b.TempDir())
+	s, err := storagefs.New(&storagefs.Options{Root: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func BenchmarkCreateFile1MB(b *testing.B) {
 // BenchmarkReadFile1MB measures reading a 1 MiB file back.
 func BenchmarkReadFile1MB(b *testing.B) {
 	ctx := b.Context()
-	s, err := storagefs.NewRooted(b.TempDir())
+	s, err := storagefs.New(&storagefs.Options{Root: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func BenchmarkWriteFiles10k(b *testing.B) {
 	content := bytes.Repeat([]byte{'x'}, 200)
 	for b.Loop() {
 		b.StopTimer()
-		s := storagefs.New()
+		s := localStorage()
 		dir := b.TempDir()
 		files := make([]core.FileWrite, 10_000)
 		for i := range files {
@@ -101,7 +101,7 @@ func BenchmarkUpsertFile1k(b *testing.B) {
 	content := bytes.Repeat([]byte{'x'}, 200)
 	for b.Loop() {
 		b.StopTimer()
-		s := storagefs.New()
+		s := localStorage()
 		dir := b.TempDir()
 		b.StartTimer()
 		for i := range 1_000 {

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/foliovec/folio/adapters/storage-fs"
+	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	"github.com/foliovec/folio/core"
 )
 
@@ -70,7 +70,7 @@ func selfConsistent(content []byte) bool {
 // "ready" once it has read them.
 func crashChild(args []string) {
 	ctx := context.Background()
-	s := storagefs.New()
+	s := localStorage()
 	a, errA := os.ReadFile(args[1])
 	b, errB := os.ReadFile(args[2])
 	if err := errors.Join(errA, errB); err != nil {
@@ -107,7 +107,7 @@ func TestUpsertFileSurvivesKill(t *testing.T) {
 	versionA, versionB := filepath.Join(versions, "A"), filepath.Join(versions, "B")
 	mustNoErr(t, os.WriteFile(versionA, a, 0o666))
 	mustNoErr(t, os.WriteFile(versionB, b, 0o666))
-	s := storagefs.New()
+	s := localStorage()
 	probe := filepath.Join(versions, crashFile)
 	begin := time.Now()
 	for _, v := range [][]byte{a, b, a} {
@@ -150,7 +150,7 @@ func runCrashLane(t *testing.T, kills int, maxDelay time.Duration, rng *rand.Ran
 	ctx := t.Context()
 	dir := t.TempDir()
 	file := filepath.Join(dir, crashFile)
-	s := storagefs.New()
+	s := localStorage()
 	if err := s.UpsertFile(ctx, file, a); err != nil {
 		t.Error(err)
 		return r

@@ -2,12 +2,13 @@
 // system: Vectra's LocalFileStorage, made atomic, durable and, when asked,
 // confined to one directory.
 //
-// [New] uses paths as the operating system reads them. [NewRooted] confines
-// every path to a directory (through [os.Root]): paths are relative to it,
-// and absolute paths, ".." that climbs out and symbolic links that point out
-// are refused with an error wrapping [ErrOutsideRoot] (and so
-// [core.ErrInvalidArgument]). Use NewRooted whenever paths come from
-// outside the program: index names from a client, ids read from files.
+// New(nil) uses paths as the operating system reads them. New with
+// [Options.Root] confines every path to a directory (through [os.Root]):
+// paths are relative to it, and absolute paths, ".." that climbs out and
+// symbolic links that point out are refused with an error wrapping
+// [ErrOutsideRoot] (and so [core.ErrInvalidArgument]). Confine the storage
+// whenever paths come from outside the program: index names from a client,
+// ids read from files.
 //
 // Paths use "/" as separator and are cleaned lexically, so "a//b",
 // "a/./b" and "a/x/../b" name the same entry; FileDetails carry the clean

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/foliovec/folio/adapters/storage-fs"
+	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	"github.com/foliovec/folio/core"
 )
 
@@ -20,7 +20,10 @@ func ExampleNew() {
 	}
 	defer os.RemoveAll(dir)
 
-	s := storagefs.New() // paths as the operating system reads them
+	s, err := storagefs.New(nil) // paths as the operating system reads them
+	if err != nil {
+		log.Fatal(err)
+	}
 	index := filepath.ToSlash(filepath.Join(dir, "news", "index.json"))
 	if err := s.CreateFolder(ctx, filepath.ToSlash(filepath.Join(dir, "news"))); err != nil {
 		log.Fatal(err)
@@ -37,7 +40,7 @@ func ExampleNew() {
 	// index.json json
 }
 
-func ExampleNewRooted() {
+func ExampleNew_rooted() {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "folio-example-")
 	if err != nil {
@@ -45,7 +48,7 @@ func ExampleNewRooted() {
 	}
 	defer os.RemoveAll(dir)
 
-	s, err := storagefs.NewRooted(dir) // every path stays inside dir
+	s, err := storagefs.New(&storagefs.Options{Root: dir}) // every path stays inside dir
 	if err != nil {
 		log.Fatal(err)
 	}

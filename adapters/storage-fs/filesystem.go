@@ -6,7 +6,7 @@ import (
 )
 
 // filesystem is the part of the operating system's file API the storage
-// uses. *os.Root provides it confined to a directory tree (NewRooted);
+// uses. *os.Root provides it confined to a directory tree (Options.Root);
 // osFS provides it unconfined (New).
 type filesystem interface {
 	Open(name string) (*os.File, error)

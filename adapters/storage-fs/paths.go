@@ -11,7 +11,7 @@ import (
 	"github.com/foliovec/folio/core/pathutil"
 )
 
-// ErrOutsideRoot is wrapped by the errors of a rooted storage ([NewRooted])
+// ErrOutsideRoot is wrapped by the errors of a rooted storage ([Options.Root])
 // given a path that leaves its root: an absolute path, a path whose ".."
 // segments climb above the root, or a path through a symbolic link that
 // points outside it. It wraps [core.ErrInvalidArgument].

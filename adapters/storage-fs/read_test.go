@@ -22,14 +22,14 @@ import (
 func readStorages(t *testing.T, dir string, opts storagefs.Options) map[string]func() (core.FileStorage, func(string) string) {
 	return map[string]func() (core.FileStorage, func(string) string){
 		"New": func() (core.FileStorage, func(string) string) {
-			s, err := storagefs.NewWithOptions(storagefs.Options{MaxReadSize: opts.MaxReadSize})
+			s, err := storagefs.New(&storagefs.Options{MaxReadSize: opts.MaxReadSize})
 			if err != nil {
 				t.Fatal(err)
 			}
 			return s, func(name string) string { return filepath.Join(dir, name) }
 		},
 		"NewRooted": func() (core.FileStorage, func(string) string) {
-			s, err := storagefs.NewWithOptions(storagefs.Options{Root: dir, MaxReadSize: opts.MaxReadSize})
+			s, err := storagefs.New(&storagefs.Options{Root: dir, MaxReadSize: opts.MaxReadSize})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestReadFileSizeLimit(t *testing.T) {
 			t.Errorf("%s: over the limit: %v", name, err)
 		}
 	}
-	if _, err := storagefs.NewWithOptions(storagefs.Options{MaxReadSize: -1}); !errors.Is(err, core.ErrInvalidArgument) {
+	if _, err := storagefs.New(&storagefs.Options{MaxReadSize: -1}); !errors.Is(err, core.ErrInvalidArgument) {
 		t.Errorf("negative MaxReadSize: %v", err)
 	}
 }
@@ -97,7 +97,7 @@ func TestReadFileHonoursContext(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "a.json"), make([]byte, 20<<20), 0o644)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := storagefs.New().ReadFile(ctx, filepath.Join(dir, "a.json")); !errors.Is(err, context.Canceled) {
+	if _, err := localStorage().ReadFile(ctx, filepath.Join(dir, "a.json")); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v", err)
 	}
 }

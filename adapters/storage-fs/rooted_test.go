@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/foliovec/folio/adapters/storage-fs"
+	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	"github.com/foliovec/folio/core"
 )
 
@@ -174,20 +174,20 @@ func TestRootedDeletesLinksNotTheirTargets(t *testing.T) {
 
 func TestNewRootedNeedsAnExistingFolder(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := storagefs.NewRooted(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := storagefs.New(&storagefs.Options{Root: filepath.Join(dir, "missing")}); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("NewRooted of a missing folder = %v, want fs.ErrNotExist", err)
 	}
 	file := filepath.Join(dir, "file")
 	if err := os.WriteFile(file, nil, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := storagefs.NewRooted(file); err == nil {
+	if _, err := storagefs.New(&storagefs.Options{Root: file}); err == nil {
 		t.Error("NewRooted of a file succeeded")
 	}
 }
 
 func TestClose(t *testing.T) {
-	s, err := storagefs.NewRooted(t.TempDir())
+	s, err := storagefs.New(&storagefs.Options{Root: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestClose(t *testing.T) {
 	if err := s.UpsertFile(t.Context(), "a.txt", nil); err == nil {
 		t.Error("UpsertFile after Close succeeded")
 	}
-	if err := storagefs.New().Close(); err != nil {
+	if err := localStorage().Close(); err != nil {
 		t.Errorf("Close of an unrooted storage = %v", err)
 	}
 }

@@ -16,19 +16,26 @@ import (
 )
 
 // LocalFileStorage stores files on the local file system. Create one with
-// [New], [NewRooted] or [NewWithOptions]; the zero value is not ready for
+// [New]; the zero value is not ready for
 // use.
 type LocalFileStorage struct {
 	fsys    filesystem
-	root    *os.Root // nil for New
+	root    *os.Root // nil without Options.Root
 	escapes error    // the error os.Root gives for a path that escapes it
 	maxRead int64    // the largest file ReadFile returns
 }
 
-// Options configures [NewWithOptions]. The zero value is [New]'s storage.
+// Options configures [New]; nil or zero options are the storage over
+// the whole file system.
 type Options struct {
-	// Root, when not "", confines the storage to this existing directory,
-	// as [NewRooted] does.
+	// Root, when not "", confines the storage to this existing directory:
+	// paths are relative to it ("" is root itself), and a path that leaves
+	// it (absolute, climbing above it with "..", or through a symbolic link
+	// that points out) fails with an error wrapping [ErrOutsideRoot].
+	// Symbolic links that stay inside are followed. The storage holds the
+	// directory open until [LocalFileStorage.Close]; if root is moved, it
+	// follows the directory. Use it whenever paths come from outside the
+	// program.
 	Root string
 	// MaxReadSize is the largest file ReadFile reads; a larger one is an
 	// error wrapping [ErrTooLarge] that names it. 0 means
@@ -49,23 +56,29 @@ var ErrTooLarge = errors.New("file too large")
 // link): reading one could block forever or never end.
 var ErrNotRegular = errors.New("not a regular file")
 
-// NewWithOptions returns a storage configured by opts: over the whole file
-// system, or confined to opts.Root.
-func NewWithOptions(opts Options) (*LocalFileStorage, error) {
-	var s *LocalFileStorage
-	if opts.Root == "" {
-		s = New()
-	} else {
+// New returns a storage configured by opts. Without a Root (nil opts
+// included) it is over the whole file system: paths are used as the
+// operating system reads them, relative ones from the working directory,
+// and nothing confines them; New then never fails. With a Root it is
+// confined to that directory (see Options.Root), and a root that cannot be
+// opened is an error.
+func New(opts *Options) (*LocalFileStorage, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxReadSize < 0 {
+		return nil, fmt.Errorf("storagefs: max read size %d: %w", o.MaxReadSize, core.ErrInvalidArgument)
+	}
+	s := &LocalFileStorage{fsys: osFS{}, maxRead: DefaultMaxReadSize}
+	if o.Root != "" {
 		var err error
-		if s, err = NewRooted(opts.Root); err != nil {
+		if s, err = newRooted(o.Root); err != nil {
 			return nil, err
 		}
 	}
-	if opts.MaxReadSize < 0 {
-		return nil, fmt.Errorf("storagefs: max read size %d: %w", opts.MaxReadSize, core.ErrInvalidArgument)
-	}
-	if opts.MaxReadSize > 0 {
-		s.maxRead = opts.MaxReadSize
+	if o.MaxReadSize > 0 {
+		s.maxRead = o.MaxReadSize
 	}
 	return s, nil
 }
@@ -78,21 +91,9 @@ var (
 	errDeletesRoot = fmt.Errorf("cannot delete the top folder: %w", core.ErrInvalidArgument)
 )
 
-// New returns a storage over the whole file system: paths are used as the
-// operating system reads them, relative ones from the working directory,
-// and nothing confines them. Use [NewRooted] for paths that come from
-// outside the program.
-func New() *LocalFileStorage {
-	return &LocalFileStorage{fsys: osFS{}, maxRead: DefaultMaxReadSize}
-}
-
-// NewRooted returns a storage confined to the existing directory root:
-// paths are relative to it ("" is root itself), and a path that leaves it
-// (absolute, climbing above it with "..", or through a symbolic link that
-// points out) fails with an error wrapping [ErrOutsideRoot]. Symbolic links
-// that stay inside are followed. The storage holds the directory open until
-// [LocalFileStorage.Close]; if root is moved, it follows the directory.
-func NewRooted(root string) (*LocalFileStorage, error) {
+// newRooted returns a storage confined to the existing directory root
+// (Options.Root).
+func newRooted(root string) (*LocalFileStorage, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, fmt.Errorf("storagefs: open root %q: %w", root, err)

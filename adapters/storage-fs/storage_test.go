@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/foliovec/folio/adapters/storage-fs"
+	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	"github.com/foliovec/folio/conformance/storagetest"
 	"github.com/foliovec/folio/core"
 )
@@ -18,9 +18,9 @@ import (
 func TestConformanceNew(t *testing.T) {
 	storagetest.Run(t, func(t testing.TB) storagetest.Harness {
 		return storagetest.Harness{
-			Storage: storagefs.New(),
+			Storage: localStorage(),
 			Root:    filepath.ToSlash(t.TempDir()),
-			Reopen:  func() core.FileStorage { return storagefs.New() },
+			Reopen:  func() core.FileStorage { return localStorage() },
 		}
 	}, storagetest.Capabilities{AtomicReplace: true, Persistent: true})
 }
@@ -46,9 +46,9 @@ func TestConformanceRooted(t *testing.T) {
 // rooted opens a rooted storage over dir, closed when the test ends.
 func rooted(t testing.TB, dir string) *storagefs.LocalFileStorage {
 	t.Helper()
-	s, err := storagefs.NewRooted(dir)
+	s, err := storagefs.New(&storagefs.Options{Root: dir})
 	if err != nil {
-		t.Fatalf("NewRooted(%q): %v", dir, err)
+		t.Fatalf("New(&Options{Root: %q}): %v", dir, err)
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
@@ -63,12 +63,12 @@ func TestPathResolution(t *testing.T) {
 	dir := t.TempDir()
 	t.Run("vectra: without a root, a relative path is used as is", func(t *testing.T) {
 		t.Chdir(dir)
-		mustNoErr(t, storagefs.New().CreateFile(t.Context(), "relative.txt", []byte("r")))
+		mustNoErr(t, localStorage().CreateFile(t.Context(), "relative.txt", []byte("r")))
 		wantDisk(t, filepath.Join(dir, "relative.txt"), "r")
 	})
 	t.Run("vectra: without a root, an empty path is the working directory", func(t *testing.T) {
 		t.Chdir(dir)
-		d, err := storagefs.New().GetDetails(t.Context(), "")
+		d, err := localStorage().GetDetails(t.Context(), "")
 		if err != nil || !d.IsFolder {
 			t.Errorf("GetDetails(\"\") = %+v, %v, want the working directory", d, err)
 		}
@@ -98,7 +98,7 @@ func TestPathResolution(t *testing.T) {
 func TestWritesReachTheDisk(t *testing.T) {
 	ctx := t.Context()
 	dir := t.TempDir()
-	s := storagefs.New()
+	s := localStorage()
 	p := filepath.ToSlash(filepath.Join(dir, "f.txt"))
 	mustNoErr(t, s.CreateFile(ctx, p, []byte("vectra: created from bytes")))
 	wantDisk(t, filepath.Join(dir, "f.txt"), "vectra: created from bytes")
@@ -219,7 +219,7 @@ func TestDeleteTheTopFolderIsRefused(t *testing.T) {
 			t.Errorf("rooted DeleteFolder(%q) = %v, want core.ErrInvalidArgument", p, err)
 		}
 	}
-	if err := storagefs.New().DeleteFolder(ctx, "/"); !errors.Is(err, core.ErrInvalidArgument) {
+	if err := localStorage().DeleteFolder(ctx, "/"); !errors.Is(err, core.ErrInvalidArgument) {
 		t.Errorf("DeleteFolder(\"/\") = %v, want core.ErrInvalidArgument", err)
 	}
 	if _, err := os.Stat(dir); err != nil {
@@ -250,7 +250,7 @@ func TestErrorsNameTheOperationAndPath(t *testing.T) {
 func TestCancelledContextIsReturnedUnchanged(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if err := storagefs.New().UpsertFile(ctx, filepath.Join(t.TempDir(), "a"), nil); err != context.Canceled {
+	if err := localStorage().UpsertFile(ctx, filepath.Join(t.TempDir(), "a"), nil); err != context.Canceled {
 		t.Errorf("UpsertFile with a cancelled context = %v, want context.Canceled itself", err)
 	}
 }

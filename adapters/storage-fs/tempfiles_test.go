@@ -30,7 +30,7 @@ func TestRemoveTempFiles(t *testing.T) {
 	write(storagefs.TempPrefix+"fresh", false)
 	write("index.json", true)
 	write("sub/"+storagefs.TempPrefix+"below", true)
-	n, err := storagefs.New().RemoveTempFiles(context.Background(), dir, 15*time.Minute)
+	n, err := localStorage().RemoveTempFiles(context.Background(), dir, 15*time.Minute)
 	if err != nil || n != 2 {
 		t.Fatalf("removed %d, %v; want 2", n, err)
 	}
@@ -42,7 +42,7 @@ func TestRemoveTempFiles(t *testing.T) {
 			t.Errorf("%s: exists %v, want %v", name, err == nil, want)
 		}
 	}
-	if n, err := storagefs.New().RemoveTempFiles(context.Background(), filepath.Join(dir, "missing"), 0); n != 0 || err != nil {
+	if n, err := localStorage().RemoveTempFiles(context.Background(), filepath.Join(dir, "missing"), 0); n != 0 || err != nil {
 		t.Errorf("missing folder: %d, %v", n, err)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // storage to an index as its core.IndexOptions.Storage.
 func ExampleNew() {
 	ctx := context.Background()
-	storage := storageidb.New(storageidb.Options{Name: "folio-example"})
+	storage := storageidb.New(&storageidb.Options{Name: "folio-example"})
 	defer storage.Destroy(ctx) // an example cleans up; a page keeps its data
 
 	if err := storage.CreateFolder(ctx, "my-index"); err != nil {

@@ -58,9 +58,12 @@ var (
 
 // New returns the storage over the database opts.Name. Nothing is opened
 // until first use; the database and its stores are created then if
-// missing.
-func New(opts Options) *IndexedDBStorage {
-	name := opts.Name
+// missing. nil opts are the defaults (database DefaultName).
+func New(opts *Options) *IndexedDBStorage {
+	var name string
+	if opts != nil {
+		name = opts.Name
+	}
 	if name == "" {
 		name = DefaultName
 	}

@@ -23,7 +23,7 @@ var dbSeq atomic.Int64
 func freshStorage(t testing.TB) *storageidb.IndexedDBStorage {
 	t.Helper()
 	name := fmt.Sprintf("folio-test-%d-%d", time.Now().UnixNano(), dbSeq.Add(1))
-	s := storageidb.New(storageidb.Options{Name: name})
+	s := storageidb.New(&storageidb.Options{Name: name})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -51,7 +51,7 @@ func TestConformance(t *testing.T) {
 					Storage: s,
 					Root:    r.root,
 					Reopen: func() core.FileStorage {
-						re := storageidb.New(storageidb.Options{Name: s.Name()})
+						re := storageidb.New(&storageidb.Options{Name: s.Name()})
 						t.Cleanup(func() { re.Close() })
 						return re
 					},

@@ -175,12 +175,12 @@ func TestCloseAndDestroy(t *testing.T) {
 	ctx := t.Context()
 	s := freshStorage(t)
 	mustNoErr(t, s.UpsertFile(ctx, "f.txt", []byte("x")))
-	other := storageidb.New(storageidb.Options{Name: s.Name()})
+	other := storageidb.New(&storageidb.Options{Name: s.Name()})
 	if got, err := other.ReadFile(ctx, "f.txt"); err != nil || string(got) != "x" {
 		t.Fatalf("second storage ReadFile = %q, %v", got, err)
 	}
 	// Destroy waits for no one: the other connection closes when asked.
-	destroyer := storageidb.New(storageidb.Options{Name: s.Name()})
+	destroyer := storageidb.New(&storageidb.Options{Name: s.Name()})
 	mustNoErr(t, destroyer.Destroy(ctx))
 	if _, err := destroyer.ReadFile(ctx, "f.txt"); !errors.Is(err, fs.ErrClosed) {
 		t.Errorf("ReadFile after Destroy = %v, want fs.ErrClosed", err)
@@ -195,7 +195,7 @@ func TestCloseAndDestroy(t *testing.T) {
 }
 
 func TestDefaultName(t *testing.T) {
-	if got := storageidb.New(storageidb.Options{}).Name(); got != "vectra-db" {
+	if got := storageidb.New(nil).Name(); got != "vectra-db" {
 		t.Errorf("default database name = %q, want Vectra's vectra-db", got)
 	}
 }

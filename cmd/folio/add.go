@@ -116,8 +116,8 @@ func (a *app) fetchAll(ctx context.Context, uris []string, web fetch.WebOptions,
 	if web.Timeout == 0 {
 		web.Timeout = -1 // --timeout 0: no limit
 	}
-	webFetcher := fetch.NewWebFetcher(web)
-	files := fetch.NewFileFetcher()
+	webFetcher := fetch.NewWebFetcher(&web)
+	files := fetch.NewFileFetcher(nil)
 	var docs []core.DocumentInput
 	failed := []fetchFailure{}
 	for _, uri := range uris {

@@ -91,13 +91,13 @@ func (m *modelFlags) resolve(ctx context.Context, storage core.FileStorage, fold
 	switch {
 	case m.hashDims > 0:
 		rec = modelRecord{Kind: "hash", Name: fmt.Sprint(m.hashDims)}
-		model = embedhash.New(embedhash.Options{Dimensions: m.hashDims})
+		model = embedhash.New(&embedhash.Options{Dimensions: m.hashDims})
 	case m.keys != "":
 		var opts embedhosted.Options
 		if opts, rec, err = readKeysFile(m.keys); err != nil {
 			return nil, modelRecord{}, err
 		}
-		if model, err = embedhosted.New(opts); err != nil {
+		if model, err = embedhosted.New(&opts); err != nil {
 			return nil, modelRecord{}, fmt.Errorf("keys file %s: %w", m.keys, err)
 		}
 	case m.model != "":
@@ -133,7 +133,7 @@ func modelFromRecord(rec modelRecord) (core.EmbeddingsModel, modelRecord, error)
 		if _, err := fmt.Sscan(rec.Name, &dims); err != nil || dims <= 0 {
 			return nil, modelRecord{}, fmt.Errorf("model file names hash model %q: not a dimension count", rec.Name)
 		}
-		return embedhash.New(embedhash.Options{Dimensions: dims}), rec, nil
+		return embedhash.New(&embedhash.Options{Dimensions: dims}), rec, nil
 	case "onnx":
 		model, err := localModel(rec.Name)
 		return model, rec, err

@@ -10,5 +10,5 @@ import (
 // localModel is the local ONNX sentence model in a folder, or an id under
 // $FOLIO_MODELS_DIR. It loads on first use.
 func localModel(name string) (core.EmbeddingsModel, error) {
-	return embedonnx.NewLocalEmbeddings(embedonnx.LocalOptions{Model: name}), nil
+	return embedonnx.NewLocalEmbeddings(&embedonnx.LocalOptions{Model: name}), nil
 }

@@ -65,7 +65,7 @@ func TestLocalONNXModel(t *testing.T) {
 	}
 
 	// Every stored vector is the model's embedding of one document's text.
-	m := embedonnx.NewLocalEmbeddings(embedonnx.LocalOptions{Model: filepath.Join(dir, "model")})
+	m := embedonnx.NewLocalEmbeddings(&embedonnx.LocalOptions{Model: filepath.Join(dir, "model")})
 	defer m.Close()
 	texts := make([]string, 0, len(docs))
 	for _, text := range docs {

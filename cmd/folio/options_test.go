@@ -17,7 +17,6 @@ import (
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
 	embedhash "github.com/foliovec/folio/adapters/embed-hash"
 	grpcserver "github.com/foliovec/folio/adapters/grpc"
-	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
 	"github.com/foliovec/folio/core"
 )
@@ -41,7 +40,7 @@ func sampleOption(t *testing.T, f reflect.StructField) reflect.Value {
 	t.Helper()
 	switch f.Type {
 	case reflect.TypeFor[core.FileStorage]():
-		return reflect.ValueOf(storagefs.New())
+		return reflect.ValueOf(localStorage())
 	case reflect.TypeFor[core.IndexCodec]():
 		return reflect.ValueOf(codecpb.New())
 	case reflect.TypeFor[*slog.Logger]():
@@ -138,9 +137,9 @@ func TestEveryIndexOptionReachesEverySurface(t *testing.T) {
 			RootDir:    root,
 			Formats:    map[string]core.IndexCodec{core.FormatJSON: codecjson.New(), core.FormatProtobuf: codecpb.New()},
 			Tokenizer:  tokenizertiktoken.New(),
-			Embeddings: embedhash.New(embedhash.Options{}),
+			Embeddings: embedhash.New(nil),
 			IndexOptions: core.IndexOptions{
-				Storage: storagefs.New(),
+				Storage: localStorage(),
 			},
 			ScanInterval: -1,
 		}

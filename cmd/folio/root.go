@@ -113,7 +113,7 @@ func (a *app) storage(ctx context.Context) (core.FileStorage, error) {
 	switch a.storageKind {
 	case "local", "":
 		if a.storageRoot == "" {
-			return storagefs.New(), nil
+			return storagefs.New(nil)
 		}
 		return folio.OpenStorage(ctx, a.storageRoot)
 	case "virtual":

@@ -33,7 +33,7 @@ type app struct {
 }
 
 func main() {
-	a := &app{fetcher: fetchbrowser.New(fetchbrowser.Options{})}
+	a := &app{fetcher: fetchbrowser.New(nil)}
 	api := js.Global().Get("Object").New()
 	api.Set("open", promised(func(ctx context.Context, args []js.Value) (any, error) {
 		key, model := arg(args, 0), arg(args, 1)
@@ -97,13 +97,13 @@ func promised(f func(ctx context.Context, args []js.Value) (any, error)) js.Func
 // text-embedding-3-small) with key. Each model has its own folder, since
 // their vectors differ.
 func (a *app) open(ctx context.Context, key, model string) (string, error) {
-	var emb core.EmbeddingsModel = embedhash.New(embedhash.Options{})
+	var emb core.EmbeddingsModel = embedhash.New(nil)
 	name := "hash"
 	if key != "" {
 		if model == "" {
 			model = "text-embedding-3-small"
 		}
-		hosted, err := embedhosted.New(embedhosted.Options{APIKey: key, Model: model})
+		hosted, err := embedhosted.New(&embedhosted.Options{APIKey: key, Model: model})
 		if err != nil {
 			return "", err
 		}

@@ -67,7 +67,7 @@ func run(root, dir string, maxTokens int) error {
 		dir = filepath.Join(tmp, "index")
 	}
 
-	model := &countingModel{EmbeddingsModel: embedhash.New(embedhash.Options{})}
+	model := &countingModel{EmbeddingsModel: embedhash.New(nil)}
 	// Local files, JSON and the o200k_base tokenizer by default; small
 	// chunks (passages, not whole pages), the other chunking defaults kept.
 	ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: model, ChunkingConfig: core.ChunkingConfig{ChunkSize: 128}})

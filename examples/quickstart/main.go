@@ -46,7 +46,7 @@ func run(dir string, n int) error {
 		defer os.RemoveAll(tmp)
 		dir = tmp + "/index"
 	}
-	model := embedhash.New(embedhash.Options{Dimensions: 256})
+	model := embedhash.New(&embedhash.Options{Dimensions: 256})
 
 	ix, err := folio.NewLocalIndex(dir, nil) // local files, index.json
 	if err != nil {
