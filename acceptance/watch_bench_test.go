@@ -68,11 +68,11 @@ func newWatchedIndex(b *testing.B, folder string, model core.EmbeddingsModel, cr
 }
 
 // startWatcher starts a watcher of dir on ix and returns it.
-func startWatcher(b *testing.B, ix *core.LocalDocumentIndex, dir string, cfg watch.Config) *watch.FolderWatcher {
+func startWatcher(b *testing.B, ix *core.LocalDocumentIndex, dir string, cfg watch.Options) *watch.FolderWatcher {
 	b.Helper()
 	cfg.Index, cfg.Paths = ix, []string{dir}
 	cfg.OnError = func(err error, uri string) { b.Errorf("%s: %v", uri, err) }
-	w, err := watch.NewFolderWatcher(cfg)
+	w, err := watch.New(&cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func BenchmarkWatcherInitialSync(b *testing.B) {
 		ix := newWatchedIndex(b, filepath.Join(b.TempDir(), "index"), model, true)
 		added.Store(0)
 		b.StartTimer()
-		w := startWatcher(b, ix, dir, watch.Config{OnSync: func(string, watch.SyncAction) { added.Add(1) }})
+		w := startWatcher(b, ix, dir, watch.Options{OnSync: func(string, watch.SyncAction) { added.Add(1) }})
 		b.StopTimer()
 		w.Stop()
 		if n := added.Load(); n != watchBenchFiles {
@@ -114,12 +114,12 @@ func BenchmarkWatcherRestartUnchanged(b *testing.B) {
 	dir := watchedTree(b, watchBenchFiles)
 	model := &countedHash{HashEmbeddings: embedhash.New(nil)}
 	folder := filepath.Join(b.TempDir(), "index")
-	startWatcher(b, newWatchedIndex(b, folder, model, true), dir, watch.Config{}).Stop()
+	startWatcher(b, newWatchedIndex(b, folder, model, true), dir, watch.Options{}).Stop()
 	model.calls.Store(0)
 	var events atomic.Int64
 	for b.Loop() {
 		ix := newWatchedIndex(b, folder, model, false) // a fresh process: the index is loaded again
-		w := startWatcher(b, ix, dir, watch.Config{OnSync: func(string, watch.SyncAction) { events.Add(1) }})
+		w := startWatcher(b, ix, dir, watch.Options{OnSync: func(string, watch.SyncAction) { events.Add(1) }})
 		b.StopTimer()
 		if w.TrackedFileCount() != watchBenchFiles {
 			b.Fatalf("tracked %d", w.TrackedFileCount())
@@ -143,7 +143,7 @@ func BenchmarkWatcherWriteToSync(b *testing.B) {
 	ix := newWatchedIndex(b, filepath.Join(b.TempDir(), "index"), model, true)
 	target := filepath.Join(dir, "d00", "hot.md")
 	synced := make(chan struct{}, 1)
-	w := startWatcher(b, ix, dir, watch.Config{
+	w := startWatcher(b, ix, dir, watch.Options{
 		Debounce: 50 * time.Millisecond,
 		OnSync: func(uri string, _ watch.SyncAction) {
 			if uri == target {

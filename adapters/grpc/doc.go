@@ -32,6 +32,6 @@
 //
 // # Errors
 //
-// NewIndexServer and Start return errors wrapping core.ErrInvalidArgument
+// New and Start return errors wrapping core.ErrInvalidArgument
 // for a bad configuration; calls return gRPC status errors.
 package grpcserver

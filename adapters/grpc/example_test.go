@@ -17,9 +17,9 @@ import (
 // Serve the indexes below a root folder and talk to the server with the
 // generated Go client. A real server passes localStorage(), codecjson and
 // codecpb, tiktoken and an embeddings model.
-func ExampleNewIndexServer() {
+func ExampleNew() {
 	ctx := context.Background()
-	srv, err := grpcserver.NewIndexServer(grpcserver.Config{
+	srv, err := grpcserver.New(&grpcserver.Options{
 		Port: 0,
 		IndexManagerConfig: core.IndexManagerConfig{
 			// a free port; grpcserver.DefaultPort is Vectra's 50051

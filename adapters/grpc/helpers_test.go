@@ -108,16 +108,16 @@ type testServer struct {
 	emb     *hashEmbeddings
 }
 
-func startServer(t testing.TB, edit func(*grpcserver.Config)) *testServer {
+func startServer(t testing.TB, edit func(*grpcserver.Options)) *testServer {
 	t.Helper()
 	ts := &testServer{storage: reference.NewStorage(), emb: &hashEmbeddings{maxTokens: 1000}}
-	cfg := grpcserver.Config{
+	cfg := grpcserver.Options{
 		IndexManagerConfig: core.IndexManagerConfig{RootDir: "root", Formats: formats, Embeddings: ts.emb, Tokenizer: charTokenizer{}, ScanInterval: -1, IndexOptions: core.IndexOptions{Storage: ts.storage}},
 	}
 	if edit != nil {
 		edit(&cfg)
 	}
-	srv, err := grpcserver.NewIndexServer(cfg)
+	srv, err := grpcserver.New(&cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

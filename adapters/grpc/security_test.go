@@ -69,7 +69,7 @@ func selfSigned(t *testing.T, dir string) (certFile, keyFile string, pool *x509.
 
 func TestTLSAndBearerToken(t *testing.T) {
 	certFile, keyFile, pool := selfSigned(t, t.TempDir())
-	ts := startServer(t, func(c *grpcserver.Config) {
+	ts := startServer(t, func(c *grpcserver.Options) {
 		c.TLSCertFile, c.TLSKeyFile, c.AuthToken = certFile, keyFile, "s3cret-token"
 	})
 	conn := dial(t, ts.port, grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12})))
@@ -107,7 +107,7 @@ func TestTLSAndBearerToken(t *testing.T) {
 
 // The bearer scheme is matched case-insensitively; the token is not.
 func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
-	ts := startServer(t, func(c *grpcserver.Config) { c.AuthToken = "Tok3n" })
+	ts := startServer(t, func(c *grpcserver.Options) { c.AuthToken = "Tok3n" })
 	client := vectrapb.NewVectraServiceClient(dial(t, ts.port, grpc.WithTransportCredentials(insecure.NewCredentials())))
 	for _, tc := range []struct {
 		header string
@@ -134,7 +134,7 @@ func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
 // no token or one no client can send: the server refuses to start.
 func TestBlankAuthTokenIsRefused(t *testing.T) {
 	for _, token := range []string{" ", "\n", " tok", "tok\n"} {
-		_, err := grpcserver.NewIndexServer(grpcserver.Config{AuthToken: token, IndexManagerConfig: core.IndexManagerConfig{IndexPath: t.TempDir()}})
+		_, err := grpcserver.New(&grpcserver.Options{AuthToken: token, IndexManagerConfig: core.IndexManagerConfig{IndexPath: t.TempDir()}})
 		if !errors.Is(err, core.ErrInvalidArgument) {
 			t.Errorf("AuthToken %q: %v, want ErrInvalidArgument", token, err)
 		}

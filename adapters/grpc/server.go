@@ -36,12 +36,12 @@ const DefaultAddress = "127.0.0.1"
 // stops the server, as Vectra's server does.
 const drainTimeout = 5 * time.Second
 
-// Config configures an IndexServer. Set IndexPath to serve one index or
+// Options configures an IndexServer. Set IndexPath to serve one index or
 // RootDir to serve every index folder below it; Storage, Formats and, for
 // document indexes, Tokenizer are the adapters the indexes are opened with
 // (the folio command passes the local file system, codec-json and codec-pb,
 // and o200k_base).
-type Config struct {
+type Options struct {
 	// Port is the TCP port to listen on; 0 picks a free one, which Start
 	// returns. Vectra's default is DefaultPort.
 	Port int
@@ -80,7 +80,7 @@ type Config struct {
 // An IndexServer is safe for concurrent use; it serves once: Start, then
 // Shutdown.
 type IndexServer struct {
-	cfg     Config
+	cfg     Options
 	log     *slog.Logger
 	manager *core.IndexManager
 	grpc    *grpc.Server
@@ -102,11 +102,15 @@ const (
 	stateStopped
 )
 
-// NewIndexServer checks cfg and returns a server that Start runs. IndexPath
+// New checks opts and returns a server that Start runs. IndexPath
 // together with RootDir, a negative port, only one of the TLS files, or a
 // missing Storage or Formats is core.ErrInvalidArgument.
-func NewIndexServer(cfg Config) (*IndexServer, error) {
+func New(opts *Options) (*IndexServer, error) {
 	const op = "grpcserver: new index server"
+	if opts == nil {
+		return nil, fmt.Errorf("%s: options with Storage and Formats are required: %w", op, core.ErrInvalidArgument)
+	}
+	cfg := *opts
 	switch {
 	case cfg.IndexPath != "" && cfg.RootDir != "":
 		return nil, fmt.Errorf("%s: IndexPath and RootDir are exclusive: %w", op, core.ErrInvalidArgument)

@@ -306,7 +306,7 @@ func TestValidationErrors(t *testing.T) {
 
 func TestWithoutEmbeddingsIsFailedPrecondition(t *testing.T) {
 	ctx := t.Context()
-	ts := startServer(t, func(c *grpcserver.Config) { c.Embeddings = nil })
+	ts := startServer(t, func(c *grpcserver.Options) { c.Embeddings = nil })
 	c := ts.client
 	must[*vectrapb.CreateIndexResponse](t, "CreateIndex")(c.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: "docs", IsDocumentIndex: true}))
 	for name, call := range map[string]func() error{
@@ -350,7 +350,7 @@ func TestSingleMode(t *testing.T) {
 	root := startServer(t, nil)
 	must[*vectrapb.CreateIndexResponse](t, "CreateIndex")(root.client.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: "one", Format: "protobuf"}))
 	must[*vectrapb.InsertItemResponse](t, "InsertItem")(root.client.InsertItem(ctx, &vectrapb.InsertItemRequest{IndexName: "one", Id: "x", Vector: hashVector("x")}))
-	single := startServer(t, func(c *grpcserver.Config) {
+	single := startServer(t, func(c *grpcserver.Options) {
 		c.RootDir, c.IndexPath = "", "root/one"
 		c.Storage = root.storage
 	})
@@ -368,8 +368,8 @@ func TestSingleMode(t *testing.T) {
 
 func TestRescanPicksUpAndDropsFolders(t *testing.T) {
 	ctx := t.Context()
-	ts := startServer(t, func(c *grpcserver.Config) { c.ScanInterval = 5 * time.Millisecond })
-	other := startServer(t, func(c *grpcserver.Config) { c.Storage = ts.storage })
+	ts := startServer(t, func(c *grpcserver.Options) { c.ScanInterval = 5 * time.Millisecond })
+	other := startServer(t, func(c *grpcserver.Options) { c.Storage = ts.storage })
 	must[*vectrapb.CreateIndexResponse](t, "CreateIndex elsewhere")(other.client.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: "late"}))
 	names := func() []string {
 		l, err := ts.client.ListIndexes(ctx, &vectrapb.ListIndexesRequest{})
@@ -461,7 +461,7 @@ func TestHealthAndReflection(t *testing.T) {
 
 func TestMaxMessageBytes(t *testing.T) {
 	ctx := t.Context()
-	ts := startServer(t, func(c *grpcserver.Config) { c.MaxMessageBytes = 1024 })
+	ts := startServer(t, func(c *grpcserver.Options) { c.MaxMessageBytes = 1024 })
 	must[*vectrapb.CreateIndexResponse](t, "CreateIndex")(ts.client.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: "ix"}))
 	_, err := ts.client.InsertItem(ctx, &vectrapb.InsertItemRequest{IndexName: "ix", Vector: make([]float32, 1000)})
 	if status.Code(err) != codes.ResourceExhausted {
@@ -481,8 +481,8 @@ func TestCancelledCallIsCancelled(t *testing.T) {
 	}
 }
 
-func TestNewIndexServerRejectsBadConfig(t *testing.T) {
-	for name, cfg := range map[string]grpcserver.Config{
+func TestNewRejectsBadOptions(t *testing.T) {
+	for name, cfg := range map[string]grpcserver.Options{
 		"both paths":   {IndexManagerConfig: core.IndexManagerConfig{IndexPath: "a", RootDir: "b", Formats: formats}},
 		"bad port":     {Port: -1, IndexManagerConfig: core.IndexManagerConfig{Formats: formats}},
 		"half TLS":     {TLSCertFile: "cert.pem", IndexManagerConfig: core.IndexManagerConfig{Formats: formats}},
@@ -490,7 +490,7 @@ func TestNewIndexServerRejectsBadConfig(t *testing.T) {
 		"no formats":   {},
 		"negative max": {MaxMessageBytes: -1, IndexManagerConfig: core.IndexManagerConfig{Formats: formats}},
 	} {
-		if _, err := grpcserver.NewIndexServer(cfg); !errors.Is(err, core.ErrInvalidArgument) {
+		if _, err := grpcserver.New(&cfg); !errors.Is(err, core.ErrInvalidArgument) {
 			t.Errorf("%s: %v, want ErrInvalidArgument", name, err)
 		}
 	}

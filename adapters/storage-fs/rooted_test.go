@@ -172,17 +172,17 @@ func TestRootedDeletesLinksNotTheirTargets(t *testing.T) {
 	wantDisk(t, filepath.Join(root, "inside", "visible.txt"), "visible")
 }
 
-func TestNewRootedNeedsAnExistingFolder(t *testing.T) {
+func TestRootMustBeAnExistingFolder(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := storagefs.New(&storagefs.Options{Root: filepath.Join(dir, "missing")}); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("NewRooted of a missing folder = %v, want fs.ErrNotExist", err)
+		t.Errorf("a Root that is missing = %v, want fs.ErrNotExist", err)
 	}
 	file := filepath.Join(dir, "file")
 	if err := os.WriteFile(file, nil, 0o666); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := storagefs.New(&storagefs.Options{Root: file}); err == nil {
-		t.Error("NewRooted of a file succeeded")
+		t.Error("a Root that is a file succeeded")
 	}
 }
 

@@ -57,7 +57,7 @@ func TestManyChangesAreFewCommits(t *testing.T) {
 		deleted = append(deleted, "deleted "+name)
 	}
 	rec := newRecorder(e.dir)
-	w := start(t, e, rec, watch.Config{})
+	w := start(t, e, rec, watch.Options{})
 	syncs(t, rec.take())
 
 	before := st.n.Load()
@@ -76,7 +76,7 @@ func TestManyChangesAreFewCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	before = st.n.Load()
-	start(t, e, rec, watch.Config{})
+	start(t, e, rec, watch.Options{})
 	if got := len(syncs(t, rec.take())); got != n {
 		t.Fatalf("restart synced %d files, want %d", got, n)
 	}

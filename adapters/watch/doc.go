@@ -9,7 +9,7 @@
 // debounce). Every document's URI is the file's absolute path, as in
 // Vectra, so an index fed by Vectra's watcher keeps working under this one.
 //
-//	w, err := watch.NewFolderWatcher(watch.Config{
+//	w, err := watch.New(&watch.Options{
 //		Index:      index,
 //		Paths:      []string{"docs"},
 //		Extensions: []string{".md", ".txt"},

@@ -38,7 +38,7 @@ func ExampleFolderWatcher() {
 	}
 
 	synced := make(chan struct{}, 10)
-	w, err := watch.NewFolderWatcher(watch.Config{
+	w, err := watch.New(&watch.Options{
 		Index:      index,
 		Paths:      []string{dir},
 		Extensions: []string{".md"},

@@ -224,7 +224,7 @@ func (r *recorder) add(ev event) {
 }
 
 // config returns cfg with the recorder's callbacks.
-func (r *recorder) config(cfg watch.Config) watch.Config {
+func (r *recorder) config(cfg watch.Options) *watch.Options {
 	cfg.OnSync = func(uri string, action watch.SyncAction) { r.add(event{uri: uri, action: action}) }
 	cfg.OnError = func(err error, uri string) { r.add(event{uri: uri, err: err}) }
 	cfg.OnReady = func() {
@@ -232,7 +232,7 @@ func (r *recorder) config(cfg watch.Config) watch.Config {
 		r.ready++
 		r.mu.Unlock()
 	}
-	return cfg
+	return &cfg
 }
 
 // take returns the events recorded so far and forgets them.
@@ -292,7 +292,7 @@ func (r *recorder) waitFor(t testing.TB, want ...string) []event {
 
 // start starts a watcher on e's folder with cfg's other fields, stopped
 // when the test ends.
-func start(t testing.TB, e *env, rec *recorder, cfg watch.Config) *watch.FolderWatcher {
+func start(t testing.TB, e *env, rec *recorder, cfg watch.Options) *watch.FolderWatcher {
 	t.Helper()
 	cfg.Index = e.index
 	if cfg.Paths == nil {
@@ -301,7 +301,7 @@ func start(t testing.TB, e *env, rec *recorder, cfg watch.Config) *watch.FolderW
 	if cfg.Debounce == 0 {
 		cfg.Debounce = 50 * time.Millisecond
 	}
-	w, err := watch.NewFolderWatcher(rec.config(cfg))
+	w, err := watch.New(rec.config(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func under(p, dir string) bool {
 
 // wants reports whether the file at p is synced: it matches the extension
 // filter and is not binary by its extension (a binary extension named in
-// Config.Extensions is synced).
+// Options.Extensions is synced).
 func (w *FolderWatcher) wants(p string) bool {
 	ext := strings.ToLower(pathutil.Extname(p))
 	if w.exts != nil {

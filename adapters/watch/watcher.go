@@ -23,15 +23,15 @@ const (
 	SyncDeleted SyncAction = "deleted"
 )
 
-// DefaultDebounce is the quiet period of Config.Debounce's zero value, as in
+// DefaultDebounce is the quiet period of Options.Debounce's zero value, as in
 // Vectra.
 const DefaultDebounce = 500 * time.Millisecond
 
 // ErrRunning is the error of Start on a running watcher.
 var ErrRunning = errors.New("watch: the watcher is already running")
 
-// Config configures a FolderWatcher.
-type Config struct {
+// Options configures a FolderWatcher.
+type Options struct {
 	// Index is the document index the watcher writes. Required.
 	Index *core.LocalDocumentIndex
 	// Paths are the folders and files to watch. Required. Relative paths
@@ -59,7 +59,7 @@ type Config struct {
 // FolderWatcher keeps a document index in step with folders on disk. See
 // the package documentation for the rules.
 type FolderWatcher struct {
-	cfg     Config
+	cfg     Options
 	exts    map[string]bool // lowercased, with the dot; nil means every file
 	maxWait time.Duration   // the longest a changing path waits
 	// skip is the index's folder, absolute: never synced even when it lies
@@ -80,14 +80,18 @@ type FolderWatcher struct {
 	run     *run                // the running watcher's machinery; nil when stopped
 }
 
-// NewFolderWatcher returns a stopped watcher for cfg, or an error wrapping
-// core.ErrInvalidArgument when cfg has no Index or no Paths.
-func NewFolderWatcher(cfg Config) (*FolderWatcher, error) {
+// New returns a stopped watcher for opts, or an error wrapping
+// core.ErrInvalidArgument when opts is nil or has no Index or no Paths.
+func New(opts *Options) (*FolderWatcher, error) {
+	if opts == nil {
+		return nil, fmt.Errorf("watch: %w: options with an Index and Paths are required", core.ErrInvalidArgument)
+	}
+	cfg := *opts
 	if cfg.Index == nil {
-		return nil, fmt.Errorf("watch: %w: Config.Index is required", core.ErrInvalidArgument)
+		return nil, fmt.Errorf("watch: %w: Options.Index is required", core.ErrInvalidArgument)
 	}
 	if len(cfg.Paths) == 0 {
-		return nil, fmt.Errorf("watch: %w: Config.Paths is required", core.ErrInvalidArgument)
+		return nil, fmt.Errorf("watch: %w: Options.Paths is required", core.ErrInvalidArgument)
 	}
 	if cfg.Debounce <= 0 {
 		cfg.Debounce = DefaultDebounce

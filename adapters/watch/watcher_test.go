@@ -18,10 +18,10 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-func TestNewFolderWatcherValidates(t *testing.T) {
+func TestNewValidates(t *testing.T) {
 	e := newEnv(t)
-	for _, cfg := range []watch.Config{{Paths: []string{e.dir}}, {Index: e.index}} {
-		if _, err := watch.NewFolderWatcher(cfg); !errors.Is(err, core.ErrInvalidArgument) {
+	for _, cfg := range []watch.Options{{Paths: []string{e.dir}}, {Index: e.index}} {
+		if _, err := watch.New(&cfg); !errors.Is(err, core.ErrInvalidArgument) {
 			t.Errorf("%+v: %v, want ErrInvalidArgument", cfg, err)
 		}
 	}
@@ -33,7 +33,7 @@ func TestStartSyncsThenWatches(t *testing.T) {
 	e.write(t, "sub/b.md", "beta bananas")
 	e.write(t, "notes.txt", "not synced: wrong extension")
 	rec := newRecorder(e.dir)
-	w := start(t, e, rec, watch.Config{Extensions: []string{"md"}})
+	w := start(t, e, rec, watch.Options{Extensions: []string{"md"}})
 
 	// The initial sync is done when Start returns, ready called after it.
 	if got, want := syncs(t, rec.take()), []string{"added a.md", "added sub/b.md"}; !slices.Equal(got, want) {
@@ -81,7 +81,7 @@ func TestRestartCatchesChangesMadeWhileStopped(t *testing.T) {
 		e.write(t, name, "text of "+name)
 	}
 	rec := newRecorder(e.dir)
-	w := start(t, e, rec, watch.Config{})
+	w := start(t, e, rec, watch.Options{})
 	syncs(t, rec.take())
 	w.Stop()
 
@@ -99,7 +99,7 @@ func TestRestartCatchesChangesMadeWhileStopped(t *testing.T) {
 	e.model.inputs = nil
 	e.model.mu.Unlock()
 	calls := e.model.calls.Load()
-	w2 := start(t, e, rec, watch.Config{})
+	w2 := start(t, e, rec, watch.Options{})
 	want := []string{"added new.md", "deleted dir/gone.md", "deleted remove.md", "updated change.md"}
 	if got := syncs(t, rec.take()); !slices.Equal(got, want) {
 		t.Fatalf("restart: %v, want %v", got, want)
@@ -119,7 +119,7 @@ func TestRestartCatchesChangesMadeWhileStopped(t *testing.T) {
 
 	// Nothing changed: no event, no embeddings call.
 	calls = e.model.calls.Load()
-	start(t, e, rec, watch.Config{})
+	start(t, e, rec, watch.Options{})
 	if got := rec.take(); len(got) != 0 {
 		t.Errorf("restart with nothing changed: %v", got)
 	}
@@ -135,7 +135,7 @@ func TestRenames(t *testing.T) {
 	e.write(t, "sub/deeper/y.md", "y in sub")
 	outside := t.TempDir()
 	rec := newRecorder(e.dir)
-	start(t, e, rec, watch.Config{})
+	start(t, e, rec, watch.Options{})
 	syncs(t, rec.take())
 
 	mustRename(t, e.path("a.md"), e.path("b.md"))
@@ -173,7 +173,7 @@ func TestDeletedDirectory(t *testing.T) {
 	e.write(t, "tree/b/c.md", "c")
 	e.write(t, "other.md", "stays")
 	rec := newRecorder(e.dir)
-	start(t, e, rec, watch.Config{})
+	start(t, e, rec, watch.Options{})
 	syncs(t, rec.take())
 	if err := os.RemoveAll(e.path("tree")); err != nil {
 		t.Fatal(err)
@@ -187,7 +187,7 @@ func TestDeletedDirectory(t *testing.T) {
 func TestNewDirectoryTreeIsWatched(t *testing.T) {
 	e := newEnv(t)
 	rec := newRecorder(e.dir)
-	start(t, e, rec, watch.Config{})
+	start(t, e, rec, watch.Options{})
 	// Created fast, deeper than the watches can follow one by one: the
 	// sync of the new folder finds what is already there.
 	e.write(t, "new/a/b/c/deep.md", "deep")
@@ -202,7 +202,7 @@ func TestRapidWritesCoalesce(t *testing.T) {
 	e.write(t, "hot.md", "version 0")
 	rec := newRecorder(e.dir)
 	const debounce = 50 * time.Millisecond
-	start(t, e, rec, watch.Config{Debounce: debounce})
+	start(t, e, rec, watch.Options{Debounce: debounce})
 	syncs(t, rec.take())
 
 	// A pause of more than half the debounce between two writes (the
@@ -255,7 +255,7 @@ func TestSymlinksFollowedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := newRecorder(e.dir)
-	start(t, e, rec, watch.Config{})
+	start(t, e, rec, watch.Options{})
 	if got, want := syncs(t, rec.take()), []string{"added a/doc.md", "added linked/far.md"}; !slices.Equal(got, want) {
 		t.Fatalf("initial sync %v, want %v", got, want)
 	}
@@ -273,7 +273,7 @@ func TestExtensionFilterIgnoresCase(t *testing.T) {
 	e.write(t, "c.go", "package c")
 	e.write(t, ".md", "a dotfile has no extension")
 	rec := newRecorder(e.dir)
-	start(t, e, rec, watch.Config{Extensions: []string{"md", ".TXT"}})
+	start(t, e, rec, watch.Options{Extensions: []string{"md", ".TXT"}})
 	if got, want := syncs(t, rec.take()), []string{"added A.MD", "added b.Txt"}; !slices.Equal(got, want) {
 		t.Fatalf("%v, want %v", got, want)
 	}
@@ -286,7 +286,7 @@ func TestBinaryFilesSkipped(t *testing.T) {
 	e.write(t, "blob", "ELF\x00\x01\x02")
 	e.write(t, "latin1.txt", "caf\xe9")
 	rec := newRecorder(e.dir)
-	start(t, e, rec, watch.Config{})
+	start(t, e, rec, watch.Options{})
 	if got, want := syncs(t, rec.take()), []string{"added latin1.txt", "added text.md"}; !slices.Equal(got, want) {
 		t.Fatalf("%v, want %v", got, want)
 	}
@@ -300,7 +300,7 @@ func TestSingleFilePath(t *testing.T) {
 	e.write(t, "only.md", "one")
 	e.write(t, "sibling.md", "not watched")
 	rec := newRecorder(e.dir)
-	start(t, e, rec, watch.Config{Paths: []string{e.path("only.md")}})
+	start(t, e, rec, watch.Options{Paths: []string{e.path("only.md")}})
 	if got := syncs(t, rec.take()); !slices.Equal(got, []string{"added only.md"}) {
 		t.Fatalf("%v", got)
 	}
@@ -328,7 +328,7 @@ func TestIndexFolderInsideWatchedFolder(t *testing.T) {
 	e.write(t, "index/index.json", `{"version":1}`)
 	e.write(t, "doc.md", "a document")
 	rec := newRecorder(e.dir)
-	start(t, e, rec, watch.Config{})
+	start(t, e, rec, watch.Options{})
 	if got := syncs(t, rec.take()); !slices.Equal(got, []string{"added doc.md"}) {
 		t.Fatalf("%v", got)
 	}
@@ -347,7 +347,7 @@ func TestSyncWithoutStart(t *testing.T) {
 	e.write(t, "a.md", "a")
 	e.write(t, "b.md", "b")
 	rec := newRecorder(e.dir)
-	w, err := watch.NewFolderWatcher(rec.config(watch.Config{Index: e.index, Paths: []string{e.dir}}))
+	w, err := watch.New(rec.config(watch.Options{Index: e.index, Paths: []string{e.dir}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +366,7 @@ func TestSyncWithoutStart(t *testing.T) {
 func TestStartOnMissingIndexFails(t *testing.T) {
 	e := newEnv(t)
 	ix := openIndex(t, e.storage, "never-created", e.model)
-	w, err := watch.NewFolderWatcher(watch.Config{Index: ix, Paths: []string{e.dir}})
+	w, err := watch.New(&watch.Options{Index: ix, Paths: []string{e.dir}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +383,7 @@ func TestStopWaitsAndNothingIsWrittenAfter(t *testing.T) {
 	rec := newRecorder(e.dir)
 	var stopped atomic.Bool
 	var late atomic.Int64
-	cfg := rec.config(watch.Config{Index: e.index, Paths: []string{e.dir}, Debounce: 20 * time.Millisecond})
+	cfg := rec.config(watch.Options{Index: e.index, Paths: []string{e.dir}, Debounce: 20 * time.Millisecond})
 	onSync := cfg.OnSync
 	cfg.OnSync = func(uri string, action watch.SyncAction) {
 		if stopped.Load() {
@@ -391,7 +391,7 @@ func TestStopWaitsAndNothingIsWrittenAfter(t *testing.T) {
 		}
 		onSync(uri, action)
 	}
-	w, err := watch.NewFolderWatcher(cfg)
+	w, err := watch.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +418,7 @@ func TestStopWaitsAndNothingIsWrittenAfter(t *testing.T) {
 		t.Errorf("written after Stop: index changed %v, %d late events", !bytes.Equal(before, after), late.Load())
 	}
 	// What Stop left undone, the next Start finishes.
-	start(t, e, rec, watch.Config{})
+	start(t, e, rec, watch.Options{})
 	if n := len(e.uris(t)); n != 300 {
 		t.Errorf("after restart the index holds %d documents, want 300", n)
 	}
@@ -427,7 +427,7 @@ func TestStopWaitsAndNothingIsWrittenAfter(t *testing.T) {
 func TestQueriesDuringWrites(t *testing.T) {
 	e := newEnv(t)
 	rec := newRecorder(e.dir)
-	start(t, e, rec, watch.Config{})
+	start(t, e, rec, watch.Options{})
 	var wg sync.WaitGroup
 	done := make(chan struct{})
 	for range 2 {

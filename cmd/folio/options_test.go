@@ -151,14 +151,14 @@ func TestEveryIndexOptionReachesEverySurface(t *testing.T) {
 		if err := m.Initialize(ctx); err != nil {
 			t.Fatal(err)
 		}
-		srv, err := grpcserver.NewIndexServer(grpcserver.Config{IndexManagerConfig: mcfg})
+		srv, err := grpcserver.New(&grpcserver.Options{IndexManagerConfig: mcfg})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := srv.Manager().Initialize(ctx); err != nil {
 			t.Fatal(err)
 		}
-		for name, mgr := range map[string]*core.IndexManager{"core.IndexManager": m, "grpcserver.Config": srv.Manager()} {
+		for name, mgr := range map[string]*core.IndexManager{"core.IndexManager": m, "grpcserver.Options": srv.Manager()} {
 			served := mgr.ListIndexes()
 			if len(served) != 2 {
 				t.Fatalf("%s serves %d indexes, want 2", name, len(served))

@@ -75,7 +75,7 @@ func (a *app) serveCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			cfg := grpcserver.Config{
+			cfg := grpcserver.Options{
 				Port: port, Address: address, TLSCertFile: tlsCert, TLSKeyFile: tlsKey,
 				IndexManagerConfig: core.IndexManagerConfig{
 					Formats:      map[string]core.IndexCodec{folio.FormatJSON: codecjson.New(), folio.FormatProtobuf: codecpb.New()},
@@ -112,7 +112,7 @@ func (a *app) serveCommand() *cobra.Command {
 			if cfg.AuthToken, err = readToken(tokenFile); err != nil {
 				return err
 			}
-			srv, err := grpcserver.NewIndexServer(cfg)
+			srv, err := grpcserver.New(&cfg)
 			if err != nil {
 				return err
 			}

@@ -35,7 +35,7 @@ while it was stopped are caught when it starts.`,
 				return err
 			}
 			events := 0
-			w, err := watch.NewFolderWatcher(watch.Config{
+			w, err := watch.New(&watch.Options{
 				Index: ix, Paths: paths, Extensions: extensions,
 				Debounce: time.Duration(debounce) * time.Millisecond,
 				OnSync: func(uri string, action watch.SyncAction) {

@@ -20,5 +20,5 @@
 // No function returns an error: every string is a path. [Normalize] drops
 // ".." segments that would climb above the start of the path, silently, so
 // callers that must confine a path to a folder check it themselves before
-// normalising (see storagefs.NewRooted).
+// normalising (see storagefs.Options.Root).
 package pathutil
