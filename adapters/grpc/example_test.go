@@ -15,7 +15,7 @@ import (
 )
 
 // Serve the indexes below a root folder and talk to the server with the
-// generated Go client. A real server passes localStorage(), codecjson and
+// generated Go client. A real server passes storagefs.New(nil), codecjson and
 // codecpb, tiktoken and an embeddings model.
 func ExampleNew() {
 	ctx := context.Background()
