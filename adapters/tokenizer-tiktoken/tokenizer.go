@@ -38,7 +38,7 @@ func (t *DefaultTokenizer) load() *tiktoken.Tiktoken {
 // MaxRunBytes is encoded in pieces of at most that length, so encoding
 // takes time linear in the text's length (see MaxRunBytes).
 func (t *DefaultTokenizer) Encode(text string) []int {
-	ids, _ := t.encode(nil, text, false)
+	ids, _ := t.encode(context.Background(), text, false)
 	return ids
 }
 
@@ -55,10 +55,8 @@ func (t *DefaultTokenizer) encode(ctx context.Context, text string, blocks bool)
 		return []int{}, nil
 	}
 	enc := t.load()
-	if ctx != nil {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	var ids []int
 	var err error
@@ -68,9 +66,7 @@ func (t *DefaultTokenizer) encode(ctx context.Context, text string, blocks bool)
 			return true
 		}
 		ids = append(ids, enc.EncodeOrdinary(piece)...)
-		if ctx != nil {
-			err = ctx.Err()
-		}
+		err = ctx.Err()
 		return err == nil
 	})
 	if err != nil {
