@@ -252,6 +252,7 @@ func TestReadersDuringOtherProcessesCommits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		inFlight := false
 		for id, v := range acks {
 			it, ok, err := ix.GetItem(t.Context(), id)
 			if err != nil {
@@ -269,10 +270,17 @@ func TestReadersDuringOtherProcessesCommits(t *testing.T) {
 					}
 				}
 			}
-			// The killed writer's last write may have landed unacknowledged.
-			if got != v && !(killedAcks[id] && (got == v+1 || got == 1 && v == 0)) {
-				t.Errorf("%s: version %d in the folder, %d acknowledged", id, got, v)
+			if got == v {
+				continue
 			}
+			// The killed writer's write in flight may have landed without
+			// its acknowledgement: one of its keys may be ahead.
+			if killedAcks[id] && !inFlight {
+				inFlight = true
+				t.Logf("%s: version %d in the folder, %d acknowledged: the killed writer's last write", id, got, v)
+				continue
+			}
+			t.Errorf("%s: version %d in the folder, %d acknowledged", id, got, v)
 		}
 		t.Logf("%d keys acknowledged", len(acks))
 		reportLeftovers(t, dir)
