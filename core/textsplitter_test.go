@@ -381,7 +381,9 @@ type goldenCase struct {
 // Folio splits exactly as Vectra does wherever none of its fixes applies:
 // the spec's inputs and seeded random texts, every docType, several
 // configurations, chunk by chunk (text, tokens, positions, overlaps).
-func TestSplitMatchesVectra(t *testing.T) {
+// goldenCases reads testdata/textsplitter/golden.json.
+func goldenCases(t *testing.T) []goldenCase {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "textsplitter", "golden.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -390,6 +392,11 @@ func TestSplitMatchesVectra(t *testing.T) {
 	if err := json.Unmarshal(data, &cases); err != nil {
 		t.Fatal(err)
 	}
+	return cases
+}
+
+func TestSplitMatchesVectra(t *testing.T) {
+	cases := goldenCases(t)
 	if len(cases) < 100 {
 		t.Fatalf("only %d golden cases", len(cases))
 	}
@@ -627,16 +634,8 @@ func isSubsequence(sub, s string) bool {
 // n}: the rest from the document defaults, separators kept. Checked on
 // every golden case Vectra split that way.
 func TestPartialChunkingConfigSplitsLikeVectra(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "textsplitter", "golden.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []goldenCase
-	if err := json.Unmarshal(data, &cases); err != nil {
-		t.Fatal(err)
-	}
 	checked := 0
-	for _, gc := range cases {
+	for _, gc := range goldenCases(t) {
 		if !gc.KeepSeparators || gc.ChunkOverlap != 0 || gc.Separators != nil || gc.Tokenizer != "char" {
 			continue
 		}
