@@ -67,7 +67,7 @@ func (ix *LocalIndex) dropLocked(ctx context.Context, names []string) {
 	names = append(names, ix.unsure...)
 	ix.unsure = nil
 	if ix.retain < 0 {
-		ix.deleteDropped(ctx, names)
+		ix.deleteUnnamed(ctx, names)
 		return
 	}
 	if len(names) == 0 && !ix.droppedListed {
