@@ -225,13 +225,15 @@ func (s *IndexServer) stop(ctx context.Context) {
 	select {
 	case <-drained:
 	case <-timer.C:
-		s.grpc.Stop()
+		go s.grpc.Stop()
 	case <-ctx.Done():
-		s.grpc.Stop()
+		go s.grpc.Stop()
 	}
-	// Stop cancels the contexts of the calls still running; a call that
-	// does not return soon after is left behind rather than holding up
-	// the shutdown (the process is usually about to exit).
+	// Stop closes the listeners and connections, cancelling the contexts
+	// of the calls still running, and then (like GracefulStop) waits for
+	// their handlers; a call that does not return soon after is left
+	// behind rather than holding up the shutdown (the process is usually
+	// about to exit).
 	select {
 	case <-drained:
 	case <-time.After(drainTimeout):
