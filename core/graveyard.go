@@ -20,8 +20,9 @@ import (
 // Folio's own, which Vectra ignores), and a later commit (of any process)
 // deletes those listed longer than IndexOptions.RetainDropped ago that the
 // newest commit still does not name. Vacuum deletes them too once their
-// time is up, and keeps the others. A process that exits leaves its list
-// for the next commit or Vacuum.
+// time is up, and keeps the others, and so does the first read of an index
+// on storage that can lock the folder. A process that exits leaves its
+// list for those.
 //
 // The list is read and written only by commits and Vacuum, under the
 // folder's lock, on the newest state, so a file is never deleted while the
@@ -180,4 +181,34 @@ func (ix *LocalIndex) writeDropped(ctx context.Context, list []droppedFile) {
 		ix.droppedListed = true // retried by the next commit
 		ix.log.Warn("core: write the list of dropped files; its files are left for Vacuum", "folder", ix.folder, "err", err)
 	}
+}
+
+// collectDroppedAtOpen deletes, when the index is first read, the listed
+// dropped files whose time is up (a process that exited left them), on
+// storage that can lock the folder, under its lock and only when no other
+// process has committed since the read. On other storage (object storage:
+// one writer, and readers that must not write) they wait for the next
+// commit or Vacuum. ix.mu is held.
+func (ix *LocalIndex) collectDroppedAtOpen(ctx context.Context) {
+	if _, ok := ix.storage.(FolderLocker); !ok || ix.retain < 0 {
+		return
+	}
+	if len(ix.readDropped(ctx)) == 0 {
+		return
+	}
+	unlock, err := ix.lockFolder(ctx)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	if changed, err := ix.changedOnDisk(ctx); err != nil || changed {
+		return // the next commit collects them, from the newest state
+	}
+	due, kept := ix.splitDue(ix.readDropped(ctx), time.Now())
+	ix.droppedListed = len(kept) > 0
+	if len(due) == 0 {
+		return
+	}
+	ix.deleteUnnamed(ctx, due)
+	ix.writeDropped(context.WithoutCancel(ctx), kept)
 }

@@ -450,6 +450,7 @@ func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, e
 	}
 	if !reload {
 		ix.removeStaleTemps(ctx)
+		ix.collectDroppedAtOpen(ctx)
 	}
 	if size >= releaseAfterLoad {
 		// What decoding left behind (the file's bytes, when read whole)
