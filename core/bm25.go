@@ -46,8 +46,9 @@ type bm25TermFreq struct {
 // bm25Vocab numbers terms. It only grows; it is shared by every snapshot of
 // a LocalIndex, behind its own lock.
 type bm25Vocab struct {
-	mu  sync.RWMutex
-	ids map[string]uint32
+	mu    sync.RWMutex
+	ids   map[string]uint32
+	terms []string // by id
 }
 
 // id returns term's number, assigning the next one to a new term.
@@ -62,7 +63,40 @@ func (v *bm25Vocab) id(term string) uint32 {
 	}
 	id := uint32(len(v.ids))
 	v.ids[term] = id
+	v.terms = append(v.terms, term)
 	return id
+}
+
+// idsOf returns the numbers of terms, assigning new ones, under one lock.
+func (v *bm25Vocab) idsOf(terms []string) []uint32 {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.ids == nil {
+		v.ids = map[string]uint32{}
+	}
+	out := make([]uint32, len(terms))
+	for i, term := range terms {
+		id, ok := v.ids[term]
+		if !ok {
+			id = uint32(len(v.ids))
+			v.ids[term] = id
+			v.terms = append(v.terms, term)
+		}
+		out[i] = id
+	}
+	return out
+}
+
+// termsOf returns the terms numbered ids (each below the vocabulary's
+// size).
+func (v *bm25Vocab) termsOf(ids []uint32) []string {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = v.terms[id]
+	}
+	return out
 }
 
 // lookup returns term's number, if it has one.
@@ -83,7 +117,7 @@ func (ix *LocalIndex) bm25For(ctx context.Context, s *snapshot) (*bm25Index, err
 	if idx := s.bm25.Load(); idx != nil {
 		return idx, nil
 	}
-	idx, err := ix.deriveBM25(ctx, s, nil, &bm25Index{}, func(int) (int, bool) { return 0, false })
+	idx, err := ix.buildBM25(ctx, s)
 	if err != nil {
 		return nil, err
 	}

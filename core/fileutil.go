@@ -3,6 +3,8 @@ package core
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -83,4 +85,20 @@ func LooksBinary(filePath string, head []byte) bool {
 		return true
 	}
 	return bytes.IndexByte(head[:min(len(head), binarySniffLen)], 0) >= 0
+}
+
+// LocalFileURI is the URI under which a document read from the local file
+// or folder at p is stored: its absolute, cleaned path, with symbolic links
+// resolved when the path exists. The folder watcher, the CLI and Vectra's
+// watcher store files under such paths, so one file has one URI whatever
+// spelling ("notes/a.txt", "./notes/a.txt", its absolute path) named it.
+func LocalFileURI(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("local file URI of %q: %w", p, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real, nil
+	}
+	return abs, nil
 }

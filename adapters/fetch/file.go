@@ -21,6 +21,13 @@ type FileOptions struct {
 	// extension such as .png or .zip, or a NUL byte in the first 8 KiB) as
 	// text too, as Vectra does. By default they are skipped.
 	IncludeBinary bool
+	// OnSkip, when set, is told of every file a Fetch does not report and
+	// why: a binary file (ErrBinary), an entry that is neither a file nor a
+	// folder (ErrNotRegular), or a file or folder below the walked folder
+	// that cannot be read (the read's error); with OnSkip set, such a read
+	// error no longer ends the walk. It is called from the goroutine that
+	// called Fetch.
+	OnSkip func(path string, reason error)
 }
 
 // FileFetcher reads a file, or every file below a folder, as Vectra's
@@ -60,6 +67,9 @@ func NewFileFetcher(opts *FileOptions) *FileFetcher {
 	return f
 }
 
+// ErrBinary is the reason OnSkip gives for a binary file.
+var ErrBinary = errors.New("binary file")
+
 // ErrNotRegular is the error of a Fetch whose uri names something that is
 // neither a file nor a folder (a FIFO, a socket, a device).
 var ErrNotRegular = errors.New("not a regular file or a folder")
@@ -78,14 +88,31 @@ func (f *FileFetcher) Fetch(ctx context.Context, uri string, onDocument func(ctx
 		return false, fmt.Errorf("fetch %q: %w", uri, err)
 	}
 	w := fileWalk{opts: f.opts, onDocument: onDocument, seen: make(map[string]bool)}
+	var more bool
 	switch {
 	case info.IsDir():
-		return w.folder(ctx, uri)
+		more, err = w.folder(ctx, uri)
 	case info.Mode().IsRegular():
-		return w.file(ctx, uri)
+		more, err = w.file(ctx, uri)
 	default:
 		return false, fmt.Errorf("fetch %q: %w", uri, ErrNotRegular)
 	}
+	var stop stopError
+	if errors.As(err, &stop) {
+		err = stop.err
+	}
+	return more, err
+}
+
+// stopError carries an error of the onDocument callback up the walk: it
+// ends the walk, OnSkip or not, and Fetch returns it unchanged.
+type stopError struct{ err error }
+
+func (e stopError) Error() string { return e.err.Error() }
+
+func isStop(err error) bool {
+	var stop stopError
+	return errors.As(err, &stop)
 }
 
 // missing reports whether err says a path does not exist (also when a
@@ -128,6 +155,10 @@ func (w *fileWalk) folder(ctx context.Context, dir string) (bool, error) {
 			if missing(err) {
 				continue // a dangling link, or gone since it was listed
 			}
+			if w.opts.OnSkip != nil {
+				w.opts.OnSkip(p, err)
+				continue
+			}
 			return false, fmt.Errorf("fetch %q: %w", p, err)
 		}
 		var more bool
@@ -137,7 +168,12 @@ func (w *fileWalk) folder(ctx context.Context, dir string) (bool, error) {
 		case info.Mode().IsRegular():
 			more, err = w.file(ctx, p)
 		default:
-			continue // FIFOs, sockets, devices are not documents
+			w.skip(p, ErrNotRegular) // FIFOs, sockets, devices are not documents
+			continue
+		}
+		if err != nil && w.opts.OnSkip != nil && ctx.Err() == nil && !isStop(err) {
+			w.opts.OnSkip(p, err)
+			more, err = true, nil
 		}
 		if err != nil || !more {
 			return false, err
@@ -146,11 +182,19 @@ func (w *fileWalk) folder(ctx context.Context, dir string) (bool, error) {
 	return true, nil
 }
 
+// skip tells OnSkip of a path not reported.
+func (w *fileWalk) skip(p string, reason error) {
+	if w.opts.OnSkip != nil {
+		w.opts.OnSkip(p, reason)
+	}
+}
+
 // file reports the file at p unless it is binary and binary files are
 // skipped.
 func (w *fileWalk) file(ctx context.Context, p string) (bool, error) {
 	if !w.opts.IncludeBinary && core.LooksBinary(p, nil) {
-		return true, nil // skipped by its extension, unread
+		w.skip(p, ErrBinary) // by its extension, unread
+		return true, nil
 	}
 	content, err := os.ReadFile(p)
 	if err != nil {
@@ -160,9 +204,14 @@ func (w *fileWalk) file(ctx context.Context, p string) (bool, error) {
 		return false, fmt.Errorf("fetch %q: %w", p, err)
 	}
 	if !w.opts.IncludeBinary && core.LooksBinary(p, content) {
+		w.skip(p, ErrBinary)
 		return true, nil
 	}
-	return w.onDocument(ctx, p, jsvalue.DecodeUTF8(content), fileDocType(p))
+	more, err := w.onDocument(ctx, p, jsvalue.DecodeUTF8(content), fileDocType(p))
+	if err != nil {
+		return false, stopError{err}
+	}
+	return more, nil
 }
 
 // fileDocType is Vectra's docType of a file: its extension without the dot,

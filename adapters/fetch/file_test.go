@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -217,5 +218,54 @@ func TestFileFetcherReplacesInvalidUTF8(t *testing.T) {
 	got := fetchFiles(t, fetch.NewFileFetcher(nil), p)
 	if want := "caf\uFFFD na\uFFFDve \uFFFD\uFFFD"; len(got) != 1 || got[0].text != want {
 		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// OnSkip is told of every file a walk passes over, and why: binary files,
+// entries that are not files, and entries that cannot be read (the walk
+// goes on); an error of the callback still ends the walk.
+func TestFileFetcherOnSkip(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("text"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.png"), []byte("png"), 0o644)
+	os.WriteFile(filepath.Join(dir, "c.txt"), []byte("nul\x00"), 0o644)
+	if err := syscall.Mkfifo(filepath.Join(dir, "d.fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A file name too long to read: os.Stat fails with ENAMETOOLONG on
+	// the symbolic link's target.
+	if err := os.Symlink(filepath.Join(dir, strings.Repeat("x", 300)), filepath.Join(dir, "e.link")); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("more text"), 0o644)
+	var skipped []string
+	f := fetch.NewFileFetcher(&fetch.FileOptions{OnSkip: func(p string, reason error) {
+		skipped = append(skipped, filepath.Base(p)+": "+reason.Error())
+	}})
+	var got []string
+	ok, err := f.Fetch(t.Context(), dir, func(_ context.Context, uri, _, _ string) (bool, error) {
+		got = append(got, filepath.Base(uri))
+		return true, nil
+	})
+	if !ok || err != nil {
+		t.Fatalf("Fetch = %v, %v", ok, err)
+	}
+	if !slices.Equal(got, []string{"a.txt", "f.txt"}) {
+		t.Errorf("documents %v", got)
+	}
+	if len(skipped) != 4 || skipped[0] != "b.png: binary file" || skipped[1] != "c.txt: binary file" ||
+		skipped[2] != "d.fifo: not a regular file or a folder" || !strings.HasPrefix(skipped[3], "e.link: ") || !strings.Contains(skipped[3], "too long") {
+		t.Errorf("skipped %q", skipped)
+	}
+	// A named binary file is reported too.
+	skipped = nil
+	if _, err := f.Fetch(t.Context(), filepath.Join(dir, "b.png"), nil); err != nil || len(skipped) != 1 {
+		t.Errorf("named binary file: %v, skipped %q", err, skipped)
+	}
+	// The callback's error ends the walk, unchanged.
+	stop := errors.New("stop")
+	_, err = f.Fetch(t.Context(), dir, func(context.Context, string, string, string) (bool, error) { return false, stop })
+	if err != stop {
+		t.Errorf("callback error: %v, want it unchanged", err)
 	}
 }

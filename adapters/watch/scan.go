@@ -13,19 +13,15 @@ import (
 	"github.com/foliovec/folio/core/pathutil"
 )
 
-// resolveRoots returns the configured paths made absolute, with symbolic
-// links resolved when they exist.
+// resolveRoots returns the configured paths as core.LocalFileURI spells
+// them (absolute, symbolic links resolved when they exist), so that the
+// files below them get the URIs the CLI's add gives them.
 func (w *FolderWatcher) resolveRoots() []string {
 	roots := make([]string, 0, len(w.cfg.Paths))
 	for _, p := range w.cfg.Paths {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			continue
+		if abs, err := core.LocalFileURI(p); err == nil {
+			roots = append(roots, abs)
 		}
-		if real, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = real
-		}
-		roots = append(roots, abs)
 	}
 	return roots
 }

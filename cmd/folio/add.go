@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/foliovec/folio/adapters/fetch"
@@ -27,9 +28,16 @@ func (a *app) addCommand() *cobra.Command {
 		Long: `add reads every --uri (a file, a folder, walked recursively, or an http(s) page)
 and upserts the documents in bulk: chunks of several documents share an
 embeddings request, --concurrency requests are in flight, and documents are
-committed --batch-size at a time. Unchanged documents are skipped. Ctrl-C
-stops cleanly: every committed document is kept.`,
-		Example: `  folio add my-index --hash-dims 384 --uri README.md --uri docs/
+committed --batch-size at a time. Unchanged documents are skipped.
+
+A local file is stored under its absolute path (symbolic links resolved), as
+watch stores it, so any spelling of one file is one document. Every path
+named is accounted for: one that is missing, unreadable, binary or not a
+file is reported on stderr with the reason, the others are still added, and
+the exit status is then 1 (binary files found below a folder are skipped and
+listed, without failing). Ctrl-C stops cleanly: every committed document is
+kept.`,
+		Example: `  folio add my-index --hash-dims 384 --uri README.md docs/
   folio add my-index --keys keys.json --list urls.txt --concurrency 8`,
 		Args: exactArgs(1, "<index>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -45,45 +53,28 @@ stops cleanly: every committed document is kept.`,
 			if err != nil {
 				return err
 			}
-			docs, failed := a.fetchAll(ctx, list, fetch.WebOptions{Timeout: timeout}, cookie)
-			if err := ctx.Err(); err != nil {
+			ad, err := a.newAdder(ctx, e.folder, ix, fetch.WebOptions{Timeout: timeout}, cookie)
+			if err != nil {
 				return err
 			}
-			bar := a.progress(len(docs), "embedding")
-			var last core.UpsertProgress
-			_, upsertErr := ix.UpsertDocuments(ctx, docs, &core.UpsertDocumentsOptions{
-				Concurrency: concurrency, BatchSize: batchSize,
-				Progress: func(p core.UpsertProgress) {
-					last = p
-					if bar != nil {
-						bar.Describe(fmt.Sprintf("%d chunks, %d embeddings calls", p.Chunks, p.EmbeddingsCalls))
-						_ = bar.Set(p.Documents)
-					}
-				},
-			})
-			if bar != nil {
-				_ = bar.Finish()
-				fmt.Fprintln(a.stderr)
+			ad.opts = core.UpsertDocumentsOptions{Concurrency: concurrency, BatchSize: batchSize}
+			addErr := ad.addAll(ctx, list)
+			rep := ad.rep
+			a.result(rep)
+			if addErr == nil && ctx.Err() != nil {
+				addErr = ctx.Err()
 			}
-			out := map[string]any{
-				"index": e.folder, "documents": last.Documents - last.Skipped, "skipped": last.Skipped,
-				"chunks": last.Chunks, "embeddingsCalls": last.EmbeddingsCalls, "failed": failed,
-			}
-			if upsertErr != nil {
-				if errors.Is(upsertErr, context.Canceled) {
-					upsertErr = fmt.Errorf("interrupted: the documents committed before are kept: %w", upsertErr)
-				}
-				out["error"] = upsertErr.Error()
-				a.result(out)
+			if addErr != nil {
 				a.jsonOut = false // the document is printed
-				return upsertErr
+				if errors.Is(addErr, context.Canceled) {
+					return interrupted{kept: len(rep.Added) + len(rep.Updated), err: addErr}
+				}
+				return addErr
 			}
-			a.printf("added %d documents (%d unchanged), %d chunks in %d embeddings calls\n",
-				last.Documents-last.Skipped, last.Skipped, last.Chunks, last.EmbeddingsCalls)
-			a.result(out)
-			if len(failed) > 0 {
+			a.printf("%s\n", rep.summary())
+			if n := len(rep.Failed) + rep.namedSkipped; n > 0 {
 				a.jsonOut = false
-				return fmt.Errorf("%d of %d URIs could not be read", len(failed), len(list))
+				return fmt.Errorf("%d of %d paths and URLs named could not be added", n, len(ad.named))
 			}
 			return nil
 		},
@@ -92,7 +83,7 @@ stops cleanly: every committed document is kept.`,
 	model.register(cmd)
 	ixFlags.register(cmd)
 	cmd.Flags().StringVarP(&cookie, "cookie", "c", "", "Cookie header sent with web requests")
-	cmd.Flags().IntVar(&chunkSize, "chunk-size", 512, "tokens per chunk")
+	cmd.Flags().IntVar(&chunkSize, "chunk-size", 512, "most tokens per chunk")
 	cmd.Flags().SetNormalizeFunc(aliasFlags(map[string]string{"cs": "chunk-size"}))
 	cmd.Flags().IntVar(&concurrency, "concurrency", 4, "embeddings requests in flight at once")
 	cmd.Flags().IntVar(&batchSize, "batch-size", 100, "fewest documents per commit; a large index waits for more, or 10 s, between rewrites")
@@ -100,59 +91,264 @@ stops cleanly: every committed document is kept.`,
 	return cmd
 }
 
-// fetchFailure is a URI add could not read.
-type fetchFailure struct {
+// interrupted is the error of a command stopped by Ctrl-C or SIGTERM.
+type interrupted struct {
+	kept int
+	err  error
+}
+
+func (e interrupted) Error() string {
+	return fmt.Sprintf("interrupted: the %s committed before are kept", plural(e.kept, "document"))
+}
+
+func (e interrupted) Unwrap() error { return e.err }
+
+// addReport is what add did with every document and every path named:
+// add's --json document.
+type addReport struct {
+	Index           string    `json:"index"`
+	Added           []string  `json:"added"`
+	Updated         []string  `json:"updated"`
+	Unchanged       []string  `json:"unchanged"`
+	Skipped         []skipped `json:"skipped"`
+	Failed          []failure `json:"failed"`
+	Documents       int       `json:"documents"` // added and updated
+	Chunks          int       `json:"chunks"`
+	EmbeddingsCalls int       `json:"embeddingsCalls"`
+	Error           string    `json:"error,omitempty"`
+	namedSkipped    int       // skipped paths the user named
+}
+
+// skipped is a file add did not read, and why.
+type skipped struct {
+	URI    string `json:"uri"`
+	Reason string `json:"reason"`
+}
+
+// failure is a path or URL add could not read.
+type failure struct {
 	URI   string `json:"uri"`
 	Error string `json:"error"`
 }
 
-// fetchAll reads every URI: web pages with the web fetcher, the rest
-// with the file fetcher. A URI that fails is printed and reported, and
-// the others go on, as Vectra's add does.
-func (a *app) fetchAll(ctx context.Context, uris []string, web fetch.WebOptions, cookie string) ([]core.DocumentInput, []fetchFailure) {
+// summary is the report's text line.
+func (r *addReport) summary() string {
+	s := fmt.Sprintf("added %s, updated %d, %d unchanged: %s in %s",
+		plural(len(r.Added), "document"), len(r.Updated), len(r.Unchanged),
+		plural(r.Chunks, "chunk"), plural(r.EmbeddingsCalls, "embeddings call"))
+	if len(r.Skipped) > 0 || len(r.Failed) > 0 {
+		s += fmt.Sprintf("; %d skipped, %d failed", len(r.Skipped), len(r.Failed))
+	}
+	return s
+}
+
+// Documents read are upserted in groups of at most addGroupFiles documents
+// or addGroupBytes of text, so that a large tree is never held in memory
+// at once.
+const (
+	addGroupFiles = 1000
+	addGroupBytes = 32 << 20
+)
+
+// adder is one add: it reads the named paths and URLs, upserts what it
+// reads in groups, and accounts for each.
+type adder struct {
+	a      *app
+	ix     *core.LocalDocumentIndex
+	opts   core.UpsertDocumentsOptions
+	web    *fetch.WebFetcher
+	rep    addReport
+	prog   *progress
+	named  []string
+	seen   map[string]bool   // URIs read, so a file named twice is added once
+	stored map[string]string // canonical spelling of a stored local URI -> the stored one
+	group  []core.DocumentInput
+	bytes  int
+	// base is what the groups before the current one did.
+	baseDocs, baseChunks, baseCalls int
+}
+
+func (a *app) newAdder(ctx context.Context, folder string, ix *core.LocalDocumentIndex, web fetch.WebOptions, cookie string) (*adder, error) {
 	if cookie != "" {
 		web.Headers = map[string]string{"Cookie": cookie}
 	}
 	if web.Timeout == 0 {
 		web.Timeout = -1 // --timeout 0: no limit
 	}
-	webFetcher := fetch.NewWebFetcher(&web)
-	files := fetch.NewFileFetcher(nil)
-	var docs []core.DocumentInput
-	failed := []fetchFailure{}
-	for _, uri := range uris {
-		var f core.TextFetcher = files
-		if strings.HasPrefix(uri, "http://") || strings.HasPrefix(uri, "https://") {
-			f = webFetcher
-		}
-		_, err := f.Fetch(ctx, uri, func(_ context.Context, uri, text, docType string) (bool, error) {
-			docs = append(docs, core.DocumentInput{URI: uri, Text: text, DocType: docType})
-			return true, nil
-		})
-		if err != nil {
-			if ctx.Err() != nil {
-				return docs, failed
-			}
-			fmt.Fprintf(a.stderr, "Error adding: %s\n%v\n", uri, err)
-			failed = append(failed, fetchFailure{URI: uri, Error: err.Error()})
-		}
+	stored, err := storedSpellings(ctx, ix)
+	if err != nil {
+		return nil, err
 	}
-	return docs, failed
+	return &adder{
+		a: a, ix: ix, web: fetch.NewWebFetcher(&web), seen: map[string]bool{}, stored: stored,
+		rep: addReport{Index: folder, Added: []string{}, Updated: []string{}, Unchanged: []string{}, Skipped: []skipped{}, Failed: []failure{}},
+	}, nil
 }
 
-// progress returns a progress bar of n steps on stderr when it is a
-// terminal, else nil.
-func (a *app) progress(n int, what string) *progressbar.ProgressBar {
-	if !a.stderrIsTerminal || n == 0 {
+// storedSpellings maps the canonical spelling (core.LocalFileURI) of every
+// stored local URI that is spelled otherwise (a relative path a Vectra
+// index may hold) to the stored spelling, so that adding the file again
+// updates that document instead of storing a second one.
+func storedSpellings(ctx context.Context, ix *core.LocalDocumentIndex) (map[string]string, error) {
+	uris, err := ix.DocumentURIs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, u := range uris {
+		if isWebURI(u) {
+			continue
+		}
+		if c, err := core.LocalFileURI(u); err == nil && c != u {
+			if _, taken := out[c]; !taken {
+				out[c] = u
+			}
+		}
+	}
+	for _, u := range uris {
+		delete(out, u) // the canonical spelling itself is stored: use it
+	}
+	return out, nil
+}
+
+func isWebURI(u string) bool {
+	return strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")
+}
+
+// addAll reads and upserts every URI named.
+func (ad *adder) addAll(ctx context.Context, named []string) error {
+	ad.prog = ad.a.newProgress("adding")
+	defer ad.prog.finish()
+	done := map[string]bool{}
+	for _, uri := range named {
+		if !isWebURI(uri) {
+			c, err := core.LocalFileURI(uri)
+			if err != nil {
+				ad.fail(uri, err)
+				continue
+			}
+			uri = c
+		}
+		if done[uri] {
+			continue // named twice
+		}
+		done[uri] = true
+		ad.named = append(ad.named, uri)
+		if err := ad.read(ctx, uri); err != nil {
+			return err
+		}
+	}
+	return ad.flush(ctx)
+}
+
+// read reads one named path or URL into the group, upserting full groups.
+func (ad *adder) read(ctx context.Context, uri string) error {
+	var f core.TextFetcher
+	if isWebURI(uri) {
+		f = ad.web
+	} else {
+		info, err := os.Stat(uri)
+		switch {
+		case err != nil:
+			if errors.Is(err, fs.ErrNotExist) {
+				err = errors.New("no such file or folder")
+			}
+			ad.fail(uri, err)
+			return nil
+		case !info.IsDir() && !info.Mode().IsRegular():
+			ad.skip(uri, fetch.ErrNotRegular, true)
+			return nil
+		}
+		f = fetch.NewFileFetcher(&fetch.FileOptions{OnSkip: func(p string, reason error) {
+			ad.skip(p, reason, p == uri)
+		}})
+	}
+	var groupErr error
+	_, err := f.Fetch(ctx, uri, func(ctx context.Context, docURI, text, docType string) (bool, error) {
+		if ad.seen[docURI] {
+			return true, nil // also below another folder named
+		}
+		ad.seen[docURI] = true
+		if stored, ok := ad.stored[docURI]; ok {
+			docURI = stored
+		}
+		ad.group = append(ad.group, core.DocumentInput{URI: docURI, Text: text, DocType: docType})
+		ad.bytes += len(text)
+		if len(ad.group) >= addGroupFiles || ad.bytes >= addGroupBytes {
+			if groupErr = ad.flush(ctx); groupErr != nil {
+				return false, groupErr
+			}
+		}
+		return true, nil
+	})
+	switch {
+	case groupErr != nil:
+		return groupErr
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		ad.fail(uri, err)
+	}
+	return nil
+}
+
+// flush upserts the group and sorts its documents into added, updated and
+// unchanged.
+func (ad *adder) flush(ctx context.Context) error {
+	group := ad.group
+	ad.group, ad.bytes = nil, 0
+	if len(group) == 0 {
 		return nil
 	}
-	return progressbar.NewOptions(n,
-		progressbar.OptionSetWriter(a.stderr),
-		progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("docs"),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100e6),
-	)
+	before := make([]string, len(group))
+	for i, d := range group {
+		id, _, err := ad.ix.GetDocumentID(ctx, d.URI)
+		if err != nil {
+			return err
+		}
+		before[i] = id
+	}
+	opts := ad.opts
+	var last core.UpsertProgress
+	opts.Progress = func(p core.UpsertProgress) {
+		last = p
+		ad.prog.update(ad.baseDocs+p.Documents, ad.baseChunks+p.Chunks)
+	}
+	docs, err := ad.ix.UpsertDocuments(ctx, group, &opts)
+	for i, doc := range docs {
+		switch {
+		case doc == nil:
+		case doc.ID() == before[i]:
+			ad.rep.Unchanged = append(ad.rep.Unchanged, group[i].URI)
+		case before[i] != "":
+			ad.rep.Updated = append(ad.rep.Updated, group[i].URI)
+		default:
+			ad.rep.Added = append(ad.rep.Added, group[i].URI)
+		}
+	}
+	ad.baseDocs += last.Documents
+	ad.baseChunks += last.Chunks
+	ad.baseCalls += last.EmbeddingsCalls
+	ad.rep.Documents = len(ad.rep.Added) + len(ad.rep.Updated)
+	ad.rep.Chunks, ad.rep.EmbeddingsCalls = ad.baseChunks, ad.baseCalls
+	if err != nil && ctx.Err() == nil {
+		ad.rep.Error = err.Error()
+	}
+	return err
+}
+
+// fail reports a path or URL that could not be read.
+func (ad *adder) fail(uri string, err error) {
+	fmt.Fprintf(ad.a.stderr, "not added: %s: %v\n", uri, err)
+	ad.rep.Failed = append(ad.rep.Failed, failure{URI: uri, Error: err.Error()})
+}
+
+// skip reports a file that is not a document; named says the user named
+// it rather than a folder above it.
+func (ad *adder) skip(uri string, reason error, named bool) {
+	fmt.Fprintf(ad.a.stderr, "skipped: %s: %v\n", uri, reason)
+	ad.rep.Skipped = append(ad.rep.Skipped, skipped{URI: uri, Reason: reason.Error()})
+	if named {
+		ad.rep.namedSkipped++
+	}
 }

@@ -101,3 +101,20 @@ func (a *app) openForWriting(ctx context.Context, index string, model *modelFlag
 	}
 	return e, ix, nil
 }
+
+// isEmpty reports whether the document index holds no document (an item
+// index is never empty here: its own errors say what is wrong).
+func (e *existingIndex) isEmpty(ctx context.Context) (bool, error) {
+	if !e.documents {
+		return false, nil
+	}
+	ix, err := e.documentIndex(nil, 0, nil)
+	if err != nil {
+		return false, err
+	}
+	st, err := ix.GetCatalogStats(ctx)
+	if err != nil {
+		return false, err
+	}
+	return st.Documents == 0, nil
+}

@@ -456,14 +456,17 @@ func TestAddInterruptedKeepsCommittedDocuments(t *testing.T) {
 	if len(list) == 0 || len(list) == 200 || len(list)%5 != 0 {
 		t.Fatalf("%d documents kept, want a whole number of batches of 5, more than none and fewer than all", len(list))
 	}
+	if want := fmt.Sprintf("interrupted: the %d documents committed before are kept", len(list)); !strings.Contains(stderr.String(), want) || strings.Contains(stderr.String(), "context canceled") {
+		t.Errorf("stderr after Ctrl-C: %q, want %q", stderr.String(), want)
+	}
 	for _, d := range list {
 		if _, err := d.LoadText(t.Context()); err != nil {
 			t.Fatalf("%s: %v", d.URI(), err)
 		}
 	}
 	// Running add again finishes the job, skipping what is there.
-	added := decode[map[string]any](t, must(t, dir, 0, "add", "ix", "--keys", keys, "--uri", "many", "--concurrency", "8", "--json"))
-	if added["skipped"] != float64(len(list)) || added["documents"] != float64(200-len(list)) {
+	added := decode[addReport](t, must(t, dir, 0, "add", "ix", "--keys", keys, "--uri", "many", "--concurrency", "8", "--json"))
+	if len(added.Unchanged) != len(list) || len(added.Added) != 200-len(list) || added.Documents != 200-len(list) {
 		t.Errorf("second add: %v (kept %d)", added, len(list))
 	}
 }

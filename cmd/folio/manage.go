@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -37,7 +39,6 @@ func (a *app) createCommand() *cobra.Command {
 				return err
 			}
 			folder := a.folderPath(args[0])
-			a.printf("creating %s index at %s\n", format, folder)
 			if force {
 				// Also an index of the other format, and the model file.
 				if err := storage.DeleteFolder(ctx, folder); err != nil {
@@ -62,6 +63,7 @@ func (a *app) createCommand() *cobra.Command {
 					return err
 				}
 			}
+			a.printf("created %s index at %s\n", format, folder)
 			a.result(map[string]any{"index": folder, "format": format, "model": recordJSON(rec)})
 			return nil
 		},
@@ -106,21 +108,21 @@ func (a *app) deleteCommand() *cobra.Command {
 
 // uriFlags are --uri and --list: the documents a command works on.
 type uriFlags struct {
-	uris []string
-	list string
+	uris  []string
+	lists []string
 }
 
 func (u *uriFlags) register(cmd *cobra.Command, what string) {
 	cmd.Flags().StringArrayVarP(&u.uris, "uri", "u", nil, what+" (repeatable)")
-	cmd.Flags().StringVarP(&u.list, "list", "l", "", "file listing "+what+", one per line")
+	cmd.Flags().StringArrayVarP(&u.lists, "list", "l", nil, "file listing "+what+", one per line (repeatable)")
 }
 
 // all returns the URIs of --uri and of the --list file (lines trimmed,
 // blank ones dropped, as Vectra reads it); none is a usage error.
 func (u *uriFlags) all() ([]string, error) {
 	out := append([]string(nil), u.uris...)
-	if u.list != "" {
-		raw, err := os.ReadFile(u.list)
+	for _, list := range u.lists {
+		raw, err := os.ReadFile(list)
 		if err != nil {
 			return nil, fmt.Errorf("list file: %w", err)
 		}
@@ -139,9 +141,13 @@ func (u *uriFlags) all() ([]string, error) {
 func (a *app) removeCommand() *cobra.Command {
 	var uris uriFlags
 	cmd := &cobra.Command{
-		Use:     "remove <index>",
-		Short:   "Remove documents from a document index by URI",
-		Example: "  folio remove my-index --uri docs/old.md",
+		Use:   "remove <index>",
+		Short: "Remove documents from a document index by URI, file or folder",
+		Long: `remove deletes the documents stored under each --uri, in one commit. A local
+path may be spelled any way that names the stored file (relative, with ./,
+absolute); a folder removes every document stored below it. A URI that
+matches no document is reported on stderr and the exit status is 1.`,
+		Example: "  folio remove my-index --uri docs/old.md docs/drafts/",
 		Args:    exactArgs(1, "<index>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -157,20 +163,88 @@ func (a *app) removeCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			removed := []string{}
-			for _, uri := range list {
-				a.printf("removing %s\n", uri)
-				if err := ix.DeleteDocument(ctx, uri); err != nil {
-					return err
-				}
-				removed = append(removed, uri)
+			stored, err := ix.DocumentURIs(ctx)
+			if err != nil {
+				return err
 			}
-			a.result(map[string]any{"index": e.folder, "removed": removed})
+			var targets []string
+			notFound := []string{}
+			for _, uri := range list {
+				matched := matchStored(uri, stored)
+				if len(matched) == 0 {
+					notFound = append(notFound, uri)
+					fmt.Fprintf(a.stderr, "not in the index: %s\n", uri)
+				}
+				for _, m := range matched {
+					if !slices.Contains(targets, m) {
+						targets = append(targets, m)
+					}
+				}
+			}
+			removed, err := ix.DeleteDocuments(ctx, targets)
+			if err != nil {
+				return err
+			}
+			if removed == nil {
+				removed = []string{}
+			}
+			for _, uri := range removed {
+				a.printf("removed %s\n", uri)
+			}
+			a.result(map[string]any{"index": e.folder, "removed": removed, "notFound": notFound})
+			if len(notFound) > 0 {
+				a.jsonOut = false
+				return fmt.Errorf("%d of %d URIs named no document", len(notFound), len(list))
+			}
 			return nil
 		},
 	}
-	uris.register(cmd, "document URIs to remove")
+	uris.register(cmd, "document URIs, files or folders to remove")
 	return cmd
+}
+
+// matchStored returns the stored URIs that uri names: itself; for a local
+// path, any stored spelling of the same file (see core.LocalFileURI), and
+// every document stored below it when it is a folder.
+func matchStored(uri string, stored []string) []string {
+	var out []string
+	if isWebURI(uri) {
+		if slices.Contains(stored, uri) {
+			out = append(out, uri)
+		}
+		return out
+	}
+	want := localSpellings(uri)
+	for _, s := range stored {
+		if s == uri {
+			out = append(out, s)
+			continue
+		}
+		if isWebURI(s) {
+			continue
+		}
+		for _, have := range localSpellings(s) {
+			if slices.ContainsFunc(want, func(w string) bool { return have == w || strings.HasPrefix(have, w+string(filepath.Separator)) }) {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// localSpellings are the absolute spellings of a local path: cleaned, and
+// with symbolic links resolved where they exist.
+func localSpellings(p string) []string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return nil
+	}
+	out := []string{abs}
+	if real, err := core.LocalFileURI(p); err == nil && real != abs {
+		out = append(out, real)
+	}
+	return out
 }
 
 func (a *app) statsCommand() *cobra.Command {
@@ -201,7 +275,7 @@ func (a *app) statsCommand() *cobra.Command {
 					return err
 				}
 				out["kind"], out["version"], out["documents"], out["chunks"] = "documents", st.Version, st.Documents, st.Chunks
-				out["metadataConfig"] = st.MetadataConfig
+				out["metadataConfig"] = metadataConfigJSON(st.MetadataConfig)
 			} else {
 				ix, err := folio.NewLocalIndex(e.folder, &folio.IndexOptions{Storage: e.storage, Codec: e.codec})
 				if err != nil {
@@ -212,7 +286,7 @@ func (a *app) statsCommand() *cobra.Command {
 					return err
 				}
 				out["kind"], out["version"], out["items"] = "items", st.Version, st.Items
-				out["metadataConfig"] = st.MetadataConfig
+				out["metadataConfig"] = metadataConfigJSON(st.MetadataConfig)
 			}
 			if a.jsonOut {
 				a.printJSON(out)
@@ -223,10 +297,20 @@ func (a *app) statsCommand() *cobra.Command {
 					fmt.Fprintf(a.stdout, "%s: %v\n", k, v)
 				}
 			}
-			fmt.Fprintf(a.stdout, "indexed metadata: %v\n", out["metadataConfig"].(core.MetadataConfig).Indexed)
+			fmt.Fprintf(a.stdout, "indexed metadata: %v\n", out["metadataConfig"].(map[string][]string)["indexed"])
 			return nil
 		},
 	}
+}
+
+// metadataConfigJSON is an index's metadata config as stats prints it,
+// in the index file's own spelling: {"indexed": [...]}, [] for none.
+func metadataConfigJSON(c core.MetadataConfig) map[string][]string {
+	indexed := c.Indexed
+	if indexed == nil {
+		indexed = []string{}
+	}
+	return map[string][]string{"indexed": indexed}
 }
 
 func (a *app) migrateCommand() *cobra.Command {
@@ -245,11 +329,10 @@ func (a *app) migrateCommand() *cobra.Command {
 				return err
 			}
 			folder := a.folderPath(args[0])
-			a.printf("migrating index at %s to %s\n", folder, to)
 			if err := folio.MigrateIndex(cmd.Context(), folder, folio.MigrateOptions{To: to, Storage: storage}); err != nil {
 				return err
 			}
-			a.printf("migration complete\n")
+			a.printf("migrated index at %s to %s\n", folder, to)
 			a.result(map[string]any{"index": folder, "format": to})
 			return nil
 		},

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -42,12 +43,19 @@ type app struct {
 	jsonOut        bool
 	// stderrIsTerminal decides whether progress bars are drawn.
 	stderrIsTerminal bool
+	// quiet silences progress; progressEvery is how often a progress line
+	// is printed when stderr is not a terminal.
+	quiet         bool
+	progressEvery time.Duration
 }
 
 // run runs the command line args and returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	a := &app{stdout: stdout, stderr: stderr, stderrIsTerminal: isTerminal(stderr)}
 	root := a.rootCommand()
+	if cmd, _, err := root.Find(args); err == nil {
+		args = vectraArgs(cmd, args)
+	}
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -81,19 +89,25 @@ Three commands get a new user going, with no key and nothing installed:
 
 An index remembers the embeddings model that built it (--keys, --model or
 --hash-dims), so later commands need no model flag.`,
+		Version:       version(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	root.SetVersionTemplate("folio {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.storageKind, "storage", "local", "storage: local (files) or virtual (in memory, gone when the command ends)")
 	pf.StringVar(&a.storageRoot, "storage-root", "", "folder, or bucket URL (s3://bucket?region=…, gs://…, azblob://…), that index paths are relative to")
 	pf.BoolVar(&a.jsonOut, "json", false, "print one JSON document on stdout instead of text")
+	pf.BoolVarP(&a.quiet, "quiet", "q", false, "no progress bar or progress lines on stderr")
+	pf.DurationVar(&a.progressEvery, "progress-every", defaultProgressEvery, "how often a progress line is printed when stderr is not a terminal")
+	_ = pf.MarkHidden("progress-every")
 	root.AddCommand(
 		a.createCommand(), a.deleteCommand(), a.addCommand(), a.removeCommand(),
 		a.statsCommand(), a.migrateCommand(), a.queryCommand(), a.watchCommand(),
 		a.serveCommand(), a.stopCommand(), a.generateCommand(), a.versionCommand(),
 	)
+	plainBoolFlags(root)
 	return root
 }
 

@@ -87,6 +87,12 @@ func (a *app) serveCommand() *cobra.Command {
 			cfg.Logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 			if len(args) == 1 {
 				cfg.IndexPath = a.folderPath(args[0])
+				if _, err := folio.DetectCodec(ctx, cfg.IndexPath, storage); err != nil {
+					if isNotFound(err) {
+						return fmt.Errorf("no index at %s", cfg.IndexPath)
+					}
+					return err
+				}
 				if cfg.Embeddings, _, err = model.resolve(ctx, storage, cfg.IndexPath); err != nil {
 					return err
 				}
@@ -100,13 +106,17 @@ func (a *app) serveCommand() *cobra.Command {
 				cfg.EmbeddingsFor = func(ctx context.Context, folder string) (core.EmbeddingsModel, error) {
 					m, _, err := model.resolve(ctx, storage, folder)
 					var usage usageError
-					if errors.As(err, &usage) {
+					switch {
+					case errors.As(err, &usage):
 						// A hosted model needs its keys: the index is served
 						// for vector calls, and says why text calls fail.
-						fmt.Fprintf(a.stderr, "index %s: %v; its text calls fail until then\n", folder, err)
-						return nil, nil
+						return a.noModel(folder, err.Error()), nil
+					case err != nil:
+						return nil, err
+					case m == nil:
+						return a.noModel(folder, "no embeddings model: serve it with --hash-dims N, --keys FILE or --model DIR|ID"), nil
 					}
-					return m, err
+					return m, nil
 				}
 			}
 			if cfg.AuthToken, err = readToken(tokenFile); err != nil {
@@ -304,4 +314,22 @@ func (a *app) stopCommand() *cobra.Command {
 	cmd.Flags().StringVar(&pidFile, "pid-file", "", "PID file written by serve --daemon (required)")
 	_ = cmd.MarkFlagRequired("pid-file")
 	return cmd
+}
+
+// noModel reports at start-up that the index in folder has no embeddings
+// model, and why, and returns a model whose every call fails saying so
+// (FAILED_PRECONDITION to gRPC clients): the index's vector calls work.
+func (a *app) noModel(folder, why string) core.EmbeddingsModel {
+	fmt.Fprintf(a.stderr, "index %s: %s; its text calls fail until then\n", folder, why)
+	msg := fmt.Sprintf("index %s: %s", folder, why)
+	return missingModel{err: &core.EmbeddingsError{Status: core.EmbeddingsFailed, Message: msg, Err: core.ErrEmbeddingsNotConfigured}}
+}
+
+// missingModel stands for the embeddings model an index served lacks.
+type missingModel struct{ err *core.EmbeddingsError }
+
+func (m missingModel) MaxTokens() int { return 8000 }
+
+func (m missingModel) CreateEmbeddings(context.Context, []string) (core.EmbeddingsResponse, error) {
+	return core.EmbeddingsResponse{Status: m.err.Status, Message: m.err.Message}, m.err
 }

@@ -62,14 +62,14 @@ func TestServeRootUsesEachIndexModel(t *testing.T) {
 		}
 	}
 	_, err := client.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: "bare", Query: "anything"})
-	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "bare") {
-		t.Fatalf("an index without a model: %v, want FAILED_PRECONDITION naming it", err)
+	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "bare") || !strings.Contains(err.Error(), "--hash-dims") {
+		t.Fatalf("an index without a model: %v, want FAILED_PRECONDITION naming it and the flag", err)
 	}
 	log, err := os.ReadFile(pidFile + ".log")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(log), "index bare has no embeddings model") || !strings.Contains(string(log), "--hash-dims") {
+	if !strings.Contains(string(log), "bare: no embeddings model") || !strings.Contains(string(log), "--hash-dims") {
 		t.Fatalf("the start-up log does not say which index has no model:\n%s", log)
 	}
 }
