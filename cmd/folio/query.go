@@ -71,16 +71,15 @@ func (a *app) queryCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if empty, err := e.isEmpty(ctx); err != nil {
-				return err
-			} else if empty {
-				// Nothing to search, and no model needed to say so.
-				a.printf("the index is empty: add documents with 'folio add %s --uri …'\n", args[0])
-				a.result(queryOutput{Index: e.folder, Query: args[1], Results: []documentOutput{}})
-				return nil
-			}
 			emb, _, err := model.requireModel(ctx, e.storage, e.folder)
 			if err != nil {
+				// A new index has no model yet: say it is empty rather than
+				// ask for one (the check reads the index, so only here).
+				if empty, emptyErr := e.isEmpty(ctx); emptyErr == nil && empty {
+					a.printf("the index is empty: add documents with 'folio add %s --uri …'\n", args[0])
+					a.result(queryOutput{Index: e.folder, Query: args[1], Results: []documentOutput{}})
+					return nil
+				}
 				return err
 			}
 			ix, err := e.documentIndex(emb, 0, &ixFlags)

@@ -370,9 +370,9 @@ func (r *Renderer) assemble(selected []*Chunk, connector []int, isBm25 bool, max
 		for _, c := range selected[1:] {
 			first, last = min(first, c.start), max(last, c.end)
 		}
-		before := r.tok.Encode(r.text.Substring(0, first))
-		after := r.tok.Encode(r.text.Substring(last+1, r.text.Len16()))
+		before := r.tokensBefore(first, (remain+1)/2)
 		nb := min((remain+1)/2, len(before))
+		after := r.tokensAfter(last+1, remain-nb)
 		na := min(remain-nb, len(after))
 		text = r.tok.Decode(before[len(before)-nb:]) + text + r.tok.Decode(after[:na])
 		count += nb + na
@@ -382,6 +382,76 @@ func (r *Renderer) assemble(selected []*Chunk, connector []int, isBm25 bool, max
 		scores[i] = c.score
 	}
 	return Section{Text: text, TokenCount: count, Score: Mean(scores), IsBm25: isBm25}
+}
+
+// The text around a section is tokenized in a window rather than whole, so
+// that a long document's prefix and suffix cost what the budget needs. A
+// window is cut only at the start of a line (after a line break, before a
+// character that is not white space): there a tokenizer's pre-tokens and
+// runs begin afresh (BPE's and WordPiece's alike), so the text on either
+// side tokenizes as it does within the whole. The window doubles until it
+// holds the tokens wanted and windowMargin more, or is the whole prefix or
+// suffix.
+const (
+	windowMargin   = 16
+	windowMinUnits = 512
+)
+
+// lineStart reports whether byte j of s starts a line that begins with
+// something other than white space.
+func lineStart(s string, j int) bool {
+	if j <= 0 || j >= len(s) || (s[j-1] != '\n' && s[j-1] != '\r') {
+		return false
+	}
+	c := s[j]
+	return c > ' ' && c < 0x7f
+}
+
+// tokensBefore returns the tokens of the text before UTF-16 offset end, or
+// at least its last want of them as the whole prefix tokenizes.
+func (r *Renderer) tokensBefore(end, want int) []int {
+	for w := max(windowMinUnits, 8*(want+windowMargin)); ; w *= 2 {
+		start := max(0, end-w)
+		s := r.text.Substring(start, end)
+		if start > 0 {
+			j := 1
+			for j < len(s) && !lineStart(s, j) {
+				j++
+			}
+			if j == len(s) {
+				continue // no line starts in the window
+			}
+			s = s[j:]
+		}
+		toks := r.tok.Encode(s)
+		if start == 0 || len(toks) >= want+windowMargin {
+			return toks
+		}
+	}
+}
+
+// tokensAfter returns the tokens of the text from UTF-16 offset start, or
+// at least their first want as the whole suffix tokenizes.
+func (r *Renderer) tokensAfter(start, want int) []int {
+	n := r.text.Len16()
+	for w := max(windowMinUnits, 8*(want+windowMargin)); ; w *= 2 {
+		end := min(n, start+w)
+		s := r.text.Substring(start, end)
+		if end < n {
+			j := len(s) - 1
+			for j > 0 && !lineStart(s, j) {
+				j--
+			}
+			if j == 0 {
+				continue // no line starts in the window
+			}
+			s = s[:j]
+		}
+		toks := r.tok.Encode(s)
+		if end == n || len(toks) >= want+windowMargin {
+			return toks
+		}
+	}
 }
 
 func absInt(x int) int {
