@@ -113,8 +113,8 @@ type uriFlags struct {
 }
 
 func (u *uriFlags) register(cmd *cobra.Command, what string) {
-	cmd.Flags().StringArrayVarP(&u.uris, "uri", "u", nil, what+" (repeatable)")
-	cmd.Flags().StringArrayVarP(&u.lists, "list", "l", nil, "file listing "+what+", one per line (repeatable)")
+	cmd.Flags().StringArrayVarP(&u.uris, "uri", "u", nil, "`URI`s: "+what+" (several: --uri a b, or --uri a --uri b)")
+	cmd.Flags().StringArrayVarP(&u.lists, "list", "l", nil, "a `FILE` listing "+what+", one per line (several allowed)")
 }
 
 // all returns the URIs of --uri and of the --list file (lines trimmed,

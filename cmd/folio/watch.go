@@ -21,8 +21,9 @@ func (a *app) watchCommand() *cobra.Command {
 		Short: "Keep a document index in step with folders and files until stopped",
 		Long: `watch syncs the index with the --uri folders and files (added, changed and deleted
 files), then follows their changes until Ctrl-C or SIGTERM. Changes made
-while it was stopped are caught when it starts.`,
-		Example: "  folio watch my-index --uri docs/ --extensions md --extensions txt",
+while it was stopped are caught when it starts. Files are stored under their
+absolute paths, as add stores them.`,
+		Example: "  folio watch my-index --uri docs/ notes/ --extensions .md .txt",
 		Args:    exactArgs(1, "<index>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -73,8 +74,8 @@ while it was stopped are caught when it starts.`,
 	uris.register(cmd, "folders or files to watch")
 	model.register(cmd)
 	ixFlags.register(cmd)
-	cmd.Flags().StringArrayVarP(&extensions, "extensions", "e", nil, "file extensions to sync (repeatable; default every file)")
-	cmd.Flags().IntVar(&chunkSize, "chunk-size", 512, "tokens per chunk")
+	cmd.Flags().StringArrayVarP(&extensions, "extensions", "e", nil, "`EXT`: file extensions to sync, with or without the dot (e.g. -e .md .txt; default every text file)")
+	cmd.Flags().IntVar(&chunkSize, "chunk-size", 512, "most tokens per chunk")
 	cmd.Flags().IntVar(&debounce, "debounce", 500, "milliseconds a file must stay quiet before it is synced")
 	cmd.Flags().SetNormalizeFunc(aliasFlags(map[string]string{"cs": "chunk-size"}))
 	return cmd
