@@ -304,6 +304,10 @@ func TestVectraCommandLines(t *testing.T) {
 			t.Errorf("folio %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(line, " "), r.code, r.stdout, r.stderr)
 		}
 	}
+	// The hybrid queries left the keyword file for the next process.
+	if _, err := os.Stat(filepath.Join(dir, "my-doc-index", ".folio-keywords")); err != nil {
+		t.Errorf("query --bm25 kept no keyword file: %v", err)
+	}
 	got := listURIs(t, dir, "my-doc-index")
 	want := []string{page("/page1"), page("/page2"), filepath.Join(dir, "docs", "bread.md"), filepath.Join(dir, "docs", "rockets.md"), filepath.Join(dir, "notes", "n.txt")}
 	slices.Sort(want)
