@@ -39,7 +39,7 @@ define each
 endef
 BENCHTIME ?= 1s
 
-.PHONY: readers-test all test fresh-test install large-files test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test load-test vectra-client-test
+.PHONY: eval readers-test all test fresh-test install large-files test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test load-test vectra-client-test
 
 all: lint test
 
@@ -162,6 +162,13 @@ bench:
 ## repository's README and docs/ into a document index with the offline
 ## word-hashing model, ask two questions (the second with BM25) and print the
 ## rendered passages. examples/docsearch does the same through the library.
+## eval: the retrieval benchmark: the questions of testdata/eval, each naming
+## the file that answers it, asked of a document index of its corpus; prints
+## hit@1, hit@3 and MRR for vector, hybrid and fused hybrid search under
+## Vectra's chunking and Folio's (word-hashing model, offline).
+eval:
+	cd examples && $(GO) run ./eval -data ../testdata/eval
+
 DEMO_INDEX := .cache/demo-index
 demo:
 	$(GO) build -o bin/folio ./cmd/folio

@@ -24,6 +24,9 @@ type ChunkingConfig struct {
 	// Tokenizer counts and cuts tokens; nil means the document index's
 	// Tokenizer.
 	Tokenizer Tokenizer
+	// VectraChunking splits documents into exactly the chunks Vectra 0.15
+	// makes (see TextSplitterConfig.VectraChunking).
+	VectraChunking bool
 }
 
 // TextSplitterConfig is the splitter configuration c means: its fields,
@@ -38,5 +41,6 @@ func (c ChunkingConfig) TextSplitterConfig() TextSplitterConfig {
 	cfg.Separators = c.Separators
 	cfg.DocType = c.DocType
 	cfg.Tokenizer = c.Tokenizer
+	cfg.VectraChunking = c.VectraChunking
 	return cfg
 }

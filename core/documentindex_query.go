@@ -41,8 +41,15 @@ func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, o
 	if opts != nil {
 		o = *opts
 	}
-	if o.MaxDocuments < 0 || o.MaxChunks < 0 {
-		return nil, wrapOp(ctx, op, query, fmt.Errorf("maxDocuments %d, maxChunks %d: %w", o.MaxDocuments, o.MaxChunks, ErrInvalidArgument))
+	if o.MaxDocuments < 0 || o.MaxChunks < 0 || o.FusionK < 0 {
+		return nil, wrapOp(ctx, op, query, fmt.Errorf("maxDocuments %d, maxChunks %d, fusionK %d: %w", o.MaxDocuments, o.MaxChunks, o.FusionK, ErrInvalidArgument))
+	}
+	if o.Fusion != "" && o.Fusion != FusionRRF {
+		return nil, wrapOp(ctx, op, query, fmt.Errorf("fusion %q: want %q or none: %w", o.Fusion, FusionRRF, ErrInvalidArgument))
+	}
+	fuse := o.IsBm25 && o.Fusion == FusionRRF
+	if o.FusionK == 0 {
+		o.FusionK = defaultFusionK
 	}
 	if o.MaxDocuments == 0 {
 		o.MaxDocuments = defaultMaxDocuments
@@ -58,14 +65,22 @@ func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, o
 		return nil, wrapOp(ctx, op, query, err)
 	}
 	for attempt := 0; ; attempt++ {
-		results, err := d.QueryItems(ctx, vectors[0], query, o.MaxChunks, o.Filter, o.IsBm25)
+		results, err := d.Query(ctx, ItemQuery{Vector: vectors[0], Query: query, TopK: o.MaxChunks, Filter: o.Filter, IsBm25: o.IsBm25, fusion: fuse})
 		if err != nil {
 			return nil, err
+		}
+		if fuse {
+			results = fuseRanks(results, o.FusionK)
 		}
 		// The catalog is read after the query: it is at least as new as
 		// the snapshot the query ran on.
 		cat := d.cat.Load()
 		docs := d.groupByDocument(cat, results)
+		if fuse {
+			for _, doc := range docs {
+				doc.Score = doc.Chunks[0].Score // its best: results come sorted
+			}
+		}
 		slices.SortStableFunc(docs, func(a, b *LocalDocumentResult) int { return cmp.Compare(b.Score, a.Score) })
 		docs = docs[:min(o.MaxDocuments, len(docs))]
 		err = loadTexts(ctx, docs)
@@ -77,6 +92,37 @@ func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, o
 		}
 		return nil, wrapOp(ctx, op, query, err)
 	}
+}
+
+// fuseRanks is reciprocal rank fusion of a fusion query's results: the
+// vector hits in rank order, then the keyword hits (marked isBm25) in
+// rank order. Each chunk scores the sum of 1/(k+rank) over the rankings
+// it is in; a chunk in both is kept as its vector hit. The result is
+// sorted by that score, ties in the order first seen.
+func fuseRanks(results []QueryResult, k int) []QueryResult {
+	var fused []QueryResult
+	at := map[string]int{} // item id → index in fused
+	vectorRank, keywordRank := 0, 0
+	for _, r := range results {
+		var rank int
+		if _, kw := r.Item.Metadata["isBm25"]; kw {
+			keywordRank++
+			rank = keywordRank
+		} else {
+			vectorRank++
+			rank = vectorRank
+		}
+		score := 1 / float64(k+rank)
+		if i, seen := at[r.Item.ID]; seen {
+			fused[i].Score += score
+			continue
+		}
+		at[r.Item.ID] = len(fused)
+		r.Score = score
+		fused = append(fused, r)
+	}
+	slices.SortStableFunc(fused, func(a, b QueryResult) int { return cmp.Compare(b.Score, a.Score) })
+	return fused
 }
 
 // loadTexts reads the text of every document, several at once, so that a

@@ -20,6 +20,10 @@ type ItemQuery struct {
 	TopK   int
 	Filter Filter
 	IsBm25 bool
+
+	// fusion asks for the whole keyword ranking, for rank fusion: TopK
+	// keyword hits after the vector hits, vector hits among them too.
+	fusion bool
 }
 
 // QueryItemsBatch answers many queries at once, all from the same commit:
@@ -128,7 +132,11 @@ func (ix *LocalIndex) answer(ctx context.Context, s *snapshot, sel selection, hi
 		return nil, err
 	}
 	if q.IsBm25 {
-		kw, err := ix.keywordHits(ctx, s, sel, q.Query, min(10, q.TopK), hits)
+		k, exclude := min(10, q.TopK), hits
+		if q.fusion {
+			k, exclude = q.TopK, nil
+		}
+		kw, err := ix.keywordHits(ctx, s, sel, q.Query, k, exclude)
 		if err != nil {
 			return nil, err
 		}

@@ -38,11 +38,13 @@ func ExampleNewTextSplitter() {
 	text := "# Notes\n\nVectors are lists of numbers.\n\n## Search\n\nCosine similarity ranks them."
 	for _, c := range splitter.Split(text) {
 		// Positions are inclusive UTF-16 offsets into text. Whitespace-only
-		// pieces are dropped, and "## " stays alone: it has no letter.
+		// pieces are dropped; pieces merge up to 40 tokens, and a piece of
+		// under 10 (a quarter of the size), such as "## ", joins a
+		// neighbour it fits with.
 		fmt.Printf("%d-%d %q\n", c.StartPos, c.EndPos, c.Text)
 	}
 	// Output:
 	// 0-38 "# Notes\nVectors are lists of numbers.\n"
-	// 40-42 "## "
-	// 43-79 "Search\nCosine similarity ranks them."
+	// 40-79 "## Search\nCosine similarity ranks them."
+
 }

@@ -17,10 +17,11 @@ import (
 )
 
 // specSplitter is the splitter of Vectra's TextSplitter.spec.ts: one token
-// per code point, chunkSize 16, no overlap, unless cfg says otherwise.
+// per code point, chunkSize 16, no overlap, Vectra's chunking, unless cfg
+// says otherwise.
 func specSplitter(t *testing.T, edit func(*TextSplitterConfig)) *TextSplitter {
 	t.Helper()
-	cfg := TextSplitterConfig{ChunkSize: 16, Tokenizer: testtok.Char{}}
+	cfg := TextSplitterConfig{ChunkSize: 16, Tokenizer: testtok.Char{}, VectraChunking: true}
 	if edit != nil {
 		edit(&cfg)
 	}
@@ -154,7 +155,7 @@ func TestSplitByDocType(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.docType, func(t *testing.T) {
-			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 20, KeepSeparators: true, DocType: tc.docType, Tokenizer: testtok.Char{}})
+			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 20, KeepSeparators: true, DocType: tc.docType, Tokenizer: testtok.Char{}, VectraChunking: true})
 			if got := tsChunkTexts(s.Split(tc.text)); !slices.Equal(got, tc.want) {
 				t.Fatalf("Split(%q)\n got %q\nwant %q", tc.text, got, tc.want)
 			}
@@ -406,6 +407,7 @@ func TestSplitMatchesVectra(t *testing.T) {
 			s := tsMustSplitter(t, TextSplitterConfig{
 				ChunkSize: gc.ChunkSize, ChunkOverlap: gc.ChunkOverlap, KeepSeparators: gc.KeepSeparators,
 				Separators: gc.Separators, DocType: gc.DocType, Tokenizer: tokenizers[gc.Tokenizer],
+				VectraChunking: true,
 			})
 			got := s.Split(gc.Text)
 			if len(got) != len(gc.Chunks) {
@@ -486,7 +488,7 @@ func TestFixNonASCIIWordsMergeLikeOtherText(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 50, Tokenizer: testtok.Char{}})
+			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: 50, Tokenizer: testtok.Char{}, VectraChunking: true})
 			if got := tsChunkTexts(s.Split(tc.text)); !slices.Equal(got, tc.want) {
 				t.Fatalf("got %q, want %q", got, tc.want)
 			}
@@ -607,8 +609,18 @@ func FuzzSplitPositions(f *testing.F) {
 			return
 		}
 		for _, tok := range []Tokenizer{testtok.Char{}, tsByteTokenizer{}} {
-			s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: size, KeepSeparators: keep, DocType: "md", Tokenizer: tok})
-			checkPositions(t, text, s.Split(text))
+			for _, vectra := range []bool{false, true} {
+				s := tsMustSplitter(t, TextSplitterConfig{ChunkSize: size, KeepSeparators: keep, DocType: "md", Tokenizer: tok, VectraChunking: vectra})
+				chunks := s.Split(text)
+				checkPositions(t, text, chunks)
+				for _, c := range chunks {
+					// (A byte tokenizer's windows keep characters whole, so
+					// they may pass the budget by part of one.)
+					if _, bytes := tok.(tsByteTokenizer); !bytes && len(c.Tokens) > size {
+						t.Fatalf("a chunk of %d tokens over a budget of %d: %q", len(c.Tokens), size, c.Text)
+					}
+				}
+			}
 		}
 	})
 }
@@ -630,8 +642,9 @@ func isSubsequence(sub, s string) bool {
 }
 
 // A document index given a partial chunking config, ChunkingConfig{
-// ChunkSize: n}, splits as Vectra's document index does with {chunkSize:
-// n}: the rest from the document defaults, separators kept. Checked on
+// ChunkSize: n, VectraChunking: true}, splits as Vectra's document index
+// does with {chunkSize: n}: the rest from the document defaults,
+// separators kept. Checked on
 // every golden case Vectra split that way.
 func TestPartialChunkingConfigSplitsLikeVectra(t *testing.T) {
 	checked := 0
@@ -642,7 +655,7 @@ func TestPartialChunkingConfigSplitsLikeVectra(t *testing.T) {
 		checked++
 		env := newDocTestEnv(t, func(c *LocalDocumentIndexConfig) {
 			c.Tokenizer = testtok.Char{}
-			c.ChunkingConfig = ChunkingConfig{ChunkSize: gc.ChunkSize}
+			c.ChunkingConfig = ChunkingConfig{ChunkSize: gc.ChunkSize, VectraChunking: true}
 		})
 		got, err := env.ix.split(t.Context(), "doc", gc.Text, gc.DocType)
 		if err != nil {
@@ -672,3 +685,53 @@ func TestZeroChunkSizeIsTheDefault(t *testing.T) {
 		t.Fatalf("ChunkSize 0 splits into %d chunks, ChunkSize 400 into %d", len(got), len(want))
 	}
 }
+
+// The token budget is the budget: pieces merge up to ChunkSize tokens
+// whatever their length in characters and whatever they hold, and a
+// fragment joins a neighbour. VectraChunking keeps Vectra's rules.
+func TestChunksFillTheTokenBudget(t *testing.T) {
+	tests := []struct {
+		name       string
+		cfg        TextSplitterConfig
+		text       string
+		want       []string
+		wantVectra []string
+	}{
+		{"punctuation lines merge", TextSplitterConfig{ChunkSize: 50, Tokenizer: testtok.Char{}},
+			"abc\n---\ndef", []string{"abc --- def"}, []string{"abc", "---", "def"}},
+		{"a closing brace is not a chunk", TextSplitterConfig{ChunkSize: 30, KeepSeparators: true, DocType: "go", Tokenizer: testtok.Char{}},
+			"func A() {\n\treturn 1\n}\n\nfunc B() {\n\treturn 2\n}\n",
+			[]string{"func A() {\n\treturn 1\n}\nfunc ", "B() {\n\treturn 2\n}\n"},
+			[]string{"func A() {\n\treturn 1\n", "}\n", "func B() {\n\treturn 2\n", "}\n"}},
+		{"characters do not cap a merge", TextSplitterConfig{ChunkSize: 8, Tokenizer: wordsTokenizer{}},
+			"several long words\nmore long words here", []string{"several long words more long words here"},
+			[]string{"several long words", "more long words here"}},
+		{"a lone fragment stays", TextSplitterConfig{ChunkSize: 50, Tokenizer: testtok.Char{}},
+			"}", []string{"}"}, []string{"}"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tsChunkTexts(tsMustSplitter(t, tc.cfg).Split(tc.text)); !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+			cfg := tc.cfg
+			cfg.VectraChunking = true
+			if got := tsChunkTexts(tsMustSplitter(t, cfg).Split(tc.text)); !slices.Equal(got, tc.wantVectra) {
+				t.Errorf("with VectraChunking: got %q, want %q", got, tc.wantVectra)
+			}
+		})
+	}
+}
+
+// wordsTokenizer makes one token per word.
+type wordsTokenizer struct{}
+
+func (wordsTokenizer) Encode(text string) []int {
+	out := []int{}
+	for range strings.Fields(text) {
+		out = append(out, 1)
+	}
+	return out
+}
+
+func (wordsTokenizer) Decode(tokens []int) string { return strings.Repeat("w ", len(tokens)) }

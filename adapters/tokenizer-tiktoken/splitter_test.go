@@ -50,7 +50,7 @@ func TestSplitWithO200kMatchesVectra(t *testing.T) {
 	for _, gc := range cases {
 		t.Run(gc.Name, func(t *testing.T) {
 			s, err := core.NewTextSplitter(core.TextSplitterConfig{ChunkSize: gc.ChunkSize, ChunkOverlap: gc.ChunkOverlap,
-				KeepSeparators: gc.KeepSeparators, DocType: gc.DocType, Tokenizer: tok})
+				KeepSeparators: gc.KeepSeparators, DocType: gc.DocType, Tokenizer: tok, VectraChunking: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,6 +87,7 @@ func TestSplitReproducesTheFixtureDocumentChunks(t *testing.T) {
 			cfg.ChunkSize = 64
 			cfg.DocType = strings.ToLower(strings.TrimPrefix(path.Ext(doc.URI), "."))
 			cfg.Tokenizer = tok
+			cfg.VectraChunking = true
 			s, err := core.NewTextSplitter(cfg)
 			if err != nil {
 				t.Fatal(err)

@@ -260,6 +260,12 @@ func (w *FolderWatcher) upsertGroup(ctx context.Context, docs []core.DocumentInp
 				w.reportError(err, uri)
 			}
 			continue
+		}
+		// Tracked before it is reported: OnSync sees it counted.
+		w.mu.Lock()
+		w.tracked[uri] = struct{}{}
+		w.mu.Unlock()
+		switch {
 		case before[i] == doc.ID():
 			// Unchanged: skipped by its content hash.
 		case before[i] == "":
@@ -269,9 +275,6 @@ func (w *FolderWatcher) upsertGroup(ctx context.Context, docs []core.DocumentInp
 			w.reportSync(uri, SyncUpdated)
 			n++
 		}
-		w.mu.Lock()
-		w.tracked[uri] = struct{}{}
-		w.mu.Unlock()
 	}
 	if ctx.Err() != nil {
 		return n, ctx.Err()

@@ -44,7 +44,7 @@ func (a *app) queryCommand() *cobra.Command {
 	var model modelFlags
 	var ixFlags indexFlags
 	var docCount, chunkCount, sectionCount, tokens int
-	var format, filter string
+	var format, filter, fusion string
 	var overlap, bm25 bool
 	cmd := &cobra.Command{
 		Use:   "query <index> <query>",
@@ -59,6 +59,14 @@ func (a *app) queryCommand() *cobra.Command {
 			case "sections", "stats", "chunks":
 			default:
 				return usagef("--format %q: want sections, stats or chunks", format)
+			}
+			switch fusion {
+			case "", core.FusionRRF:
+			default:
+				return usagef("--fusion %q: want %s", fusion, core.FusionRRF)
+			}
+			if fusion != "" && !bm25 {
+				return usagef("--fusion ranks vector and keyword matches together: it needs --bm25")
 			}
 			var f core.Filter
 			if filter != "" {
@@ -87,7 +95,7 @@ func (a *app) queryCommand() *cobra.Command {
 				return err
 			}
 			results, err := ix.QueryDocuments(ctx, args[1], &core.DocumentQueryOptions{
-				MaxDocuments: docCount, MaxChunks: chunkCount, Filter: f, IsBm25: bm25,
+				MaxDocuments: docCount, MaxChunks: chunkCount, Filter: f, IsBm25: bm25, Fusion: fusion,
 			})
 			if err != nil {
 				return err
@@ -148,7 +156,8 @@ func (a *app) queryCommand() *cobra.Command {
 	fl.IntVarP(&tokens, "tokens", "t", 2000, "token budget of a document's sections")
 	fl.StringVarP(&format, "format", "f", "sections", "output: sections, stats or chunks")
 	fl.BoolVarP(&overlap, "overlap", "o", true, "render overlapping chunks")
-	fl.BoolVarP(&bm25, "bm25", "b", false, "add BM25 keyword matches")
+	fl.BoolVarP(&bm25, "bm25", "b", false, "add BM25 keyword matches (hybrid search)")
+	fl.StringVar(&fusion, "fusion", "", "with --bm25, rank vector and keyword matches together: rrf (reciprocal rank fusion; default: Vectra's, keyword matches appended with their raw BM25 scores)")
 	fl.StringVar(&filter, "filter", "", `metadata filter as JSON, e.g. '{"lang": "en"}'`)
 	fl.SetNormalizeFunc(aliasFlags(map[string]string{"dc": "document-count", "cc": "chunk-count", "sc": "section-count"}))
 	return cmd

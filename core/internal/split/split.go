@@ -22,7 +22,21 @@ type Config struct {
 	KeepSeparators bool
 	Separators     []string
 	Tokenizer      Tokenizer
+	// Vectra merges pieces as Vectra 0.15 does: up to ChunkSize UTF-16
+	// characters as well as tokens, never a piece without a letter or
+	// digit, and no fragment is folded into a neighbour. Otherwise pieces
+	// merge up to ChunkSize tokens whatever they hold, and a piece under
+	// MinTokens joins a neighbour it fits with.
+	Vectra bool
 }
+
+// MinTokens is the size, in tokens, below which a chunk is a fragment that
+// the token-budget merge folds into a neighbour (a quarter of ChunkSize
+// when that is smaller).
+const MinTokens = 16
+
+// minTokens is the fragment size for a chunk size.
+func minTokens(size int) int { return min(MinTokens, max(1, size/4)) }
 
 // Chunk is one piece of a split text (core's TextChunk).
 type Chunk struct {
@@ -45,6 +59,9 @@ func New(cfg Config) *Splitter { return &Splitter{cfg: cfg} }
 // no chunks.
 func (s *Splitter) Split(text string) []Chunk {
 	pieces := s.recursiveSplit(text, s.cfg.Separators, 0)
+	if !s.cfg.Vectra {
+		pieces = s.foldFragments(pieces)
+	}
 	chunks := make([]Chunk, len(pieces))
 	for i, p := range pieces {
 		chunks[i] = Chunk{Text: p.text, Tokens: p.tokens, StartPos: p.start, EndPos: p.end}
@@ -140,7 +157,7 @@ func (s *Splitter) finalize(text string, startPos int) []piece {
 		return out
 	}
 	text16 := jsvalue.UTF16Len(text)
-	if text16 > size && !strings.ContainsFunc(text, jsvalue.IsSpace) && !s.containsSeparator(text) {
+	if s.cfg.Vectra && text16 > size && !strings.ContainsFunc(text, jsvalue.IsSpace) && !s.containsSeparator(text) {
 		var out []piece
 		pos := startPos
 		for _, window := range charWindows(text, size) {
@@ -182,9 +199,10 @@ func (s *Splitter) containsSeparator(text string) bool {
 	return false
 }
 
-// combine merges neighbouring chunks greedily, left to right, while both
-// the merged tokens and the merged UTF-16 length stay within ChunkSize.
-// Chunks without a letter or digit (a "---" line, an emoji) stay alone.
+// combine merges neighbouring chunks greedily, left to right, while the
+// merged tokens stay within ChunkSize. With Config.Vectra, the merged
+// UTF-16 length must too, and chunks without a letter or digit (a "---"
+// line, an emoji, a closing brace) stay alone.
 func (s *Splitter) combine(chunks []piece, joiner string) []piece {
 	if len(chunks) == 0 {
 		return nil
@@ -194,26 +212,60 @@ func (s *Splitter) combine(chunks []piece, joiner string) []piece {
 	out := make([]piece, 0, len(chunks))
 	cur := chunks[0]
 	for _, next := range chunks[1:] {
-		if isPunctuationOnly(cur.text) || isPunctuationOnly(next.text) ||
-			len(cur.tokens)+len(next.tokens) > size || cur.len16+joiner16+next.len16 > size {
+		if len(cur.tokens)+len(next.tokens) > size || s.cfg.Vectra && (isPunctuationOnly(cur.text) ||
+			isPunctuationOnly(next.text) || cur.len16+joiner16+next.len16 > size) {
 			out = append(out, cur)
 			cur = next
 			continue
 		}
-		if !s.cfg.KeepSeparators && hasNonSpace(cur.text) && hasNonSpace(next.text) {
-			cur.text += joiner
-			cur.len16 += joiner16
-		}
-		cur.text += next.text
-		cur.len16 += next.len16
-		cur.end = next.end
-		if !cur.owned {
-			cur.tokens = slices.Clip(cur.tokens) // the next append copies
-			cur.owned = true
-		}
-		cur.tokens = append(cur.tokens, next.tokens...)
+		s.merge(&cur, next, joiner, joiner16)
 	}
 	return append(out, cur)
+}
+
+// merge appends next to cur, joined by joiner when separators are dropped.
+func (s *Splitter) merge(cur *piece, next piece, joiner string, joiner16 int) {
+	if !s.cfg.KeepSeparators && hasNonSpace(cur.text) && hasNonSpace(next.text) {
+		cur.text += joiner
+		cur.len16 += joiner16
+	}
+	cur.text += next.text
+	cur.len16 += next.len16
+	cur.end = next.end
+	if !cur.owned {
+		cur.tokens = slices.Clip(cur.tokens) // the next append copies
+		cur.owned = true
+	}
+	cur.tokens = append(cur.tokens, next.tokens...)
+}
+
+// foldFragments folds each chunk under the fragment size into the
+// neighbour it fits with, the one before first, so that a closing brace or
+// a lone heading does not stand as a chunk of its own. A fragment that
+// fits with neither stays; so does a text's only chunk. Across a dropped
+// separator the two are joined with a space.
+func (s *Splitter) foldFragments(chunks []piece) []piece {
+	size, least := s.cfg.ChunkSize, minTokens(s.cfg.ChunkSize)
+	joiner := ""
+	if !s.cfg.KeepSeparators {
+		joiner = " "
+	}
+	out := make([]piece, 0, len(chunks))
+	for i := 0; i < len(chunks); i++ {
+		cur := chunks[i]
+		if len(cur.tokens) < least {
+			if n := len(out); n > 0 && len(out[n-1].tokens)+len(cur.tokens) <= size {
+				s.merge(&out[n-1], cur, joiner, len(joiner))
+				continue
+			}
+			if i+1 < len(chunks) && len(cur.tokens)+len(chunks[i+1].tokens) <= size {
+				s.merge(&cur, chunks[i+1], joiner, len(joiner))
+				i++
+			}
+		}
+		out = append(out, cur)
+	}
+	return out
 }
 
 // hasNonSpace reports whether s has a character that is not JavaScript
