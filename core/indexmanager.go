@@ -71,6 +71,11 @@ type IndexManagerConfig struct {
 	// DefaultScanInterval, and a negative value turns the periodic rescan
 	// off (Rescan still works).
 	ScanInterval time.Duration
+	// VectraChunking splits the documents of every document index served
+	// into exactly the chunks Vectra 0.15 makes (see
+	// TextSplitterConfig.VectraChunking); by default chunks fill their
+	// token budget.
+	VectraChunking bool
 }
 
 // ManagedIndex is an index an IndexManager serves.
@@ -337,7 +342,7 @@ func (m *IndexManager) newManaged(ctx context.Context, name, format, folder stri
 		FolderPath:     folder,
 		Embeddings:     model,
 		Tokenizer:      m.cfg.Tokenizer,
-		ChunkingConfig: ChunkingConfig{ChunkSize: max(chunkSize, 0), ChunkOverlap: chunkOverlap},
+		ChunkingConfig: ChunkingConfig{ChunkSize: max(chunkSize, 0), ChunkOverlap: chunkOverlap, VectraChunking: m.cfg.VectraChunking},
 	})
 	if err != nil {
 		return nil, err

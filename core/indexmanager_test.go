@@ -292,3 +292,29 @@ func TestIndexManagerConcurrentUse(t *testing.T) {
 		t.Fatalf("%d indexes, want 20", n)
 	}
 }
+
+// IndexManagerConfig.VectraChunking reaches every document index served:
+// Vectra's chunks with it, chunks that fill their budget without.
+func TestIndexManagerVectraChunking(t *testing.T) {
+	text := "abc\n---\ndef\n}\nghi"
+	for _, tc := range []struct {
+		vectra bool
+		want   int
+	}{{false, 1}, {true, 5}} {
+		m := newTestManager(t, newMemTestStorage(), func(c *IndexManagerConfig) { c.VectraChunking = tc.vectra })
+		mi, err := m.CreateIndex(t.Context(), "docs", CreateManagedIndexConfig{IsDocumentIndex: true, ChunkSize: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := mi.Documents.UpsertDocument(t.Context(), "a", text, "txt", nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		st, err := mi.Documents.GetCatalogStats(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Chunks != tc.want {
+			t.Errorf("VectraChunking %v: %d chunks, want %d", tc.vectra, st.Chunks, tc.want)
+		}
+	}
+}

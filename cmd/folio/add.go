@@ -20,7 +20,8 @@ func (a *app) addCommand() *cobra.Command {
 	var model modelFlags
 	var ixFlags indexFlags
 	var cookie string
-	var chunkSize, concurrency, batchSize int
+	var chunking core.ChunkingConfig
+	var concurrency, batchSize int
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "add <index>",
@@ -49,7 +50,7 @@ kept.`,
 			if concurrency < 1 || batchSize < 1 {
 				return usagef("--concurrency and --batch-size must be at least 1")
 			}
-			e, ix, err := a.openForWriting(ctx, args[0], &model, chunkSize, &ixFlags)
+			e, ix, err := a.openForWriting(ctx, args[0], &model, chunking, &ixFlags)
 			if err != nil {
 				return err
 			}
@@ -83,8 +84,7 @@ kept.`,
 	model.register(cmd)
 	ixFlags.register(cmd)
 	cmd.Flags().StringVarP(&cookie, "cookie", "c", "", "Cookie header sent with web requests")
-	cmd.Flags().IntVar(&chunkSize, "chunk-size", 512, "most tokens per chunk")
-	cmd.Flags().SetNormalizeFunc(aliasFlags(map[string]string{"cs": "chunk-size"}))
+	registerChunking(cmd, &chunking)
 	cmd.Flags().IntVar(&concurrency, "concurrency", 4, "embeddings requests in flight at once")
 	cmd.Flags().IntVar(&batchSize, "batch-size", 100, "fewest documents per commit; a large index waits for more, or 10 s, between rewrites")
 	cmd.Flags().DurationVar(&timeout, "timeout", fetch.DefaultTimeout, "longest wait for one web page, its redirects and body included (0: no limit)")

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/spf13/cobra"
+
 	"github.com/foliovec/folio"
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
@@ -62,13 +64,13 @@ func (a *app) openExisting(ctx context.Context, index string) (*existingIndex, e
 }
 
 // documentIndex opens the document index with model (nil for commands
-// that do not embed), chunking of chunkSize tokens (0: the default) and the
-// index options of the flags (nil: the defaults).
-func (e *existingIndex) documentIndex(model core.EmbeddingsModel, chunkSize int, flags *indexFlags) (*core.LocalDocumentIndex, error) {
+// that do not embed), chunking (zero: the defaults) and the index options
+// of the flags (nil: the defaults).
+func (e *existingIndex) documentIndex(model core.EmbeddingsModel, chunking core.ChunkingConfig, flags *indexFlags) (*core.LocalDocumentIndex, error) {
 	if !e.documents {
 		return nil, fmt.Errorf("%s holds an item index, not a document index: %w", e.folder, core.ErrNotDocumentIndex)
 	}
-	chunking := core.ChunkingConfig{ChunkSize: max(chunkSize, 0)}
+	chunking.ChunkSize = max(chunking.ChunkSize, 0)
 	if flags == nil {
 		flags = &indexFlags{}
 	}
@@ -82,8 +84,8 @@ func (e *existingIndex) documentIndex(model core.EmbeddingsModel, chunkSize int,
 
 // openForWriting opens the document index of a command that embeds (add,
 // watch): with the model the flags or the index name, which the index
-// then remembers, and chunks of chunkSize tokens.
-func (a *app) openForWriting(ctx context.Context, index string, model *modelFlags, chunkSize int, flags *indexFlags) (*existingIndex, *core.LocalDocumentIndex, error) {
+// then remembers, and chunking.
+func (a *app) openForWriting(ctx context.Context, index string, model *modelFlags, chunking core.ChunkingConfig, flags *indexFlags) (*existingIndex, *core.LocalDocumentIndex, error) {
 	e, err := a.openExisting(ctx, index)
 	if err != nil {
 		return nil, nil, err
@@ -92,7 +94,7 @@ func (a *app) openForWriting(ctx context.Context, index string, model *modelFlag
 	if err != nil {
 		return nil, nil, err
 	}
-	ix, err := e.documentIndex(emb, chunkSize, flags)
+	ix, err := e.documentIndex(emb, chunking, flags)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -108,7 +110,7 @@ func (e *existingIndex) isEmpty(ctx context.Context) (bool, error) {
 	if !e.documents {
 		return false, nil
 	}
-	ix, err := e.documentIndex(nil, 0, nil)
+	ix, err := e.documentIndex(nil, core.ChunkingConfig{}, nil)
 	if err != nil {
 		return false, err
 	}
@@ -118,3 +120,13 @@ func (e *existingIndex) isEmpty(ctx context.Context) (bool, error) {
 	}
 	return st.Documents == 0, nil
 }
+
+// registerChunking binds the chunking flags of the commands that split
+// documents (add, watch).
+func registerChunking(cmd *cobra.Command, c *core.ChunkingConfig) {
+	cmd.Flags().IntVar(&c.ChunkSize, "chunk-size", 512, "most tokens per chunk; pieces merge up to it")
+	cmd.Flags().BoolVar(&c.VectraChunking, "vectra-chunking", false, vectraChunkingHelp)
+	cmd.Flags().SetNormalizeFunc(aliasFlags(map[string]string{"cs": "chunk-size"}))
+}
+
+const vectraChunkingHelp = "split documents into exactly the chunks Vectra 0.15 makes (merging also stops at --chunk-size characters, punctuation-only pieces and small fragments stay chunks of their own)"

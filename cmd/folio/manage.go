@@ -159,7 +159,7 @@ matches no document is reported on stderr and the exit status is 1.`,
 			if err != nil {
 				return err
 			}
-			ix, err := e.documentIndex(nil, 0, nil)
+			ix, err := e.documentIndex(nil, core.ChunkingConfig{}, nil)
 			if err != nil {
 				return err
 			}
@@ -266,7 +266,7 @@ func (a *app) statsCommand() *cobra.Command {
 				out["model"] = rec
 			}
 			if e.documents {
-				ix, err := e.documentIndex(nil, 0, nil)
+				ix, err := e.documentIndex(nil, core.ChunkingConfig{}, nil)
 				if err != nil {
 					return err
 				}

@@ -90,7 +90,7 @@ func (a *app) queryCommand() *cobra.Command {
 				}
 				return err
 			}
-			ix, err := e.documentIndex(emb, 0, &ixFlags)
+			ix, err := e.documentIndex(emb, core.ChunkingConfig{}, &ixFlags)
 			if err != nil {
 				return err
 			}

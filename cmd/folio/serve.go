@@ -37,6 +37,7 @@ func (a *app) serveCommand() *cobra.Command {
 	var daemon bool
 	var model modelFlags
 	var ixFlags indexFlags
+	var vectraChunking bool
 	cmd := &cobra.Command{
 		Use:   "serve [index]",
 		Short: "Serve one index, or every index below --root, over Vectra's gRPC service",
@@ -78,9 +79,10 @@ func (a *app) serveCommand() *cobra.Command {
 			cfg := grpcserver.Options{
 				Port: port, Address: address, TLSCertFile: tlsCert, TLSKeyFile: tlsKey,
 				IndexManagerConfig: core.IndexManagerConfig{
-					Formats:      map[string]core.IndexCodec{folio.FormatJSON: codecjson.New(), folio.FormatProtobuf: codecpb.New()},
-					Tokenizer:    tokenizertiktoken.New(),
-					IndexOptions: ixFlags.with(storage, nil), // every index served gets the flags' options
+					Formats:        map[string]core.IndexCodec{folio.FormatJSON: codecjson.New(), folio.FormatProtobuf: codecpb.New()},
+					Tokenizer:      tokenizertiktoken.New(),
+					IndexOptions:   ixFlags.with(storage, nil), // every index served gets the flags' options
+					VectraChunking: vectraChunking,
 				},
 			}
 			// Warnings (a folder a rescan cannot open, …) go to stderr.
@@ -165,6 +167,7 @@ func (a *app) serveCommand() *cobra.Command {
 	f.StringVar(&tlsKey, "tls-key", "", "TLS private key (PEM)")
 	model.register(cmd)
 	ixFlags.register(cmd)
+	cmd.Flags().BoolVar(&vectraChunking, "vectra-chunking", false, vectraChunkingHelp)
 	return cmd
 }
 

@@ -354,3 +354,29 @@ func mustHash(t *testing.T, n int) core.EmbeddingsModel {
 	t.Helper()
 	return embedhash.New(&embedhash.Options{Dimensions: n})
 }
+
+// --vectra-chunking makes Vectra's (many, small) chunks; by default chunks
+// fill their token budget; --fusion rrf ranks hybrid matches together.
+func TestChunkingAndFusionFlags(t *testing.T) {
+	dir := t.TempDir()
+	var src strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&src, "func f%d(x int) int {\n\tif x > %d {\n\t\treturn x\n\t}\n\treturn %d\n}\n\n", i, i, i)
+	}
+	os.WriteFile(filepath.Join(dir, "code.go"), []byte(src.String()), 0o644)
+	chunks := map[string]float64{}
+	for name, extra := range map[string][]string{"budget": nil, "vectra": {"--vectra-chunking"}} {
+		must(t, dir, 0, "create", name, "--hash-dims", "32")
+		must(t, dir, 0, append([]string{"add", name, "--uri", "code.go"}, extra...)...)
+		chunks[name] = decode[map[string]any](t, must(t, dir, 0, "stats", name, "--json"))["chunks"].(float64)
+	}
+	if chunks["budget"] >= chunks["vectra"]/4 {
+		t.Errorf("chunks: %v by the token budget, %v with --vectra-chunking; want far fewer by the budget", chunks["budget"], chunks["vectra"])
+	}
+	q := decode[queryOutput](t, must(t, dir, 0, "query", "vectra", "return x", "--bm25", "--fusion", "rrf", "--json", "-f", "chunks"))
+	if len(q.Results) == 0 || q.Results[0].Score <= 0 || q.Results[0].Score > 2.0/61 {
+		t.Errorf("fused results %+v", q.Results)
+	}
+	must(t, dir, 2, "query", "vectra", "return x", "--fusion", "rrf")
+	must(t, dir, 2, "query", "vectra", "return x", "--bm25", "--fusion", "borda")
+}

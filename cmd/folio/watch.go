@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/foliovec/folio/adapters/watch"
+	"github.com/foliovec/folio/core"
 )
 
 func (a *app) watchCommand() *cobra.Command {
@@ -14,7 +15,7 @@ func (a *app) watchCommand() *cobra.Command {
 	var model modelFlags
 	var ixFlags indexFlags
 	var extensions []string
-	var chunkSize int
+	var chunking core.ChunkingConfig
 	var debounce int
 	cmd := &cobra.Command{
 		Use:   "watch <index>",
@@ -31,7 +32,7 @@ absolute paths, as add stores them.`,
 			if err != nil {
 				return err
 			}
-			_, ix, err := a.openForWriting(ctx, args[0], &model, chunkSize, &ixFlags)
+			_, ix, err := a.openForWriting(ctx, args[0], &model, chunking, &ixFlags)
 			if err != nil {
 				return err
 			}
@@ -75,8 +76,7 @@ absolute paths, as add stores them.`,
 	model.register(cmd)
 	ixFlags.register(cmd)
 	cmd.Flags().StringArrayVarP(&extensions, "extensions", "e", nil, "`EXT`: file extensions to sync, with or without the dot (e.g. -e .md .txt; default every text file)")
-	cmd.Flags().IntVar(&chunkSize, "chunk-size", 512, "most tokens per chunk")
+	registerChunking(cmd, &chunking)
 	cmd.Flags().IntVar(&debounce, "debounce", 500, "milliseconds a file must stay quiet before it is synced")
-	cmd.Flags().SetNormalizeFunc(aliasFlags(map[string]string{"cs": "chunk-size"}))
 	return cmd
 }
