@@ -65,7 +65,7 @@ func (e *docsCountingEmbeddings) CreateEmbeddings(ctx context.Context, inputs []
 // docsFixtureChunking is the chunking config the fixtures were built with:
 // Vectra's {chunkSize: 64} over its document defaults.
 func docsFixtureChunking() core.ChunkingConfig {
-	return core.ChunkingConfig{ChunkSize: 64}
+	return core.ChunkingConfig{ChunkSize: 64, VectraChunking: true}
 }
 
 // docsOpenFixture copies a fixture document folder to a temporary folder

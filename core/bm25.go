@@ -172,7 +172,7 @@ func (ix *LocalIndex) deriveBM25(ctx context.Context, s, parent *snapshot, old *
 			kept[p] = true
 			continue
 		}
-		if _, _, _, ok := chunkSpan(s.meta[i]); ok {
+		if _, _, _, ok := ChunkSpan(s.meta[i]); ok {
 			fresh = append(fresh, i)
 		}
 	}
@@ -254,7 +254,7 @@ func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int,
 	byDoc := map[string][]int{}
 	var order []string
 	for _, i := range slots {
-		id, _, _, _ := chunkSpan(s.meta[i])
+		id, _, _, _ := ChunkSpan(s.meta[i])
 		if _, seen := byDoc[id]; !seen {
 			order = append(order, id)
 		}
@@ -271,8 +271,8 @@ func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int,
 		}
 		units := jsvalue.UTF16(text)
 		for _, i := range byDoc[id] {
-			_, start, end, _ := chunkSpan(s.meta[i])
-			docs[i] = ix.bm25Doc(jsvalue.Substring(units, start, end+1))
+			_, start, end, _ := ChunkSpan(s.meta[i])
+			docs[i] = ix.bm25Doc(chunkText(units, start, end))
 		}
 	}
 	return nil

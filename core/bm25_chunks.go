@@ -8,18 +8,46 @@ import (
 	"github.com/foliovec/folio/core/jsvalue"
 )
 
-// chunkSpan returns the document id and the inclusive UTF-16 start and end
-// offsets of a chunk item, from its inline metadata; ok is false when one of
-// documentId, startPos, endPos is missing (or nil). Values are converted as
-// JavaScript's String() and Number() would (Vectra's hybrid search).
-func chunkSpan(md Metadata) (docID string, start, end float64, ok bool) {
-	id, ok1 := md["documentId"]
-	sp, ok2 := md["startPos"]
-	ep, ok3 := md["endPos"]
-	if !ok1 || !ok2 || !ok3 || id == nil || sp == nil || ep == nil {
+// ChunkSpan returns the document id and the inclusive UTF-16 start and end
+// offsets into its text of a document chunk item, from the item's inline
+// metadata (documentId, startPos, endPos). Values are read as Vectra reads
+// them, by JavaScript's String() and Number(): a position may be a number
+// or a string ("0x10" is 16, "0b11" is 3, "" is 0, " 12 " is 12), a
+// fraction is truncated. ok is false when a key is missing or nil, or a
+// position is not a finite number of at most 2^40. Rendering, keyword
+// search, the folio command and the gRPC server all read spans through it.
+func ChunkSpan(md Metadata) (documentID string, start, end int, ok bool) {
+	id, found := md["documentId"]
+	if !found || id == nil {
 		return "", 0, 0, false
 	}
-	return jsvalue.String(id), jsNumber(sp), jsNumber(ep), true
+	if start, end, ok = chunkPositions(md); !ok {
+		return "", 0, 0, false
+	}
+	return jsvalue.String(id), start, end, true
+}
+
+// chunkPositions reads startPos and endPos as ChunkSpan does; rendering
+// needs no documentId.
+func chunkPositions(md Metadata) (start, end int, ok bool) {
+	sp, ok1 := md["startPos"]
+	ep, ok2 := md["endPos"]
+	if !ok1 || !ok2 || sp == nil || ep == nil {
+		return 0, 0, false
+	}
+	start, ok1 = spanPosition(sp)
+	end, ok2 = spanPosition(ep)
+	return start, end, ok1 && ok2
+}
+
+// spanPosition is a chunk position read as JavaScript's Number(v),
+// truncated to an integer.
+func spanPosition(v any) (int, bool) {
+	f := jsNumber(v)
+	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1<<40 {
+		return 0, false
+	}
+	return int(f), true
 }
 
 // jsNumber is JavaScript's Number(v) for a metadata value: numbers as they
@@ -39,6 +67,11 @@ func jsNumber(v any) float64 {
 		return f
 	}
 	return math.NaN()
+}
+
+// chunkText cuts a chunk's text out of its document's UTF-16 units.
+func chunkText(units []uint16, start, end int) string {
+	return jsvalue.Substring(units, float64(start), float64(end)+1)
 }
 
 // readDocumentText is the default IndexOptions.DocReader: the text of

@@ -23,7 +23,7 @@ const keywordFileName = ".folio-keywords"
 // savedChunk is a chunk's entry read from the keyword file.
 type savedChunk struct {
 	docID      string
-	start, end float64
+	start, end int
 	doc        *bm25Doc
 }
 
@@ -36,7 +36,7 @@ func (ix *LocalIndex) buildBM25(ctx context.Context, s *snapshot) (*bm25Index, e
 	var fresh []int
 	reused := 0
 	for i := range s.len() {
-		docID, start, end, ok := chunkSpan(s.meta[i])
+		docID, start, end, ok := ChunkSpan(s.meta[i])
 		if !ok {
 			continue
 		}
@@ -115,7 +115,7 @@ func (ix *LocalIndex) readKeywordFile(ctx context.Context) map[string]savedChunk
 		for j, t := range c.Terms {
 			d.terms[j] = bm25TermFreq{term: ids[t.Term], tf: t.TF}
 		}
-		out[c.ID] = savedChunk{docID: c.DocID, start: float64(c.Start), end: float64(c.End), doc: d}
+		out[c.ID] = savedChunk{docID: c.DocID, start: c.Start, end: c.End, doc: d}
 	}
 	return out
 }
@@ -134,11 +134,11 @@ func (ix *LocalIndex) writeKeywordFile(ctx context.Context, s *snapshot, docs []
 		if d == nil {
 			continue
 		}
-		docID, start, end, _ := chunkSpan(s.meta[i])
-		if start < 0 || end < 0 || start != math.Trunc(start) || end != math.Trunc(end) || end > math.MaxInt32 {
+		docID, start, end, _ := ChunkSpan(s.meta[i])
+		if start < 0 || end < 0 || end > math.MaxInt32 {
 			continue // a span the file cannot hold: tokenized each time
 		}
-		c := bm25.Chunk{ID: s.ids[i], DocID: docID, Start: int(start), End: int(end), Length: d.length, Terms: make([]bm25.TermFreq, len(d.terms))}
+		c := bm25.Chunk{ID: s.ids[i], DocID: docID, Start: start, End: end, Length: d.length, Terms: make([]bm25.TermFreq, len(d.terms))}
 		for j, t := range d.terms {
 			k, ok := local[t.term]
 			if !ok {

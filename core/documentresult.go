@@ -34,6 +34,24 @@ func newLocalDocumentResult(doc *LocalDocument, chunks []QueryResult) *LocalDocu
 	return &LocalDocumentResult{LocalDocument: doc, Chunks: chunks, Score: render.Mean(scores)}
 }
 
+// ChunkTexts returns the text of each of the result's chunks, in the order
+// of Chunks, cut out of the document's text by the span ChunkSpan reads
+// ("" for a chunk without one). The folio command and the gRPC server show
+// chunks through it.
+func (r *LocalDocumentResult) ChunkTexts(ctx context.Context) ([]string, error) {
+	t, err := r.loadText(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(r.Chunks))
+	for i, c := range r.Chunks {
+		if start, end, ok := chunkPositions(c.Item.Metadata); ok {
+			out[i] = t.Substring(start, end+1)
+		}
+	}
+	return out, nil
+}
+
 func (r *LocalDocumentResult) renderer(ctx context.Context) (*render.Renderer, *render.Text, error) {
 	t, err := r.loadText(ctx)
 	if err != nil {

@@ -1,10 +1,6 @@
 package core
 
 import (
-	"math"
-	"strconv"
-	"strings"
-
 	"github.com/foliovec/folio/core/internal/render"
 )
 
@@ -23,9 +19,8 @@ type DocumentTextSection struct {
 func renderChunks(chunks []QueryResult) []*render.Chunk {
 	out := make([]*render.Chunk, len(chunks))
 	for i, c := range chunks {
-		s, ok1 := docPosition(c.Item.Metadata["startPos"])
-		e, ok2 := docPosition(c.Item.Metadata["endPos"])
-		out[i] = render.NewChunk(s, e, ok1 && ok2, c.Score, isBm25Chunk(c.Item.Metadata))
+		s, e, ok := chunkPositions(c.Item.Metadata)
+		out[i] = render.NewChunk(s, e, ok, c.Score, isBm25Chunk(c.Item.Metadata))
 	}
 	return out
 }
@@ -37,32 +32,6 @@ func sections(in []render.Section) []DocumentTextSection {
 		out[i] = DocumentTextSection(s)
 	}
 	return out
-}
-
-// docPosition reads a chunk position: a number, or a string holding one
-// (JavaScript's Number()), truncated to an integer.
-func docPosition(v any) (int, bool) {
-	var f float64
-	switch x := v.(type) {
-	case float64:
-		f = x
-	case string:
-		var err error
-		if f, err = strconv.ParseFloat(strings.TrimSpace(x), 64); err != nil {
-			return 0, false
-		}
-	default:
-		c, err := cleanMetadataValue("", v)
-		n, ok := c.(float64)
-		if err != nil || !ok {
-			return 0, false
-		}
-		f = n
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1<<40 {
-		return 0, false
-	}
-	return int(f), true
 }
 
 // isBm25Chunk reports whether a chunk came from the keyword search: its

@@ -11,7 +11,6 @@ import (
 
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
 	"github.com/foliovec/folio/core"
-	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // Request defaults, as Vectra's handlers apply them to zero values.
@@ -304,21 +303,16 @@ func (v *service) QueryDocuments(ctx context.Context, req *vectrapb.QueryDocumen
 	tok := mi.Documents.Tokenizer()
 	out := &vectrapb.QueryDocumentsResponse{Results: make([]*vectrapb.DocumentResult, len(results))}
 	for i, r := range results {
-		var units []uint16
-		if text, err := r.LoadText(ctx); err == nil {
-			units = jsvalue.UTF16(text)
-		} else if ctx.Err() != nil {
-			return nil, toStatus(ctx.Err())
+		texts, err := r.ChunkTexts(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, toStatus(ctx.Err())
+			}
+			texts = make([]string, len(r.Chunks)) // an unreadable text: empty chunks, as before
 		}
 		dr := &vectrapb.DocumentResult{Uri: r.URI(), DocumentId: r.ID(), Score: r.Score, Chunks: make([]*vectrapb.DocumentChunk, len(r.Chunks))}
 		for j, c := range r.Chunks {
-			start, _ := jsvalue.Number(c.Item.Metadata["startPos"])
-			end, _ := jsvalue.Number(c.Item.Metadata["endPos"])
-			text := ""
-			if units != nil {
-				text = jsvalue.Substring(units, start, end+1)
-			}
-			dr.Chunks[j] = &vectrapb.DocumentChunk{Text: text, Score: c.Score, TokenCount: uint32(len(tok.Encode(text)))}
+			dr.Chunks[j] = &vectrapb.DocumentChunk{Text: texts[j], Score: c.Score, TokenCount: uint32(len(tok.Encode(texts[j])))}
 		}
 		out.Results[i] = dr
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/foliovec/folio/core"
-	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // queryOutput is query's --json document.
@@ -123,18 +122,16 @@ func (a *app) queryCommand() *cobra.Command {
 						a.printf("\n%s%s\nscore: %.4f\ntokens: %d\n%s\n", title, kind, s.Score, s.TokenCount, strings.TrimSpace(s.Text))
 					}
 				case "chunks":
-					text, err := r.LoadText(ctx)
+					texts, err := r.ChunkTexts(ctx)
 					if err != nil {
 						return err
 					}
-					units := jsvalue.UTF16(text)
 					for i, c := range r.Chunks {
-						start, _ := c.Item.Metadata["startPos"].(float64)
-						end, _ := c.Item.Metadata["endPos"].(float64)
+						_, start, end, _ := core.ChunkSpan(c.Item.Metadata)
 						_, isBm25 := c.Item.Metadata["isBm25"]
-						t := jsvalue.Substring(units, start, end+1)
-						d.Chunks = append(d.Chunks, chunkOutput{Score: c.Score, StartPos: int(start), EndPos: int(end), IsBm25: isBm25, Text: t})
-						a.printf("\nChunk %d\nscore: %.4f\nstartPos: %d\nendPos: %d\n%s\n", i+1, c.Score, int(start), int(end), strings.TrimSpace(t))
+						t := texts[i]
+						d.Chunks = append(d.Chunks, chunkOutput{Score: c.Score, StartPos: start, EndPos: end, IsBm25: isBm25, Text: t})
+						a.printf("\nChunk %d\nscore: %.4f\nstartPos: %d\nendPos: %d\n%s\n", i+1, c.Score, start, end, strings.TrimSpace(t))
 					}
 				}
 				a.printf("\n")
