@@ -97,6 +97,7 @@ func (v *service) DeleteIndex(ctx context.Context, req *vectrapb.DeleteIndexRequ
 		return nil, err
 	}
 	v.s.writes.forget(mi.Index)
+	v.s.queries.Delete(mi.Index)
 	return &vectrapb.DeleteIndexResponse{}, nil
 }
 
@@ -261,7 +262,8 @@ func (v *service) QueryItems(ctx context.Context, req *vectrapb.QueryItemsReques
 	if err != nil {
 		return nil, err
 	}
-	hits, err := mi.Index.QueryItems(ctx, vec, req.GetText(), topK, filter, false)
+	// Concurrent calls on one index are answered together (coalesce.go).
+	hits, err := v.s.coalescerFor(mi.Index).query(ctx, mi.Index, core.ItemQuery{Vector: vec, Query: req.GetText(), TopK: topK, Filter: filter})
 	if err != nil {
 		return nil, toStatus(err)
 	}

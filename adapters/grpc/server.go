@@ -87,6 +87,7 @@ type IndexServer struct {
 	health  *health.Server
 	started time.Time
 	writes  writeLocks
+	queries sync.Map // *core.LocalIndex → *coalescer
 
 	mu      sync.Mutex
 	state   serverState
@@ -300,6 +301,12 @@ func (w *writeLocks) lock(ctx context.Context, ix *core.LocalIndex) (unlock func
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// coalescerFor returns the coalescer of ix's QueryItems calls.
+func (s *IndexServer) coalescerFor(ix *core.LocalIndex) *coalescer {
+	v, _ := s.queries.LoadOrStore(ix, &coalescer{})
+	return v.(*coalescer)
 }
 
 // forget drops the lock of a deleted index.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
@@ -13,21 +12,6 @@ import (
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
 	"github.com/foliovec/folio/core"
 )
-
-// unitVector is a Gaussian vector of dim scaled to length 1.
-func unitVector(rng *rand.Rand, dim int) []float32 {
-	v := make([]float32, dim)
-	var n float64
-	for i := range v {
-		x := rng.NormFloat64()
-		v[i] = float32(x)
-		n += x * x
-	}
-	for i := range v {
-		v[i] /= float32(math.Sqrt(n))
-	}
-	return v
-}
 
 // `folio serve --quantized` scans int8 codes and re-ranks exactly: on a
 // 20k×384 index it answers QueryItems with the same ids and scores as a

@@ -1,0 +1,156 @@
+package grpcserver
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/foliovec/folio/conformance/reference"
+	"github.com/foliovec/folio/core"
+)
+
+// coalesceIndex is an index of n random dim-dimensional vectors with a
+// "group" metadata field.
+func coalesceIndex(t *testing.T, n, dim int) *core.LocalIndex {
+	t.Helper()
+	ctx := context.Background()
+	ix, err := core.NewLocalIndex("ix", core.IndexOptions{Storage: reference.NewStorage(), Codec: reference.Codec{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.CreateIndex(ctx, core.CreateIndexConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	if err := ix.BeginUpdate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = float32(rng.NormFloat64())
+		}
+		if _, err := ix.InsertItem(ctx, core.IndexItem{Vector: v, Metadata: core.Metadata{"group": float64(i % 4)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ix.EndUpdate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+func sameResults(a, b []core.QueryResult) bool {
+	return slices.EqualFunc(a, b, func(x, y core.QueryResult) bool { return x.Item.ID == y.Item.ID && x.Score == y.Score })
+}
+
+// Concurrent calls are answered in batches, each answer what the call gets
+// alone: unfiltered, filtered, and an invalid one (its own error, the
+// others unharmed).
+func TestCoalescedQueriesAnswerAsAlone(t *testing.T) {
+	ctx := context.Background()
+	const dim = 32
+	ix := coalesceIndex(t, 20_000, dim)
+	rng := rand.New(rand.NewPCG(3, 4))
+	queries := make([]core.ItemQuery, 64)
+	for i := range queries {
+		n := dim
+		if i == 17 {
+			n = dim - 1 // a dimension mismatch
+		}
+		v := make([]float32, n)
+		for j := range v {
+			v[j] = float32(rng.NormFloat64())
+		}
+		queries[i] = core.ItemQuery{Vector: v, TopK: 1 + i%12}
+		if i%3 == 0 {
+			queries[i].Filter = core.Filter{"group": float64(i % 4)}
+		}
+	}
+	var c coalescer
+	var batches, batched atomic.Int64
+	c.observe = func(n int) { batches.Add(1); batched.Add(int64(n)) }
+	for round := range 5 {
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		got := make([][]core.QueryResult, len(queries))
+		errs := make([]error, len(queries))
+		for i, q := range queries {
+			wg.Go(func() {
+				<-start
+				got[i], errs[i] = c.query(ctx, ix, q)
+			})
+		}
+		close(start)
+		wg.Wait()
+		for i, q := range queries {
+			want, wantErr := ix.Query(ctx, q)
+			if (errs[i] == nil) != (wantErr == nil) || !errors.Is(errs[i], core.ErrDimensionMismatch) && i == 17 {
+				t.Fatalf("round %d, query %d: error %v, alone %v", round, i, errs[i], wantErr)
+			}
+			if !sameResults(got[i], want) {
+				t.Fatalf("round %d, query %d: %d results differ from the call alone", round, i, len(got[i]))
+			}
+		}
+	}
+	if batches.Load() == 0 || batched.Load() <= batches.Load() {
+		t.Fatalf("%d batches of %d calls in all: the calls were not coalesced", batches.Load(), batched.Load())
+	}
+	t.Logf("%d batches held %d of %d calls", batches.Load(), batched.Load(), 5*len(queries))
+}
+
+// A call that gives up while queued returns its context's error; the batch
+// it was in still answers the others.
+func TestCoalescedCallCancelledWhileQueued(t *testing.T) {
+	ix := coalesceIndex(t, 2_000, 8)
+	var c coalescer
+	release := make(chan struct{})
+	c.running = true // a scan is running: calls queue
+	cancelled, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.query(cancelled, ix, core.ItemQuery{Vector: make([]float32, 8), TopK: 1})
+		errc <- err
+	}()
+	other := make(chan []core.QueryResult, 1)
+	go func() {
+		<-release
+		res, err := c.query(context.Background(), ix, core.ItemQuery{Vector: []float32{1, 0, 0, 0, 0, 0, 0, 0}, TopK: 3})
+		if err != nil {
+			t.Error(err)
+		}
+		other <- res
+	}()
+	for {
+		c.mu.Lock()
+		n := len(c.pending)
+		c.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled call: %v", err)
+	}
+	close(release)
+	for {
+		c.mu.Lock()
+		n := len(c.pending)
+		c.mu.Unlock()
+		if n == 2 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	c.next(ix) // the scan ends: the queue is answered
+	if res := <-other; len(res) != 3 {
+		t.Fatalf("the other call got %d results", len(res))
+	}
+}

@@ -1,0 +1,304 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+
+	"github.com/foliovec/folio/adapters/grpc/vectrapb"
+)
+
+// loadKinds are the calls load can mix, in the order it reports them.
+var loadKinds = []string{"query", "filter", "docs", "insert"}
+
+// loadConfig is one load run.
+type loadConfig struct {
+	address, index, docIndex string
+	concurrency              int
+	duration                 time.Duration
+	requests                 int
+	dims, topK               int
+	filter, text             string
+	mix                      map[string]int
+	token                    string
+	seed                     uint64
+}
+
+// loadStats is what load measured of one kind of call (or of all).
+type loadStats struct {
+	Kind     string  `json:"kind"`
+	Calls    int     `json:"calls"`
+	Errors   int     `json:"errors"`
+	PerSec   float64 `json:"perSecond"`
+	P50Ms    float64 `json:"p50Ms"`
+	P90Ms    float64 `json:"p90Ms"`
+	P99Ms    float64 `json:"p99Ms"`
+	MaxMs    float64 `json:"maxMs"`
+	FirstErr string  `json:"firstError,omitempty"`
+}
+
+func (a *app) loadCommand() *cobra.Command {
+	var cfg loadConfig
+	var mix []string
+	var tokenFile string
+	cmd := &cobra.Command{
+		Use:   "load",
+		Short: "Load-test a Vectra-compatible gRPC server: calls per second and latency percentiles",
+		Long: `load sends a mix of calls to a gRPC server speaking Vectra's service (folio
+serve, or Vectra's own server) from --concurrency clients for --duration (or
+--requests calls in all), and prints, per kind of call and in all, the calls
+per second and the 50th, 90th and 99th percentile and largest latencies.
+
+Kinds, weighted by --mix kind=weight:
+  query   QueryItems with a random unit vector of --dims dimensions, top --top-k
+  filter  the same with the metadata filter --filter
+  docs    QueryDocuments of --text on --doc-index
+  insert  InsertItem of a random vector (it writes to the index)
+
+Each client has its own connection, as separate users do.`,
+		Example: `  folio load --index vectors --dims 384 --concurrency 8 --duration 10s
+  folio load --index docs --mix docs=1 --text "how do I create an index"
+  folio load --index vectors --mix query=8 --mix filter=1 --mix insert=1 --filter '{"group": 1}'`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cfg.index == "" {
+				return usagef("--index is required")
+			}
+			if cfg.docIndex == "" {
+				cfg.docIndex = cfg.index
+			}
+			if cfg.concurrency < 1 || cfg.dims < 1 || cfg.topK < 1 || cfg.requests < 0 {
+				return usagef("--concurrency, --dims and --top-k must be at least 1, --requests at least 0")
+			}
+			var err error
+			if cfg.mix, err = parseMix(mix); err != nil {
+				return err
+			}
+			if cfg.token, err = readToken(tokenFile); err != nil {
+				return err
+			}
+			stats, err := runLoad(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			a.result(map[string]any{"address": cfg.address, "concurrency": cfg.concurrency, "stats": stats})
+			a.printf("%-8s %9s %7s %10s %9s %9s %9s %9s\n", "kind", "calls", "errors", "calls/s", "p50 ms", "p90 ms", "p99 ms", "max ms")
+			for _, s := range stats {
+				a.printf("%-8s %9d %7d %10.1f %9.3f %9.3f %9.3f %9.3f\n", s.Kind, s.Calls, s.Errors, s.PerSec, s.P50Ms, s.P90Ms, s.P99Ms, s.MaxMs)
+			}
+			for _, s := range stats {
+				if s.FirstErr != "" && s.Kind != "all" {
+					fmt.Fprintf(a.stderr, "%s: %d errors, the first: %s\n", s.Kind, s.Errors, s.FirstErr)
+				}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.address, "address", "127.0.0.1:50051", "the server's host:port")
+	f.StringVar(&cfg.index, "index", "", "the index the calls go to (required)")
+	f.StringVar(&cfg.docIndex, "doc-index", "", "the document index of docs calls (default --index)")
+	f.IntVar(&cfg.concurrency, "concurrency", 8, "clients calling at once, each on its own connection")
+	f.DurationVar(&cfg.duration, "duration", 10*time.Second, "how long to send calls (with --requests 0)")
+	f.IntVar(&cfg.requests, "requests", 0, "calls to send in all (0: as many as --duration allows)")
+	f.IntVar(&cfg.dims, "dims", 384, "dimensions of the random vectors")
+	f.IntVar(&cfg.topK, "top-k", 10, "results per query")
+	f.StringVar(&cfg.filter, "filter", `{"group": 1}`, "metadata filter of filter calls, as JSON")
+	f.StringVar(&cfg.text, "text", "how do I create an index", "query text of docs calls")
+	f.StringArrayVar(&mix, "mix", []string{"query=1"}, "`KIND=WEIGHT`: query, filter, docs or insert and its share of the calls (several allowed)")
+	f.StringVar(&tokenFile, "token-file", "", "file holding the bearer token (else $"+tokenEnv+" if set)")
+	f.Uint64Var(&cfg.seed, "seed", 1, "seed of the random vectors and the mix")
+	return cmd
+}
+
+// parseMix reads --mix values into weights by kind.
+func parseMix(values []string) (map[string]int, error) {
+	mix := map[string]int{}
+	for _, v := range values {
+		kind, w, ok := strings.Cut(v, "=")
+		weight, err := strconv.Atoi(w)
+		if !ok || err != nil || weight < 0 || !slices.Contains(loadKinds, kind) {
+			return nil, usagef("--mix %q: want KIND=WEIGHT, KIND one of %s", v, strings.Join(loadKinds, ", "))
+		}
+		mix[kind] = weight
+	}
+	total := 0
+	for _, w := range mix {
+		total += w
+	}
+	if total == 0 {
+		return nil, usagef("--mix gives every kind a weight of 0")
+	}
+	return mix, nil
+}
+
+// runLoad runs the load and returns the stats of each kind that ran, then
+// of all calls.
+func runLoad(ctx context.Context, cfg loadConfig) ([]loadStats, error) {
+	if cfg.token != "" {
+		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+cfg.token)
+	}
+	clients := make([]vectrapb.VectraServiceClient, cfg.concurrency)
+	for i := range clients {
+		conn, err := grpc.NewClient(cfg.address, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			return nil, err
+		}
+		defer conn.Close()
+		clients[i] = vectrapb.NewVectraServiceClient(conn)
+	}
+	var kinds []string
+	var weights []int
+	for _, k := range loadKinds {
+		if w := cfg.mix[k]; w > 0 {
+			kinds, weights = append(kinds, k), append(weights, w)
+		}
+	}
+	type record struct {
+		kind string
+		dur  time.Duration
+		err  error
+	}
+	records := make([][]record, cfg.concurrency)
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if cfg.requests == 0 {
+		runCtx, cancel = context.WithTimeout(ctx, cfg.duration)
+		defer cancel()
+	}
+	var sent sync.Mutex
+	remaining := cfg.requests
+	take := func() bool {
+		if cfg.requests == 0 {
+			return runCtx.Err() == nil
+		}
+		sent.Lock()
+		defer sent.Unlock()
+		if remaining == 0 {
+			return false
+		}
+		remaining--
+		return true
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := range cfg.concurrency {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(cfg.seed, uint64(w)))
+			c := clients[w]
+			for take() {
+				kind := pick(rng, kinds, weights)
+				t0 := time.Now()
+				err := loadCall(runCtx, c, cfg, kind, rng)
+				d := time.Since(t0)
+				if runCtx.Err() != nil && cfg.requests == 0 {
+					return // cut by the end of the run: not counted
+				}
+				records[w] = append(records[w], record{kind, d, err})
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	byKind := map[string][]record{}
+	var all []record
+	for _, rs := range records {
+		for _, r := range rs {
+			byKind[r.kind] = append(byKind[r.kind], r)
+			all = append(all, r)
+		}
+	}
+	summarize := func(kind string, rs []record) loadStats {
+		s := loadStats{Kind: kind, Calls: len(rs), PerSec: float64(len(rs)) / elapsed.Seconds()}
+		durs := make([]time.Duration, 0, len(rs))
+		for _, r := range rs {
+			if r.err != nil {
+				if s.Errors++; s.FirstErr == "" {
+					s.FirstErr = r.err.Error()
+				}
+				continue
+			}
+			durs = append(durs, r.dur)
+		}
+		slices.Sort(durs)
+		ms := func(q float64) float64 {
+			if len(durs) == 0 {
+				return 0
+			}
+			i := min(len(durs)-1, int(math.Ceil(q*float64(len(durs))))-1)
+			return float64(durs[max(i, 0)]) / 1e6
+		}
+		s.P50Ms, s.P90Ms, s.P99Ms, s.MaxMs = ms(0.50), ms(0.90), ms(0.99), ms(1)
+		return s
+	}
+	var out []loadStats
+	for _, k := range kinds {
+		out = append(out, summarize(k, byKind[k]))
+	}
+	return append(out, summarize("all", all)), nil
+}
+
+// pick chooses a kind by weight.
+func pick(rng *rand.Rand, kinds []string, weights []int) string {
+	total := 0
+	for _, w := range weights {
+		total += w
+	}
+	n := rng.IntN(total)
+	for i, w := range weights {
+		if n < w {
+			return kinds[i]
+		}
+		n -= w
+	}
+	return kinds[len(kinds)-1]
+}
+
+// loadCall makes one call of kind.
+func loadCall(ctx context.Context, c vectrapb.VectraServiceClient, cfg loadConfig, kind string, rng *rand.Rand) error {
+	var err error
+	switch kind {
+	case "query", "filter":
+		req := &vectrapb.QueryItemsRequest{IndexName: cfg.index, Vector: unitVector(rng, cfg.dims), TopK: uint32(cfg.topK)}
+		if kind == "filter" {
+			req.Filter = &vectrapb.MetadataFilter{FilterJson: cfg.filter}
+		}
+		_, err = c.QueryItems(ctx, req)
+	case "docs":
+		_, err = c.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: cfg.docIndex, Query: cfg.text, MaxDocuments: uint32(cfg.topK)})
+	case "insert":
+		_, err = c.InsertItem(ctx, &vectrapb.InsertItemRequest{IndexName: cfg.index, Vector: unitVector(rng, cfg.dims),
+			Metadata: map[string]*vectrapb.MetadataValue{"group": {Value: &vectrapb.MetadataValue_NumberValue{NumberValue: float64(rng.IntN(4))}}}})
+	}
+	return err
+}
+
+// unitVector is a random vector of n Gaussian components scaled to length 1.
+func unitVector(rng *rand.Rand, n int) []float32 {
+	v := make([]float32, n)
+	var sum float64
+	for i := range v {
+		x := rng.NormFloat64()
+		v[i] = float32(x)
+		sum += x * x
+	}
+	scale := float32(1 / math.Sqrt(sum))
+	for i := range v {
+		v[i] *= scale
+	}
+	return v
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/foliovec/folio"
+	"github.com/foliovec/folio/core"
+)
+
+// `folio load` drives a real server with a mix of calls and accounts for
+// every one: the counts per kind add up to --requests, none fail, and the
+// percentiles are ordered.
+func TestLoadAgainstAServer(t *testing.T) {
+	dir := t.TempDir()
+	writeDocs(t, dir)
+	root := filepath.Join(dir, "indexes")
+	must(t, dir, 0, "create", filepath.Join("indexes", "docs"), "--hash-dims", "16")
+	must(t, dir, 0, "add", filepath.Join("indexes", "docs"), "--uri", "docs")
+	ix, err := folio.NewLocalIndex(filepath.Join(root, "vectors"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.CreateIndex(t.Context(), core.CreateIndexConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 500 {
+		if _, err := ix.InsertItem(t.Context(), core.IndexItem{Vector: unitVector(rng, 16), Metadata: core.Metadata{"group": float64(i % 4)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	port := freePort(t)
+	pidFile := filepath.Join(dir, "s.pid")
+	must(t, dir, 0, "serve", "--root", root, "--port", fmt.Sprint(port), "--daemon", "--pid-file", pidFile)
+	t.Cleanup(func() { _ = exec.Command(folioBin, "stop", "--pid-file", pidFile).Run() })
+
+	type out struct {
+		Stats []loadStats `json:"stats"`
+	}
+	r := decode[out](t, must(t, dir, 0, "load", "--address", fmt.Sprintf("127.0.0.1:%d", port), "--index", "vectors", "--doc-index", "docs",
+		"--dims", "16", "--requests", "400", "--concurrency", "4", "--mix", "query=4", "--mix", "filter=2", "--mix", "docs=1", "--mix", "insert=1", "--json"))
+	if len(r.Stats) != 5 || r.Stats[4].Kind != "all" {
+		t.Fatalf("stats %+v, want query, filter, docs, insert and all", r.Stats)
+	}
+	sum := 0
+	for _, s := range r.Stats[:4] {
+		sum += s.Calls
+		if s.Calls == 0 || s.Errors != 0 || s.PerSec <= 0 || s.P50Ms <= 0 || s.P50Ms > s.P90Ms || s.P90Ms > s.P99Ms || s.P99Ms > s.MaxMs {
+			t.Errorf("%+v", s)
+		}
+	}
+	if sum != 400 || r.Stats[4].Calls != 400 {
+		t.Errorf("%d calls counted, want 400", sum)
+	}
+	// Calls that fail are counted as errors, with the first one shown.
+	res := must(t, dir, 0, "load", "--address", fmt.Sprintf("127.0.0.1:%d", port), "--index", "nothere", "--dims", "16", "--requests", "10")
+	if want := "query: 10 errors, the first: "; !strings.Contains(res.stderr, want) {
+		t.Errorf("stderr %q, want %q", res.stderr, want)
+	}
+	must(t, dir, 2, "load", "--index", "vectors", "--mix", "scan=1")
+}
