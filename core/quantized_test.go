@@ -297,6 +297,27 @@ func TestQuantizeRow(t *testing.T) {
 	if step := quantizeRow(dst, []float32{0, 0}); step != 0 {
 		t.Errorf("zero vector step = %v", step)
 	}
+	inf := float32(math.Inf(1))
+	for _, bad := range [][]float32{{1, float32(math.NaN()), 2}, {1, inf}, {-inf, 0.5}, {float32(math.NaN())}} {
+		if step := quantizeRow(make([]int8, 4), bad); step != 0 {
+			t.Errorf("%v: step %v, want 0 (not quantized)", bad, step)
+		}
+	}
+	// Every code is the value rounded to the nearest step.
+	rng := rand.New(rand.NewPCG(7, 7))
+	for range 200 {
+		v := make([]float32, 1+rng.IntN(50))
+		for i := range v {
+			v[i] = float32(rng.NormFloat64() * math.Pow(10, float64(rng.IntN(6)-3)))
+		}
+		codes := make([]int8, len(v))
+		step := quantizeRow(codes, v)
+		for i, x := range v {
+			if d := math.Abs(float64(x) - float64(step)*float64(codes[i])); d > float64(step)*0.5001 {
+				t.Fatalf("%v quantized to %d×%v: off by %v, more than half a step", x, codes[i], step, d)
+			}
+		}
+	}
 }
 
 // Quantized queries run while a writer appends and replaces items: each

@@ -171,17 +171,17 @@ func runLoad(ctx context.Context, cfg loadConfig) ([]loadStats, error) {
 		err  error
 	}
 	records := make([][]record, cfg.concurrency)
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if cfg.requests == 0 {
-		runCtx, cancel = context.WithTimeout(ctx, cfg.duration)
-		defer cancel()
-	}
+	// The run ends at its deadline or after --requests calls; a call in
+	// flight at the deadline finishes and counts (no call is cut short).
 	var sent sync.Mutex
 	remaining := cfg.requests
+	var deadline time.Time
 	take := func() bool {
+		if ctx.Err() != nil {
+			return false
+		}
 		if cfg.requests == 0 {
-			return runCtx.Err() == nil
+			return time.Now().Before(deadline)
 		}
 		sent.Lock()
 		defer sent.Unlock()
@@ -192,6 +192,7 @@ func runLoad(ctx context.Context, cfg loadConfig) ([]loadStats, error) {
 		return true
 	}
 	start := time.Now()
+	deadline = start.Add(cfg.duration)
 	var wg sync.WaitGroup
 	for w := range cfg.concurrency {
 		wg.Go(func() {
@@ -200,10 +201,10 @@ func runLoad(ctx context.Context, cfg loadConfig) ([]loadStats, error) {
 			for take() {
 				kind := pick(rng, kinds, weights)
 				t0 := time.Now()
-				err := loadCall(runCtx, c, cfg, kind, rng)
+				err := loadCall(ctx, c, cfg, kind, rng)
 				d := time.Since(t0)
-				if runCtx.Err() != nil && cfg.requests == 0 {
-					return // cut by the end of the run: not counted
+				if ctx.Err() != nil {
+					return // interrupted: not counted
 				}
 				records[w] = append(records[w], record{kind, d, err})
 			}
