@@ -39,7 +39,7 @@ define each
 endef
 BENCHTIME ?= 1s
 
-.PHONY: eval readers-test all test fresh-test install large-files test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test load-test vectra-client-test
+.PHONY: several-servers-test eval readers-test all test fresh-test install large-files test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test load-test vectra-client-test
 
 all: lint test
 
@@ -162,6 +162,12 @@ bench:
 ## repository's README and docs/ into a document index with the offline
 ## word-hashing model, ask two questions (the second with BM25) and print the
 ## rendered passages. examples/docsearch does the same through the library.
+## several-servers-test: the several-servers test at length: three folio
+## serve processes over one S3-protocol bucket, a writer adding 60 documents
+## one commit each, clients spread over the servers, one server killed.
+several-servers-test:
+	cd cmd/folio && FOLIO_SEVERAL_SERVERS_ROUNDS=60 $(GO) test -count=1 -run '^TestSeveralServersOverABucket$$' -v . | grep -E '^(---|ok|FAIL)|commits seen|servers_test'
+
 ## eval: the retrieval benchmark: the questions of testdata/eval, each naming
 ## the file that answers it, asked of a document index of its corpus; prints
 ## hit@1, hit@3 and MRR for vector, hybrid and fused hybrid search under
