@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -612,4 +613,12 @@ func (s *Storage) FileVersion(ctx context.Context, filePath string) (string, err
 		return v, nil
 	}
 	return attrs.ETag + ":" + strconv.FormatInt(attrs.Size, 10) + ":" + strconv.FormatInt(attrs.ModTime.UnixNano(), 10), nil
+}
+
+// IsURL reports whether location is a bucket URL that Open takes ("s3://…",
+// "gs://…", "azblob://…", "file://…", "mem://") rather than a folder path.
+// A Windows drive path ("C:\indexes") is a folder path.
+func IsURL(location string) bool {
+	u, err := url.Parse(location)
+	return err == nil && len(u.Scheme) > 1 && strings.HasPrefix(location[len(u.Scheme):], "://")
 }

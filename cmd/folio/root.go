@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/foliovec/folio"
 	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	storagemem "github.com/foliovec/folio/adapters/storage-mem"
 	"github.com/foliovec/folio/core"
@@ -130,7 +129,7 @@ func (a *app) storage(ctx context.Context) (core.FileStorage, error) {
 		if a.storageRoot == "" {
 			return storagefs.New(nil)
 		}
-		return folio.OpenStorage(ctx, a.storageRoot)
+		return openStorage(ctx, a.storageRoot)
 	case "virtual":
 		return storagemem.New(), nil
 	}

@@ -19,6 +19,7 @@ import (
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
 	grpcserver "github.com/foliovec/folio/adapters/grpc"
+	storageblob "github.com/foliovec/folio/adapters/storage-blob"
 	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
 	"github.com/foliovec/folio/core"
 )
@@ -66,9 +67,9 @@ func (a *app) serveCommand() *cobra.Command {
 			var storage core.FileStorage
 			var err error
 			rootDir := a.folderPath(root)
-			if folio.IsStorageURL(root) {
+			if storageblob.IsURL(root) {
 				// Every index below the bucket URL's top (or prefix).
-				storage, err = folio.OpenStorage(ctx, root)
+				storage, err = openStorage(ctx, root)
 				rootDir = "."
 			} else {
 				storage, err = a.storage(ctx)
@@ -204,7 +205,7 @@ func (a *app) daemonize(root string, args []string, pidFile string) error {
 	if pidFile == "" {
 		dir := root
 		switch {
-		case folio.IsStorageURL(root) || root == "" && folio.IsStorageURL(a.storageRoot):
+		case storageblob.IsURL(root) || root == "" && storageblob.IsURL(a.storageRoot):
 			dir = "." // the index is in a bucket: the PID file goes here
 		case dir == "":
 			dir = filepath.Dir(a.folderPath(args[0]))
