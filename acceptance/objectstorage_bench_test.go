@@ -9,6 +9,7 @@ import (
 
 	"github.com/foliovec/folio"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	storageblob "github.com/foliovec/folio/adapters/storage-blob"
 	"github.com/foliovec/folio/adapters/storage-blob/s3test"
 	"github.com/foliovec/folio/core"
 )
@@ -27,7 +28,7 @@ func BenchmarkOpenFromS3(b *testing.B) {
 	}
 	srv := s3test.NewServer(b, "folio")
 	url := srv.BucketURL("folio")
-	s, err := folio.OpenStorage(ctx, url)
+	s, err := storageblob.Open(ctx, url)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func BenchmarkOpenFromS3(b *testing.B) {
 		srv.Reset()
 		n := 0
 		for b.Loop() {
-			s, err := folio.OpenStorage(ctx, url)
+			s, err := storageblob.Open(ctx, url)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -13,17 +13,18 @@ import (
 
 	"github.com/foliovec/folio"
 	embedhash "github.com/foliovec/folio/adapters/embed-hash"
+	storageblob "github.com/foliovec/folio/adapters/storage-blob"
 	"github.com/foliovec/folio/adapters/storage-blob/s3test"
 	"github.com/foliovec/folio/core"
 )
 
 // Indexes on object storage: an S3-protocol server on 127.0.0.1 (gofakes3),
-// reached through folio.OpenStorage with an s3:// URL, as a user would.
+// reached through storageblob.Open with an s3:// URL, as a user would.
 
 // openS3 opens the bucket URL through the facade and closes it at the end.
-func openS3(t testing.TB, url string) folio.Storage {
+func openS3(t testing.TB, url string) *storageblob.Storage {
 	t.Helper()
-	s, err := folio.OpenStorage(t.Context(), url)
+	s, err := storageblob.Open(t.Context(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
