@@ -126,31 +126,28 @@ func TestCoalescedCallCancelledWhileQueued(t *testing.T) {
 		}
 		other <- res
 	}()
-	for {
-		c.mu.Lock()
-		n := len(c.pending)
-		c.mu.Unlock()
-		if n == 1 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitQueued(&c, 1)
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled call: %v", err)
 	}
 	close(release)
-	for {
-		c.mu.Lock()
-		n := len(c.pending)
-		c.mu.Unlock()
-		if n == 2 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitQueued(&c, 2)
 	c.next(ix) // the scan ends: the queue is answered
 	if res := <-other; len(res) != 3 {
 		t.Fatalf("the other call got %d results", len(res))
+	}
+}
+
+// waitQueued waits until n calls are queued on c.
+func waitQueued(c *coalescer, n int) {
+	for {
+		c.mu.Lock()
+		queued := len(c.pending)
+		c.mu.Unlock()
+		if queued == n {
+			return
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
