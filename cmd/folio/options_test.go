@@ -203,3 +203,59 @@ func commandHasFlag(t *testing.T, use, flag string) bool {
 	r := folioIn(t, t.TempDir(), use, "--help")
 	return strings.Contains(r.stdout, "--"+flag)
 }
+
+// chunkingFlags names the flag of each field of core.ChunkingConfig that
+// the commands that split documents (add, watch) have; the others say why
+// they have none. A new field fails TestEveryChunkingOptionHasAFlag until
+// it is in one of the two.
+var (
+	chunkingFlags = map[string]string{
+		"ChunkSize":      "chunk-size",
+		"VectraChunking": "vectra-chunking",
+	}
+	chunkingWithoutFlag = map[string]string{
+		"ChunkOverlap":   "Vectra's CLI has none; a document index records no overlap by default",
+		"DropSeparators": "Vectra's CLI keeps separators, as a document index does",
+		"Separators":     "each file's separators come from its type, as in Vectra's CLI",
+		"DocType":        "each file's type comes from its extension",
+		"Tokenizer":      "the command tokenizes with o200k_base, as every index it opens",
+	}
+)
+
+// Every field of core.ChunkingConfig has a flag on add and watch that sets
+// it, or a reason not to.
+func TestEveryChunkingOptionHasAFlag(t *testing.T) {
+	typ := reflect.TypeFor[core.ChunkingConfig]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		flag, hasFlag := chunkingFlags[f.Name]
+		_, exempt := chunkingWithoutFlag[f.Name]
+		if hasFlag == exempt {
+			t.Errorf("ChunkingConfig.%s: give it a flag (chunkingFlags) or a reason (chunkingWithoutFlag), not both or neither", f.Name)
+			continue
+		}
+		if !hasFlag {
+			continue
+		}
+		val := sampleOption(t, f)
+		var c core.ChunkingConfig
+		cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
+		registerChunking(cmd, &c)
+		arg := fmt.Sprintf("--%s=%v", flag, val.Interface())
+		cmd.SetArgs([]string{arg})
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%s: %v", arg, err)
+		}
+		if got := reflect.ValueOf(c).Field(i); !same(got, val) {
+			t.Errorf("%s sets ChunkingConfig.%s to %v, want %v", arg, f.Name, got, val)
+		}
+		for _, use := range []string{"add", "watch"} {
+			if !commandHasFlag(t, use, flag) {
+				t.Errorf("folio %s has no --%s", use, flag)
+			}
+		}
+	}
+	if !commandHasFlag(t, "serve", "vectra-chunking") {
+		t.Error("folio serve has no --vectra-chunking")
+	}
+}
