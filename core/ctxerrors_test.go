@@ -109,9 +109,13 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 			_, err := d.UpsertDocuments(ctx, []DocumentInput{{URI: "b.md", Text: "more"}}, nil)
 			return err
 		},
-		"DeleteDocument":   func(ctx context.Context) error { return d.DeleteDocument(ctx, "a.md") },
-		"DeleteDocuments":  func(ctx context.Context) error { _, err := d.DeleteDocuments(ctx, []string{"a.md"}); return err },
-		"QueryDocuments":   func(ctx context.Context) error { _, err := d.QueryDocuments(ctx, "text", nil); return err },
+		"DeleteDocument":  func(ctx context.Context) error { return d.DeleteDocument(ctx, "a.md") },
+		"DeleteDocuments": func(ctx context.Context) error { _, err := d.DeleteDocuments(ctx, []string{"a.md"}); return err },
+		"QueryDocuments":  func(ctx context.Context) error { _, err := d.QueryDocuments(ctx, "text", nil); return err },
+		"QueryDocumentsBatch": func(ctx context.Context) error {
+			_, err := d.QueryDocumentsBatch(ctx, []DocumentQuery{{Query: "text"}, {Query: "here"}})
+			return err
+		},
 		"ListDocuments":    func(ctx context.Context) error { _, err := d.ListDocuments(ctx); return err },
 		"GetDocumentID":    func(ctx context.Context) error { _, _, err := d.GetDocumentID(ctx, "a.md"); return err },
 		"GetDocumentURI":   func(ctx context.Context) error { _, _, err := d.GetDocumentURI(ctx, doc.ID()); return err },
@@ -124,6 +128,7 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 	calls[reflect.TypeFor[*LocalDocumentIndex]()] = docIndex
 	resultCalls := documentCalls(res.LocalDocument)
 	resultCalls["RenderSections"] = func(ctx context.Context) error { _, err := res.RenderSections(ctx, 100, 1, true); return err }
+	resultCalls["ChunkTexts"] = func(ctx context.Context) error { _, err := res.ChunkTexts(ctx); return err }
 	resultCalls["Render"] = func(ctx context.Context) error { _, err := res.Render(ctx, &RenderOptions{MaxTokens: 100}); return err }
 	resultCalls["RenderAllSections"] = func(ctx context.Context) error { _, err := res.RenderAllSections(ctx, 100); return err }
 	calls[reflect.TypeFor[*LocalDocumentResult]()] = resultCalls

@@ -33,65 +33,168 @@ const (
 // is ErrEmbeddingsNotConfigured; negative options are ErrInvalidArgument;
 // an invalid filter is ErrInvalidFilter.
 func (d *LocalDocumentIndex) QueryDocuments(ctx context.Context, query string, opts *DocumentQueryOptions) ([]*LocalDocumentResult, error) {
-	const op = "query documents"
-	if d.embeddings == nil {
-		return nil, wrapOp(ctx, op, query, d.noModel())
-	}
 	var o DocumentQueryOptions
 	if opts != nil {
 		o = *opts
 	}
-	if o.MaxDocuments < 0 || o.MaxChunks < 0 || o.FusionK < 0 {
-		return nil, wrapOp(ctx, op, query, fmt.Errorf("maxDocuments %d, maxChunks %d, fusionK %d: %w", o.MaxDocuments, o.MaxChunks, o.FusionK, ErrInvalidArgument))
-	}
-	if o.Fusion != "" && o.Fusion != FusionRRF {
-		return nil, wrapOp(ctx, op, query, fmt.Errorf("fusion %q: want %q or none: %w", o.Fusion, FusionRRF, ErrInvalidArgument))
-	}
-	fuse := o.IsBm25 && o.Fusion == FusionRRF
-	if o.FusionK == 0 {
-		o.FusionK = defaultFusionK
-	}
-	if o.MaxDocuments == 0 {
-		o.MaxDocuments = defaultMaxDocuments
-	}
-	if o.MaxChunks == 0 {
-		o.MaxChunks = defaultMaxChunks
-	}
-	if _, err := d.catalog(ctx, op, query); err != nil {
+	out, err := d.queryDocuments(ctx, "query documents", []DocumentQuery{{Query: query, Options: o}})
+	if err != nil {
 		return nil, err
 	}
-	vectors, err := d.embed(ctx, []string{strings.ReplaceAll(query, "\n", " ")})
+	return out[0], nil
+}
+
+// DocumentQuery is one query of QueryDocumentsBatch: the arguments of
+// QueryDocuments.
+type DocumentQuery struct {
+	Query   string
+	Options DocumentQueryOptions
+}
+
+// QueryDocumentsBatch answers many document queries at once, all from the
+// same commit: result i is what QueryDocuments returns for queries[i]. The
+// query texts are embedded together, in as few embeddings calls as the
+// model's MaxTokens allows, and the vector searches share one pass over
+// the vectors (QueryItemsBatch). An invalid query fails the whole batch
+// with an error that names its position. The gRPC server answers
+// concurrent QueryDocuments calls on one index through it.
+func (d *LocalDocumentIndex) QueryDocumentsBatch(ctx context.Context, queries []DocumentQuery) ([][]*LocalDocumentResult, error) {
+	return d.queryDocuments(ctx, "query documents batch", queries)
+}
+
+// queryDocuments is QueryDocumentsBatch, its errors naming op and, for one
+// query, the query.
+func (d *LocalDocumentIndex) queryDocuments(ctx context.Context, op string, queries []DocumentQuery) ([][]*LocalDocumentResult, error) {
+	fail := func(i int, err error) error {
+		if len(queries) == 1 {
+			return wrapOp(ctx, op, queries[0].Query, err)
+		}
+		return fmt.Errorf("%w (query %d)", wrapOp(ctx, op, queries[i].Query, err), i)
+	}
+	if d.embeddings == nil {
+		return nil, fail(0, d.noModel())
+	}
+	qs := make([]DocumentQuery, len(queries))
+	texts := make([]string, len(queries))
+	for i, q := range queries {
+		o := q.Options
+		if o.MaxDocuments < 0 || o.MaxChunks < 0 || o.FusionK < 0 {
+			return nil, fail(i, fmt.Errorf("maxDocuments %d, maxChunks %d, fusionK %d: %w", o.MaxDocuments, o.MaxChunks, o.FusionK, ErrInvalidArgument))
+		}
+		if o.Fusion != "" && o.Fusion != FusionRRF {
+			return nil, fail(i, fmt.Errorf("fusion %q: want %q or none: %w", o.Fusion, FusionRRF, ErrInvalidArgument))
+		}
+		if o.FusionK == 0 {
+			o.FusionK = defaultFusionK
+		}
+		if o.MaxDocuments == 0 {
+			o.MaxDocuments = defaultMaxDocuments
+		}
+		if o.MaxChunks == 0 {
+			o.MaxChunks = defaultMaxChunks
+		}
+		qs[i] = DocumentQuery{Query: q.Query, Options: o}
+		texts[i] = strings.ReplaceAll(q.Query, "\n", " ")
+	}
+	if len(qs) == 0 {
+		return [][]*LocalDocumentResult{}, nil
+	}
+	if _, err := d.catalog(ctx, op, qs[0].Query); err != nil {
+		return nil, err
+	}
+	vectors, err := d.embedQueries(ctx, texts)
 	if err != nil {
-		return nil, wrapOp(ctx, op, query, err)
+		return nil, fail(0, err)
+	}
+	items := make([]ItemQuery, len(qs))
+	for i, q := range qs {
+		o := q.Options
+		items[i] = ItemQuery{Vector: vectors[i], Query: q.Query, TopK: o.MaxChunks, Filter: o.Filter, IsBm25: o.IsBm25, fusion: o.IsBm25 && o.Fusion == FusionRRF}
 	}
 	for attempt := 0; ; attempt++ {
-		results, err := d.Query(ctx, ItemQuery{Vector: vectors[0], Query: query, TopK: o.MaxChunks, Filter: o.Filter, IsBm25: o.IsBm25, fusion: fuse})
+		var results [][]QueryResult
+		if len(items) == 1 {
+			var one []QueryResult
+			if one, err = d.Query(ctx, items[0]); err == nil {
+				results = [][]QueryResult{one}
+			}
+		} else {
+			results, err = d.QueryItemsBatch(ctx, items)
+		}
 		if err != nil {
 			return nil, err
 		}
-		if fuse {
-			results = fuseRanks(results, o.FusionK)
-		}
-		// The catalog is read after the query: it is at least as new as
-		// the snapshot the query ran on.
+		// The catalog is read after the queries: it is at least as new as
+		// the snapshot they ran on.
 		cat := d.cat.Load()
-		docs := d.groupByDocument(cat, results)
-		if fuse {
-			for _, doc := range docs {
-				doc.Score = doc.Chunks[0].Score // its best: results come sorted
-			}
+		out := make([][]*LocalDocumentResult, len(qs))
+		var all []*LocalDocumentResult
+		for i, q := range qs {
+			out[i] = d.documentsOf(cat, results[i], q.Options, items[i].fusion)
+			all = append(all, out[i]...)
 		}
-		slices.SortStableFunc(docs, func(a, b *LocalDocumentResult) int { return cmp.Compare(b.Score, a.Score) })
-		docs = docs[:min(o.MaxDocuments, len(docs))]
-		err = loadTexts(ctx, docs)
+		err = loadTexts(ctx, all)
 		if err == nil {
-			return docs, nil
+			return out, nil
 		}
 		if errors.Is(err, fs.ErrNotExist) && attempt < vanishedRetries && d.newerState(ctx, func() bool { return d.cat.Load() == cat }) {
 			continue // a commit replaced a result meanwhile: ask the newer state
 		}
-		return nil, wrapOp(ctx, op, query, err)
+		return nil, fail(0, err)
 	}
+}
+
+// documentsOf turns one query's chunk results into its documents, best
+// first, at most o.MaxDocuments.
+func (d *LocalDocumentIndex) documentsOf(cat *DocumentCatalog, results []QueryResult, o DocumentQueryOptions, fuse bool) []*LocalDocumentResult {
+	if fuse {
+		results = fuseRanks(results, o.FusionK)
+	}
+	docs := d.groupByDocument(cat, results)
+	if fuse {
+		for _, doc := range docs {
+			doc.Score = doc.Chunks[0].Score // its best: results come sorted
+		}
+	}
+	slices.SortStableFunc(docs, func(a, b *LocalDocumentResult) int { return cmp.Compare(b.Score, a.Score) })
+	return docs[:min(o.MaxDocuments, len(docs))]
+}
+
+// embedQueries embeds query texts in as few calls as the model's MaxTokens
+// allows (each text counted by the index's tokenizer; a text over the limit
+// goes alone, for the model to judge).
+func (d *LocalDocumentIndex) embedQueries(ctx context.Context, texts []string) ([][]float32, error) {
+	if len(texts) == 1 {
+		return d.embed(ctx, texts)
+	}
+	limit := d.embeddings.MaxTokens()
+	out := make([][]float32, 0, len(texts))
+	start, tokens := 0, 0
+	flush := func(end int) error {
+		if end == start {
+			return nil
+		}
+		vs, err := d.embed(ctx, texts[start:end])
+		if err != nil {
+			return err
+		}
+		out = append(out, vs...)
+		start, tokens = end, 0
+		return nil
+	}
+	for i, t := range texts {
+		n := len(d.tokenizer.Encode(t))
+		if i > start && tokens+n > limit {
+			if err := flush(i); err != nil {
+				return nil, err
+			}
+		}
+		tokens += n
+	}
+	if err := flush(len(texts)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fuseRanks is reciprocal rank fusion of a fusion query's results: the

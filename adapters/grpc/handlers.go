@@ -98,6 +98,9 @@ func (v *service) DeleteIndex(ctx context.Context, req *vectrapb.DeleteIndexRequ
 	}
 	v.s.writes.forget(mi.Index)
 	v.s.queries.Delete(mi.Index)
+	if mi.Documents != nil {
+		v.s.docs.Delete(mi.Documents)
+	}
 	return &vectrapb.DeleteIndexResponse{}, nil
 }
 
@@ -263,7 +266,7 @@ func (v *service) QueryItems(ctx context.Context, req *vectrapb.QueryItemsReques
 		return nil, err
 	}
 	// Concurrent calls on one index are answered together (coalesce.go).
-	hits, err := v.s.coalescerFor(mi.Index).query(ctx, mi.Index, core.ItemQuery{Vector: vec, Query: req.GetText(), TopK: topK, Filter: filter})
+	hits, err := v.s.itemQueries(mi.Index).query(ctx, core.ItemQuery{Vector: vec, Query: req.GetText(), TopK: topK, Filter: filter})
 	if err != nil {
 		return nil, toStatus(err)
 	}
@@ -298,7 +301,8 @@ func (v *service) QueryDocuments(ctx context.Context, req *vectrapb.QueryDocumen
 	if opts.MaxChunks == 0 {
 		opts.MaxChunks = defaultMaxChunks
 	}
-	results, err := mi.Documents.QueryDocuments(ctx, req.GetQuery(), opts)
+	// Concurrent calls on one index are answered together (coalesce.go).
+	results, err := v.s.documentQueries(mi.Documents).query(ctx, core.DocumentQuery{Query: req.GetQuery(), Options: *opts})
 	if err != nil {
 		return nil, toStatus(err)
 	}

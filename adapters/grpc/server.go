@@ -87,7 +87,8 @@ type IndexServer struct {
 	health  *health.Server
 	started time.Time
 	writes  writeLocks
-	queries sync.Map // *core.LocalIndex → *coalescer
+	queries sync.Map // *core.LocalIndex → its QueryItems coalescer
+	docs    sync.Map // *core.LocalDocumentIndex → its QueryDocuments coalescer
 
 	mu      sync.Mutex
 	state   serverState
@@ -303,10 +304,22 @@ func (w *writeLocks) lock(ctx context.Context, ix *core.LocalIndex) (unlock func
 	}
 }
 
-// coalescerFor returns the coalescer of ix's QueryItems calls.
-func (s *IndexServer) coalescerFor(ix *core.LocalIndex) *coalescer {
-	v, _ := s.queries.LoadOrStore(ix, &coalescer{})
-	return v.(*coalescer)
+// itemQueries returns the coalescer of ix's QueryItems calls.
+func (s *IndexServer) itemQueries(ix *core.LocalIndex) *coalescer[core.ItemQuery, []core.QueryResult] {
+	if v, ok := s.queries.Load(ix); ok {
+		return v.(*coalescer[core.ItemQuery, []core.QueryResult])
+	}
+	v, _ := s.queries.LoadOrStore(ix, itemCoalescer(ix))
+	return v.(*coalescer[core.ItemQuery, []core.QueryResult])
+}
+
+// documentQueries returns the coalescer of d's QueryDocuments calls.
+func (s *IndexServer) documentQueries(d *core.LocalDocumentIndex) *coalescer[core.DocumentQuery, []*core.LocalDocumentResult] {
+	if v, ok := s.docs.Load(d); ok {
+		return v.(*coalescer[core.DocumentQuery, []*core.LocalDocumentResult])
+	}
+	v, _ := s.docs.LoadOrStore(d, documentCoalescer(d))
+	return v.(*coalescer[core.DocumentQuery, []*core.LocalDocumentResult])
 }
 
 // forget drops the lock of a deleted index.
