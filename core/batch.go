@@ -367,8 +367,8 @@ func (ix *LocalIndex) beginLocked(ctx context.Context) (*batch, error) {
 		return nil, err
 	}
 	ix.update = newBatch(s)
-	if ix.hooks.begin != nil {
-		ix.hooks.begin()
+	if ix.part != nil {
+		ix.part.onBegin()
 	}
 	return ix.update, nil
 }
@@ -421,19 +421,19 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) error {
 	// From here on a failure may have landed: the index file on disk may
 	// name the side-cars just written.
 	b.triedSave = true
-	if ix.hooks.beforeSave != nil {
-		if err := ix.hooks.beforeSave(ctx); err != nil {
+	if ix.part != nil {
+		if err := ix.part.onBeforeSave(ctx); err != nil {
 			return err
 		}
 	}
 	if err := ix.save(ctx, s); err != nil {
-		if ix.hooks.decided == nil || !ix.hooks.decided() {
+		if ix.part == nil || !ix.part.commitDecided() {
 			return err
 		}
 		ix.log.Warn("core: save index after its change was decided: the file keeps chunks the next commit drops", "folder", ix.folder, "err", err)
 	}
-	if ix.hooks.afterSave != nil {
-		if err := ix.hooks.afterSave(ctx); err != nil {
+	if ix.part != nil {
+		if err := ix.part.onAfterSave(ctx); err != nil {
 			return err
 		}
 	}
@@ -464,8 +464,8 @@ func (ix *LocalIndex) cancelLocked(ctx context.Context) {
 	}
 	ix.update = nil
 	ix.dropping = nil
-	if ix.hooks.cancel != nil {
-		ix.hooks.cancel()
+	if ix.part != nil {
+		ix.part.onCancel()
 	}
 	if !b.triedSave {
 		ix.removeSidecars(context.WithoutCancel(ctx), b.created)

@@ -199,11 +199,11 @@ func (d *LocalDocumentIndex) loadCatalogLocked(ctx context.Context, items int) (
 	return c, nil
 }
 
-// hookLoaded runs when the index file is decoded: it loads the catalog (so
+// onLoad runs when the index file is decoded: it loads the catalog (so
 // that a plain index is refused before anything uses it), makes the chunk
 // keys of every chunk item inline, and leaves out stray chunks, whose
 // document is not in the catalog (see Crash consistency above).
-func (d *LocalDocumentIndex) hookLoaded(ctx context.Context, data *IndexData, reload bool) error {
+func (d *LocalDocumentIndex) onLoad(ctx context.Context, data *IndexData, reload bool) error {
 	c := d.cat.Load()
 	if c == nil || reload {
 		var err error
@@ -360,9 +360,10 @@ func (d *LocalDocumentIndex) viewLocked(committed *DocumentCatalog) *DocumentCat
 	return committed
 }
 
-// The commit hooks of LocalIndex run with its writer lock held.
+// LocalDocumentIndex is its LocalIndex's commitParticipant: these methods run
+// with the writer lock held.
 
-func (d *LocalDocumentIndex) hookBegin() {
+func (d *LocalDocumentIndex) onBegin() {
 	if d.pending != nil {
 		// A batch rebased on another process's commit: its documents are
 		// applied again from scratch.
@@ -371,10 +372,10 @@ func (d *LocalDocumentIndex) hookBegin() {
 	d.pending = nil
 }
 
-// hookBeforeSave writes the new documents' files (step 1) and, when the
+// onBeforeSave writes the new documents' files (step 1) and, when the
 // batch replaces or deletes documents, the index file with both versions'
 // chunks and then the catalog (steps 2 and 3).
-func (d *LocalDocumentIndex) hookBeforeSave(ctx context.Context) error {
+func (d *LocalDocumentIndex) onBeforeSave(ctx context.Context) error {
 	p := d.pending
 	if p == nil {
 		return nil
@@ -383,7 +384,7 @@ func (d *LocalDocumentIndex) hookBeforeSave(ctx context.Context) error {
 		return fmt.Errorf("save document files: %w", err)
 	}
 	if len(p.retired) == 0 {
-		return nil // the catalog follows the index file (hookAfterSave)
+		return nil // the catalog follows the index file (onAfterSave)
 	}
 	if err := d.save(ctx, d.update.applyKeeping(p.retired)); err != nil {
 		return fmt.Errorf("save index with both versions: %w", err)
@@ -397,10 +398,10 @@ func (d *LocalDocumentIndex) hookBeforeSave(ctx context.Context) error {
 	return nil
 }
 
-// hookDecided reports whether the catalog of the batch being committed is
+// commitDecided reports whether the catalog of the batch being committed is
 // written (step 3): the commit then stands even if the final index write
 // fails, since the index file on disk holds every new chunk.
-func (d *LocalDocumentIndex) hookDecided() bool { return d.pending != nil && d.pending.decided }
+func (d *LocalDocumentIndex) commitDecided() bool { return d.pending != nil && d.pending.decided }
 
 // writeFiles writes the files not written yet as one group (writeGroup)
 // and marks them written.
@@ -423,9 +424,9 @@ func (d *LocalDocumentIndex) writeFiles(ctx context.Context, files []*docFile) e
 	return nil
 }
 
-// hookAfterSave writes the catalog of a batch that only added documents,
+// onAfterSave writes the catalog of a batch that only added documents,
 // now that the index file holds their chunks, and publishes it.
-func (d *LocalDocumentIndex) hookAfterSave(ctx context.Context) error {
+func (d *LocalDocumentIndex) onAfterSave(ctx context.Context) error {
 	p := d.pending
 	if p == nil {
 		return nil
@@ -444,13 +445,13 @@ func (d *LocalDocumentIndex) hookAfterSave(ctx context.Context) error {
 	return nil
 }
 
-// hookCancel puts the committed catalog back when the batch tried to write
+// onCancel puts the committed catalog back when the batch tried to write
 // its own (a failed write may have landed; the index file on disk holds
 // every old chunk until the catalog is decided), then removes the files
 // the batch wrote — unless the committed catalog could not be put back, in
 // which case the new one may be on disk and needs them (Vacuum removes
 // them once nothing refers to them).
-func (d *LocalDocumentIndex) hookCancel() {
+func (d *LocalDocumentIndex) onCancel() {
 	p := d.pending
 	if p == nil {
 		return

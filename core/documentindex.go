@@ -145,16 +145,7 @@ func NewLocalDocumentIndex(cfg LocalDocumentIndexConfig) (*LocalDocumentIndex, e
 		ix.share.watched = append(ix.share.watched, d.catalogPath())
 	}
 	ix.inlineKeys = reservedChunkKeys[:]
-	ix.hooks = commitHooks{
-		loaded:     d.hookLoaded,
-		begin:      d.hookBegin,
-		beforeSave: d.hookBeforeSave,
-		afterSave:  d.hookAfterSave,
-		decided:    d.hookDecided,
-
-		documentFiles: d.hookDocumentFiles,
-		cancel:        d.hookCancel,
-	}
+	ix.part = d
 	return d, nil
 }
 

@@ -112,8 +112,8 @@ func (ix *LocalIndex) deleteUnnamed(ctx context.Context, names []string) {
 			}
 		}
 	}
-	if ix.hooks.documentFiles != nil {
-		files, err := ix.hooks.documentFiles(ctx)
+	if ix.part != nil {
+		files, err := ix.part.ownedDocumentFiles(ctx)
 		if err != nil {
 			ix.log.Warn("core: list document files; dropped files kept", "folder", ix.folder, "err", err)
 			return

@@ -140,11 +140,11 @@ type LocalIndex struct {
 
 	cur atomic.Pointer[snapshot] // last commit; nil until loaded
 
-	mu     writerLock // serialises writers and the first load
-	update *batch     // the open batch, or nil; guarded by mu
-	hooks  commitHooks
+	mu     writerLock        // serialises writers and the first load
+	update *batch            // the open batch, or nil; guarded by mu
+	part   commitParticipant // nil for a plain index
 	// strays is set when the loaded index file holds items the loaded
-	// hook left out, until a write of the index file drops them; guarded
+	// participant's onLoad left out, until a write of the index file drops them; guarded
 	// by mu.
 	strays bool
 
@@ -164,32 +164,37 @@ type LocalIndex struct {
 	unsure        []string
 }
 
-// commitHooks let a type built on LocalIndex (LocalDocumentIndex) take part
-// in batches. Each runs with the writer lock held. Any may be nil.
-type commitHooks struct {
-	// loaded runs when the index file has been decoded, before its
+// commitParticipant is a type built on LocalIndex that takes part in its
+// loads and batches: LocalDocumentIndex, whose catalog commits with the
+// index. Every method runs with the writer lock held. The order of a
+// commit is batch.go's commit: onBeforeSave (the document files and a
+// catalog naming both versions), the index file, onAfterSave (the final
+// catalog), then the new snapshot is published.
+type commitParticipant interface {
+	// onLoad runs when the index file has been decoded, before its
 	// snapshot is built; it may change the items' metadata and drop items.
 	// reload is set when the file is read again because another process
 	// changed it. An error fails the load.
-	loaded func(ctx context.Context, data *IndexData, reload bool) error
-	// begin runs when a batch opens.
-	begin func()
-	// beforeSave runs in EndUpdate before the index file is written; an
+	onLoad(ctx context.Context, data *IndexData, reload bool) error
+	// onBegin runs when a batch opens.
+	onBegin()
+	// onBeforeSave runs in EndUpdate before the index file is written; an
 	// error fails EndUpdate and leaves the batch open.
-	beforeSave func(ctx context.Context) error
-	// afterSave runs in EndUpdate once the index file is written and before
-	// the new snapshot is published; an error fails EndUpdate and leaves
-	// the batch open (the index file is already written).
-	afterSave func(ctx context.Context) error
-	// decided reports, after beforeSave, that the commit stands whatever
-	// happens to the index file write: a failed write is then logged and
-	// the commit goes on.
-	decided func() bool
-	// documentFiles lists the files Vacuum must keep besides side-cars
-	// (a document index's text and metadata files); nil for a plain index.
-	documentFiles func(ctx context.Context) ([]string, error)
-	// cancel runs when a batch is cancelled (also by a failed single write).
-	cancel func()
+	onBeforeSave(ctx context.Context) error
+	// commitDecided reports, after onBeforeSave, that the commit stands
+	// whatever happens to the index file write: a failed write is then
+	// logged and the commit goes on.
+	commitDecided() bool
+	// onAfterSave runs in EndUpdate once the index file is written and
+	// before the new snapshot is published; an error fails EndUpdate and
+	// leaves the batch open (the index file is already written).
+	onAfterSave(ctx context.Context) error
+	// onCancel runs when a batch is cancelled (also by a failed single
+	// write).
+	onCancel()
+	// ownedDocumentFiles lists the files Vacuum must keep besides
+	// side-cars (a document index's text and metadata files).
+	ownedDocumentFiles(ctx context.Context) ([]string, error)
 }
 
 // NewLocalIndex returns the index stored in folderPath. Nothing is read
@@ -351,8 +356,8 @@ func (ix *LocalIndex) deleteIndexLocked(ctx context.Context) error {
 	if ix.update != nil {
 		// The folder goes, side-cars included: nothing to clean up.
 		ix.update = nil
-		if ix.hooks.cancel != nil {
-			ix.hooks.cancel()
+		if ix.part != nil {
+			ix.part.onCancel()
 		}
 	}
 	return ix.storage.DeleteFolder(ctx, ix.folder)
@@ -432,8 +437,8 @@ func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, e
 	if err != nil {
 		return nil, fmt.Errorf("load index %q: %w", p, err)
 	}
-	if ix.hooks.loaded != nil {
-		if err := ix.hooks.loaded(ctx, &data, reload); err != nil {
+	if ix.part != nil {
+		if err := ix.part.onLoad(ctx, &data, reload); err != nil {
 			return nil, fmt.Errorf("load index %q: %w", p, err)
 		}
 	}

@@ -223,8 +223,8 @@ func (ix *LocalIndex) rebaseLocked(ctx context.Context) error {
 	b := newBatch(s)
 	b.replay = true
 	ix.update = b
-	if ix.hooks.begin != nil {
-		ix.hooks.begin()
+	if ix.part != nil {
+		ix.part.onBegin()
 	}
 	// Side-car files an earlier, failed commit of the old batch wrote:
 	// the new batch names its own. That commit may have landed, so the

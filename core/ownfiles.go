@@ -114,9 +114,9 @@ func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 			keep[f] = true
 		}
 	}
-	documents := ix.hooks.documentFiles != nil
+	documents := ix.part != nil
 	if documents {
-		files, err := ix.hooks.documentFiles(ctx)
+		files, err := ix.part.ownedDocumentFiles(ctx)
 		if err != nil {
 			return rep, wrapOp(ctx, op, ix.folder, err)
 		}
@@ -170,10 +170,10 @@ func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 	return rep, nil
 }
 
-// hookDocumentFiles lists the files of the documents in the committed
+// documentFiles lists the files of the documents in the committed
 // catalog and in the open batch, for Vacuum to keep. The writer lock is
 // held.
-func (d *LocalDocumentIndex) hookDocumentFiles(ctx context.Context) ([]string, error) {
+func (d *LocalDocumentIndex) ownedDocumentFiles(ctx context.Context) ([]string, error) {
 	c, err := d.catalogLocked(ctx)
 	if err != nil {
 		return nil, err
