@@ -231,7 +231,7 @@ func (r *bulkUpsert) run(parent context.Context, todo []int) error {
 	wg.Go(func() { // producer
 		defer close(requests)
 		var pending bulkRequest
-		tokens, limit := 0, r.d.embeddings.MaxTokens()
+		budget := tokenBudget{limit: r.d.embeddings.MaxTokens()}
 		flush := func() bool {
 			if len(pending.refs) == 0 {
 				return true
@@ -241,7 +241,8 @@ func (r *bulkUpsert) run(parent context.Context, todo []int) error {
 			case <-ctx.Done():
 				return false
 			}
-			pending, tokens = bulkRequest{}, 0
+			pending = bulkRequest{}
+			budget.reset()
 			return true
 		}
 		for _, i := range todo {
@@ -261,12 +262,12 @@ func (r *bulkUpsert) run(parent context.Context, todo []int) error {
 				continue
 			}
 			for j, c := range chunks {
-				if len(pending.refs) > 0 && tokens+len(c.Tokens) > limit && !flush() {
+				if budget.startsNew(len(c.Tokens)) && !flush() {
 					return
 				}
 				pending.refs = append(pending.refs, chunkRef{doc: i, chunk: j})
 				pending.inputs = append(pending.inputs, strings.ReplaceAll(c.Text, "\n", " "))
-				tokens += len(c.Tokens)
+				budget.add(len(c.Tokens))
 			}
 		}
 		flush()

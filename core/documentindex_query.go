@@ -161,38 +161,15 @@ func (d *LocalDocumentIndex) documentsOf(cat *DocumentCatalog, results []QueryRe
 }
 
 // embedQueries embeds query texts in as few calls as the model's MaxTokens
-// allows (each text counted by the index's tokenizer; a text over the limit
-// goes alone, for the model to judge).
+// allows (TokenBatches, with the index's tokenizer).
 func (d *LocalDocumentIndex) embedQueries(ctx context.Context, texts []string) ([][]float32, error) {
-	if len(texts) == 1 {
-		return d.embed(ctx, texts)
-	}
-	limit := d.embeddings.MaxTokens()
 	out := make([][]float32, 0, len(texts))
-	start, tokens := 0, 0
-	flush := func(end int) error {
-		if end == start {
-			return nil
-		}
-		vs, err := d.embed(ctx, texts[start:end])
+	for _, run := range TokenBatches(texts, d.tokenizer, d.embeddings.MaxTokens()) {
+		vs, err := d.embed(ctx, texts[run[0]:run[1]])
 		if err != nil {
-			return err
+			return nil, err
 		}
 		out = append(out, vs...)
-		start, tokens = end, 0
-		return nil
-	}
-	for i, t := range texts {
-		n := len(d.tokenizer.Encode(t))
-		if i > start && tokens+n > limit {
-			if err := flush(i); err != nil {
-				return nil, err
-			}
-		}
-		tokens += n
-	}
-	if err := flush(len(texts)); err != nil {
-		return nil, err
 	}
 	return out, nil
 }

@@ -468,7 +468,11 @@ func (v *service) batchVectors(ctx context.Context, mi *core.ManagedIndex, items
 			return nil, invalid("Either text or vector must be provided")
 		}
 	}
-	for _, batch := range v.batches(mi.Embeddings, texts) {
+	limit := 0
+	if mi.Embeddings != nil {
+		limit = mi.Embeddings.MaxTokens()
+	}
+	for _, batch := range core.TokenBatches(texts, v.s.cfg.Tokenizer, limit) {
 		out, err := v.embed(ctx, mi, texts[batch[0]:batch[1]])
 		if err != nil {
 			return nil, err
@@ -478,34 +482,6 @@ func (v *service) batchVectors(ctx context.Context, mi *core.ManagedIndex, items
 		}
 	}
 	return vectors, nil
-}
-
-// batches cuts texts into runs [from, to) whose token counts add up to at
-// most the model's MaxTokens; a text over it is a run of its own. Without a
-// tokenizer or a limit, all texts are one run.
-func (v *service) batches(model core.EmbeddingsModel, texts []string) [][2]int {
-	if len(texts) == 0 {
-		return nil
-	}
-	limit := 0
-	if m := model; m != nil {
-		limit = m.MaxTokens()
-	}
-	tok := v.s.cfg.Tokenizer
-	if tok == nil || limit <= 0 {
-		return [][2]int{{0, len(texts)}}
-	}
-	var out [][2]int
-	from, used := 0, 0
-	for i, t := range texts {
-		n := len(tok.Encode(t))
-		if i > from && used+n > limit {
-			out = append(out, [2]int{from, i})
-			from, used = i, 0
-		}
-		used += n
-	}
-	return append(out, [2]int{from, len(texts)})
 }
 
 // embed calls the index's model (core.ManagedIndex.Embeddings):
