@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -196,8 +197,8 @@ func storedSpellings(ctx context.Context, ix *core.LocalDocumentIndex) (map[stri
 	}
 	out := map[string]string{}
 	for _, u := range uris {
-		if isWebURI(u) {
-			continue
+		if isWebURI(u) || filepath.IsAbs(u) && filepath.Clean(u) == u {
+			continue // a web page, or already as add and watch spell files
 		}
 		if c, err := core.LocalFileURI(u); err == nil && c != u {
 			if _, taken := out[c]; !taken {

@@ -163,20 +163,23 @@ matches no document is reported on stderr and the exit status is 1.`,
 			if err != nil {
 				return err
 			}
-			stored, err := ix.DocumentURIs(ctx)
+			uris, err := ix.DocumentURIs(ctx)
 			if err != nil {
 				return err
 			}
+			stored := newStoredURIs(uris)
 			var targets []string
+			targeted := map[string]bool{}
 			notFound := []string{}
 			for _, uri := range list {
-				matched := matchStored(uri, stored)
+				matched := stored.match(uri)
 				if len(matched) == 0 {
 					notFound = append(notFound, uri)
 					fmt.Fprintf(a.stderr, "not in the index: %s\n", uri)
 				}
 				for _, m := range matched {
-					if !slices.Contains(targets, m) {
+					if !targeted[m] {
+						targeted[m] = true
 						targets = append(targets, m)
 					}
 				}
@@ -203,27 +206,45 @@ matches no document is reported on stderr and the exit status is 1.`,
 	return cmd
 }
 
-// matchStored returns the stored URIs that uri names: itself; for a local
-// path, any stored spelling of the same file (see core.LocalFileURI), and
-// every document stored below it when it is a folder.
-func matchStored(uri string, stored []string) []string {
+// storedURIs are an index's URIs with the absolute spellings of the local
+// ones, worked out once for every URI remove is given.
+type storedURIs struct {
+	uris      []string
+	spellings map[string][]string // local URI → its absolute spellings
+}
+
+func newStoredURIs(uris []string) storedURIs {
+	st := storedURIs{uris: uris, spellings: make(map[string][]string, len(uris))}
+	for _, u := range uris {
+		switch {
+		case isWebURI(u):
+		case filepath.IsAbs(u) && filepath.Clean(u) == u:
+			st.spellings[u] = []string{u} // as add and watch spell files
+		default:
+			st.spellings[u] = localSpellings(u)
+		}
+	}
+	return st
+}
+
+// match returns the stored URIs that uri names: itself; for a local path,
+// any stored spelling of the same file (see core.LocalFileURI), and every
+// document stored below it when it is a folder.
+func (st storedURIs) match(uri string) []string {
 	var out []string
 	if isWebURI(uri) {
-		if slices.Contains(stored, uri) {
+		if slices.Contains(st.uris, uri) {
 			out = append(out, uri)
 		}
 		return out
 	}
 	want := localSpellings(uri)
-	for _, s := range stored {
+	for _, s := range st.uris {
 		if s == uri {
 			out = append(out, s)
 			continue
 		}
-		if isWebURI(s) {
-			continue
-		}
-		for _, have := range localSpellings(s) {
+		for _, have := range st.spellings[s] {
 			if slices.ContainsFunc(want, func(w string) bool { return have == w || strings.HasPrefix(have, w+string(filepath.Separator)) }) {
 				out = append(out, s)
 				break
