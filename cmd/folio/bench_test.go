@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -18,8 +17,7 @@ func BenchmarkAdd1000Files(b *testing.B) {
 	dir := b.TempDir()
 	writeManyDocs(b, dir, 1000)
 	srv, calls := embeddingsServer(b, 50*time.Millisecond)
-	keys := filepath.Join(dir, "keys.json")
-	os.WriteFile(keys, []byte(`{"apiKey": "test-key", "model": "test-embed", "endpoint": "`+srv.URL+`"}`), 0o600)
+	keys := writeKeys(b, dir, srv.URL, 0)
 	runs := []struct {
 		name string
 		args []string

@@ -255,12 +255,26 @@ func embeddingsServer(t testing.TB, latency time.Duration) (*httptest.Server, *a
 	return srv, &calls
 }
 
+// writeKeys writes dir/keys.json for the embeddings server at url (the
+// key embeddingsServer wants; maxTokens 0: none given) and returns its path.
+func writeKeys(t testing.TB, dir, url string, maxTokens int) string {
+	t.Helper()
+	limit := ""
+	if maxTokens > 0 {
+		limit = fmt.Sprintf(`, "maxTokens": %d`, maxTokens)
+	}
+	keys := filepath.Join(dir, "keys.json")
+	if err := os.WriteFile(keys, []byte(`{"apiKey": "test-key", "model": "test-embed", "endpoint": "`+url+`"`+limit+`}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return keys
+}
+
 func TestHostedModelFromAKeysFile(t *testing.T) {
 	dir := t.TempDir()
 	docs := writeDocs(t, dir)
 	srv, calls := embeddingsServer(t, 0)
-	keys := filepath.Join(dir, "keys.json")
-	os.WriteFile(keys, []byte(`{"apiKey": "test-key", "model": "test-embed", "endpoint": "`+srv.URL+`", "maxTokens": 8000}`), 0o600)
+	keys := writeKeys(t, dir, srv.URL, 8000)
 
 	must(t, dir, 0, "create", "ix")
 	must(t, dir, 0, "add", "ix", "--keys", keys, "--uri", "docs")
@@ -422,8 +436,7 @@ func TestAddInterruptedKeepsCommittedDocuments(t *testing.T) {
 	dir := t.TempDir()
 	writeManyDocs(t, dir, 200)
 	srv, _ := embeddingsServer(t, 50*time.Millisecond)
-	keys := filepath.Join(dir, "keys.json")
-	os.WriteFile(keys, []byte(`{"apiKey": "test-key", "model": "test-embed", "endpoint": "`+srv.URL+`", "maxTokens": 40}`), 0o600)
+	keys := writeKeys(t, dir, srv.URL, 40)
 	must(t, dir, 0, "create", "ix")
 
 	cmd := exec.Command(folioBin, "add", "ix", "--keys", keys, "--uri", "many", "--concurrency", "1", "--batch-size", "5")

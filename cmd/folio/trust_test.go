@@ -146,23 +146,37 @@ func TestOneFileOneDocument(t *testing.T) {
 	}
 }
 
-// watchOnce runs watch on paths until it has synced, then stops it.
+// watchOnce runs watch on paths until it has synced, then stops it; it
+// fails the test if watch adds a document.
 func watchOnce(t *testing.T, dir, index string, paths ...string) {
 	t.Helper()
-	cmd := exec.Command(folioBin, append([]string{"watch", index, "--uri"}, paths...)...)
-	cmd.Dir = dir
-	stdout, err := cmd.StdoutPipe()
+	added, err := watchUntilReady(dir, append([]string{"watch", index, "--uri"}, paths...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	for _, line := range added {
+		t.Errorf("watch added %s again", line)
 	}
-	sc := bufio.NewScanner(stdout)
+}
+
+// watchUntilReady runs the watch command line args in dir until it says it
+// is watching, then stops it (Ctrl-C) and returns the "added" lines it
+// printed before.
+func watchUntilReady(dir string, args ...string) ([]string, error) {
+	cmd := exec.Command(folioBin, args...)
+	cmd.Dir = dir
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	var added []string
 	ready := false
-	for sc.Scan() {
+	for sc := bufio.NewScanner(stdout); sc.Scan(); {
 		if strings.HasPrefix(sc.Text(), "added ") {
-			t.Errorf("watch added %s again", sc.Text())
+			added = append(added, sc.Text())
 		}
 		if strings.HasPrefix(sc.Text(), "watching") {
 			ready = true
@@ -170,10 +184,11 @@ func watchOnce(t *testing.T, dir, index string, paths ...string) {
 		}
 	}
 	_ = cmd.Process.Signal(os.Interrupt)
-	_ = cmd.Wait()
+	err = cmd.Wait()
 	if !ready {
-		t.Fatal("watch never said it was watching")
+		return added, fmt.Errorf("folio %s never said it was watching (%v)", strings.Join(args, " "), err)
 	}
+	return added, err
 }
 
 // A document a Vectra-made index stores under a relative path is found,
@@ -214,8 +229,7 @@ func TestAddProgressWithoutATerminal(t *testing.T) {
 	dir := t.TempDir()
 	writeManyDocs(t, dir, 30)
 	srv, _ := embeddingsServer(t, 20*time.Millisecond)
-	keys := filepath.Join(dir, "keys.json")
-	os.WriteFile(keys, []byte(`{"apiKey": "test-key", "model": "test-embed", "endpoint": "`+srv.URL+`", "maxTokens": 40}`), 0o600)
+	keys := writeKeys(t, dir, srv.URL, 40)
 	must(t, dir, 0, "create", "ix")
 	r := must(t, dir, 0, "add", "ix", "--keys", keys, "--uri", "many", "--concurrency", "1", "--progress-every", "50ms")
 	if n := strings.Count(r.stderr, "adding: "); n < 2 || !strings.Contains(r.stderr, "chunks/s") {
@@ -269,7 +283,7 @@ func TestVectraCommandLines(t *testing.T) {
 	dir := t.TempDir()
 	writeDocs(t, dir)
 	srv, _ := embeddingsServer(t, 0)
-	os.WriteFile(filepath.Join(dir, "keys.json"), []byte(`{"apiKey": "test-key", "model": "test-embed", "endpoint": "`+srv.URL+`", "maxTokens": 8000}`), 0o600)
+	writeKeys(t, dir, srv.URL, 8000)
 	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprintf(w, "Page %s talks about hybrid retrieval and rockets.", r.URL.Path)
@@ -325,26 +339,8 @@ func TestVectraCommandLines(t *testing.T) {
 		{"watch", "./my-doc-index", "--keys", "./keys.json", "--list", "./watch-paths.txt"},
 		{"watch", "./my-doc-index", "--keys", "./keys.json", "--uri", "./docs", "--debounce", "1000", "--chunk-size", "256"},
 	} {
-		cmd := exec.Command(folioBin, line...)
-		cmd.Dir = dir
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(out)
-		ready := false
-		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "watching") {
-				ready = true
-				break
-			}
-		}
-		_ = cmd.Process.Signal(os.Interrupt)
-		if err := cmd.Wait(); err != nil || !ready {
-			t.Errorf("folio %s: %v (ready %v)", strings.Join(line, " "), err, ready)
+		if _, err := watchUntilReady(dir, line...); err != nil {
+			t.Error(err)
 		}
 	}
 }
