@@ -3,6 +3,8 @@ package core
 import (
 	"context"
 	"slices"
+
+	"github.com/foliovec/folio/core/internal/filter"
 )
 
 // batch is an open update: the changes made since BeginUpdate, kept as an
@@ -238,7 +240,7 @@ func (b *batch) applyAppend() *snapshot {
 			s.arena = append(s.arena, it.vec...)
 		}
 	}
-	s.postings = base.postings.withAppended(s.meta, n)
+	s.postings = filter.WithAppended(base.postings, s.meta, n)
 	return s
 }
 
@@ -340,7 +342,7 @@ func (b *batch) applyRebuild() *snapshot {
 	// of them views of the base arena: both are immutable, so sharing is
 	// safe.
 	s.setVectors(items, nil, false)
-	s.postings = buildPostings(s)
+	s.postings = filter.BuildPostings(s.config.Indexed, s.meta)
 	return s
 }
 

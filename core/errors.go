@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/foliovec/folio/core/internal/filter"
 )
 
 // Sentinel errors. Match them with [errors.Is]; messages that wrap them carry
@@ -22,7 +24,7 @@ var (
 	// ErrInvalidArgument: an argument or configuration value is out of range.
 	ErrInvalidArgument = errors.New("invalid argument")
 	// ErrInvalidFilter: a metadata filter is malformed or uses an unknown operator.
-	ErrInvalidFilter = errors.New("invalid filter")
+	ErrInvalidFilter = filter.ErrInvalid
 	// ErrDimensionMismatch: a vector's length differs from the index's dimension.
 	ErrDimensionMismatch = errors.New("dimension mismatch")
 	// ErrEmbeddingsNotConfigured: an operation needs an EmbeddingsModel and none was given.

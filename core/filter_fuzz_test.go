@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/foliovec/folio/core/internal/filter"
 	"github.com/foliovec/folio/core/jsvalue"
 )
 
@@ -87,16 +88,16 @@ func FuzzSelect(f *testing.F) {
 		if err != nil {
 			t.Fatalf("planFilter: %v", err)
 		}
-		if got && plan.none {
+		if got && plan.None() {
 			t.Fatalf("filter %s matches %s but its plan says none", filterJSON, metaJSON)
 		}
-		for _, term := range plan.terms {
+		for _, term := range plan.Terms() {
 			if !got {
 				break
 			}
-			k, ok := metadataKey(m[term.field])
-			if !ok || !slices.Contains(term.values, k) {
-				t.Fatalf("filter %s matches %s but %q is not one of %v", filterJSON, metaJSON, term.field, term.values)
+			k, ok := filter.MetadataKey(m[term.Field])
+			if !ok || !slices.Contains(term.Values, k) {
+				t.Fatalf("filter %s matches %s but %q is not one of %v", filterJSON, metaJSON, term.Field, term.Values)
 			}
 		}
 	})

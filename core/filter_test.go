@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/foliovec/folio/core/internal/filter"
 	"github.com/foliovec/folio/core/jsvalue"
 )
 
@@ -372,89 +373,6 @@ func TestCompiledFilterIsReusable(t *testing.T) {
 	}
 }
 
-func TestFilterPlan(t *testing.T) {
-	type term = filterTerm
-	cases := []struct {
-		name   string
-		filter Filter
-		want   filterPlan
-	}{
-		{"empty filter has no terms", Filter{}, filterPlan{}},
-		{"implicit equality is a term", Filter{"cat": "news"}, filterPlan{terms: []term{{"cat", []any{"news"}}}}},
-		{"numbers are float64 keys", Filter{"n": 3}, filterPlan{terms: []term{{"n", []any{3.0}}}}},
-		{"$eq is a term", Filter{"b": map[string]any{"$eq": true}}, filterPlan{terms: []term{{"b", []any{true}}}}},
-		{"$in is a term of distinct values", Filter{"k": map[string]any{"$in": []any{"a", 1, 1.0, "a", nil, math.NaN()}}},
-			filterPlan{terms: []term{{"k", []any{"a", 1.0}}}}},
-		{"terms are sorted by field", Filter{"z": "1", "a": "2"}, filterPlan{terms: []term{{"a", []any{"2"}}, {"z", []any{"1"}}}}},
-		{"$eq and $in on one field intersect", Filter{"k": map[string]any{"$eq": "b", "$in": []any{"a", "b"}}},
-			filterPlan{terms: []term{{"k", []any{"b"}}}}},
-		{"$and terms combine", Filter{"a": "1", "$and": []any{map[string]any{"b": "2"}, map[string]any{"a": map[string]any{"$in": []any{"1", "3"}}}}},
-			filterPlan{terms: []term{{"a", []any{"1"}}, {"b", []any{"2"}}}}},
-		{"contradicting equalities match nothing", Filter{"k": 1.0, "$and": []any{map[string]any{"k": 2.0}}}, filterPlan{none: true}},
-		{"$or of one field unites its values", Filter{"$or": []any{map[string]any{"k": "a"}, map[string]any{"k": map[string]any{"$in": []any{"b", "c"}}}}},
-			filterPlan{terms: []term{{"k", []any{"a", "b", "c"}}}}},
-		{"$or over different fields gives no term", Filter{"$or": []any{map[string]any{"a": "1"}, map[string]any{"b": "2"}}}, filterPlan{}},
-		{"$or drops impossible branches", Filter{"$or": []any{map[string]any{"a": nil}, map[string]any{"b": "2"}}},
-			filterPlan{terms: []term{{"b", []any{"2"}}}}},
-		{"empty $or matches nothing", Filter{"$or": []any{}}, filterPlan{none: true}},
-		{"null value matches nothing", Filter{"a": nil}, filterPlan{none: true}},
-		{"empty $in matches nothing", Filter{"a": map[string]any{"$in": []any{}}}, filterPlan{none: true}},
-		{"$in of only null matches nothing", Filter{"a": map[string]any{"$in": []any{nil}}}, filterPlan{none: true}},
-		{"$ne, $nin and ranges give no term", Filter{"a": map[string]any{"$ne": "x", "$nin": []any{"y"}, "$gt": 1.0}}, filterPlan{}},
-		{"empty $and gives no term", Filter{"$and": []any{}}, filterPlan{}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, got, err := planFilter(tc.filter)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got.ranges, got.exact, got.fields = nil, false, nil
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("plan = %+v, want %+v", got, tc.want)
-			}
-		})
-	}
-}
-
-// The plan's range terms, exactness and field list, from the same walk as
-// its equality terms.
-func TestFilterPlanRangesExactFields(t *testing.T) {
-	cases := []struct {
-		name   string
-		filter Filter
-		ranges []rangeTerm
-		exact  bool
-		fields []string
-	}{
-		{"one scalar equality is exact", Filter{"a": "x"}, nil, true, []string{"a"}},
-		{"one $eq is exact", Filter{"a": Filter{"$eq": 2}}, nil, true, []string{"a"}},
-		{"one $in of scalars is exact", Filter{"a": Filter{"$in": []any{"x", 2, true}}}, nil, true, []string{"a"}},
-		{"$in with null is not exact", Filter{"a": Filter{"$in": []any{"x", nil}}}, nil, false, []string{"a"}},
-		{"two fields are not exact", Filter{"a": "x", "b": "y"}, nil, false, []string{"a", "b"}},
-		{"$eq with $ne is not exact", Filter{"a": Filter{"$eq": "x", "$ne": "y"}}, nil, false, []string{"a"}},
-		{"equality inside $and is not exact", Filter{"$and": []any{Filter{"a": "x"}}}, nil, false, []string{"a"}},
-		{"range operators are range terms", Filter{"n": Filter{"$gte": 1, "$lt": "5"}},
-			[]rangeTerm{{"n", []rangeOp{{"$gte", 1}, {"$lt", 5}}}}, false, []string{"n"}},
-		{"range terms pass through $and", Filter{"$and": []any{Filter{"n": Filter{"$gt": 1}}, Filter{"m": Filter{"$lte": 2}}}},
-			[]rangeTerm{{"n", []rangeOp{{"$gt", 1}}}, {"m", []rangeOp{{"$lte", 2}}}}, false, []string{"m", "n"}},
-		{"range terms do not pass through $or", Filter{"$or": []any{Filter{"n": Filter{"$gt": 1}}}}, nil, false, []string{"n"}},
-		{"fields of every branch are listed", Filter{"$or": []any{Filter{"a": 1}, Filter{"$and": []any{Filter{"b": 2}}}}, "c": nil},
-			nil, false, []string{"a", "b", "c"}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, got, err := planFilter(tc.filter)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got.ranges, tc.ranges) || got.exact != tc.exact || !reflect.DeepEqual(got.fields, tc.fields) {
-				t.Fatalf("ranges %v exact %v fields %v, want %v %v %v", got.ranges, got.exact, got.fields, tc.ranges, tc.exact, tc.fields)
-			}
-		})
-	}
-}
-
 // TestFilterPlanIsNecessary: every item the predicate accepts satisfies the
 // plan, over a grid of items and filters.
 func TestFilterPlanIsNecessary(t *testing.T) {
@@ -486,20 +404,20 @@ func TestFilterPlanIsNecessary(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(plan.terms) > 0 {
+		if len(plan.Terms()) > 0 {
 			withTerms++
 		}
 		for _, m := range items {
 			if !match(m) {
 				continue
 			}
-			if plan.none {
+			if plan.None() {
 				t.Fatalf("filter %v: plan says none but %v matches", f, m)
 			}
-			for _, term := range plan.terms {
-				k, ok := metadataKey(m[term.field])
-				if !ok || !containsKey(term.values, k) {
-					t.Fatalf("filter %v: %v matches but its %q is not in %v", f, m, term.field, term.values)
+			for _, term := range plan.Terms() {
+				k, ok := filter.MetadataKey(m[term.Field])
+				if !ok || !containsKey(term.Values, k) {
+					t.Fatalf("filter %v: %v matches but its %q is not in %v", f, m, term.Field, term.Values)
 				}
 			}
 		}
@@ -535,9 +453,9 @@ func TestMetadataKeyNormalisesScalars(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := metadataKey(tc.in)
+			got, ok := filter.MetadataKey(tc.in)
 			if ok != tc.ok || got != tc.want {
-				t.Fatalf("metadataKey(%v) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+				t.Fatalf("filter.MetadataKey(%v) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
 			}
 		})
 	}

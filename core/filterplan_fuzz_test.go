@@ -87,7 +87,7 @@ func FuzzFilterPlan(f *testing.F) {
 					want = append(want, int32(i))
 				}
 			}
-			if plan.none && len(want) > 0 {
+			if plan.None() && len(want) > 0 {
 				t.Fatalf("filter %v: the plan says none, the predicate matches %v", flt, want)
 			}
 			sel, err := newSelection(s, flt)

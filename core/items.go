@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/foliovec/folio/core/internal/filter"
 )
 
 // GetItem returns the committed item with id (the first, should a file
@@ -41,12 +43,12 @@ func (ix *LocalIndex) ListItems(ctx context.Context) ([]IndexItem, error) {
 // Vectra; such a filter is logged as a warning, or refused with
 // ErrInvalidFilter when IndexOptions.StrictFilters is set. An invalid
 // filter is ErrInvalidFilter.
-func (ix *LocalIndex) ListItemsByMetadata(ctx context.Context, filter Filter) ([]IndexItem, error) {
+func (ix *LocalIndex) ListItemsByMetadata(ctx context.Context, f Filter) ([]IndexItem, error) {
 	s, err := ix.snapshot(ctx, "list items by metadata")
 	if err != nil {
 		return nil, err
 	}
-	sel, err := ix.selection(s, filter)
+	sel, err := ix.selection(s, f)
 	if err != nil {
 		return nil, wrapOp(ctx, "list items by metadata", "", err)
 	}
@@ -60,33 +62,33 @@ func (ix *LocalIndex) ListItemsByMetadata(ctx context.Context, filter Filter) ([
 // candidates alone.
 type selection struct {
 	s     *snapshot
-	all   bool      // no filter: every slot
-	none  bool      // nothing can match
-	cands []int32   // ascending candidate slots; nil: every slot is a candidate
-	exact bool      // the candidates are exactly the matches: skip match
-	match predicate // run on each candidate; nil when all
+	all   bool             // no filter: every slot
+	none  bool             // nothing can match
+	cands []int32          // ascending candidate slots; nil: every slot is a candidate
+	exact bool             // the candidates are exactly the matches: skip match
+	match filter.Predicate // run on each candidate; nil when all
 }
 
-func newSelection(s *snapshot, filter Filter) (selection, error) {
-	sel, _, err := planSelection(s, filter)
+func newSelection(s *snapshot, f Filter) (selection, error) {
+	sel, _, err := planSelection(s, f)
 	return sel, err
 }
 
 // planSelection is newSelection that also returns the filter's plan.
-func planSelection(s *snapshot, filter Filter) (selection, filterPlan, error) {
-	if len(filter) == 0 {
-		return selection{s: s, all: true}, filterPlan{}, nil
+func planSelection(s *snapshot, f Filter) (selection, filter.Plan, error) {
+	if len(f) == 0 {
+		return selection{s: s, all: true}, filter.Plan{}, nil
 	}
-	match, plan, err := planFilter(filter)
+	match, plan, err := filter.Compile(f)
 	if err != nil {
-		return selection{}, filterPlan{}, err
+		return selection{}, filter.Plan{}, err
 	}
-	sel := selection{s: s, match: match, none: plan.none}
+	sel := selection{s: s, match: match, none: plan.None()}
 	if !sel.none {
-		if cands, ok := s.postings.candidates(plan); ok {
+		if cands, ok := s.postings.Candidates(plan); ok {
 			sel.cands = cands
 			sel.none = len(cands) == 0
-			sel.exact = plan.exact
+			sel.exact = plan.Exact()
 		}
 	}
 	return sel, plan, nil
@@ -94,8 +96,8 @@ func planSelection(s *snapshot, filter Filter) (selection, filterPlan, error) {
 
 // selection is newSelection for a query of ix: a filter on keys that are
 // not stored inline is logged, or refused with IndexOptions.StrictFilters.
-func (ix *LocalIndex) selection(s *snapshot, filter Filter) (selection, error) {
-	sel, plan, err := planSelection(s, filter)
+func (ix *LocalIndex) selection(s *snapshot, f Filter) (selection, error) {
+	sel, plan, err := planSelection(s, f)
 	if err != nil {
 		return selection{}, err
 	}
@@ -103,7 +105,7 @@ func (ix *LocalIndex) selection(s *snapshot, filter Filter) (selection, error) {
 		return sel, nil // every key is inline
 	}
 	var missing []string
-	for _, f := range plan.fields {
+	for _, f := range plan.Fields() {
 		if !slices.Contains(s.config.Indexed, f) && !slices.Contains(ix.inlineKeys, f) {
 			missing = append(missing, f)
 		}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/foliovec/folio/core/internal/filter"
 	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
@@ -51,7 +52,7 @@ type snapshot struct {
 	serials    []uint32
 	nextSerial uint32
 
-	postings *postings // posting lists of the indexed metadata fields
+	postings *filter.Postings // posting lists of the indexed metadata fields
 
 	quant atomic.Pointer[quantCodes] // int8 codes for the quantized scan; nil unless the index uses it
 
@@ -104,7 +105,7 @@ func cloneConfig(c MetadataConfig) MetadataConfig {
 // newEmptySnapshot is the state of a freshly created index.
 func newEmptySnapshot(version int, config MetadataConfig) *snapshot {
 	s := &snapshot{version: version, config: cloneConfig(config), dim: -1, slots: &slotMap{}}
-	s.postings = buildPostings(s)
+	s.postings = filter.BuildPostings(s.config.Indexed, s.meta)
 	return s
 }
 
@@ -179,7 +180,7 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 	if !s.setVectors(data.Items, arena, true) {
 		s.computeScales()
 	}
-	s.postings = buildPostings(s)
+	s.postings = filter.BuildPostings(s.config.Indexed, s.meta)
 	return s, nil
 }
 

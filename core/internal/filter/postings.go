@@ -1,19 +1,19 @@
-package core
+package filter
 
 import "slices"
 
-// postings holds, for each indexed metadata field (MetadataConfig.Indexed),
+// Postings holds, for each indexed metadata field (MetadataConfig.Indexed),
 // the slots of the items holding each value, in ascending slot order.
-// Values are keyed as metadataKey normalises them (string, float64 by
+// Values are keyed as MetadataKey normalises them (string, float64 by
 // value, or bool), the normalisation the filter plan uses, so a query
 // narrows its candidates to the union of a few lists and runs the full
 // filter on those alone. An index with no indexed fields keeps no
-// postings; its filtered queries test every item.
+// Postings; its filtered queries test every item.
 //
-// postings are immutable once published. An append-only commit shares the
+// Postings are immutable once published. An append-only commit shares the
 // lists of its parent and appends into their spare capacity, which no
 // reader of the parent looks at.
-type postings struct {
+type Postings struct {
 	fields map[string]*fieldPostings
 }
 
@@ -25,7 +25,7 @@ type fieldPostings struct {
 	bools [2][]int32 // false, true
 }
 
-// list returns the slots holding key (a metadataKey value).
+// list returns the slots holding key (a MetadataKey value).
 func (fp *fieldPostings) list(key any) []int32 {
 	switch k := key.(type) {
 	case string:
@@ -53,7 +53,7 @@ func (fp *fieldPostings) add(v any, slot int32) {
 		fp.bools[b2i(k)] = append(fp.bools[b2i(k)], slot)
 		return
 	}
-	if key, ok := metadataKey(v); ok {
+	if key, ok := MetadataKey(v); ok {
 		fp.add(key, slot)
 	}
 }
@@ -76,32 +76,32 @@ func b2i(b bool) int {
 	return 0
 }
 
-// buildPostings indexes every slot of s.
-func buildPostings(s *snapshot) *postings {
-	p := &postings{fields: make(map[string]*fieldPostings, len(s.config.Indexed))}
-	for _, f := range s.config.Indexed {
+// BuildPostings indexes meta (slot i is meta[i]) on the given fields.
+func BuildPostings[M ~map[string]any](fields []string, meta []M) *Postings {
+	p := &Postings{fields: make(map[string]*fieldPostings, len(fields))}
+	for _, f := range fields {
 		p.fields[f] = &fieldPostings{str: map[string][]int32{}, num: map[float64][]int32{}}
 	}
-	p.add(s.meta, 0)
+	add(p, meta, 0)
 	return p
 }
 
-// withAppended returns postings that also index meta[from:], which are the
+// WithAppended returns postings that also index meta[from:], which are the
 // slots from..len(meta)-1. p is not modified.
-func (p *postings) withAppended(meta []Metadata, from int) *postings {
+func WithAppended[M ~map[string]any](p *Postings, meta []M, from int) *Postings {
 	if len(p.fields) == 0 || from == len(meta) {
 		return p
 	}
-	q := &postings{fields: make(map[string]*fieldPostings, len(p.fields))}
+	q := &Postings{fields: make(map[string]*fieldPostings, len(p.fields))}
 	for f, fp := range p.fields {
 		q.fields[f] = fp.clone()
 	}
-	q.add(meta[from:], from)
+	add(q, meta[from:], from)
 	return q
 }
 
 // add indexes meta, whose first element is slot base.
-func (p *postings) add(meta []Metadata, base int) {
+func add[M ~map[string]any](p *Postings, meta []M, base int) {
 	if len(p.fields) == 0 {
 		return
 	}
@@ -125,18 +125,18 @@ func (p *postings) add(meta []Metadata, base int) {
 	}
 }
 
-// candidates narrows a filter to ascending slots with its plan's equality
+// Candidates narrows a filter to ascending slots with its plan's equality
 // terms and range terms on indexed fields. ok is false when none is on an
 // indexed field, so the caller must test every item. The result may alias
 // a posting list: treat it as read-only.
-func (p *postings) candidates(plan filterPlan) (slots []int32, ok bool) {
+func (p *Postings) Candidates(plan Plan) (slots []int32, ok bool) {
 	var lists [][]int32
 	for _, t := range plan.terms {
-		fp, indexed := p.fields[t.field]
+		fp, indexed := p.fields[t.Field]
 		if !indexed {
 			continue
 		}
-		lists = append(lists, unionPostings(fp, t.values))
+		lists = append(lists, unionPostings(fp, t.Values))
 	}
 	for _, r := range plan.ranges {
 		fp, indexed := p.fields[r.field]

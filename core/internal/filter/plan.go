@@ -1,25 +1,25 @@
-package core
+package filter
 
-// filterPlan tells the engine which items can match a filter without running
+// Plan tells the engine which items can match a filter without running
 // it, so it can narrow candidates with posting lists (metadata value → item
-// slots) and run the full predicate on the candidates only. The same walk
-// of the filter that compiles its predicate builds it (filterCompiler), so
+// slots) and run the full Predicate on the candidates only. The same walk
+// of the filter that compiles its Predicate builds it (filterCompiler), so
 // the two never disagree on the grammar.
 //
 // The plan is a conservative necessary condition, never sufficient:
 //
 //   - none: no item can match (e.g. {"$or": []}, {"k": null},
 //     {"k": {"$in": []}}, or {"k": 1, "$and": [{"k": 2}]}); skip the scan.
-//   - terms: for every term, a matching item's metadata[term.field],
-//     normalised with metadataKey, is one of term.values. Intersect (across
+//   - terms: for every term, a matching item's metadata[term.Field],
+//     normalised with MetadataKey, is one of term.Values. Intersect (across
 //     terms) the unions (within a term) of the posting lists, then run the
-//     predicate on each candidate; it may still reject some.
+//     Predicate on each candidate; it may still reject some.
 //   - ranges: for every range term, a matching item's metadata[field] is a
 //     number satisfying each of its operators.
 //   - exact: the filter is one equality or membership test of scalars on
 //     one field ({"f": v}, {"f": {"$eq": v}}, {"f": {"$in": [v, …]}}), so
 //     when that field is indexed the items in its posting lists are exactly
-//     the matches: both compare values through toScalar. The predicate can
+//     the matches: both compare values through toScalar. The Predicate can
 //     then be skipped.
 //   - fields: every field the filter names, anywhere in it.
 //   - no terms, no ranges and not none: the plan says nothing; scan
@@ -32,18 +32,19 @@ package core
 // Terms are sorted by field; values keep first-appearance order and are
 // distinct keys of dynamic type string, float64 or bool (NaN, which matches
 // nothing, is dropped).
-type filterPlan struct {
+type Plan struct {
 	none   bool
-	terms  []filterTerm
+	terms  []Term
 	ranges []rangeTerm
 	exact  bool
 	fields []string
 }
 
-// filterTerm: a matching item's metadata[field] is one of values.
-type filterTerm struct {
-	field  string
-	values []any
+// Term is one equality term of a plan: a matching item's metadata[Field],
+// normalised by MetadataKey, is one of Values.
+type Term struct {
+	Field  string
+	Values []any
 }
 
 // rangeTerm: a matching item's metadata[field] is a number satisfying every
@@ -70,11 +71,11 @@ func (r rangeOp) holds(v float64) bool {
 	return v <= r.n
 }
 
-// metadataKey normalises a metadata value to the key the filter plan uses:
+// MetadataKey normalises a metadata value to the key the filter plan uses:
 // a string, a float64 (any Go number, by value) or a bool. ok is false for
 // nil and for values no $eq or $in operand can equal (slices, maps, other
 // types); such values belong in no posting list.
-func metadataKey(v any) (key any, ok bool) {
+func MetadataKey(v any) (key any, ok bool) {
 	s := toScalar(v)
 	switch s.kind {
 	case kindString:
@@ -87,7 +88,7 @@ func metadataKey(v any) (key any, ok bool) {
 	return nil, false
 }
 
-// planBuilder accumulates a filterPlan: field → allowed keys, range terms,
+// planBuilder accumulates a Plan: field → allowed keys, range terms,
 // or none.
 type planBuilder struct {
 	none   bool
@@ -171,13 +172,27 @@ func orPlans(plans []planBuilder) planBuilder {
 	return out
 }
 
-func (p planBuilder) finish(fields []string) filterPlan {
+func (p planBuilder) finish(fields []string) Plan {
 	if p.none {
-		return filterPlan{none: true, fields: fields}
+		return Plan{none: true, fields: fields}
 	}
-	plan := filterPlan{ranges: p.ranges, exact: p.exact, fields: fields}
+	plan := Plan{ranges: p.ranges, exact: p.exact, fields: fields}
 	for _, f := range sortedKeys(p.fields) {
-		plan.terms = append(plan.terms, filterTerm{field: f, values: p.fields[f]})
+		plan.terms = append(plan.terms, Term{Field: f, Values: p.fields[f]})
 	}
 	return plan
 }
+
+// None reports that no item can match: the scan can be skipped.
+func (p Plan) None() bool { return p.none }
+
+// Exact reports that the candidates Postings.Candidates returns for this
+// plan, when it returns any, are exactly the matches: the predicate can be
+// skipped.
+func (p Plan) Exact() bool { return p.exact }
+
+// Fields lists every field the filter names, anywhere in it, sorted.
+func (p Plan) Fields() []string { return p.fields }
+
+// Terms returns the plan's equality terms, sorted by field.
+func (p Plan) Terms() []Term { return p.terms }

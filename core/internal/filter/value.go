@@ -1,4 +1,4 @@
-package core
+package filter
 
 import (
 	"fmt"
@@ -161,14 +161,12 @@ func intersectKeys(a, b []any) []any {
 	return out
 }
 
+var objectType = reflect.TypeFor[map[string]any]()
+
 // asObject returns v as a filter object when it is a map with string keys.
 func asObject(v any) (map[string]any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
-		return x, true
-	case Filter:
-		return x, true
-	case Metadata:
 		return x, true
 	case nil:
 		return nil, false
@@ -176,6 +174,9 @@ func asObject(v any) (map[string]any, bool) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Map || rv.Type().Key().Kind() != reflect.String {
 		return nil, false
+	}
+	if rv.Type().ConvertibleTo(objectType) { // a named map[string]any: core.Filter, core.Metadata
+		return rv.Convert(objectType).Interface().(map[string]any), true
 	}
 	obj := make(map[string]any, rv.Len())
 	it := rv.MapRange()
