@@ -8,12 +8,13 @@ import (
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
 	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/manager"
 )
 
 // Formats MigrateOptions.To accepts.
 const (
-	FormatJSON     = core.FormatJSON
-	FormatProtobuf = core.FormatProtobuf
+	FormatJSON     = manager.FormatJSON
+	FormatProtobuf = manager.FormatProtobuf
 )
 
 // MigrateOptions configures MigrateIndex.

@@ -224,7 +224,7 @@ func TestHybridQuery(t *testing.T) {
 	})
 	t.Run("the default reader reads <documentId>.txt from the folder", func(t *testing.T) {
 		ix, st := newCreatedIndex(t, CreateIndexConfig{})
-		_ = st.UpsertFile(ctxb, idxTestFolder+"/doc-1.txt", []byte("alpha beta gamma"))
+		st.put(idxTestFolder+"/doc-1.txt", []byte("alpha beta gamma"))
 		mustInsert(t, ix, "top", []float32{1, 0}, nil)
 		mustInsert(t, ix, "c", []float32{0, 1}, Metadata{"documentId": "doc-1", "startPos": 6, "endPos": 9})
 		got, err := ix.QueryItems(ctxb, []float32{1, 0}, "beta", 1, nil, true)

@@ -133,20 +133,6 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 	resultCalls["RenderAllSections"] = func(ctx context.Context) error { _, err := res.RenderAllSections(ctx, 100); return err }
 	calls[reflect.TypeFor[*LocalDocumentResult]()] = resultCalls
 
-	mgr, err := NewIndexManager(IndexManagerConfig{RootDir: ".", Formats: map[string]IndexCodec{FormatJSON: jsonTestCodec{}}, Tokenizer: env.ix.Tokenizer(), ScanInterval: -1, IndexOptions: IndexOptions{Storage: env.st}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	calls[reflect.TypeFor[*IndexManager]()] = map[string]func(context.Context) error{
-		"Initialize": mgr.Initialize,
-		"Rescan":     mgr.Rescan,
-		"CreateIndex": func(ctx context.Context) error {
-			_, err := mgr.CreateIndex(ctx, "new-index", CreateManagedIndexConfig{})
-			return err
-		},
-		"DeleteIndex": func(ctx context.Context) error { return mgr.DeleteIndex(ctx, "missing") },
-	}
-
 	ctxType := reflect.TypeFor[context.Context]()
 	for typ, byName := range calls {
 		var methods []string

@@ -212,7 +212,7 @@ func TestVacuumThroughTheEmbeddedIndexKeepsDocumentFiles(t *testing.T) {
 	env := newCreatedDocEnv(t, nil)
 	doc := mustUpsertDoc(t, env.ix, "a.md", "some text", "", Metadata{"k": "v"})
 	orphan := "0000aaaa-0000-4000-8000-00000000000f.txt"
-	env.st.files[env.path(orphan)] = []byte("x")
+	env.st.put(env.path(orphan), []byte("x"))
 	rep, err := env.ix.LocalIndex.Vacuum(ctx)
 	if err != nil || len(rep.Documents) != 1 || rep.Documents[0] != orphan {
 		t.Fatalf("vacuum: %+v, %v", rep, err)

@@ -82,16 +82,16 @@ func TestIsCatalogCreated(t *testing.T) {
 	if ok, err := env.ix.IsCatalogCreated(ctx); ok || err != nil {
 		t.Fatalf("IsCatalogCreated = %v, %v before any catalog", ok, err)
 	}
-	env.st.files[env.path("catalog.json")] = []byte("{}")
+	env.st.put(env.path("catalog.json"), []byte("{}"))
 	if ok, err := env.ix.IsCatalogCreated(ctx); !ok || err != nil {
 		t.Fatalf("IsCatalogCreated = %v, %v with folder/catalog.json", ok, err)
 	}
 	pb := newDocTestEnv(t, func(c *LocalDocumentIndexConfig) { c.Codec = jsonTestCodec{ext: ".pb"} })
-	pb.st.files[pb.path("catalog.json")] = []byte("{}")
+	pb.st.put(pb.path("catalog.json"), []byte("{}"))
 	if ok, _ := pb.ix.IsCatalogCreated(ctx); ok {
 		t.Fatal("a protobuf index looks for catalog.json")
 	}
-	pb.st.files[pb.path("catalog.pb")] = []byte("{}")
+	pb.st.put(pb.path("catalog.pb"), []byte("{}"))
 	if ok, _ := pb.ix.IsCatalogCreated(ctx); !ok {
 		t.Fatal("a protobuf index does not find catalog.pb")
 	}
@@ -122,7 +122,7 @@ func TestCatalogLoading(t *testing.T) {
 	})
 	t.Run("an existing catalog is loaded", func(t *testing.T) {
 		env := newCreatedDocEnv(t, nil)
-		env.st.files[env.path("catalog.json")] = []byte(`{"version":1,"count":2,"uriToId":{"a":"id1"},"idToUri":{"id1":"a"}}`)
+		env.st.put(env.path("catalog.json"), []byte(`{"version":1,"count":2,"uriToId":{"a":"id1"},"idToUri":{"id1":"a"}}`))
 		ix := env.open(t)
 		id, ok, err := ix.GetDocumentID(ctx, "a")
 		if id != "id1" || !ok || err != nil {
@@ -135,7 +135,7 @@ func TestCatalogLoading(t *testing.T) {
 	})
 	t.Run("a missing catalog is created and written on first read", func(t *testing.T) {
 		env := newCreatedDocEnv(t, nil)
-		delete(env.st.files, env.path("catalog.json"))
+		env.st.remove(env.path("catalog.json"))
 		ix := env.open(t)
 		if _, _, err := ix.GetDocumentURI(ctx, "x"); err != nil {
 			t.Fatal(err)
@@ -157,7 +157,7 @@ func TestCatalogLoading(t *testing.T) {
 	})
 	t.Run("failing to create the catalog is an error", func(t *testing.T) {
 		env := newCreatedDocEnv(t, nil)
-		delete(env.st.files, env.path("catalog.json"))
+		env.st.remove(env.path("catalog.json"))
 		env.st.failWrite = func(p string) error {
 			if strings.HasSuffix(p, "catalog.json") {
 				return errors.New("disk error")
@@ -180,7 +180,7 @@ func TestCatalogLoading(t *testing.T) {
 	})
 	t.Run("fix: catalog ids that leave the folder are corrupt", func(t *testing.T) {
 		env := newCreatedDocEnv(t, nil)
-		env.st.files[env.path("catalog.json")] = []byte(`{"version":1,"count":1,"uriToId":{"a":"../x"},"idToUri":{"../x":"a"}}`)
+		env.st.put(env.path("catalog.json"), []byte(`{"version":1,"count":1,"uriToId":{"a":"../x"},"idToUri":{"../x":"a"}}`))
 		if _, _, err := env.open(t).GetDocumentID(ctx, "a"); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("err = %v, want ErrCorrupt", err)
 		}
@@ -671,7 +671,8 @@ func TestSkipIfUnchanged(t *testing.T) {
 		var c map[string]any
 		_ = json.Unmarshal(raw, &c)
 		delete(c, "uriToHash")
-		env.st.files[env.path("catalog.json")], _ = json.Marshal(c)
+		b, _ := json.Marshal(c)
+		env.st.put(env.path("catalog.json"), b)
 		env.ix = env.open(t)
 		calls := env.emb.callCount()
 		upsert(t, env, "body", "", nil, false)
@@ -996,7 +997,7 @@ func TestStrayChunksAreIgnoredThenRemoved(t *testing.T) {
 		Metadata: Metadata{"documentId": ghost, "startPos": 0.0, "endPos": 4.0}}); err != nil {
 		t.Fatal(err)
 	}
-	env.st.files[env.path(ghost+".txt")] = []byte("apple")
+	env.st.put(env.path(ghost+".txt"), []byte("apple"))
 	// A plain item is not a chunk and stays.
 	if _, err := env.ix.InsertItem(ctx, IndexItem{ID: "plain", Vector: docTestVector("apple"), Metadata: Metadata{"documentId": "ghost"}}); err != nil {
 		t.Fatal(err)
@@ -1080,7 +1081,7 @@ func TestLocalDocument(t *testing.T) {
 		if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "doc://bare") {
 			t.Fatalf("err = %v", err)
 		}
-		env.st.files[env.path("broken.json")] = []byte("{not json")
+		env.st.put(env.path("broken.json"), []byte("{not json"))
 		_, err = env.ix.document("broken", "doc://broken").LoadMetadata(ctx)
 		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "doc://broken") {
 			t.Fatalf("err = %v", err)

@@ -166,7 +166,7 @@ func TestDocumentIndexOnAPlainIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustInsert(t, plain, "item", []float32{1, 0, 0}, Metadata{"k": "v"})
-	before := env.st.clone().files
+	before := env.st.snapshot()
 	for name, call := range map[string]func() error{
 		"UpsertDocument": func() error { _, err := env.ix.UpsertDocument(ctx, "a.md", "text", "", nil, nil); return err },
 		"QueryDocuments": func() error { _, err := env.ix.QueryDocuments(ctx, "text", nil); return err },
@@ -180,7 +180,7 @@ func TestDocumentIndexOnAPlainIndex(t *testing.T) {
 			t.Errorf("%s: %v, want ErrNotDocumentIndex", name, err)
 		}
 	}
-	if after := env.st.clone().files; !reflect.DeepEqual(before, after) {
+	if after := env.st.snapshot(); !reflect.DeepEqual(before, after) {
 		t.Errorf("files changed: %d files → %d", len(before), len(after))
 	}
 

@@ -3,21 +3,21 @@ package core
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io/fs"
 	"slices"
-	"strings"
 	"sync"
+
+	"github.com/foliovec/folio/core/pathutil"
 )
 
-// memTestStorage is the in-memory FileStorage of core's tests. It
-// records calls, fails the writes or deletes a test asks it to, and can
-// crash: from the Nth mutation on (writes and deletes counted from 1),
-// every mutation fails, as if the process had died at that point.
+// memTestStorage is the storage of core's tests: a MemoryStorage seen
+// through the FileStorage port alone (no lock, no versions, no group
+// writes), which records calls, fails the writes or deletes a test asks it
+// to, and can crash: from the Nth mutation on (writes and deletes counted
+// from 1), every mutation fails, as if the process had died at that point.
 type memTestStorage struct {
+	mem *MemoryStorage
+
 	mu      sync.Mutex
-	files   map[string][]byte
-	folders map[string]bool
 	reads   map[string]int
 	writes  []string // paths written, in order
 	deletes []string // paths deleted, in order
@@ -33,46 +33,46 @@ var _ FileStorage = (*memTestStorage)(nil)
 var errMemTestCrash = errors.New("test storage: crashed")
 
 func newMemTestStorage() *memTestStorage {
-	return &memTestStorage{files: map[string][]byte{}, folders: map[string]bool{}, reads: map[string]int{}}
+	return &memTestStorage{mem: NewMemoryStorage(), reads: map[string]int{}}
 }
 
-// mutate counts a mutation and reports whether it must fail.
-func (m *memTestStorage) mutate() error {
+// mutation counts a mutation of p and reports whether it must fail, by a
+// crash or by fail (failWrite or failDelete).
+func (m *memTestStorage) mutation(p string, fail func(string) error) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.mutations++
 	if m.crashAt > 0 && m.mutations >= m.crashAt {
 		return errMemTestCrash
 	}
+	if fail != nil {
+		return fail(p)
+	}
 	return nil
 }
 
-func (m *memTestStorage) write(ctx context.Context, p string, content []byte, create bool) error {
+func (m *memTestStorage) write(ctx context.Context, p string, content []byte, store func(context.Context, string, []byte) error) error {
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := m.mutation(p, m.failWrite); err != nil {
+		return err
+	}
+	if err := store(ctx, p, content); err != nil {
 		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := m.mutate(); err != nil {
-		return err
-	}
-	if m.failWrite != nil {
-		if err := m.failWrite(p); err != nil {
-			return err
-		}
-	}
-	if _, ok := m.files[p]; ok && create {
-		return fmt.Errorf("create %q: %w", p, fs.ErrExist)
-	}
-	m.files[p] = slices.Clone(content)
 	m.writes = append(m.writes, p)
 	return nil
 }
 
 func (m *memTestStorage) CreateFile(ctx context.Context, p string, content []byte) error {
-	return m.write(ctx, p, content, true)
+	return m.write(ctx, p, content, m.mem.CreateFile)
 }
 
 func (m *memTestStorage) UpsertFile(ctx context.Context, p string, content []byte) error {
-	return m.write(ctx, p, content, false)
+	return m.write(ctx, p, content, m.mem.UpsertFile)
 }
 
 func (m *memTestStorage) ReadFile(ctx context.Context, p string) ([]byte, error) {
@@ -80,108 +80,42 @@ func (m *memTestStorage) ReadFile(ctx context.Context, p string) ([]byte, error)
 		return nil, err
 	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	m.reads[p]++
-	b, ok := m.files[p]
-	if !ok {
-		return nil, fmt.Errorf("read %q: %w", p, fs.ErrNotExist)
-	}
-	return slices.Clone(b), nil
+	m.mu.Unlock()
+	return m.mem.ReadFile(ctx, p)
 }
 
 func (m *memTestStorage) DeleteFile(ctx context.Context, p string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.mutate(); err != nil {
+	if err := m.mutation(p, m.failDelete); err != nil {
 		return err
 	}
-	if m.failDelete != nil {
-		if err := m.failDelete(p); err != nil {
-			return err
-		}
+	if err := m.mem.DeleteFile(ctx, p); err != nil {
+		return err
 	}
-	delete(m.files, p)
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.deletes = append(m.deletes, p)
 	return nil
 }
 
 func (m *memTestStorage) PathExists(ctx context.Context, p string) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if _, ok := m.files[p]; ok {
-		return true, nil
-	}
-	return m.folders[p], nil
+	return m.mem.PathExists(ctx, p)
 }
 
 func (m *memTestStorage) CreateFolder(ctx context.Context, p string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.folders[p] = true
-	return nil
+	return m.mem.CreateFolder(ctx, p)
 }
 
 func (m *memTestStorage) DeleteFolder(ctx context.Context, p string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for f := range m.folders {
-		if f == p || strings.HasPrefix(f, p+"/") {
-			delete(m.folders, f)
-		}
-	}
-	for f := range m.files {
-		if strings.HasPrefix(f, p+"/") {
-			delete(m.files, f)
-		}
-	}
-	return nil
+	return m.mem.DeleteFolder(ctx, p)
 }
 
 func (m *memTestStorage) GetDetails(ctx context.Context, p string) (FileDetails, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	name := p[strings.LastIndex(p, "/")+1:]
-	if _, ok := m.files[p]; ok {
-		return FileDetails{Name: name, Path: p}, nil
-	}
-	if m.folders[p] {
-		return FileDetails{Name: name, Path: p, IsFolder: true, FileType: FileTypeFolder}, nil
-	}
-	return FileDetails{}, fmt.Errorf("details %q: %w", p, fs.ErrNotExist)
+	return m.mem.GetDetails(ctx, p)
 }
 
 func (m *memTestStorage) ListFiles(ctx context.Context, folder string, filter ListFilesFilter) ([]FileDetails, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []FileDetails
-	subfolders := map[string]bool{}
-	for f := range m.files {
-		rest, ok := strings.CutPrefix(f, folder+"/")
-		if !ok {
-			continue
-		}
-		if sub, _, nested := strings.Cut(rest, "/"); nested {
-			subfolders[sub] = true
-		} else if filter != ListFoldersOnly {
-			out = append(out, FileDetails{Name: rest, Path: f})
-		}
-	}
-	for f := range m.folders {
-		if rest, ok := strings.CutPrefix(f, folder+"/"); ok && rest != "" {
-			sub, _, _ := strings.Cut(rest, "/")
-			subfolders[sub] = true
-		}
-	}
-	if filter != ListFilesOnly {
-		for sub := range subfolders {
-			out = append(out, FileDetails{Name: sub, Path: folder + "/" + sub, IsFolder: true, FileType: FileTypeFolder})
-		}
-	}
-	slices.SortFunc(out, func(a, b FileDetails) int { return strings.Compare(a.Name, b.Name) })
-	return out, nil
+	return m.mem.ListFiles(ctx, folder, filter)
 }
 
 // fileNames lists the names of the files directly in folder, sorted.
@@ -195,10 +129,8 @@ func (m *memTestStorage) fileNames(folder string) []string {
 }
 
 func (m *memTestStorage) file(p string) ([]byte, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	b, ok := m.files[p]
-	return b, ok
+	b, err := m.mem.ReadFile(context.Background(), p)
+	return b, err == nil
 }
 
 func (m *memTestStorage) readCount(p string) int {
@@ -228,14 +160,44 @@ func (m *memTestStorage) wrote(p string) bool {
 
 // clone copies the files and folders (not the call records or failures).
 func (m *memTestStorage) clone() *memTestStorage {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	c := newMemTestStorage()
-	for k, v := range m.files {
-		c.files[k] = slices.Clone(v)
-	}
-	for k, v := range m.folders {
-		c.folders[k] = v
-	}
+	c.mem.tree = m.mem.tree.Clone()
 	return c
+}
+
+// put stores a file as a test arranges it, creating its folder, unrecorded
+// and never failed.
+func (m *memTestStorage) put(p string, content []byte) {
+	ctx := context.Background()
+	if err := m.mem.CreateFolder(ctx, pathutil.Dirname(p)); err != nil {
+		panic(err)
+	}
+	if err := m.mem.UpsertFile(ctx, p, content); err != nil {
+		panic(err)
+	}
+}
+
+// remove deletes a file as a test arranges it, unrecorded.
+func (m *memTestStorage) remove(p string) {
+	if err := m.mem.DeleteFile(context.Background(), p); err != nil {
+		panic(err)
+	}
+}
+
+// snapshot is every file below the top level with its content.
+func (m *memTestStorage) snapshot() map[string][]byte {
+	out := map[string][]byte{}
+	var walk func(folder string)
+	walk = func(folder string) {
+		entries, _ := m.mem.ListFiles(context.Background(), folder, ListAll)
+		for _, e := range entries {
+			if e.IsFolder {
+				walk(e.Path)
+				continue
+			}
+			out[e.Path], _ = m.file(e.Path)
+		}
+	}
+	walk("")
+	return out
 }

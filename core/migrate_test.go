@@ -23,109 +23,13 @@ import (
 // resumable after an interruption at any step, no dangling side-car, and no
 // path from a file leaving the folder.
 
-// migMemStorage is a minimal FileStorage over a map of file paths.
-type migMemStorage struct {
-	mu    sync.Mutex
-	files map[string][]byte
-}
-
-func newMigMemStorage() *migMemStorage { return &migMemStorage{files: map[string][]byte{}} }
-
-func (s *migMemStorage) CreateFile(_ context.Context, p string, b []byte) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.files[p]; ok {
-		return fmt.Errorf("create %s: %w", p, fs.ErrExist)
+// newMigMemStorage is a test storage holding the migration's folder.
+func newMigMemStorage() *memTestStorage {
+	s := newMemTestStorage()
+	if err := s.CreateFolder(context.Background(), migFolder); err != nil {
+		panic(err)
 	}
-	s.files[p] = slices.Clone(b)
-	return nil
-}
-
-func (s *migMemStorage) UpsertFile(_ context.Context, p string, b []byte) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.files[p] = slices.Clone(b)
-	return nil
-}
-
-func (s *migMemStorage) ReadFile(ctx context.Context, p string) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b, ok := s.files[p]
-	if !ok {
-		return nil, fmt.Errorf("read %s: %w", p, fs.ErrNotExist)
-	}
-	return slices.Clone(b), nil
-}
-
-func (s *migMemStorage) DeleteFile(_ context.Context, p string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.files, p)
-	return nil
-}
-
-func (s *migMemStorage) PathExists(ctx context.Context, p string) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.files[p]; ok {
-		return true, nil
-	}
-	for k := range s.files {
-		if strings.HasPrefix(k, p+"/") {
-			return true, nil
-		}
-	}
-	return false, nil
-}
-
-func (s *migMemStorage) CreateFolder(context.Context, string) error { return nil }
-
-func (s *migMemStorage) DeleteFolder(_ context.Context, p string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for k := range s.files {
-		if strings.HasPrefix(k, p+"/") {
-			delete(s.files, k)
-		}
-	}
-	return nil
-}
-
-func (s *migMemStorage) GetDetails(ctx context.Context, p string) (FileDetails, error) {
-	ok, err := s.PathExists(ctx, p)
-	if err != nil || !ok {
-		return FileDetails{}, fmt.Errorf("details %s: %w", p, fs.ErrNotExist)
-	}
-	_, isFile := s.snapshot()[p]
-	return FileDetails{Name: p[strings.LastIndex(p, "/")+1:], Path: p, IsFolder: !isFile}, nil
-}
-
-func (s *migMemStorage) ListFiles(_ context.Context, folder string, _ ListFilesFilter) ([]FileDetails, error) {
-	var out []FileDetails
-	for k := range s.snapshot() {
-		if rest, ok := strings.CutPrefix(k, folder+"/"); ok && !strings.Contains(rest, "/") {
-			out = append(out, FileDetails{Name: rest, Path: k})
-		}
-	}
-	return out, nil
-}
-
-// snapshot copies every file.
-func (s *migMemStorage) snapshot() map[string][]byte {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make(map[string][]byte, len(s.files))
-	for k, v := range s.files {
-		out[k] = slices.Clone(v)
-	}
-	return out
+	return s
 }
 
 // errMigCrash stands for a crash: the Nth write or delete fails undone.
@@ -268,7 +172,7 @@ func writeMigFolder(t *testing.T, s FileStorage, c migCodec, docs bool) {
 }
 
 // migFiles lists the file names of the test folder, sorted.
-func migFiles(s *migMemStorage) []string {
+func migFiles(s *memTestStorage) []string {
 	var names []string
 	for k := range s.snapshot() {
 		names = append(names, strings.TrimPrefix(k, migFolder+"/"))
@@ -314,7 +218,7 @@ func TestDetectCodec(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newMigMemStorage()
 			for _, f := range tt.files {
-				_ = s.UpsertFile(ctx, migFolder+"/"+f, []byte("x"))
+				s.put(migFolder+"/"+f, []byte("x"))
 			}
 			c, err := DetectCodec(ctx, migFolder, s, tt.codecs...)
 			if tt.wantErr != nil {
@@ -337,7 +241,7 @@ func TestDetectCodec(t *testing.T) {
 }
 
 // migExpectMigrated checks a folder migrated from src to dst.
-func migExpectMigrated(t *testing.T, s *migMemStorage, src, dst migCodec, docs bool) {
+func migExpectMigrated(t *testing.T, s *memTestStorage, src, dst migCodec, docs bool) {
 	t.Helper()
 	want := []string{"index" + dst.ext, "side-a" + dst.ext, "side-c" + dst.ext}
 	if docs {
@@ -466,7 +370,7 @@ func TestInterruptedMigrationIsDetectedAndResumes(t *testing.T) {
 
 // migViewIntact reports whether every file of want is in s with the same
 // content.
-func migViewIntact(s *migMemStorage, want map[string][]byte) bool {
+func migViewIntact(s *memTestStorage, want map[string][]byte) bool {
 	got := s.snapshot()
 	for k, v := range want {
 		if !bytes.Equal(got[k], v) {
@@ -549,9 +453,9 @@ func TestMigrateRejectsPathsLeavingTheFolder(t *testing.T) {
 			d, cat := migIndexData(migJSON), migCatalog()
 			tt.mutate(&d, &cat)
 			b, _ := migJSON.SerializeIndex(d)
-			_ = s.UpsertFile(ctx, migFolder+"/index.json", b)
+			s.put(migFolder+"/index.json", b)
 			b, _ = migJSON.SerializeCatalog(cat)
-			_ = s.UpsertFile(ctx, migFolder+"/catalog.json", b)
+			s.put(migFolder+"/catalog.json", b)
 			for _, it := range d.Items {
 				if it.MetadataFile != "" && isInsideRelPath(it.MetadataFile) {
 					_ = s.CreateFile(ctx, migFolder+"/"+it.MetadataFile, []byte(`{}`)) // never over the index

@@ -262,9 +262,7 @@ func TestQuantizedOptions(t *testing.T) {
 	raw := `{"version":1,"metadata_config":{},"items":[` +
 		`{"id":"a","metadata":{},"vector":[1,0,0],"norm":1},` +
 		`{"id":"b","metadata":{},"vector":[0,1],"norm":1}]}`
-	if err := st.UpsertFile(ctx, idxTestFolder+"/index.json", []byte(raw)); err != nil {
-		t.Fatal(err)
-	}
+	st.put(idxTestFolder+"/index.json", []byte(raw))
 	ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, QuantizedScan: true})
 	if err != nil {
 		t.Fatal(err)

@@ -226,7 +226,7 @@ func TestDimensionMismatch(t *testing.T) {
 			{ID: "empty", Vector: []float32{}, Norm: 0, Metadata: Metadata{}},
 		}}
 		raw, _ := jsonTestCodec{}.SerializeIndex(data)
-		_ = st.UpsertFile(ctxb, idxTestFolder+"/index.json", raw)
+		st.put(idxTestFolder+"/index.json", raw)
 		ix := reopen(t, st)
 		got, err := ix.QueryItems(ctxb, []float32{1, 0}, "", 3, nil, false)
 		if err != nil {

@@ -134,8 +134,8 @@ func TestSidecarCleanup(t *testing.T) {
 			{ID: "2", Vector: []float32{1}, Norm: 1, Metadata: Metadata{"a": "x"}, MetadataFile: "shared.json"},
 		}}
 		raw, _ := jsonTestCodec{}.SerializeIndex(data)
-		_ = st.UpsertFile(ctxb, idxTestFolder+"/index.json", raw)
-		_ = st.UpsertFile(ctxb, idxTestFolder+"/shared.json", []byte(`{"a":"x","b":"y"}`))
+		st.put(idxTestFolder+"/index.json", raw)
+		st.put(idxTestFolder+"/shared.json", []byte(`{"a":"x","b":"y"}`))
 		ix := reopen(t, st)
 		if err := ix.DeleteItem(ctxb, "1"); err != nil {
 			t.Fatal(err)
@@ -219,7 +219,7 @@ func TestPathsStayInsideTheFolder(t *testing.T) {
 			st := newMemTestStorage()
 			data := IndexData{Version: 1, Items: []IndexItem{{ID: "1", Vector: []float32{1}, Norm: 1, Metadata: Metadata{}, MetadataFile: bad}}}
 			raw, _ := jsonTestCodec{}.SerializeIndex(data)
-			_ = st.UpsertFile(ctxb, idxTestFolder+"/index.json", raw)
+			st.put(idxTestFolder+"/index.json", raw)
 			if _, err := reopen(t, st).QueryItems(ctxb, []float32{1}, "", 1, nil, false); !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("QueryItems = %v; want ErrCorrupt", err)
 			}
@@ -243,7 +243,7 @@ func TestPathsStayInsideTheFolder(t *testing.T) {
 	})
 	t.Run("a failed CreateIndex removes its index file, not the folder", func(t *testing.T) {
 		ix, st := newTestIndex(t)
-		_ = st.UpsertFile(ctxb, idxTestFolder+"/notes.txt", []byte("mine"))
+		st.put(idxTestFolder+"/notes.txt", []byte("mine"))
 		st.failWrite = func(p string) error {
 			if strings.HasSuffix(p, "/index.json") {
 				return errors.New("disk full")

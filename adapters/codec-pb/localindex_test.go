@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
-	"github.com/foliovec/folio/conformance/reference"
 	"github.com/foliovec/folio/core"
 )
 
@@ -36,7 +35,7 @@ func createPBIndex(t *testing.T, s core.FileStorage, indexed ...string) *core.Lo
 }
 
 func TestLocalIndexCreatesIndexPB(t *testing.T) {
-	s := reference.NewStorage()
+	s := core.NewMemoryStorage()
 	createPBIndex(t, s)
 	if got := names(t, s, pbFolder); !slices.Equal(got, []string{"index.pb"}) {
 		t.Errorf("files = %q, want [index.pb]", got)
@@ -50,7 +49,7 @@ func TestLocalIndexCreatesIndexPB(t *testing.T) {
 
 func TestLocalIndexInsertGetUpsertDeleteQueryOverProtobuf(t *testing.T) {
 	ctx := context.Background()
-	ix := createPBIndex(t, reference.NewStorage())
+	ix := createPBIndex(t, core.NewMemoryStorage())
 	if _, err := ix.InsertItem(ctx, core.IndexItem{ID: "a", Vector: []float32{1, 0, 0}, Metadata: core.Metadata{"n": 1}}); err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +81,7 @@ func TestLocalIndexInsertGetUpsertDeleteQueryOverProtobuf(t *testing.T) {
 
 func TestLocalIndexBatchInsertOverProtobuf(t *testing.T) {
 	ctx := context.Background()
-	ix := createPBIndex(t, reference.NewStorage())
+	ix := createPBIndex(t, core.NewMemoryStorage())
 	var batch []core.IndexItem
 	for i, id := range []string{"x", "y", "z"} {
 		v := []float32{0, 0, 0}
@@ -100,7 +99,7 @@ func TestLocalIndexBatchInsertOverProtobuf(t *testing.T) {
 
 func TestLocalIndexMetadataFilteringOverProtobuf(t *testing.T) {
 	ctx := context.Background()
-	ix := createPBIndex(t, reference.NewStorage(), "category")
+	ix := createPBIndex(t, core.NewMemoryStorage(), "category")
 	for _, it := range []core.IndexItem{
 		{ID: "1", Vector: []float32{1, 0}, Metadata: core.Metadata{"category": "news"}},
 		{ID: "2", Vector: []float32{0, 1}, Metadata: core.Metadata{"category": "sports"}},
@@ -126,7 +125,7 @@ func TestLocalIndexMetadataFilteringOverProtobuf(t *testing.T) {
 
 func TestLocalIndexSideCarsUseThePBExtensionAndHoldJSON(t *testing.T) {
 	ctx := context.Background()
-	s := reference.NewStorage()
+	s := core.NewMemoryStorage()
 	ix := createPBIndex(t, s, "category")
 	if _, err := ix.InsertItem(ctx, core.IndexItem{ID: "s", Vector: []float32{1}, Metadata: core.Metadata{"category": "a", "body": "long text"}}); err != nil {
 		t.Fatal(err)
@@ -148,7 +147,7 @@ func TestLocalIndexSideCarsUseThePBExtensionAndHoldJSON(t *testing.T) {
 
 func TestLocalIndexDataPersistsAndReloadsOverProtobuf(t *testing.T) {
 	ctx := context.Background()
-	s := reference.NewStorage()
+	s := core.NewMemoryStorage()
 	ix := createPBIndex(t, s, "k")
 	want := core.IndexItem{ID: "p", Vector: []float32{0.6, 0.8}, Metadata: core.Metadata{"k": "v", "extra": true}}
 	if _, err := ix.InsertItem(ctx, want); err != nil {

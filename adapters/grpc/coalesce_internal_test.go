@@ -21,7 +21,7 @@ import (
 func coalesceIndex(t *testing.T, n, dim int) *core.LocalIndex {
 	t.Helper()
 	ctx := context.Background()
-	ix, err := core.NewLocalIndex("ix", core.IndexOptions{Storage: reference.NewStorage(), Codec: reference.Codec{}})
+	ix, err := core.NewLocalIndex("ix", core.IndexOptions{Storage: core.NewMemoryStorage(), Codec: reference.Codec{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestCoalescedDocumentQueriesAnswerAsAlone(t *testing.T) {
 	ctx := context.Background()
 	d, err := core.NewLocalDocumentIndex(core.LocalDocumentIndexConfig{
 		FolderPath: "docs", Embeddings: wordEmbeddings{}, Tokenizer: charTokens{},
-		IndexOptions: core.IndexOptions{Storage: reference.NewStorage(), Codec: reference.Codec{}},
+		IndexOptions: core.IndexOptions{Storage: core.NewMemoryStorage(), Codec: reference.Codec{}},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
 	"github.com/foliovec/folio/conformance/reference"
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/manager"
 )
 
 // Serve the indexes below a root folder and talk to the server with the
@@ -21,11 +22,11 @@ func ExampleNew() {
 	ctx := context.Background()
 	srv, err := grpcserver.New(&grpcserver.Options{
 		Port: 0,
-		IndexManagerConfig: core.IndexManagerConfig{
+		Config: manager.Config{
 			// a free port; grpcserver.DefaultPort is Vectra's 50051
 			RootDir:      "indexes",
-			Formats:      map[string]core.IndexCodec{core.FormatJSON: reference.Codec{}},
-			IndexOptions: core.IndexOptions{Storage: reference.NewStorage()},
+			Formats:      map[string]core.IndexCodec{manager.FormatJSON: reference.Codec{}},
+			IndexOptions: core.IndexOptions{Storage: core.NewMemoryStorage()},
 		},
 	})
 	if err != nil {

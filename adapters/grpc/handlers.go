@@ -11,6 +11,7 @@ import (
 
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/manager"
 )
 
 // Request defaults, as Vectra's handlers apply them to zero values.
@@ -28,11 +29,11 @@ type service struct {
 	s *IndexServer
 }
 
-func (v *service) manager() *core.IndexManager { return v.s.manager }
+func (v *service) manager() *manager.Manager { return v.s.manager }
 
 // index looks up a served index: INVALID_ARGUMENT "index_name is required"
 // for none, NOT_FOUND "Index not found: <name>" for an unknown one.
-func (v *service) index(name string) (*core.ManagedIndex, error) {
+func (v *service) index(name string) (*manager.Index, error) {
 	if name == "" {
 		return nil, invalid("index_name is required")
 	}
@@ -45,7 +46,7 @@ func (v *service) index(name string) (*core.ManagedIndex, error) {
 
 // documentIndex is index for a document index: FAILED_PRECONDITION
 // `Index "<name>" is not a document index` for a plain one.
-func (v *service) documentIndex(name string) (*core.ManagedIndex, error) {
+func (v *service) documentIndex(name string) (*manager.Index, error) {
 	mi, err := v.index(name)
 	if err != nil {
 		return nil, err
@@ -57,7 +58,7 @@ func (v *service) documentIndex(name string) (*core.ManagedIndex, error) {
 }
 
 // write runs fn holding the index's write lock.
-func (v *service) write(ctx context.Context, mi *core.ManagedIndex, fn func() error) error {
+func (v *service) write(ctx context.Context, mi *manager.Index, fn func() error) error {
 	unlock, err := v.s.writes.lock(ctx, mi.Index)
 	if err != nil {
 		return toStatus(err)
@@ -70,7 +71,7 @@ func (v *service) CreateIndex(ctx context.Context, req *vectrapb.CreateIndexRequ
 	if req.GetIndexName() == "" {
 		return nil, invalid("index_name is required")
 	}
-	cfg := core.CreateManagedIndexConfig{Format: req.GetFormat(), IsDocumentIndex: req.GetIsDocumentIndex(), Version: 1}
+	cfg := manager.CreateConfig{Format: req.GetFormat(), IsDocumentIndex: req.GetIsDocumentIndex(), Version: 1}
 	if dc := req.GetDocumentConfig(); dc != nil {
 		cfg.Version = int(max(dc.GetVersion(), 1))
 		cfg.ChunkSize = int(dc.GetChunkSize())
@@ -437,7 +438,7 @@ func (v *service) Shutdown(context.Context, *vectrapb.ShutdownRequest) (*vectrap
 
 // vector resolves an item's or a query's vector: a non-empty vector wins;
 // else non-empty text is embedded; else INVALID_ARGUMENT.
-func (v *service) vector(ctx context.Context, mi *core.ManagedIndex, vec []float32, text string) ([]float32, error) {
+func (v *service) vector(ctx context.Context, mi *manager.Index, vec []float32, text string) ([]float32, error) {
 	if len(vec) > 0 {
 		return vec, nil
 	}
@@ -453,7 +454,7 @@ func (v *service) vector(ctx context.Context, mi *core.ManagedIndex, vec []float
 
 // batchVectors resolves every item's vector, embedding the texts of the
 // items without one in as few calls as the model's MaxTokens allows.
-func (v *service) batchVectors(ctx context.Context, mi *core.ManagedIndex, items []*vectrapb.InsertItemRequest) ([][]float32, error) {
+func (v *service) batchVectors(ctx context.Context, mi *manager.Index, items []*vectrapb.InsertItemRequest) ([][]float32, error) {
 	vectors := make([][]float32, len(items))
 	var texts []string
 	var at []int
@@ -484,10 +485,10 @@ func (v *service) batchVectors(ctx context.Context, mi *core.ManagedIndex, items
 	return vectors, nil
 }
 
-// embed calls the index's model (core.ManagedIndex.Embeddings):
+// embed calls the index's model (manager.Index.Embeddings):
 // FAILED_PRECONDITION without one, the context's code when the call ends,
 // INTERNAL "Embeddings error: …" otherwise, as Vectra words it.
-func (v *service) embed(ctx context.Context, mi *core.ManagedIndex, texts []string) ([][]float32, error) {
+func (v *service) embed(ctx context.Context, mi *manager.Index, texts []string) ([][]float32, error) {
 	model := mi.Embeddings
 	if model == nil {
 		return nil, status.Errorf(codes.FailedPrecondition, "No embeddings model configured on the server for index %q", mi.Name)

@@ -17,6 +17,7 @@ import (
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
 	"github.com/foliovec/folio/conformance/reference"
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/manager"
 )
 
 // pbCodec stands for the protobuf format: the reference codec under the
@@ -25,7 +26,7 @@ type pbCodec struct{ reference.Codec }
 
 func (pbCodec) Extension() string { return ".pb" }
 
-var formats = map[string]core.IndexCodec{core.FormatJSON: reference.Codec{}, core.FormatProtobuf: pbCodec{}}
+var formats = map[string]core.IndexCodec{manager.FormatJSON: reference.Codec{}, manager.FormatProtobuf: pbCodec{}}
 
 // charTokenizer is one token per code point.
 type charTokenizer struct{}
@@ -104,15 +105,15 @@ type testServer struct {
 	client  vectrapb.VectraServiceClient
 	conn    *grpc.ClientConn
 	port    int
-	storage *reference.Storage
+	storage *core.MemoryStorage
 	emb     *hashEmbeddings
 }
 
 func startServer(t testing.TB, edit func(*grpcserver.Options)) *testServer {
 	t.Helper()
-	ts := &testServer{storage: reference.NewStorage(), emb: &hashEmbeddings{maxTokens: 1000}}
+	ts := &testServer{storage: core.NewMemoryStorage(), emb: &hashEmbeddings{maxTokens: 1000}}
 	cfg := grpcserver.Options{
-		IndexManagerConfig: core.IndexManagerConfig{RootDir: "root", Formats: formats, Embeddings: ts.emb, Tokenizer: charTokenizer{}, ScanInterval: -1, IndexOptions: core.IndexOptions{Storage: ts.storage}},
+		Config: manager.Config{RootDir: "root", Formats: formats, Embeddings: ts.emb, Tokenizer: charTokenizer{}, ScanInterval: -1, IndexOptions: core.IndexOptions{Storage: ts.storage}},
 	}
 	if edit != nil {
 		edit(&cfg)

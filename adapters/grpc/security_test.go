@@ -27,6 +27,7 @@ import (
 	grpcserver "github.com/foliovec/folio/adapters/grpc"
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/manager"
 )
 
 // selfSigned writes a certificate for 127.0.0.1 and its key into dir and
@@ -134,7 +135,7 @@ func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
 // no token or one no client can send: the server refuses to start.
 func TestBlankAuthTokenIsRefused(t *testing.T) {
 	for _, token := range []string{" ", "\n", " tok", "tok\n"} {
-		_, err := grpcserver.New(&grpcserver.Options{AuthToken: token, IndexManagerConfig: core.IndexManagerConfig{IndexPath: t.TempDir()}})
+		_, err := grpcserver.New(&grpcserver.Options{AuthToken: token, Config: manager.Config{IndexPath: t.TempDir()}})
 		if !errors.Is(err, core.ErrInvalidArgument) {
 			t.Errorf("AuthToken %q: %v, want ErrInvalidArgument", token, err)
 		}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/manager"
 )
 
 // DefaultPort is the port Vectra's server listens on unless told otherwise.
@@ -48,7 +49,7 @@ type Options struct {
 	// Address is the interface to bind; "" means DefaultAddress.
 	Address string
 
-	// IndexManagerConfig is what the server serves and how it opens each
+	// Config is what the server serves and how it opens each
 	// index: IndexPath or RootDir, Storage and Formats (required),
 	// Tokenizer, Embeddings (which embed the text of items and queries,
 	// and the chunks of documents; without them, calls that need them
@@ -56,7 +57,7 @@ type Options struct {
 	// every index gets (QuantizedScan, StrictFilters, …). Its Logger also
 	// receives one debug line per call (method, code, duration) and the
 	// server's warnings; nil is silent.
-	core.IndexManagerConfig
+	manager.Config
 
 	// TLSCertFile and TLSKeyFile, both set, serve TLS with that
 	// certificate and key (PEM). Off by default, as Vectra serves
@@ -73,7 +74,7 @@ type Options struct {
 }
 
 // IndexServer serves Vectra's gRPC service (vectra.VectraService) over the
-// indexes of a core.IndexManager, with the standard health service and
+// indexes of a manager.Manager, with the standard health service and
 // server reflection. Clients generated from Vectra's proto work unchanged;
 // see the package documentation for where it differs from Vectra.
 //
@@ -82,7 +83,7 @@ type Options struct {
 type IndexServer struct {
 	cfg     Options
 	log     *slog.Logger
-	manager *core.IndexManager
+	manager *manager.Manager
 	grpc    *grpc.Server
 	health  *health.Server
 	started time.Time
@@ -134,15 +135,15 @@ func New(opts *Options) (*IndexServer, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	manager, err := core.NewIndexManager(cfg.IndexManagerConfig)
+	m, err := manager.New(cfg.Config)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	return &IndexServer{cfg: cfg, log: log, manager: manager, stopped: make(chan struct{})}, nil
+	return &IndexServer{cfg: cfg, log: log, manager: m, stopped: make(chan struct{})}, nil
 }
 
 // Manager returns the manager whose indexes the server answers from.
-func (s *IndexServer) Manager() *core.IndexManager { return s.manager }
+func (s *IndexServer) Manager() *manager.Manager { return s.manager }
 
 // Start loads the indexes, binds Address:Port and serves in the
 // background. It returns the bound port. A server can be started once.

@@ -18,6 +18,7 @@ import (
 	grpcserver "github.com/foliovec/folio/adapters/grpc"
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/manager"
 )
 
 func must[T any](t *testing.T, what string) func(T, error) T {
@@ -483,12 +484,12 @@ func TestCancelledCallIsCancelled(t *testing.T) {
 
 func TestNewRejectsBadOptions(t *testing.T) {
 	for name, cfg := range map[string]grpcserver.Options{
-		"both paths":   {IndexManagerConfig: core.IndexManagerConfig{IndexPath: "a", RootDir: "b", Formats: formats}},
-		"bad port":     {Port: -1, IndexManagerConfig: core.IndexManagerConfig{Formats: formats}},
-		"half TLS":     {TLSCertFile: "cert.pem", IndexManagerConfig: core.IndexManagerConfig{Formats: formats}},
-		"no storage":   {IndexManagerConfig: core.IndexManagerConfig{Formats: formats}},
+		"both paths":   {Config: manager.Config{IndexPath: "a", RootDir: "b", Formats: formats}},
+		"bad port":     {Port: -1, Config: manager.Config{Formats: formats}},
+		"half TLS":     {TLSCertFile: "cert.pem", Config: manager.Config{Formats: formats}},
+		"no storage":   {Config: manager.Config{Formats: formats}},
 		"no formats":   {},
-		"negative max": {MaxMessageBytes: -1, IndexManagerConfig: core.IndexManagerConfig{Formats: formats}},
+		"negative max": {MaxMessageBytes: -1, Config: manager.Config{Formats: formats}},
 	} {
 		if _, err := grpcserver.New(&cfg); !errors.Is(err, core.ErrInvalidArgument) {
 			t.Errorf("%s: %v, want ErrInvalidArgument", name, err)

@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"testing"
 
-	"github.com/foliovec/folio/adapters/storage-mem"
+	storagemem "github.com/foliovec/folio/adapters/storage-mem"
 	"github.com/foliovec/folio/conformance/storagetest"
 	"github.com/foliovec/folio/core"
 )
@@ -117,10 +117,10 @@ func TestErrorsNameTheOperationAndPath(t *testing.T) {
 		err  error
 		want string
 	}{
-		{s.CreateFile(ctx, "dir", nil), `storagemem: create file "dir": file already exists`},
-		{readErr, `storagemem: read file "dir/missing.txt": file does not exist`},
-		{s.UpsertFile(ctx, "dir", nil), `storagemem: upsert file "dir": is a folder`},
-		{s.DeleteFile(ctx, "dir"), `storagemem: delete file "dir": is a folder`},
+		{s.CreateFile(ctx, "dir", nil), `memory storage: create file "dir": file already exists`},
+		{readErr, `memory storage: read file "dir/missing.txt": file does not exist`},
+		{s.UpsertFile(ctx, "dir", nil), `memory storage: upsert file "dir": is a folder`},
+		{s.DeleteFile(ctx, "dir"), `memory storage: delete file "dir": is a folder`},
 	}
 	for _, tt := range tests {
 		if tt.err == nil || tt.err.Error() != tt.want {

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/foliovec/folio/adapters/watch"
-	"github.com/foliovec/folio/conformance/reference"
 	"github.com/foliovec/folio/core"
 )
 
@@ -34,8 +33,8 @@ func envCountingWrites(t *testing.T) (*env, *indexWrites) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &indexWrites{FileStorage: reference.NewStorage()}
-	e := &env{dir: dir, model: &wordModel{}, storage: reference.NewStorage()}
+	st := &indexWrites{FileStorage: core.NewMemoryStorage()}
+	e := &env{dir: dir, model: &wordModel{}, storage: core.NewMemoryStorage()}
 	e.index = openIndex(t, st, "index", e.model)
 	if err := e.index.CreateIndex(t.Context(), core.CreateIndexConfig{Version: 1}); err != nil {
 		t.Fatal(err)

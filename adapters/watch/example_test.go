@@ -28,7 +28,7 @@ func ExampleFolderWatcher() {
 		FolderPath:   "index",
 		Embeddings:   &wordModel{},
 		Tokenizer:    runeTokenizer{},
-		IndexOptions: core.IndexOptions{Storage: reference.NewStorage(), Codec: reference.Codec{}},
+		IndexOptions: core.IndexOptions{Storage: core.NewMemoryStorage(), Codec: reference.Codec{}},
 	})
 	if err != nil {
 		log.Fatal(err)

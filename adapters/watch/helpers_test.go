@@ -95,7 +95,7 @@ type env struct {
 	dir     string // the watched folder, its symbolic links resolved
 	index   *core.LocalDocumentIndex
 	model   *wordModel
-	storage *reference.Storage // the index's, in memory
+	storage *core.MemoryStorage // the index's, in memory
 }
 
 func newEnv(t testing.TB) *env {
@@ -104,7 +104,7 @@ func newEnv(t testing.TB) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{dir: dir, model: &wordModel{}, storage: reference.NewStorage()}
+	e := &env{dir: dir, model: &wordModel{}, storage: core.NewMemoryStorage()}
 	e.index = openIndex(t, e.storage, "index", e.model)
 	if err := e.index.CreateIndex(t.Context(), core.CreateIndexConfig{Version: 1}); err != nil {
 		t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/foliovec/folio/adapters/watch"
-	"github.com/foliovec/folio/conformance/reference"
 	"github.com/foliovec/folio/core"
 )
 
@@ -320,7 +319,7 @@ func TestIndexFolderInsideWatchedFolder(t *testing.T) {
 	// The in-memory storage takes relative paths only: run in the watched
 	// folder, so that the index folder "index" is e.dir/index.
 	t.Chdir(e.dir)
-	e.storage = reference.NewStorage()
+	e.storage = core.NewMemoryStorage()
 	e.index = openIndex(t, e.storage, "index", e.model)
 	if err := e.index.CreateIndex(t.Context(), core.CreateIndexConfig{Version: 1}); err != nil {
 		t.Fatal(err)

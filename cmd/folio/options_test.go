@@ -19,6 +19,7 @@ import (
 	grpcserver "github.com/foliovec/folio/adapters/grpc"
 	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/manager"
 )
 
 // Fields of core.IndexOptions a surface sets itself, with the reason; any
@@ -133,9 +134,9 @@ func TestEveryIndexOptionReachesEverySurface(t *testing.T) {
 		check("folio.NewLocalDocumentIndex", d.LocalIndex, documentIndexSets)
 
 		// The index manager and the server, over the same root.
-		mcfg := core.IndexManagerConfig{
+		mcfg := manager.Config{
 			RootDir:    root,
-			Formats:    map[string]core.IndexCodec{core.FormatJSON: codecjson.New(), core.FormatProtobuf: codecpb.New()},
+			Formats:    map[string]core.IndexCodec{manager.FormatJSON: codecjson.New(), manager.FormatProtobuf: codecpb.New()},
 			Tokenizer:  tokenizertiktoken.New(),
 			Embeddings: embedhash.New(nil),
 			IndexOptions: core.IndexOptions{
@@ -144,21 +145,21 @@ func TestEveryIndexOptionReachesEverySurface(t *testing.T) {
 			ScanInterval: -1,
 		}
 		set(&mcfg.IndexOptions)
-		m, err := core.NewIndexManager(mcfg)
+		m, err := manager.New(mcfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := m.Initialize(ctx); err != nil {
 			t.Fatal(err)
 		}
-		srv, err := grpcserver.New(&grpcserver.Options{IndexManagerConfig: mcfg})
+		srv, err := grpcserver.New(&grpcserver.Options{Config: mcfg})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := srv.Manager().Initialize(ctx); err != nil {
 			t.Fatal(err)
 		}
-		for name, mgr := range map[string]*core.IndexManager{"core.IndexManager": m, "grpcserver.Options": srv.Manager()} {
+		for name, mgr := range map[string]*manager.Manager{"manager.Manager": m, "grpcserver.Options": srv.Manager()} {
 			served := mgr.ListIndexes()
 			if len(served) != 2 {
 				t.Fatalf("%s serves %d indexes, want 2", name, len(served))

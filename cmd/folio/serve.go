@@ -22,6 +22,7 @@ import (
 	storageblob "github.com/foliovec/folio/adapters/storage-blob"
 	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/manager"
 )
 
 // tokenEnv is the environment variable serve reads its bearer token from
@@ -79,7 +80,7 @@ func (a *app) serveCommand() *cobra.Command {
 			}
 			cfg := grpcserver.Options{
 				Port: port, Address: address, TLSCertFile: tlsCert, TLSKeyFile: tlsKey,
-				IndexManagerConfig: core.IndexManagerConfig{
+				Config: manager.Config{
 					Formats:        map[string]core.IndexCodec{folio.FormatJSON: codecjson.New(), folio.FormatProtobuf: codecpb.New()},
 					Tokenizer:      tokenizertiktoken.New(),
 					IndexOptions:   ixFlags.with(storage, nil), // every index served gets the flags' options

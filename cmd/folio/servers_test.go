@@ -16,7 +16,7 @@ import (
 
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
 	"github.com/foliovec/folio/adapters/storage-blob/s3test"
-	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/manager"
 )
 
 // severalServersRounds is how many documents the writer adds, one commit
@@ -155,7 +155,7 @@ func TestSeveralServersOverABucket(t *testing.T) {
 					}
 					break
 				}
-				if bound := freshness + core.DefaultScanInterval; time.Since(done) > bound {
+				if bound := freshness + manager.DefaultScanInterval; time.Since(done) > bound {
 					log, _ := os.ReadFile(pidFiles[s] + ".log")
 					t.Fatalf("server %d has not seen round %d after %v, its freshness interval plus the rescan interval (%v)\nlog:\n%s", s, r, bound, err, log)
 				}

@@ -38,7 +38,7 @@
 //   - Decoded values do not share memory with the input bytes, and bytes a
 //     Serialize method returned are not changed by later calls.
 //   - The codec is safe for concurrent use.
-//   - A *core.LocalIndex over the codec (and [reference.Storage]) keeps its
+//   - A *core.LocalIndex over the codec (and [core.MemoryStorage]) keeps its
 //     items, side-car metadata and filtered query results when the folder is
 //     reopened, after inserts, an upsert and a delete.
 //

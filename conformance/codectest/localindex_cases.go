@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/foliovec/folio/conformance/internal/indexcheck"
-	"github.com/foliovec/folio/conformance/reference"
 	"github.com/foliovec/folio/core"
 )
 
@@ -17,6 +16,6 @@ func localIndexCases() []rule {
 // checkLocalIndex drives the codec through *core.LocalIndex over the
 // reference in-memory storage.
 func checkLocalIndex(t testing.TB, c core.IndexCodec, _ Capabilities) {
-	s := reference.NewStorage()
+	s := core.NewMemoryStorage()
 	indexcheck.Exercise(t, s, func() core.FileStorage { return s }, "idx", c)
 }

@@ -8,11 +8,11 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// A LocalIndex over the reference storage and codec: what a test of another
+// A LocalIndex over the in-memory storage and the reference codec: what a test of another
 // adapter pairs it with.
 func Example() {
 	ctx := context.Background()
-	ix, err := core.NewLocalIndex("idx", core.IndexOptions{Storage: reference.NewStorage(), Codec: reference.Codec{}})
+	ix, err := core.NewLocalIndex("idx", core.IndexOptions{Storage: core.NewMemoryStorage(), Codec: reference.Codec{}})
 	if err != nil {
 		panic(err)
 	}

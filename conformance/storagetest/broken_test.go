@@ -11,23 +11,22 @@ import (
 	"sync"
 	"time"
 
-	"github.com/foliovec/folio/conformance/reference"
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/pathutil"
 )
 
-// brokenStorage is reference.Storage with one rule broken on purpose (bug;
+// brokenStorage is a confined core.MemoryStorage with one rule broken on purpose (bug;
 // "" breaks none), to show the suite notices: see the bugs table in
 // storagetest_test.go.
 type brokenStorage struct {
-	inner *reference.Storage
+	inner confinedStorage
 	bug   string
 
 	mu     sync.Mutex
 	shared map[string][]byte // "writes alias…": the caller's slices; "reads share…": the slices handed out
 }
 
-func newBroken(inner *reference.Storage, bug string) *brokenStorage {
+func newBroken(inner confinedStorage, bug string) *brokenStorage {
 	return &brokenStorage{inner: inner, bug: bug, shared: map[string][]byte{}}
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/foliovec/folio/conformance/reference"
 	"github.com/foliovec/folio/conformance/storagetest"
 	"github.com/foliovec/folio/core"
 )
@@ -15,7 +14,7 @@ import (
 // does, breaks the rules about filters; Check names each.
 func ExampleCheck() {
 	newHarness := func(t testing.TB) storagetest.Harness {
-		return storagetest.Harness{Storage: &filterIgnoringStorage{reference.NewStorage()}}
+		return storagetest.Harness{Storage: &filterIgnoringStorage{core.NewMemoryStorage()}}
 	}
 	err := storagetest.Check(context.Background(), newHarness, storagetest.Capabilities{AtomicReplace: true})
 	seen := map[string]bool{}
@@ -32,8 +31,8 @@ func ExampleCheck() {
 	// ListFiles of an empty folder lists nothing
 }
 
-type filterIgnoringStorage struct{ *reference.Storage }
+type filterIgnoringStorage struct{ *core.MemoryStorage }
 
 func (s *filterIgnoringStorage) ListFiles(ctx context.Context, p string, _ core.ListFilesFilter) ([]core.FileDetails, error) {
-	return s.Storage.ListFiles(ctx, p, core.ListAll)
+	return s.MemoryStorage.ListFiles(ctx, p, core.ListAll)
 }

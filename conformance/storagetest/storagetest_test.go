@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/foliovec/folio/conformance/reference"
 	"github.com/foliovec/folio/conformance/storagetest"
 	"github.com/foliovec/folio/core"
 )
@@ -18,12 +17,12 @@ var allCaps = storagetest.Capabilities{AtomicReplace: true, Persistent: true, Co
 // none); Reopen gives a second value over the same data.
 func refHarness(bug string) func(t testing.TB) storagetest.Harness {
 	return func(t testing.TB) storagetest.Harness {
-		data := reference.NewStorage()
+		data := confinedStorage{core.NewMemoryStorage()}
 		return storagetest.Harness{
 			Storage: newBroken(data, bug),
 			Reopen: func() core.FileStorage {
 				if bug == "reopen forgets" {
-					return reference.NewStorage()
+					return confinedStorage{core.NewMemoryStorage()}
 				}
 				return newBroken(data, bug)
 			},
@@ -32,7 +31,7 @@ func refHarness(bug string) func(t testing.TB) storagetest.Harness {
 }
 
 // TestReferenceStorage runs the suite as adapters do, on a storage that
-// keeps every rule: the suite has no false alarms (and reference.Storage
+// keeps every rule: the suite has no false alarms (and core.MemoryStorage
 // keeps every rule).
 func TestReferenceStorage(t *testing.T) {
 	storagetest.Run(t, refHarness(""), allCaps)
@@ -125,7 +124,7 @@ func TestCheckSkipsUnclaimedCapabilities(t *testing.T) {
 }
 
 func TestCheckReportsAPersistentClaimWithoutReopen(t *testing.T) {
-	noReopen := func(t testing.TB) storagetest.Harness { return storagetest.Harness{Storage: reference.NewStorage()} }
+	noReopen := func(t testing.TB) storagetest.Harness { return storagetest.Harness{Storage: core.NewMemoryStorage()} }
 	rule := "a reopened storage sees the files and folders written before"
 	if err := storagetest.Check(t.Context(), noReopen, allCaps); !violatedRules(err)[rule] {
 		t.Errorf("Check did not report the missing Reopen under %q; it reported:\n%v", rule, err)
@@ -149,7 +148,7 @@ func TestCheckStopsOnACancelledContext(t *testing.T) {
 	calls := 0
 	counting := func(t testing.TB) storagetest.Harness {
 		calls++
-		return storagetest.Harness{Storage: reference.NewStorage()}
+		return storagetest.Harness{Storage: core.NewMemoryStorage()}
 	}
 	err := storagetest.Check(ctx, counting, storagetest.Capabilities{})
 	if !errors.Is(err, context.Canceled) || calls != 0 {
@@ -161,7 +160,7 @@ func TestCheckTempDirIsRemovedAfterTheCase(t *testing.T) {
 	var dirs []string
 	withDir := func(t testing.TB) storagetest.Harness {
 		dirs = append(dirs, t.TempDir())
-		return storagetest.Harness{Storage: reference.NewStorage()}
+		return storagetest.Harness{Storage: core.NewMemoryStorage()}
 	}
 	if err := storagetest.Check(t.Context(), withDir, storagetest.Capabilities{}); err != nil {
 		t.Fatal(err)

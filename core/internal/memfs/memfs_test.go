@@ -1,16 +1,14 @@
-package storagemem
+package memfs
 
 import (
 	"fmt"
 	"sync"
 	"testing"
-
-	"github.com/foliovec/folio/core"
 )
 
 // checkTree verifies the storage's structure: every entry but the roots is
 // listed by its parent folder, and every listed child exists.
-func checkTree(t *testing.T, s *VirtualFileStorage) {
+func checkTree(t *testing.T, s *FS) {
 	t.Helper()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -47,7 +45,6 @@ func checkTree(t *testing.T, s *VirtualFileStorage) {
 // recursive deletion, writes and listings over one tree, then checks that
 // no entry was orphaned and no listing points nowhere.
 func TestTreeStaysConsistentUnderConcurrentChanges(t *testing.T) {
-	ctx := t.Context()
 	s := New()
 	var wg sync.WaitGroup
 	for w := range 6 {
@@ -56,13 +53,13 @@ func TestTreeStaysConsistentUnderConcurrentChanges(t *testing.T) {
 				dir := fmt.Sprintf("t/%d/%d", i%3, (w+i)%4)
 				switch (w + i) % 4 {
 				case 0:
-					_ = s.CreateFolder(ctx, dir)
+					_ = s.MakeFolder(dir)
 				case 1:
-					_ = s.UpsertFile(ctx, dir+"/f.txt", []byte("x")) // may miss its folder
+					_ = s.Upsert(dir+"/f.txt", []byte("x")) // may miss its folder
 				case 2:
-					_ = s.DeleteFolder(ctx, fmt.Sprintf("t/%d", i%3))
+					_ = s.Delete(fmt.Sprintf("t/%d", i%3), true)
 				case 3:
-					_, _ = s.ListFiles(ctx, dir, core.ListAll)
+					_, _ = s.List(dir)
 				}
 			}
 		})

@@ -1,4 +1,9 @@
-package core
+// Package manager keeps the indexes a server or a command serves: one index
+// folder, or every index folder below a root folder, each opened with the
+// engine's options and its own embeddings model. The gRPC server and the
+// folio command use it; a program that opens its own indexes does not need
+// it.
+package manager
 
 import (
 	"context"
@@ -14,23 +19,24 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/pathutil"
 )
 
-// DefaultScanInterval is how often an IndexManager over a root folder looks
+// DefaultScanInterval is how often an Manager over a root folder looks
 // for index folders added or removed by others, as Vectra's server does.
 const DefaultScanInterval = 3 * time.Second
 
-// The index formats an IndexManager knows by name, as Vectra's server names
+// The index formats an Manager knows by name, as Vectra's server names
 // them (IndexInfo.format).
 const (
 	FormatJSON     = "json"
 	FormatProtobuf = "protobuf"
 )
 
-// IndexManagerConfig configures an IndexManager. Set IndexPath to serve one
+// Config configures an Manager. Set IndexPath to serve one
 // index, or RootDir to serve every index folder directly below it.
-type IndexManagerConfig struct {
+type Config struct {
 	// IndexOptions are given to every index the manager opens or creates:
 	// Storage reads and writes the folders (required), Logger also
 	// receives the folders a rescan could not open (Vectra skips them
@@ -39,7 +45,7 @@ type IndexManagerConfig struct {
 	// Codec and IndexName are each folder's own (Formats decides), and a
 	// plain index reads documents' texts for hybrid queries through
 	// DocReader when it is set.
-	IndexOptions
+	core.IndexOptions
 	// IndexPath is the folder of the one index served (single mode). The
 	// index's name is the folder's base name, but any name finds it, as in
 	// Vectra.
@@ -51,7 +57,7 @@ type IndexManagerConfig struct {
 	// {FormatJSON: codecjson.New(), FormatProtobuf: codecpb.New()}. A
 	// folder is an index when exactly one of these codecs' index files is
 	// in it; CreateIndex takes a name from here. Required.
-	Formats map[string]IndexCodec
+	Formats map[string]core.IndexCodec
 	// DefaultFormat is the format of CreateIndex with no format; "" means
 	// FormatJSON.
 	DefaultFormat string
@@ -59,14 +65,14 @@ type IndexManagerConfig struct {
 	// Embeddings, document queries and upserts fail with
 	// ErrEmbeddingsNotConfigured; a Tokenizer is required to open or create
 	// a document index.
-	Embeddings EmbeddingsModel
-	Tokenizer  Tokenizer
+	Embeddings core.EmbeddingsModel
+	Tokenizer  core.Tokenizer
 	// EmbeddingsFor, when set, gives an index its own embeddings model,
 	// from its folder (the folio command reads the model an index
 	// remembers): it is called when the manager opens or creates the
 	// index, and a nil model means Embeddings. An error is the open's or
 	// the create's error: a rescan logs it and skips the folder.
-	EmbeddingsFor func(ctx context.Context, folder string) (EmbeddingsModel, error)
+	EmbeddingsFor func(ctx context.Context, folder string) (core.EmbeddingsModel, error)
 	// ScanInterval is how often a root folder is rescanned; 0 means
 	// DefaultScanInterval, and a negative value turns the periodic rescan
 	// off (Rescan still works).
@@ -78,30 +84,30 @@ type IndexManagerConfig struct {
 	VectraChunking bool
 }
 
-// ManagedIndex is an index an IndexManager serves.
-type ManagedIndex struct {
+// Index is an index an Manager serves.
+type Index struct {
 	// Name is the index's name: its folder's base name.
 	Name string
-	// Format is the name of its codec in IndexManagerConfig.Formats.
+	// Format is the name of its codec in Config.Formats.
 	Format string
 	// Folder is its folder in the manager's storage.
 	Folder string
 	// Index is the index; for a document index, the one Documents embeds.
-	Index *LocalIndex
+	Index *core.LocalIndex
 	// Documents is the document index, nil for a plain index.
-	Documents *LocalDocumentIndex
-	// Embeddings is the index's embeddings model (IndexManagerConfig's
+	Documents *core.LocalDocumentIndex
+	// Embeddings is the index's embeddings model (Config's
 	// EmbeddingsFor, else Embeddings); nil when it has none.
-	Embeddings EmbeddingsModel
+	Embeddings core.EmbeddingsModel
 }
 
 // IsDocumentIndex reports whether the index has a document catalog.
-func (m *ManagedIndex) IsDocumentIndex() bool { return m.Documents != nil }
+func (m *Index) IsDocumentIndex() bool { return m.Documents != nil }
 
-// CreateManagedIndexConfig describes an index IndexManager.CreateIndex
+// CreateConfig describes an index Manager.CreateIndex
 // makes. The zero value is a JSON plain index of version 1.
-type CreateManagedIndexConfig struct {
-	// Format is a name in IndexManagerConfig.Formats; "" is the default.
+type CreateConfig struct {
+	// Format is a name in Config.Formats; "" is the default.
 	Format string
 	// IsDocumentIndex makes a document index (with a catalog).
 	IsDocumentIndex bool
@@ -112,18 +118,18 @@ type CreateManagedIndexConfig struct {
 	ChunkSize, ChunkOverlap int
 }
 
-// IndexManager keeps the indexes a server answers from: one index folder, or
+// Manager keeps the indexes a server answers from: one index folder, or
 // every index folder below a root folder, found by a scan at Initialize and
-// rescanned periodically. It is a fix over Vectra's IndexManager in three
+// rescanned periodically. It is a fix over Vectra's Manager in three
 // ways: index names are validated (not empty, no path separator, not "." or
 // "..", no leading "."), so no name leaves the root; a rescan also drops
 // indexes whose folder is gone; and an unknown format is ErrInvalidArgument
 // instead of being reported while JSON is used.
 //
 // Nothing is read from an index folder until the index is first used.
-// An IndexManager is safe for concurrent use by multiple goroutines.
-type IndexManager struct {
-	cfg      IndexManagerConfig
+// An Manager is safe for concurrent use by multiple goroutines.
+type Manager struct {
+	cfg      Config
 	interval time.Duration
 	log      *slog.Logger
 
@@ -132,7 +138,7 @@ type IndexManager struct {
 	// itself, so lookups never wait for that I/O.
 	changeMu sync.Mutex
 	mu       sync.RWMutex
-	indexes  map[string]*ManagedIndex
+	indexes  map[string]*Index
 	order    []string // names in load order
 
 	stop     chan struct{}
@@ -140,27 +146,27 @@ type IndexManager struct {
 	scanning sync.WaitGroup
 }
 
-// NewIndexManager returns a manager over cfg; call Initialize to load the
+// New returns a manager over cfg; call Initialize to load the
 // indexes. A nil Storage, no Formats or a DefaultFormat not among them is
 // ErrInvalidArgument.
-func NewIndexManager(cfg IndexManagerConfig) (*IndexManager, error) {
-	const op = "core: new index manager"
+func New(cfg Config) (*Manager, error) {
+	const op = "manager: new"
 	if cfg.Storage == nil {
-		return nil, fmt.Errorf("%s: a storage is required: %w", op, ErrInvalidArgument)
+		return nil, fmt.Errorf("%s: a storage is required: %w", op, core.ErrInvalidArgument)
 	}
 	if len(cfg.Formats) == 0 {
-		return nil, fmt.Errorf("%s: at least one format is required: %w", op, ErrInvalidArgument)
+		return nil, fmt.Errorf("%s: at least one format is required: %w", op, core.ErrInvalidArgument)
 	}
 	for name, c := range cfg.Formats {
 		if c == nil {
-			return nil, fmt.Errorf("%s: format %q has no codec: %w", op, name, ErrInvalidArgument)
+			return nil, fmt.Errorf("%s: format %q has no codec: %w", op, name, core.ErrInvalidArgument)
 		}
 	}
 	if cfg.DefaultFormat == "" {
 		cfg.DefaultFormat = FormatJSON
 	}
 	if _, ok := cfg.Formats[cfg.DefaultFormat]; !ok {
-		return nil, fmt.Errorf("%s: default format %q is not among the formats: %w", op, cfg.DefaultFormat, ErrInvalidArgument)
+		return nil, fmt.Errorf("%s: default format %q is not among the formats: %w", op, cfg.DefaultFormat, core.ErrInvalidArgument)
 	}
 	interval := cfg.ScanInterval
 	if interval == 0 {
@@ -170,17 +176,17 @@ func NewIndexManager(cfg IndexManagerConfig) (*IndexManager, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &IndexManager{cfg: cfg, interval: interval, log: log, indexes: map[string]*ManagedIndex{}, stop: make(chan struct{})}, nil
+	return &Manager{cfg: cfg, interval: interval, log: log, indexes: map[string]*Index{}, stop: make(chan struct{})}, nil
 }
 
 // IsSingleMode reports whether the manager serves one index (IndexPath).
-func (m *IndexManager) IsSingleMode() bool { return m.cfg.IndexPath != "" }
+func (m *Manager) IsSingleMode() bool { return m.cfg.IndexPath != "" }
 
 // Initialize loads the indexes: in single mode the one index, which must
 // exist (ErrIndexNotFound otherwise); with a root folder, every index folder
 // below it, and then a rescan every ScanInterval until Shutdown. With
 // neither it does nothing.
-func (m *IndexManager) Initialize(ctx context.Context) error {
+func (m *Manager) Initialize(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -209,7 +215,7 @@ func (m *IndexManager) Initialize(ctx context.Context) error {
 
 // rescanEvery rescans the root folder until Shutdown; a failed scan is
 // logged and the next one tried, as Vectra ignores scan errors.
-func (m *IndexManager) rescanEvery() {
+func (m *Manager) rescanEvery() {
 	t := time.NewTicker(m.interval)
 	defer t.Stop()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -224,7 +230,7 @@ func (m *IndexManager) rescanEvery() {
 			return
 		case <-t.C:
 			if err := m.Rescan(ctx); err != nil && ctx.Err() == nil {
-				m.log.Warn("core: index manager: rescan failed", "root", m.cfg.RootDir, "err", err)
+				m.log.Warn("manager: rescan failed", "root", m.cfg.RootDir, "err", err)
 			}
 		}
 	}
@@ -235,7 +241,7 @@ func (m *IndexManager) rescanEvery() {
 // are not indexes, whose names start with ".", or that cannot be opened are
 // skipped. A missing root folder loads nothing. In single mode it does
 // nothing.
-func (m *IndexManager) Rescan(ctx context.Context) error {
+func (m *Manager) Rescan(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -244,7 +250,7 @@ func (m *IndexManager) Rescan(ctx context.Context) error {
 	}
 	m.changeMu.Lock()
 	defer m.changeMu.Unlock()
-	entries, err := m.cfg.Storage.ListFiles(ctx, m.cfg.RootDir, ListFoldersOnly)
+	entries, err := m.cfg.Storage.ListFiles(ctx, m.cfg.RootDir, core.ListFoldersOnly)
 	if errors.Is(err, fs.ErrNotExist) {
 		entries, err = nil, nil
 	}
@@ -268,8 +274,8 @@ func (m *IndexManager) Rescan(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if !errors.Is(err, ErrIndexNotFound) {
-				m.log.Info("core: index manager: skipping a folder that cannot be opened", "folder", e.Path, "err", err)
+			if !errors.Is(err, core.ErrIndexNotFound) {
+				m.log.Info("manager: skipping a folder that cannot be opened", "folder", e.Path, "err", err)
 			}
 			delete(present, e.Name)
 			continue
@@ -289,13 +295,13 @@ func (m *IndexManager) Rescan(ctx context.Context) error {
 // open detects the index in folder: its format (exactly one format's index
 // file; none is ErrIndexNotFound, two ErrPartiallyMigrated) and whether it
 // is a document index (a catalog file of any format is present).
-func (m *IndexManager) open(ctx context.Context, name, folder string) (*ManagedIndex, error) {
+func (m *Manager) open(ctx context.Context, name, folder string) (*Index, error) {
 	names := slices.Sorted(maps.Keys(m.cfg.Formats))
-	codecs := make([]IndexCodec, len(names))
+	codecs := make([]core.IndexCodec, len(names))
 	for i, n := range names {
 		codecs[i] = m.cfg.Formats[n]
 	}
-	codec, err := DetectCodec(ctx, folder, m.cfg.Storage, codecs...)
+	codec, err := core.DetectCodec(ctx, folder, m.cfg.Storage, codecs...)
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +318,7 @@ func (m *IndexManager) open(ctx context.Context, name, folder string) (*ManagedI
 }
 
 // newManaged makes the index values for folder without touching storage.
-func (m *IndexManager) newManaged(ctx context.Context, name, format, folder string, isDoc bool, chunkSize, chunkOverlap int) (*ManagedIndex, error) {
+func (m *Manager) newManaged(ctx context.Context, name, format, folder string, isDoc bool, chunkSize, chunkOverlap int) (*Index, error) {
 	codec := m.cfg.Formats[format]
 	model := m.cfg.Embeddings
 	if m.cfg.EmbeddingsFor != nil {
@@ -324,11 +330,11 @@ func (m *IndexManager) newManaged(ctx context.Context, name, format, folder stri
 			model = own
 		}
 	}
-	mi := &ManagedIndex{Name: name, Format: format, Folder: folder, Embeddings: model}
+	mi := &Index{Name: name, Format: format, Folder: folder, Embeddings: model}
 	if !isDoc {
 		opts := m.cfg.IndexOptions
 		opts.Codec, opts.IndexName = codec, ""
-		ix, err := NewLocalIndex(folder, opts)
+		ix, err := core.NewLocalIndex(folder, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -337,12 +343,12 @@ func (m *IndexManager) newManaged(ctx context.Context, name, format, folder stri
 	}
 	opts := m.cfg.IndexOptions
 	opts.Codec, opts.IndexName = codec, ""
-	d, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{
+	d, err := core.NewLocalDocumentIndex(core.LocalDocumentIndexConfig{
 		IndexOptions:   opts,
 		FolderPath:     folder,
 		Embeddings:     model,
 		Tokenizer:      m.cfg.Tokenizer,
-		ChunkingConfig: ChunkingConfig{ChunkSize: max(chunkSize, 0), ChunkOverlap: chunkOverlap, VectraChunking: m.cfg.VectraChunking},
+		ChunkingConfig: core.ChunkingConfig{ChunkSize: max(chunkSize, 0), ChunkOverlap: chunkOverlap, VectraChunking: m.cfg.VectraChunking},
 	})
 	if err != nil {
 		return nil, err
@@ -351,7 +357,7 @@ func (m *IndexManager) newManaged(ctx context.Context, name, format, folder stri
 	return mi, nil
 }
 
-func (m *IndexManager) add(mi *ManagedIndex) {
+func (m *Manager) add(mi *Index) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.indexes[mi.Name]; !ok {
@@ -360,7 +366,7 @@ func (m *IndexManager) add(mi *ManagedIndex) {
 	m.indexes[mi.Name] = mi
 }
 
-func (m *IndexManager) removeLocked(name string) {
+func (m *Manager) removeLocked(name string) {
 	delete(m.indexes, name)
 	if i := slices.Index(m.order, name); i >= 0 {
 		m.order = slices.Delete(m.order, i, i+1)
@@ -369,7 +375,7 @@ func (m *IndexManager) removeLocked(name string) {
 
 // GetIndex returns the index called name. In single mode it returns the one
 // index whatever name is given, as Vectra does.
-func (m *IndexManager) GetIndex(name string) (*ManagedIndex, bool) {
+func (m *Manager) GetIndex(name string) (*Index, bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.IsSingleMode() {
@@ -384,23 +390,23 @@ func (m *IndexManager) GetIndex(name string) (*ManagedIndex, bool) {
 
 // RequireIndex is GetIndex with an error wrapping ErrIndexNotFound for an
 // unknown name.
-func (m *IndexManager) RequireIndex(name string) (*ManagedIndex, error) {
+func (m *Manager) RequireIndex(name string) (*Index, error) {
 	mi, ok := m.GetIndex(name)
 	if !ok {
-		return nil, fmt.Errorf("core: index %q: %w", name, ErrIndexNotFound)
+		return nil, fmt.Errorf("manager: index %q: %w", name, core.ErrIndexNotFound)
 	}
 	return mi, nil
 }
 
 // RequireDocumentIndex is RequireIndex for a document index; a plain index
 // is ErrNotDocumentIndex.
-func (m *IndexManager) RequireDocumentIndex(name string) (*ManagedIndex, error) {
+func (m *Manager) RequireDocumentIndex(name string) (*Index, error) {
 	mi, err := m.RequireIndex(name)
 	if err != nil {
 		return nil, err
 	}
 	if !mi.IsDocumentIndex() {
-		return nil, fmt.Errorf("core: index %q: %w", name, ErrNotDocumentIndex)
+		return nil, fmt.Errorf("manager: index %q: %w", name, core.ErrNotDocumentIndex)
 	}
 	return mi, nil
 }
@@ -411,7 +417,7 @@ func (m *IndexManager) RequireDocumentIndex(name string) (*ManagedIndex, error) 
 // name or unknown format is ErrInvalidArgument; a name already served, or a
 // folder that already holds an index, ErrIndexExists; a manager with
 // neither a root folder nor an index path cannot create (ErrInvalidArgument).
-func (m *IndexManager) CreateIndex(ctx context.Context, name string, cfg CreateManagedIndexConfig) (*ManagedIndex, error) {
+func (m *Manager) CreateIndex(ctx context.Context, name string, cfg CreateConfig) (*Index, error) {
 	const op = "create index"
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -424,10 +430,10 @@ func (m *IndexManager) CreateIndex(ctx context.Context, name string, cfg CreateM
 		format = m.cfg.DefaultFormat
 	}
 	if _, ok := m.cfg.Formats[format]; !ok {
-		return nil, wrapOp(ctx, op, name, fmt.Errorf("unknown format %q (known: %q): %w", format, slices.Sorted(maps.Keys(m.cfg.Formats)), ErrInvalidArgument))
+		return nil, wrapOp(ctx, op, name, fmt.Errorf("unknown format %q (known: %q): %w", format, slices.Sorted(maps.Keys(m.cfg.Formats)), core.ErrInvalidArgument))
 	}
 	if cfg.ChunkSize < 0 || cfg.ChunkOverlap < 0 || cfg.Version < 0 {
-		return nil, wrapOp(ctx, op, name, fmt.Errorf("version %d, chunk size %d and overlap %d must not be negative: %w", cfg.Version, cfg.ChunkSize, cfg.ChunkOverlap, ErrInvalidArgument))
+		return nil, wrapOp(ctx, op, name, fmt.Errorf("version %d, chunk size %d and overlap %d must not be negative: %w", cfg.Version, cfg.ChunkSize, cfg.ChunkOverlap, core.ErrInvalidArgument))
 	}
 	var folder string
 	switch {
@@ -436,12 +442,12 @@ func (m *IndexManager) CreateIndex(ctx context.Context, name string, cfg CreateM
 	case m.cfg.RootDir != "":
 		folder = pathutil.Join(m.cfg.RootDir, name)
 	default:
-		return nil, wrapOp(ctx, op, name, fmt.Errorf("no root folder configured: %w", ErrInvalidArgument))
+		return nil, wrapOp(ctx, op, name, fmt.Errorf("no root folder configured: %w", core.ErrInvalidArgument))
 	}
 	m.changeMu.Lock()
 	defer m.changeMu.Unlock()
 	if m.loaded(name) {
-		return nil, wrapOp(ctx, op, name, ErrIndexExists)
+		return nil, wrapOp(ctx, op, name, core.ErrIndexExists)
 	}
 	mi, err := m.newManaged(ctx, name, format, folder, cfg.IsDocumentIndex, cfg.ChunkSize, cfg.ChunkOverlap)
 	if err != nil {
@@ -449,9 +455,9 @@ func (m *IndexManager) CreateIndex(ctx context.Context, name string, cfg CreateM
 	}
 	version := max(cfg.Version, 1)
 	if mi.Documents != nil {
-		err = mi.Documents.CreateIndex(ctx, CreateIndexConfig{Version: version})
+		err = mi.Documents.CreateIndex(ctx, core.CreateIndexConfig{Version: version})
 	} else {
-		err = mi.Index.CreateIndex(ctx, CreateIndexConfig{Version: version})
+		err = mi.Index.CreateIndex(ctx, core.CreateIndexConfig{Version: version})
 	}
 	if err != nil {
 		return nil, wrapOp(ctx, op, name, err)
@@ -462,7 +468,7 @@ func (m *IndexManager) CreateIndex(ctx context.Context, name string, cfg CreateM
 
 // loaded reports whether name is served, by its own name (single mode's
 // GetIndex answers every name).
-func (m *IndexManager) loaded(name string) bool {
+func (m *Manager) loaded(name string) bool {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	_, ok := m.indexes[name]
@@ -471,7 +477,7 @@ func (m *IndexManager) loaded(name string) bool {
 
 // DeleteIndex deletes the index called name (its whole folder) and stops
 // serving it. An unknown name is ErrIndexNotFound.
-func (m *IndexManager) DeleteIndex(ctx context.Context, name string) error {
+func (m *Manager) DeleteIndex(ctx context.Context, name string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -496,10 +502,10 @@ func (m *IndexManager) DeleteIndex(ctx context.Context, name string) error {
 }
 
 // ListIndexes returns the served indexes in the order they were loaded.
-func (m *IndexManager) ListIndexes() []*ManagedIndex {
+func (m *Manager) ListIndexes() []*Index {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	out := make([]*ManagedIndex, len(m.order))
+	out := make([]*Index, len(m.order))
 	for i, name := range m.order {
 		out[i] = m.indexes[name]
 	}
@@ -508,7 +514,7 @@ func (m *IndexManager) ListIndexes() []*ManagedIndex {
 
 // Shutdown stops the periodic rescan, waits for a scan in progress and
 // stops serving every index. It may be called more than once.
-func (m *IndexManager) Shutdown() {
+func (m *Manager) Shutdown() {
 	m.stopOnce.Do(func() { close(m.stop) })
 	m.scanning.Wait()
 	m.changeMu.Lock()
@@ -519,7 +525,7 @@ func (m *IndexManager) Shutdown() {
 	m.order = nil
 }
 
-// MaxIndexNameBytes is the longest index name an IndexManager creates: a
+// MaxIndexNameBytes is the longest index name an Manager creates: a
 // name is one folder name, and file systems refuse longer ones at 255
 // bytes or fewer.
 const MaxIndexNameBytes = 128
@@ -530,17 +536,26 @@ const MaxIndexNameBytes = 128
 func validIndexName(name string) error {
 	switch {
 	case name == "":
-		return fmt.Errorf("index name is empty: %w", ErrInvalidArgument)
+		return fmt.Errorf("index name is empty: %w", core.ErrInvalidArgument)
 	case len(name) > MaxIndexNameBytes:
-		return fmt.Errorf("index name of %d bytes is longer than %d: %w", len(name), MaxIndexNameBytes, ErrInvalidArgument)
+		return fmt.Errorf("index name of %d bytes is longer than %d: %w", len(name), MaxIndexNameBytes, core.ErrInvalidArgument)
 	case !utf8.ValidString(name):
-		return fmt.Errorf("index name %q is not UTF-8: %w", name, ErrInvalidArgument)
+		return fmt.Errorf("index name %q is not UTF-8: %w", name, core.ErrInvalidArgument)
 	case strings.ContainsAny(name, "/\\"):
-		return fmt.Errorf("index name %q holds a path separator: %w", name, ErrInvalidArgument)
+		return fmt.Errorf("index name %q holds a path separator: %w", name, core.ErrInvalidArgument)
 	case strings.ContainsFunc(name, unicode.IsControl):
-		return fmt.Errorf("index name %q holds a control character: %w", name, ErrInvalidArgument)
+		return fmt.Errorf("index name %q holds a control character: %w", name, core.ErrInvalidArgument)
 	case strings.HasPrefix(name, "."), strings.HasPrefix(name, "~"):
-		return fmt.Errorf("index name %q starts with %q: %w", name, name[:1], ErrInvalidArgument)
+		return fmt.Errorf("index name %q starts with %q: %w", name, name[:1], core.ErrInvalidArgument)
 	}
 	return nil
+}
+
+// wrapOp returns the error of operation op on key as "manager: <op> <key>:
+// <err>", except that an error caused by ctx ending is ctx's own error.
+func wrapOp(ctx context.Context, op, key string, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return ctxErr
+	}
+	return fmt.Errorf("manager: %s %q: %w", op, key, err)
 }

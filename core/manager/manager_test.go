@@ -1,34 +1,37 @@
-package core
+package manager
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/internal/testtok"
 )
 
 // managerFormats are two test codecs told apart by extension, standing for
 // JSON and protobuf.
-var managerFormats = map[string]IndexCodec{FormatJSON: jsonTestCodec{}, FormatProtobuf: jsonTestCodec{ext: ".pb"}}
+var managerFormats = map[string]core.IndexCodec{FormatJSON: testCodec{ext: ".json"}, FormatProtobuf: testCodec{ext: ".pb"}}
 
-func newTestManager(t *testing.T, st FileStorage, edit func(*IndexManagerConfig)) *IndexManager {
+func newTestManager(t *testing.T, st core.FileStorage, edit func(*Config)) *Manager {
 	t.Helper()
-	cfg := IndexManagerConfig{
+	cfg := Config{
 		RootDir:      "root",
 		Formats:      managerFormats,
-		Embeddings:   &docTestEmbeddings{maxTokens: 100},
+		Embeddings:   testEmbeddings{},
 		Tokenizer:    testtok.Char{},
 		ScanInterval: -1,
-		IndexOptions: IndexOptions{Storage: st},
+		IndexOptions: core.IndexOptions{Storage: st},
 	}
 	if edit != nil {
 		edit(&cfg)
 	}
-	m, err := NewIndexManager(cfg)
+	m, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +43,7 @@ func newTestManager(t *testing.T, st FileStorage, edit func(*IndexManagerConfig)
 }
 
 // listed is the manager's indexes as "name format doc?" strings.
-func listed(m *IndexManager) []string {
+func listed(m *Manager) []string {
 	var out []string
 	for _, mi := range m.ListIndexes() {
 		out = append(out, fmt.Sprintf("%s %s %v", mi.Name, mi.Format, mi.IsDocumentIndex()))
@@ -50,12 +53,12 @@ func listed(m *IndexManager) []string {
 
 func TestIndexManagerCreatesAndFindsIndexesInTheRootFolder(t *testing.T) {
 	ctx := t.Context()
-	st := newMemTestStorage()
+	st := core.NewMemoryStorage()
 	m := newTestManager(t, st, nil)
-	if _, err := m.CreateIndex(ctx, "plain", CreateManagedIndexConfig{}); err != nil {
+	if _, err := m.CreateIndex(ctx, "plain", CreateConfig{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.CreateIndex(ctx, "docs", CreateManagedIndexConfig{Format: FormatProtobuf, IsDocumentIndex: true, ChunkSize: 64}); err != nil {
+	if _, err := m.CreateIndex(ctx, "docs", CreateConfig{Format: FormatProtobuf, IsDocumentIndex: true, ChunkSize: 64}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"plain json false", "docs protobuf true"}
@@ -101,15 +104,15 @@ func contains(list []string, s string) bool {
 }
 
 func TestIndexManagerRejectsNamesThatLeaveTheRoot(t *testing.T) {
-	m := newTestManager(t, newMemTestStorage(), nil)
+	m := newTestManager(t, core.NewMemoryStorage(), nil)
 	for _, name := range []string{"", "..", "../escape", "a/b", `a\b`, ".hidden", ".",
 		strings.Repeat("n", 300), strings.Repeat("n", 10_000), strings.Repeat("n", MaxIndexNameBytes+1),
 		"line\nbreak", "tab\there", "nul\x00", "bell\a", "~home", "\xff\xfe"} {
-		if _, err := m.CreateIndex(t.Context(), name, CreateManagedIndexConfig{}); !errors.Is(err, ErrInvalidArgument) {
-			t.Errorf("CreateIndex(%q) = %v, want ErrInvalidArgument", name, err)
+		if _, err := m.CreateIndex(t.Context(), name, CreateConfig{}); !errors.Is(err, core.ErrInvalidArgument) {
+			t.Errorf("CreateIndex(%q) = %v, want core.ErrInvalidArgument", name, err)
 		}
 	}
-	if _, err := m.CreateIndex(t.Context(), strings.Repeat("n", MaxIndexNameBytes), CreateManagedIndexConfig{}); err != nil {
+	if _, err := m.CreateIndex(t.Context(), strings.Repeat("n", MaxIndexNameBytes), CreateConfig{}); err != nil {
 		t.Errorf("a name of MaxIndexNameBytes: %v", err)
 	}
 	m.DeleteIndex(t.Context(), strings.Repeat("n", MaxIndexNameBytes))
@@ -120,65 +123,65 @@ func TestIndexManagerRejectsNamesThatLeaveTheRoot(t *testing.T) {
 
 func TestIndexManagerErrors(t *testing.T) {
 	ctx := t.Context()
-	m := newTestManager(t, newMemTestStorage(), nil)
-	if _, err := m.CreateIndex(ctx, "x", CreateManagedIndexConfig{Format: "xml"}); !errors.Is(err, ErrInvalidArgument) {
-		t.Errorf("unknown format: %v, want ErrInvalidArgument", err)
+	m := newTestManager(t, core.NewMemoryStorage(), nil)
+	if _, err := m.CreateIndex(ctx, "x", CreateConfig{Format: "xml"}); !errors.Is(err, core.ErrInvalidArgument) {
+		t.Errorf("unknown format: %v, want core.ErrInvalidArgument", err)
 	}
-	if _, err := m.CreateIndex(ctx, "x", CreateManagedIndexConfig{}); err != nil {
+	if _, err := m.CreateIndex(ctx, "x", CreateConfig{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.CreateIndex(ctx, "x", CreateManagedIndexConfig{}); !errors.Is(err, ErrIndexExists) {
-		t.Errorf("a second CreateIndex: %v, want ErrIndexExists", err)
+	if _, err := m.CreateIndex(ctx, "x", CreateConfig{}); !errors.Is(err, core.ErrIndexExists) {
+		t.Errorf("a second CreateIndex: %v, want core.ErrIndexExists", err)
 	}
-	if _, err := m.RequireIndex("missing"); !errors.Is(err, ErrIndexNotFound) {
-		t.Errorf("RequireIndex(missing): %v, want ErrIndexNotFound", err)
+	if _, err := m.RequireIndex("missing"); !errors.Is(err, core.ErrIndexNotFound) {
+		t.Errorf("RequireIndex(missing): %v, want core.ErrIndexNotFound", err)
 	}
-	if _, err := m.RequireDocumentIndex("x"); !errors.Is(err, ErrNotDocumentIndex) {
-		t.Errorf("RequireDocumentIndex(plain): %v, want ErrNotDocumentIndex", err)
+	if _, err := m.RequireDocumentIndex("x"); !errors.Is(err, core.ErrNotDocumentIndex) {
+		t.Errorf("RequireDocumentIndex(plain): %v, want core.ErrNotDocumentIndex", err)
 	}
-	if err := m.DeleteIndex(ctx, "missing"); !errors.Is(err, ErrIndexNotFound) {
-		t.Errorf("DeleteIndex(missing): %v, want ErrIndexNotFound", err)
+	if err := m.DeleteIndex(ctx, "missing"); !errors.Is(err, core.ErrIndexNotFound) {
+		t.Errorf("DeleteIndex(missing): %v, want core.ErrIndexNotFound", err)
 	}
-	noRoot := newTestManager(t, newMemTestStorage(), func(c *IndexManagerConfig) { c.RootDir = "" })
-	if _, err := noRoot.CreateIndex(ctx, "x", CreateManagedIndexConfig{}); !errors.Is(err, ErrInvalidArgument) {
-		t.Errorf("CreateIndex without a root: %v, want ErrInvalidArgument", err)
+	noRoot := newTestManager(t, core.NewMemoryStorage(), func(c *Config) { c.RootDir = "" })
+	if _, err := noRoot.CreateIndex(ctx, "x", CreateConfig{}); !errors.Is(err, core.ErrInvalidArgument) {
+		t.Errorf("CreateIndex without a root: %v, want core.ErrInvalidArgument", err)
 	}
-	for _, cfg := range []IndexManagerConfig{
+	for _, cfg := range []Config{
 		{Formats: managerFormats},
-		{IndexOptions: IndexOptions{Storage: newMemTestStorage()}},
-		{IndexOptions: IndexOptions{Storage: newMemTestStorage()}, Formats: managerFormats, DefaultFormat: "xml"},
+		{IndexOptions: core.IndexOptions{Storage: core.NewMemoryStorage()}},
+		{IndexOptions: core.IndexOptions{Storage: core.NewMemoryStorage()}, Formats: managerFormats, DefaultFormat: "xml"},
 	} {
-		if _, err := NewIndexManager(cfg); !errors.Is(err, ErrInvalidArgument) {
-			t.Errorf("NewIndexManager(%+v): %v, want ErrInvalidArgument", cfg, err)
+		if _, err := New(cfg); !errors.Is(err, core.ErrInvalidArgument) {
+			t.Errorf("New(%+v): %v, want core.ErrInvalidArgument", cfg, err)
 		}
 	}
 }
 
 func TestIndexManagerCreateOverAnExistingFolderIsIndexExists(t *testing.T) {
 	ctx := t.Context()
-	st := newMemTestStorage()
+	st := core.NewMemoryStorage()
 	other := newTestManager(t, st, nil)
-	if _, err := other.CreateIndex(ctx, "taken", CreateManagedIndexConfig{}); err != nil {
+	if _, err := other.CreateIndex(ctx, "taken", CreateConfig{}); err != nil {
 		t.Fatal(err)
 	}
 	m := newTestManager(t, st, nil)
 	if err := m.DeleteIndex(ctx, "taken"); err != nil { // m found it at Initialize
 		t.Fatal(err)
 	}
-	if _, err := other.CreateIndex(ctx, "again", CreateManagedIndexConfig{}); err != nil {
+	if _, err := other.CreateIndex(ctx, "again", CreateConfig{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.CreateIndex(ctx, "again", CreateManagedIndexConfig{}); !errors.Is(err, ErrIndexExists) {
-		t.Fatalf("CreateIndex over a folder another manager made: %v, want ErrIndexExists", err)
+	if _, err := m.CreateIndex(ctx, "again", CreateConfig{}); !errors.Is(err, core.ErrIndexExists) {
+		t.Fatalf("CreateIndex over a folder another manager made: %v, want core.ErrIndexExists", err)
 	}
 }
 
 func TestIndexManagerRescanAddsAndDrops(t *testing.T) {
 	ctx := t.Context()
-	st := newMemTestStorage()
+	st := core.NewMemoryStorage()
 	writer := newTestManager(t, st, nil)
 	m := newTestManager(t, st, nil)
-	if _, err := writer.CreateIndex(ctx, "late", CreateManagedIndexConfig{}); err != nil {
+	if _, err := writer.CreateIndex(ctx, "late", CreateConfig{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := m.GetIndex("late"); ok {
@@ -203,10 +206,10 @@ func TestIndexManagerRescanAddsAndDrops(t *testing.T) {
 
 func TestIndexManagerPeriodicRescan(t *testing.T) {
 	ctx := t.Context()
-	st := newMemTestStorage()
+	st := core.NewMemoryStorage()
 	writer := newTestManager(t, st, nil)
-	m := newTestManager(t, st, func(c *IndexManagerConfig) { c.ScanInterval = 5 * time.Millisecond })
-	if _, err := writer.CreateIndex(ctx, "seen", CreateManagedIndexConfig{}); err != nil {
+	m := newTestManager(t, st, func(c *Config) { c.ScanInterval = 5 * time.Millisecond })
+	if _, err := writer.CreateIndex(ctx, "seen", CreateConfig{}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -228,12 +231,12 @@ func TestIndexManagerPeriodicRescan(t *testing.T) {
 
 func TestIndexManagerSingleMode(t *testing.T) {
 	ctx := t.Context()
-	st := newMemTestStorage()
+	st := core.NewMemoryStorage()
 	root := newTestManager(t, st, nil)
-	if _, err := root.CreateIndex(ctx, "only", CreateManagedIndexConfig{Format: FormatProtobuf}); err != nil {
+	if _, err := root.CreateIndex(ctx, "only", CreateConfig{Format: FormatProtobuf}); err != nil {
 		t.Fatal(err)
 	}
-	m := newTestManager(t, st, func(c *IndexManagerConfig) { c.IndexPath = "root/only" })
+	m := newTestManager(t, st, func(c *Config) { c.IndexPath = "root/only" })
 	if !m.IsSingleMode() {
 		t.Fatal("not single mode")
 	}
@@ -243,30 +246,30 @@ func TestIndexManagerSingleMode(t *testing.T) {
 			t.Errorf("GetIndex(%q) = %+v, %v; want the one index", name, mi, ok)
 		}
 	}
-	missing, err := NewIndexManager(IndexManagerConfig{IndexPath: "nowhere", Formats: managerFormats, IndexOptions: IndexOptions{Storage: st}})
+	missing, err := New(Config{IndexPath: "nowhere", Formats: managerFormats, IndexOptions: core.IndexOptions{Storage: st}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := missing.Initialize(ctx); !errors.Is(err, ErrIndexNotFound) {
-		t.Fatalf("Initialize of a missing single index: %v, want ErrIndexNotFound", err)
+	if err := missing.Initialize(ctx); !errors.Is(err, core.ErrIndexNotFound) {
+		t.Fatalf("Initialize of a missing single index: %v, want core.ErrIndexNotFound", err)
 	}
 }
 
 func TestIndexManagerConcurrentUse(t *testing.T) {
 	ctx := t.Context()
-	st := newMemTestStorage()
-	m := newTestManager(t, st, func(c *IndexManagerConfig) { c.ScanInterval = time.Millisecond })
+	st := core.NewMemoryStorage()
+	m := newTestManager(t, st, func(c *Config) { c.ScanInterval = time.Millisecond })
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Go(func() {
 			for i := range 10 {
 				name := fmt.Sprintf("ix-%d-%d", g, i)
-				mi, err := m.CreateIndex(ctx, name, CreateManagedIndexConfig{})
+				mi, err := m.CreateIndex(ctx, name, CreateConfig{})
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				if _, err := mi.Index.InsertItem(ctx, IndexItem{Vector: []float32{1, 2}}); err != nil {
+				if _, err := mi.Index.InsertItem(ctx, core.IndexItem{Vector: []float32{1, 2}}); err != nil {
 					t.Error(err)
 				}
 				if i%2 == 0 {
@@ -293,7 +296,7 @@ func TestIndexManagerConcurrentUse(t *testing.T) {
 	}
 }
 
-// IndexManagerConfig.VectraChunking reaches every document index served:
+// Config.VectraChunking reaches every document index served:
 // Vectra's chunks with it, chunks that fill their budget without.
 func TestIndexManagerVectraChunking(t *testing.T) {
 	text := "abc\n---\ndef\n}\nghi"
@@ -301,8 +304,8 @@ func TestIndexManagerVectraChunking(t *testing.T) {
 		vectra bool
 		want   int
 	}{{false, 1}, {true, 5}} {
-		m := newTestManager(t, newMemTestStorage(), func(c *IndexManagerConfig) { c.VectraChunking = tc.vectra })
-		mi, err := m.CreateIndex(t.Context(), "docs", CreateManagedIndexConfig{IsDocumentIndex: true, ChunkSize: 50})
+		m := newTestManager(t, core.NewMemoryStorage(), func(c *Config) { c.VectraChunking = tc.vectra })
+		mi, err := m.CreateIndex(t.Context(), "docs", CreateConfig{IsDocumentIndex: true, ChunkSize: 50})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -315,6 +318,40 @@ func TestIndexManagerVectraChunking(t *testing.T) {
 		}
 		if st.Chunks != tc.want {
 			t.Errorf("VectraChunking %v: %d chunks, want %d", tc.vectra, st.Chunks, tc.want)
+		}
+	}
+}
+
+// Every method that takes a context returns that context's error unchanged
+// once it has ended, and a new method with a context fails this test until
+// it has a case here.
+func TestEndedContextIsReturnedUnchanged(t *testing.T) {
+	m := newTestManager(t, core.NewMemoryStorage(), nil)
+	calls := map[string]func(context.Context) error{
+		"Initialize": m.Initialize,
+		"Rescan":     m.Rescan,
+		"CreateIndex": func(ctx context.Context) error {
+			_, err := m.CreateIndex(ctx, "new-index", CreateConfig{})
+			return err
+		},
+		"DeleteIndex": func(ctx context.Context) error { return m.DeleteIndex(ctx, "missing") },
+	}
+	typ := reflect.TypeFor[*Manager]()
+	ctxType := reflect.TypeFor[context.Context]()
+	for i := range typ.NumMethod() {
+		if mt := typ.Method(i); mt.Type.NumIn() > 1 && mt.Type.In(1) == ctxType && calls[mt.Name] == nil {
+			t.Errorf("%s takes a context and has no case here", mt.Name)
+		}
+	}
+	canceled, cancel := context.WithCancel(t.Context())
+	cancel()
+	expired, cancel2 := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
+	defer cancel2()
+	for name, call := range calls {
+		for _, ctx := range []context.Context{canceled, expired} {
+			if err := call(ctx); err != ctx.Err() {
+				t.Errorf("%s with an ended context: %v, want %v unchanged", name, err, ctx.Err())
+			}
 		}
 	}
 }

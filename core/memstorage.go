@@ -1,0 +1,212 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/foliovec/folio/core/internal/memfs"
+	"github.com/foliovec/folio/core/pathutil"
+)
+
+// MemoryStorage is the in-memory FileStorage: Vectra's
+// VirtualFileStorage, for tests, the browser (GOOS=js) and WASI, and any
+// index that need not outlive the process. The storage-mem adapter, the
+// conformance suites' self-tests and core's own tests all use it.
+//
+// Paths are normalised with [pathutil.Normalize], so "a//b", "a/./b",
+// "a/x/../b" and "a\b" name the same entry, a trailing "/" is ignored, and a
+// ".." that would climb above the top is dropped. The relative top ("") and
+// the absolute root ("/") are two folders that always exist; every other
+// folder is created with CreateFolder.
+//
+// It keeps the rules of the file-system adapter, which the storage
+// conformance suite pins for both, and fixes Vectra's VirtualFileStorage
+// where they differ: CreateFolder creates missing parents, DeleteFolder is
+// recursive, CreateFile and UpsertFile need their parent folder to exist,
+// and ListFiles reports folders with [FileTypeFolder] and sorts its entries
+// by name.
+//
+// A MemoryStorage is safe for concurrent use; reads run in parallel. Every
+// write replaces a file whole, so readers see the old content or the new
+// one, never a mix, and WriteFiles lands its files together. Contents are
+// copied on the way in and on the way out. It implements [GroupWriter],
+// [FolderLocker] (an in-process lock per folder, shared by every user of the
+// storage value) and [FileVersioner] (a counter every write advances), so
+// several LocalIndex values over one storage share a folder as processes
+// share one on disk.
+//
+// Errors carry the operation and the path (`memory storage: create file
+// "a.txt": file already exists`). A path that exists where a new file or
+// folder should go wraps [io/fs.ErrExist]; a missing file, folder or parent
+// folder wraps [io/fs.ErrNotExist]. An unknown ListFiles filter and deleting
+// a root folder wrap [ErrInvalidArgument]. A cancelled or expired context
+// is returned unchanged, before any change.
+type MemoryStorage struct{ tree *memfs.FS }
+
+// NewMemoryStorage returns an empty storage holding only the root folders
+// "" and "/".
+func NewMemoryStorage() *MemoryStorage { return &MemoryStorage{tree: memfs.New()} }
+
+var (
+	_ FileStorage   = (*MemoryStorage)(nil)
+	_ GroupWriter   = (*MemoryStorage)(nil)
+	_ FolderLocker  = (*MemoryStorage)(nil)
+	_ FileVersioner = (*MemoryStorage)(nil)
+)
+
+// do runs f on p's key after checking ctx, naming op and p in its error.
+func do(ctx context.Context, op, p string, f func(key string) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	err := f(pathutil.Normalize(p))
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, memfs.ErrRoot):
+		err = fmt.Errorf("%w: %w", err, ErrInvalidArgument)
+	}
+	return fmt.Errorf("memory storage: %s %q: %w", op, p, err)
+}
+
+// CreateFile stores a copy of content as a new file. It fails with
+// fs.ErrExist if a file or folder is at filePath, and with fs.ErrNotExist if
+// the parent folder is missing.
+func (s *MemoryStorage) CreateFile(ctx context.Context, filePath string, content []byte) error {
+	return do(ctx, "create file", filePath, func(k string) error { return s.tree.Create(k, content) })
+}
+
+// UpsertFile stores a copy of content as the file at filePath, replacing
+// any file there. It fails if a folder is there, and with fs.ErrNotExist if
+// the parent folder is missing.
+func (s *MemoryStorage) UpsertFile(ctx context.Context, filePath string, content []byte) error {
+	return do(ctx, "upsert file", filePath, func(k string) error { return s.tree.Upsert(k, content) })
+}
+
+// WriteFiles upserts every file in order at once, so readers see none of
+// them or all of them; it stops at the first failure.
+func (s *MemoryStorage) WriteFiles(ctx context.Context, files []FileWrite) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	keys, contents := make([]string, len(files)), make([][]byte, len(files))
+	for i, f := range files {
+		keys[i], contents[i] = pathutil.Normalize(f.Path), f.Content
+	}
+	if i, err := s.tree.UpsertAll(keys, contents); err != nil {
+		return do(ctx, "write file", files[i].Path, func(string) error { return err })
+	}
+	return nil
+}
+
+// ReadFile returns a copy of the file's content (empty, not nil, for an
+// empty file). It fails with fs.ErrNotExist if nothing is at filePath.
+func (s *MemoryStorage) ReadFile(ctx context.Context, filePath string) ([]byte, error) {
+	var b []byte
+	err := do(ctx, "read file", filePath, func(k string) (err error) {
+		b, err = s.tree.Read(k)
+		return err
+	})
+	return b, err
+}
+
+// DeleteFile removes the file at filePath; nothing there is no error. It
+// fails if a folder is there.
+func (s *MemoryStorage) DeleteFile(ctx context.Context, filePath string) error {
+	return do(ctx, "delete file", filePath, func(k string) error { return s.tree.Delete(k, false) })
+}
+
+// PathExists reports whether a file or folder is at p.
+func (s *MemoryStorage) PathExists(ctx context.Context, p string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	_, err := s.tree.Stat(pathutil.Normalize(p))
+	return err == nil, nil
+}
+
+// CreateFolder creates the folder at folderPath and any missing parent; an
+// existing folder is no error. It fails with fs.ErrExist if a file is at
+// folderPath, and if one of its parents is a file.
+func (s *MemoryStorage) CreateFolder(ctx context.Context, folderPath string) error {
+	return do(ctx, "create folder", folderPath, s.tree.MakeFolder)
+}
+
+// DeleteFolder removes the folder at folderPath and everything below it;
+// nothing there is no error. It fails if a file is there, and with
+// ErrInvalidArgument for the roots "" and "/".
+func (s *MemoryStorage) DeleteFolder(ctx context.Context, folderPath string) error {
+	return do(ctx, "delete folder", folderPath, func(k string) error { return s.tree.Delete(k, true) })
+}
+
+// GetDetails describes the file or folder at p; fs.ErrNotExist if nothing
+// is there.
+func (s *MemoryStorage) GetDetails(ctx context.Context, p string) (FileDetails, error) {
+	var d FileDetails
+	err := do(ctx, "get details", p, func(k string) error {
+		e, err := s.tree.Stat(k)
+		d = memDetails(e)
+		return err
+	})
+	return d, err
+}
+
+func memDetails(e memfs.Entry) FileDetails {
+	if e.IsFolder {
+		return FileDetails{Name: e.Name, Path: e.Path, IsFolder: true, FileType: FileTypeFolder}
+	}
+	return FileDetails{Name: e.Name, Path: e.Path, FileType: GetFileType(e.Name)}
+}
+
+// ListFiles lists the immediate children of the folder at folderPath,
+// sorted by name, keeping files, folders or both as filter says ("" is
+// ListAll). It fails with fs.ErrNotExist if the folder is missing, and with
+// ErrInvalidArgument for an unknown filter.
+func (s *MemoryStorage) ListFiles(ctx context.Context, folderPath string, filter ListFilesFilter) ([]FileDetails, error) {
+	var out []FileDetails
+	err := do(ctx, "list files", folderPath, func(k string) error {
+		files, folders, err := filter.Selects()
+		if err != nil {
+			return err
+		}
+		entries, err := s.tree.List(k)
+		for _, e := range entries {
+			if e.IsFolder && folders || !e.IsFolder && files {
+				out = append(out, memDetails(e))
+			}
+		}
+		return err
+	})
+	return out, err
+}
+
+// LockFolder takes the storage's lock on the folder at folderPath, waiting
+// until it is free or ctx ends; the folder must exist. The release may be
+// called more than once.
+func (s *MemoryStorage) LockFolder(ctx context.Context, folderPath string) (func(), error) {
+	var unlock func()
+	err := do(ctx, "lock folder", folderPath, func(k string) (err error) {
+		unlock, err = s.tree.Lock(ctx, k)
+		return err
+	})
+	if ctxErr := ctx.Err(); err != nil && errors.Is(err, ctxErr) {
+		return nil, ctxErr
+	}
+	return unlock, err
+}
+
+// FileVersion returns the file's write counter, which every write of it
+// advances.
+func (s *MemoryStorage) FileVersion(ctx context.Context, filePath string) (string, error) {
+	var v uint64
+	err := do(ctx, "file version", filePath, func(k string) (err error) {
+		v, err = s.tree.Version(k)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return strconv.FormatUint(v, 10), nil
+}
