@@ -9,6 +9,7 @@ import (
 	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/manager"
+	"github.com/foliovec/folio/core/migrate"
 )
 
 // Formats MigrateOptions.To accepts.
@@ -41,7 +42,7 @@ func DetectCodec(ctx context.Context, folderPath string, storage core.FileStorag
 		}
 		storage = local
 	}
-	return core.DetectCodec(ctx, folderPath, storage, codecjson.New(), codecpb.New())
+	return migrate.DetectCodec(ctx, folderPath, storage, codecjson.New(), codecpb.New())
 }
 
 // MigrateIndex converts the index in folderPath, with its side-car files,
@@ -67,5 +68,5 @@ func MigrateIndex(ctx context.Context, folderPath string, opts MigrateOptions) e
 		}
 		storage = local
 	}
-	return core.MigrateIndex(ctx, folderPath, from, to, storage)
+	return migrate.Index(ctx, folderPath, from, to, storage)
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/foliovec/folio/core/jsvalue"
+	"github.com/foliovec/folio/core/pathutil"
 )
 
 // ChunkSpan returns the document id and the inclusive UTF-16 start and end
@@ -79,7 +80,7 @@ func chunkText(units []uint16, start, end int) string {
 // it. An id that would leave the folder is ErrInvalidArgument.
 func (ix *LocalIndex) readDocumentText(ctx context.Context, documentID string) (string, error) {
 	name := documentID + ".txt"
-	if !isInsideRelPath(name) {
+	if !pathutil.IsLocal(name) {
 		return "", fmt.Errorf("document id %q leaves the index folder: %w", documentID, ErrInvalidArgument)
 	}
 	raw, err := ix.storage.ReadFile(ctx, ix.path(name))

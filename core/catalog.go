@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/foliovec/folio/core/jsvalue"
+	"github.com/foliovec/folio/core/pathutil"
 )
 
 // The document catalog, catalog<ext> beside the index file, maps URIs to
@@ -109,7 +110,7 @@ func cloneCatalog(c *DocumentCatalog) DocumentCatalog {
 // validDocumentID reports whether id can name files in the index folder:
 // "<id>.txt" stays inside it. Vectra's ids are uuids.
 func validDocumentID(id string) bool {
-	return id != "" && !strings.Contains(id, "/") && isInsideRelPath(id+".txt")
+	return id != "" && !strings.Contains(id, "/") && pathutil.IsLocal(id+".txt")
 }
 
 // catalogPath is the catalog's storage path.
@@ -264,7 +265,7 @@ func (d *LocalDocumentIndex) inlineChunkKeys(ctx context.Context, items []IndexI
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			if !isInsideRelPath(items[i].MetadataFile) {
+			if !pathutil.IsLocal(items[i].MetadataFile) {
 				errs[j] = fmt.Errorf("metadata file %q leaves the folder: %w", items[i].MetadataFile, ErrCorrupt)
 				return
 			}

@@ -164,13 +164,6 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 	}
 
 	funcs := map[string]func(context.Context) error{
-		"DetectCodec": func(ctx context.Context) error {
-			_, err := DetectCodec(ctx, docTestFolder, env.st, jsonTestCodec{})
-			return err
-		},
-		"MigrateIndex": func(ctx context.Context) error {
-			return MigrateIndex(ctx, docTestFolder, jsonTestCodec{}, jsonTestCodec{}, env.st)
-		},
 		"EnsureFolderExists": func(ctx context.Context) error { return EnsureFolderExists(ctx, env.st, "new") },
 		"TryDeleteFile":      func(ctx context.Context) error { return TryDeleteFile(ctx, env.st, "x") },
 	}

@@ -58,7 +58,7 @@ func (doc *LocalDocument) FolderPath() string { return doc.folder }
 // from files are not trusted).
 func (doc *LocalDocument) file(ext string) (string, error) {
 	name := doc.id + ext
-	if strings.Contains(doc.id, "/") || !isInsideRelPath(name) {
+	if strings.Contains(doc.id, "/") || !pathutil.IsLocal(name) {
 		return "", fmt.Errorf("document id %q leaves the index folder: %w", doc.id, ErrCorrupt)
 	}
 	return pathutil.Join(doc.folder, name), nil

@@ -33,6 +33,10 @@ var (
 	ErrCorrupt = errors.New("corrupt data")
 	// ErrNotDocumentIndex: the folder holds an index but no document catalog.
 	ErrNotDocumentIndex = errors.New("not a document index")
+	// ErrPartiallyMigrated: the folder holds the index file of more than one
+	// codec, as an interrupted migration leaves it; running the migration
+	// again (package migrate) finishes it.
+	ErrPartiallyMigrated = errors.New("index is partially migrated")
 )
 
 // wrapOp is the one funnel of core's errors: it returns the error of an

@@ -211,7 +211,7 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 	if name == "" {
 		name = "index" + opts.Codec.Extension()
 	}
-	if !isInsideRelPath(name) {
+	if !pathutil.IsLocal(name) {
 		return nil, fmt.Errorf("core: new local index %q: index name %q leaves the folder: %w", folderPath, name, ErrInvalidArgument)
 	}
 	if opts.RerankFactor < 0 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/foliovec/folio/core/internal/filter"
 	"github.com/foliovec/folio/core/internal/vecmath"
+	"github.com/foliovec/folio/core/pathutil"
 )
 
 // snapshot is one committed state of an index. It is never modified after
@@ -159,7 +160,7 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 	slots := make(map[string]int32, n)
 	for i := range data.Items {
 		it := &data.Items[i]
-		if it.MetadataFile != "" && !isInsideRelPath(it.MetadataFile) {
+		if it.MetadataFile != "" && !pathutil.IsLocal(it.MetadataFile) {
 			return nil, fmt.Errorf("item %q: metadataFile %q leaves the index folder: %w", it.ID, it.MetadataFile, ErrCorrupt)
 		}
 		s.ids[i] = it.ID

@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/migrate"
 	"github.com/foliovec/folio/core/pathutil"
 )
 
@@ -301,7 +302,7 @@ func (m *Manager) open(ctx context.Context, name, folder string) (*Index, error)
 	for i, n := range names {
 		codecs[i] = m.cfg.Formats[n]
 	}
-	codec, err := core.DetectCodec(ctx, folder, m.cfg.Storage, codecs...)
+	codec, err := migrate.DetectCodec(ctx, folder, m.cfg.Storage, codecs...)
 	if err != nil {
 		return nil, err
 	}

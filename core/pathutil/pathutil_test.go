@@ -226,3 +226,15 @@ func FuzzNormalize(f *testing.F) {
 		}
 	})
 }
+
+func TestIsLocal(t *testing.T) {
+	for p, want := range map[string]bool{
+		"a.json": true, "a/b.json": true, "uuid-1.txt": true,
+		"": false, "/a": false, "../a": false, "a/../b": false, "./a": false, "a//b": false,
+		"a/": false, `a\b`: false, "c:x": false, "a\x00b": false, ".": false, "..": false,
+	} {
+		if got := pathutil.IsLocal(p); got != want {
+			t.Errorf("IsLocal(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -1,4 +1,8 @@
-package core
+// Package migrate detects an index folder's codec and converts an index
+// from one codec to another, over injected codecs and storage. The root
+// package offers Vectra's shapes: folio.DetectCodec(ctx, folder, storage)
+// and folio.MigrateIndex(ctx, folder, folio.MigrateOptions{To: "protobuf"}).
+package migrate
 
 import (
 	"context"
@@ -8,18 +12,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/pathutil"
 )
-
-// Codec detection and migration between codecs, over
-// injected codecs and storage. The root package offers Vectra's shapes:
-// folio.DetectCodec(ctx, folder, storage) and
-// folio.MigrateIndex(ctx, folder, folio.MigrateOptions{To: "protobuf"}).
-
-// ErrPartiallyMigrated: the folder holds the index file of more than one
-// codec, as an interrupted migration leaves it. Running MigrateIndex again
-// finishes the migration.
-var ErrPartiallyMigrated = errors.New("index is partially migrated")
 
 // DetectCodec returns the codec among codecs whose index file
 // ("index" + its extension) exists in folderPath. Custom index names are
@@ -27,14 +22,14 @@ var ErrPartiallyMigrated = errors.New("index is partially migrated")
 // first one given winning.
 //
 // When the index files of two codecs exist the error wraps
-// [ErrPartiallyMigrated]; when none exists, [ErrIndexNotFound]; with no
+// [core.ErrPartiallyMigrated]; when none exists, [ErrIndexNotFound]; with no
 // codecs or a nil storage, [ErrInvalidArgument].
-func DetectCodec(ctx context.Context, folderPath string, storage FileStorage, codecs ...IndexCodec) (IndexCodec, error) {
+func DetectCodec(ctx context.Context, folderPath string, storage core.FileStorage, codecs ...core.IndexCodec) (core.IndexCodec, error) {
 	const op = "core: detect codec"
 	if storage == nil || len(codecs) == 0 || slices.Contains(codecs, nil) {
-		return nil, fmt.Errorf("%s in %q: a storage and at least one codec are required: %w", op, folderPath, ErrInvalidArgument)
+		return nil, fmt.Errorf("%s in %q: a storage and at least one codec are required: %w", op, folderPath, core.ErrInvalidArgument)
 	}
-	var found []IndexCodec
+	var found []core.IndexCodec
 	seen := map[string]bool{}
 	for _, c := range codecs {
 		ext := c.Extension()
@@ -59,7 +54,7 @@ func DetectCodec(ctx context.Context, folderPath string, storage FileStorage, co
 			}
 		}
 		return nil, fmt.Errorf("%s in %q: no index file found (expected %s): %w",
-			op, folderPath, strings.Join(names, " or "), ErrIndexNotFound)
+			op, folderPath, strings.Join(names, " or "), core.ErrIndexNotFound)
 	case 1:
 		return found[0], nil
 	}
@@ -67,11 +62,11 @@ func DetectCodec(ctx context.Context, folderPath string, storage FileStorage, co
 	for i, c := range found {
 		names[i] = indexFileName(c)
 	}
-	return nil, fmt.Errorf("%s in %q: found %s; run MigrateIndex to complete the migration: %w",
-		op, folderPath, strings.Join(names, " and "), ErrPartiallyMigrated)
+	return nil, fmt.Errorf("%s in %q: found %s; run the migration again to complete it: %w",
+		op, folderPath, strings.Join(names, " and "), core.ErrPartiallyMigrated)
 }
 
-// MigrateIndex converts the index in folderPath from one codec to another:
+// Index converts the index in folderPath from one codec to another:
 // the index file, item side-car files, and, in a document index, the
 // catalog and the document metadata files. Document text files are left as
 // they are. Migrating to the codec the index already uses does nothing.
@@ -81,7 +76,7 @@ func DetectCodec(ctx context.Context, folderPath string, storage FileStorage, co
 // and last of these the new index file — and only then deletes the old
 // files, the old index file last. Until the new index file exists the old
 // index and its files are untouched; from then on the new index and all its
-// files are complete. Running MigrateIndex again after an interruption at
+// files are complete. Running Index again after an interruption at
 // any point finishes the job: while the old index file exists it is the
 // source, and files already converted and deleted are recognised; once only
 // the new index file exists, there is nothing left to do.
@@ -102,13 +97,13 @@ func DetectCodec(ctx context.Context, folderPath string, storage FileStorage, co
 // [ErrInvalidArgument] for nil codecs or storage; [ErrCorrupt] for files
 // that do not decode; storage errors (a missing side-car wraps
 // fs.ErrNotExist) and context errors as they come.
-func MigrateIndex(ctx context.Context, folderPath string, from, to IndexCodec, storage FileStorage) error {
+func Index(ctx context.Context, folderPath string, from, to core.IndexCodec, storage core.FileStorage) error {
 	if from == nil || to == nil || storage == nil {
-		return fmt.Errorf("core: migrate index in %q: codecs and storage are required: %w", folderPath, ErrInvalidArgument)
+		return fmt.Errorf("core: migrate index in %q: codecs and storage are required: %w", folderPath, core.ErrInvalidArgument)
 	}
 	m := &migration{ctx: ctx, folder: folderPath, from: from, to: to, storage: storage}
 	if from.Extension() != to.Extension() {
-		unlock, err := lockExistingFolder(ctx, storage, folderPath)
+		unlock, err := lockFolder(ctx, storage, folderPath)
 		if err != nil {
 			return wrapOp(ctx, "migrate index in", folderPath, err)
 		}
@@ -121,17 +116,17 @@ func MigrateIndex(ctx context.Context, folderPath string, from, to IndexCodec, s
 }
 
 // indexFileName is the index file a codec's detection looks for.
-func indexFileName(c IndexCodec) string { return "index" + c.Extension() }
+func indexFileName(c core.IndexCodec) string { return "index" + c.Extension() }
 
 // catalogFileName is the catalog file of a document index.
-func catalogFileName(c IndexCodec) string { return "catalog" + c.Extension() }
+func catalogFileName(c core.IndexCodec) string { return "catalog" + c.Extension() }
 
-// migration is one run of MigrateIndex.
+// migration is one run of Index.
 type migration struct {
 	ctx      context.Context
 	folder   string
-	from, to IndexCodec
-	storage  FileStorage
+	from, to core.IndexCodec
+	storage  core.FileStorage
 
 	// Files written for the new codec, and old files to delete once the
 	// new index file is written, in order.
@@ -163,7 +158,7 @@ func (m *migration) run() error {
 			// deleted last, was gone: nothing is left to do.
 			return nil
 		}
-		return fmt.Errorf("no index file found (expected %s or %s): %w", oldIndex, newIndex, ErrIndexNotFound)
+		return fmt.Errorf("no index file found (expected %s or %s): %w", oldIndex, newIndex, core.ErrIndexNotFound)
 	}
 	if m.from.Extension() == m.to.Extension() {
 		return nil
@@ -224,29 +219,29 @@ func (m *migration) exists(name string) (bool, error) {
 	return ok, nil
 }
 
-func (m *migration) readIndex(name string) (IndexData, error) {
+func (m *migration) readIndex(name string) (core.IndexData, error) {
 	raw, err := m.storage.ReadFile(m.ctx, m.path(name))
 	if err != nil {
-		return IndexData{}, fmt.Errorf("read %s: %w", name, err)
+		return core.IndexData{}, fmt.Errorf("read %s: %w", name, err)
 	}
 	data, err := m.from.DeserializeIndex(raw)
 	if err != nil {
-		return IndexData{}, fmt.Errorf("decode %s: %w", name, errCorrupt(err))
+		return core.IndexData{}, fmt.Errorf("decode %s: %w", name, errCorrupt(err))
 	}
 	return data, nil
 }
 
 // errCorrupt makes sure a decoding failure wraps ErrCorrupt.
 func errCorrupt(err error) error {
-	if errors.Is(err, ErrCorrupt) {
+	if errors.Is(err, core.ErrCorrupt) {
 		return err
 	}
-	return fmt.Errorf("%w: %w", err, ErrCorrupt)
+	return fmt.Errorf("%w: %w", err, core.ErrCorrupt)
 }
 
 // planSidecars validates the items' side-car names and returns the
 // conversions, with a copy of data whose items name the new side-cars.
-func (m *migration) planSidecars(data IndexData) ([]conversion, IndexData, error) {
+func (m *migration) planSidecars(data core.IndexData) ([]conversion, core.IndexData, error) {
 	var plan []conversion
 	items := slices.Clone(data.Items)
 	planned := map[string]bool{}
@@ -255,8 +250,8 @@ func (m *migration) planSidecars(data IndexData) ([]conversion, IndexData, error
 		if src == "" {
 			continue
 		}
-		if !isInsideRelPath(src) {
-			return nil, IndexData{}, fmt.Errorf("item %q: metadataFile %q leaves the index folder: %w", items[i].ID, src, ErrCorrupt)
+		if !pathutil.IsLocal(src) {
+			return nil, core.IndexData{}, fmt.Errorf("item %q: metadataFile %q leaves the index folder: %w", items[i].ID, src, core.ErrCorrupt)
 		}
 		dst := strings.TrimSuffix(src, m.from.Extension()) + m.to.Extension()
 		if !strings.HasSuffix(src, m.from.Extension()) {
@@ -277,7 +272,7 @@ func (m *migration) planSidecars(data IndexData) ([]conversion, IndexData, error
 // planCatalog reads the old catalog, if any, and returns the document
 // metadata conversions and the catalog to write. An old catalog already
 // deleted by an interrupted run means the new one is complete.
-func (m *migration) planCatalog() ([]conversion, *DocumentCatalog, error) {
+func (m *migration) planCatalog() ([]conversion, *core.DocumentCatalog, error) {
 	name := catalogFileName(m.from)
 	raw, err := m.storage.ReadFile(m.ctx, m.path(name))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -297,8 +292,8 @@ func (m *migration) planCatalog() ([]conversion, *DocumentCatalog, error) {
 	slices.Sort(ids)
 	var plan []conversion
 	for _, id := range ids {
-		if !isInsideRelPath(id) || strings.Contains(id, "/") {
-			return nil, nil, fmt.Errorf("%s: document id %q is not a plain file name: %w", name, id, ErrCorrupt)
+		if !pathutil.IsLocal(id) || strings.Contains(id, "/") {
+			return nil, nil, fmt.Errorf("%s: document id %q is not a plain file name: %w", name, id, core.ErrCorrupt)
 		}
 		plan = append(plan, conversion{src: id + m.from.Extension(), dst: id + m.to.Extension(), doc: true})
 	}
@@ -318,17 +313,17 @@ func (m *migration) checkNames(plan []conversion) error {
 	srcOf := map[string]string{}
 	for _, c := range plan {
 		if what, ok := reserved[c.src]; ok {
-			return fmt.Errorf("metadata file %q is %s: %w", c.src, what, ErrCorrupt)
+			return fmt.Errorf("metadata file %q is %s: %w", c.src, what, core.ErrCorrupt)
 		}
 		reserved[c.src] = fmt.Sprintf("the metadata file %q", c.src)
 	}
 	for _, c := range plan {
 		if prev, ok := srcOf[c.dst]; ok && prev != c.src {
-			return fmt.Errorf("metadata files %q and %q would both become %q: %w", prev, c.src, c.dst, ErrCorrupt)
+			return fmt.Errorf("metadata files %q and %q would both become %q: %w", prev, c.src, c.dst, core.ErrCorrupt)
 		}
 		srcOf[c.dst] = c.src
 		if what, ok := reserved[c.dst]; ok {
-			return fmt.Errorf("metadata file %q would become %q, which is %s: %w", c.src, c.dst, what, ErrCorrupt)
+			return fmt.Errorf("metadata file %q would become %q, which is %s: %w", c.src, c.dst, what, core.ErrCorrupt)
 		}
 	}
 	return nil
@@ -378,4 +373,31 @@ func (m *migration) write(name string, encode func() ([]byte, error)) error {
 	}
 	m.written[name] = true
 	return nil
+}
+
+// lockFolder takes the folder's lock when storage offers one (FolderLocker);
+// a missing folder has nothing to protect, and the read that follows
+// reports it. The returned unlock is never nil when err is nil.
+func lockFolder(ctx context.Context, storage core.FileStorage, folder string) (func(), error) {
+	l, ok := storage.(core.FolderLocker)
+	if !ok {
+		return func() {}, nil
+	}
+	unlock, err := l.LockFolder(ctx, folder)
+	switch {
+	case err == nil:
+		return unlock, nil
+	case ctx.Err() == nil && errors.Is(err, fs.ErrNotExist):
+		return func() {}, nil
+	}
+	return nil, fmt.Errorf("lock folder: %w", err)
+}
+
+// wrapOp returns the error of operation op on key as "core: <op> <key>:
+// <err>", except that an error caused by ctx ending is ctx's own error.
+func wrapOp(ctx context.Context, op, key string, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return ctxErr
+	}
+	return fmt.Errorf("core: %s %q: %w", op, key, err)
 }

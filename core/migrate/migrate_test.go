@@ -1,4 +1,4 @@
-package core
+package migrate
 
 import (
 	"bytes"
@@ -14,22 +14,51 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/pathutil"
 )
 
-// Migration tests over a small in-memory storage and two test codecs
-// written here (core cannot import the real ones; the root package runs the
+// Migration tests over the in-memory storage and two test codecs written
+// here (the core module cannot import the real ones; the root package runs the
 // same scenarios over them and Vectra's fixture folders). Ported from
 // Vectra's src/codecs/migrateIndex.spec.ts, plus the fixes:
 // resumable after an interruption at any step, no dangling side-car, and no
 // path from a file leaving the folder.
 
-// newMigMemStorage is a test storage holding the migration's folder.
-func newMigMemStorage() *memTestStorage {
-	s := newMemTestStorage()
+// migStorage is a core.MemoryStorage holding the migration's folder, with
+// the two helpers the tests arrange and inspect files with.
+type migStorage struct{ *core.MemoryStorage }
+
+func newMigMemStorage() *migStorage {
+	s := &migStorage{core.NewMemoryStorage()}
 	if err := s.CreateFolder(context.Background(), migFolder); err != nil {
 		panic(err)
 	}
 	return s
+}
+
+// put stores a file, creating its folder.
+func (s *migStorage) put(p string, b []byte) {
+	ctx := context.Background()
+	if err := s.CreateFolder(ctx, pathutil.Dirname(p)); err != nil {
+		panic(err)
+	}
+	if err := s.UpsertFile(ctx, p, b); err != nil {
+		panic(err)
+	}
+}
+
+// snapshot is every file of the migration's folder with its content.
+func (s *migStorage) snapshot() map[string][]byte {
+	ctx := context.Background()
+	out := map[string][]byte{}
+	files, _ := s.ListFiles(ctx, migFolder, core.ListFilesOnly)
+	for _, f := range files {
+		out[f.Path], _ = s.ReadFile(ctx, f.Path)
+	}
+	return out
 }
 
 // errMigCrash stands for a crash: the Nth write or delete fails undone.
@@ -38,7 +67,7 @@ var errMigCrash = errors.New("simulated crash")
 // migCrashingStorage fails the crashAt-th write or delete (1-based; 0
 // never) and every one after it, as a process that died would.
 type migCrashingStorage struct {
-	FileStorage
+	core.FileStorage
 	mu      sync.Mutex
 	crashAt int
 	ops     int
@@ -96,30 +125,30 @@ func (c migCodec) encode(v any) ([]byte, error) {
 func (c migCodec) decode(b []byte, v any) error {
 	rest, ok := bytes.CutPrefix(b, []byte(c.prefix))
 	if !ok {
-		return fmt.Errorf("%s codec: missing prefix %q: %w", c.ext, c.prefix, ErrCorrupt)
+		return fmt.Errorf("%s codec: missing prefix %q: %w", c.ext, c.prefix, core.ErrCorrupt)
 	}
 	if c.prefix == "" && bytes.HasPrefix(b, []byte("PB:")) {
-		return fmt.Errorf("%s codec: prefixed data: %w", c.ext, ErrCorrupt)
+		return fmt.Errorf("%s codec: prefixed data: %w", c.ext, core.ErrCorrupt)
 	}
 	if err := json.Unmarshal(rest, v); err != nil {
-		return fmt.Errorf("%s codec: %w: %w", c.ext, err, ErrCorrupt)
+		return fmt.Errorf("%s codec: %w: %w", c.ext, err, core.ErrCorrupt)
 	}
 	return nil
 }
 
-func (c migCodec) SerializeIndex(d IndexData) ([]byte, error) { return c.encode(d) }
-func (c migCodec) DeserializeIndex(b []byte) (IndexData, error) {
-	var d IndexData
+func (c migCodec) SerializeIndex(d core.IndexData) ([]byte, error) { return c.encode(d) }
+func (c migCodec) DeserializeIndex(b []byte) (core.IndexData, error) {
+	var d core.IndexData
 	return d, c.decode(b, &d)
 }
-func (c migCodec) SerializeCatalog(d DocumentCatalog) ([]byte, error) { return c.encode(d) }
-func (c migCodec) DeserializeCatalog(b []byte) (DocumentCatalog, error) {
-	var d DocumentCatalog
+func (c migCodec) SerializeCatalog(d core.DocumentCatalog) ([]byte, error) { return c.encode(d) }
+func (c migCodec) DeserializeCatalog(b []byte) (core.DocumentCatalog, error) {
+	var d core.DocumentCatalog
 	return d, c.decode(b, &d)
 }
-func (c migCodec) SerializeMetadata(m Metadata) ([]byte, error) { return c.encode(m) }
-func (c migCodec) DeserializeMetadata(b []byte) (Metadata, error) {
-	var m Metadata
+func (c migCodec) SerializeMetadata(m core.Metadata) ([]byte, error) { return c.encode(m) }
+func (c migCodec) DeserializeMetadata(b []byte) (core.Metadata, error) {
+	var m core.Metadata
 	return m, c.decode(b, &m)
 }
 
@@ -128,22 +157,22 @@ func (c migCodec) DeserializeMetadata(b []byte) (Metadata, error) {
 // catalog of two documents, one with metadata.
 const migFolder = "data/idx"
 
-func migIndexData(c migCodec) IndexData {
-	return IndexData{Version: 1, MetadataConfig: MetadataConfig{Indexed: []string{"k"}}, Items: []IndexItem{
-		{ID: "a", Metadata: Metadata{"k": "x"}, Vector: []float32{1, 0}, Norm: 1, MetadataFile: "side-a" + c.ext},
-		{ID: "b", Metadata: Metadata{"k": "y"}, Vector: []float32{0, 1}, Norm: 1},
-		{ID: "c", Metadata: Metadata{}, Vector: []float32{0.6, 0.8}, Norm: 1, MetadataFile: "side-c"},
+func migIndexData(c migCodec) core.IndexData {
+	return core.IndexData{Version: 1, MetadataConfig: core.MetadataConfig{Indexed: []string{"k"}}, Items: []core.IndexItem{
+		{ID: "a", Metadata: core.Metadata{"k": "x"}, Vector: []float32{1, 0}, Norm: 1, MetadataFile: "side-a" + c.ext},
+		{ID: "b", Metadata: core.Metadata{"k": "y"}, Vector: []float32{0, 1}, Norm: 1},
+		{ID: "c", Metadata: core.Metadata{}, Vector: []float32{0.6, 0.8}, Norm: 1, MetadataFile: "side-c"},
 	}}
 }
 
-func migCatalog() DocumentCatalog {
-	return DocumentCatalog{Version: 1, Count: 2,
+func migCatalog() core.DocumentCatalog {
+	return core.DocumentCatalog{Version: 1, Count: 2,
 		URIToID: map[string]string{"u1": "doc1", "u2": "doc2"}, IDToURI: map[string]string{"doc1": "u1", "doc2": "u2"},
 		URIToHash: map[string]string{"u1": "h1", "u2": "h2"}}
 }
 
 // writeMigFolder writes the test index in codec c; docs adds the catalog.
-func writeMigFolder(t *testing.T, s FileStorage, c migCodec, docs bool) {
+func writeMigFolder(t *testing.T, s core.FileStorage, c migCodec, docs bool) {
 	t.Helper()
 	ctx := context.Background()
 	put := func(name string, b []byte, err error) {
@@ -157,14 +186,14 @@ func writeMigFolder(t *testing.T, s FileStorage, c migCodec, docs bool) {
 	}
 	b, err := c.SerializeIndex(migIndexData(c))
 	put("index"+c.ext, b, err)
-	b, err = c.SerializeMetadata(Metadata{"k": "x", "title": "A"})
+	b, err = c.SerializeMetadata(core.Metadata{"k": "x", "title": "A"})
 	put("side-a"+c.ext, b, err)
-	b, err = c.SerializeMetadata(Metadata{"title": "C"})
+	b, err = c.SerializeMetadata(core.Metadata{"title": "C"})
 	put("side-c", b, err)
 	if docs {
 		b, err = c.SerializeCatalog(migCatalog())
 		put("catalog"+c.ext, b, err)
-		b, err = c.SerializeMetadata(Metadata{"lang": "en"})
+		b, err = c.SerializeMetadata(core.Metadata{"lang": "en"})
 		put("doc1"+c.ext, b, err)
 		put("doc1.txt", []byte("one"), nil)
 		put("doc2.txt", []byte("two"), nil)
@@ -172,7 +201,7 @@ func writeMigFolder(t *testing.T, s FileStorage, c migCodec, docs bool) {
 }
 
 // migFiles lists the file names of the test folder, sorted.
-func migFiles(s *memTestStorage) []string {
+func migFiles(s *migStorage) []string {
 	var names []string
 	for k := range s.snapshot() {
 		names = append(names, strings.TrimPrefix(k, migFolder+"/"))
@@ -182,7 +211,7 @@ func migFiles(s *memTestStorage) []string {
 }
 
 // migRead decodes a file of the test folder with c.
-func migRead[T any](t *testing.T, s FileStorage, name string, decode func([]byte) (T, error)) T {
+func migRead[T any](t *testing.T, s core.FileStorage, name string, decode func([]byte) (T, error)) T {
 	t.Helper()
 	b, err := s.ReadFile(context.Background(), migFolder+"/"+name)
 	if err != nil {
@@ -201,18 +230,18 @@ func TestDetectCodec(t *testing.T) {
 	tests := []struct {
 		name    string
 		files   []string
-		codecs  []IndexCodec
-		want    IndexCodec
+		codecs  []core.IndexCodec
+		want    core.IndexCodec
 		wantErr error
 	}{
-		{"index.json means the JSON codec", []string{"index.json"}, []IndexCodec{migJSON, migPB}, migJSON, nil},
-		{"index.pb means the protobuf codec", []string{"index.pb"}, []IndexCodec{migJSON, migPB}, migPB, nil},
-		{"both index files mean a partial migration", []string{"index.json", "index.pb"}, []IndexCodec{migJSON, migPB}, nil, ErrPartiallyMigrated},
-		{"no index file is ErrIndexNotFound", []string{"catalog.json"}, []IndexCodec{migJSON, migPB}, nil, ErrIndexNotFound},
-		{"a custom index name is never detected", []string{"custom.json"}, []IndexCodec{migJSON, migPB}, nil, ErrIndexNotFound},
-		{"codecs sharing an extension count once, the first winning", []string{"index.json"}, []IndexCodec{other, migJSON}, other, nil},
-		{"no codecs is an invalid argument", []string{"index.json"}, nil, nil, ErrInvalidArgument},
-		{"a nil codec is an invalid argument", []string{"index.json"}, []IndexCodec{migJSON, nil}, nil, ErrInvalidArgument},
+		{"index.json means the JSON codec", []string{"index.json"}, []core.IndexCodec{migJSON, migPB}, migJSON, nil},
+		{"index.pb means the protobuf codec", []string{"index.pb"}, []core.IndexCodec{migJSON, migPB}, migPB, nil},
+		{"both index files mean a partial migration", []string{"index.json", "index.pb"}, []core.IndexCodec{migJSON, migPB}, nil, core.ErrPartiallyMigrated},
+		{"no index file is ErrIndexNotFound", []string{"catalog.json"}, []core.IndexCodec{migJSON, migPB}, nil, core.ErrIndexNotFound},
+		{"a custom index name is never detected", []string{"custom.json"}, []core.IndexCodec{migJSON, migPB}, nil, core.ErrIndexNotFound},
+		{"codecs sharing an extension count once, the first winning", []string{"index.json"}, []core.IndexCodec{other, migJSON}, other, nil},
+		{"no codecs is an invalid argument", []string{"index.json"}, nil, nil, core.ErrInvalidArgument},
+		{"a nil codec is an invalid argument", []string{"index.json"}, []core.IndexCodec{migJSON, nil}, nil, core.ErrInvalidArgument},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -235,13 +264,13 @@ func TestDetectCodec(t *testing.T) {
 			}
 		})
 	}
-	if _, err := DetectCodec(ctx, migFolder, nil, migJSON); !errors.Is(err, ErrInvalidArgument) {
+	if _, err := DetectCodec(ctx, migFolder, nil, migJSON); !errors.Is(err, core.ErrInvalidArgument) {
 		t.Errorf("nil storage: error = %v, want ErrInvalidArgument", err)
 	}
 }
 
 // migExpectMigrated checks a folder migrated from src to dst.
-func migExpectMigrated(t *testing.T, s *memTestStorage, src, dst migCodec, docs bool) {
+func migExpectMigrated(t *testing.T, s *migStorage, src, dst migCodec, docs bool) {
 	t.Helper()
 	want := []string{"index" + dst.ext, "side-a" + dst.ext, "side-c" + dst.ext}
 	if docs {
@@ -257,10 +286,10 @@ func migExpectMigrated(t *testing.T, s *memTestStorage, src, dst migCodec, docs 
 	if !reflect.DeepEqual(data, wantData) {
 		t.Errorf("index = %#v\nwant %#v", data, wantData)
 	}
-	if md := migRead(t, s, "side-a"+dst.ext, dst.DeserializeMetadata); !reflect.DeepEqual(md, Metadata{"k": "x", "title": "A"}) {
+	if md := migRead(t, s, "side-a"+dst.ext, dst.DeserializeMetadata); !reflect.DeepEqual(md, core.Metadata{"k": "x", "title": "A"}) {
 		t.Errorf("side-a = %v", md)
 	}
-	if md := migRead(t, s, "side-c"+dst.ext, dst.DeserializeMetadata); !reflect.DeepEqual(md, Metadata{"title": "C"}) {
+	if md := migRead(t, s, "side-c"+dst.ext, dst.DeserializeMetadata); !reflect.DeepEqual(md, core.Metadata{"title": "C"}) {
 		t.Errorf("side-c = %v", md)
 	}
 	if !docs {
@@ -269,7 +298,7 @@ func migExpectMigrated(t *testing.T, s *memTestStorage, src, dst migCodec, docs 
 	if cat := migRead(t, s, "catalog"+dst.ext, dst.DeserializeCatalog); !reflect.DeepEqual(cat, migCatalog()) {
 		t.Errorf("catalog = %#v", cat)
 	}
-	if md := migRead(t, s, "doc1"+dst.ext, dst.DeserializeMetadata); !reflect.DeepEqual(md, Metadata{"lang": "en"}) {
+	if md := migRead(t, s, "doc1"+dst.ext, dst.DeserializeMetadata); !reflect.DeepEqual(md, core.Metadata{"lang": "en"}) {
 		t.Errorf("doc1 metadata = %v", md)
 	}
 	if b := s.snapshot()[migFolder+"/doc1.txt"]; string(b) != "one" {
@@ -292,7 +321,7 @@ func TestMigrateIndex(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newMigMemStorage()
 			writeMigFolder(t, s, tt.src, tt.docs)
-			if err := MigrateIndex(ctx, migFolder, tt.src, tt.dst, s); err != nil {
+			if err := Index(ctx, migFolder, tt.src, tt.dst, s); err != nil {
 				t.Fatal(err)
 			}
 			migExpectMigrated(t, s, tt.src, tt.dst, tt.docs)
@@ -308,7 +337,7 @@ func TestMigrateToTheCurrentFormatIsANoOp(t *testing.T) {
 	s := newMigMemStorage()
 	writeMigFolder(t, s, migJSON, true)
 	before := s.snapshot()
-	if err := MigrateIndex(context.Background(), migFolder, migJSON, migCodec{ext: ".json", prefix: "X"}, s); err != nil {
+	if err := Index(context.Background(), migFolder, migJSON, migCodec{ext: ".json", prefix: "X"}, s); err != nil {
 		t.Fatal(err)
 	}
 	if !maps.EqualFunc(before, s.snapshot(), bytes.Equal) {
@@ -320,7 +349,7 @@ func TestMigrateAnAlreadyMigratedFolderIsANoOp(t *testing.T) {
 	s := newMigMemStorage()
 	writeMigFolder(t, s, migPB, true)
 	before := s.snapshot()
-	if err := MigrateIndex(context.Background(), migFolder, migJSON, migPB, s); err != nil {
+	if err := Index(context.Background(), migFolder, migJSON, migPB, s); err != nil {
 		t.Fatal(err)
 	}
 	if !maps.EqualFunc(before, s.snapshot(), bytes.Equal) {
@@ -329,8 +358,8 @@ func TestMigrateAnAlreadyMigratedFolderIsANoOp(t *testing.T) {
 }
 
 func TestMigrateWithoutAnIndexIsErrIndexNotFound(t *testing.T) {
-	err := MigrateIndex(context.Background(), migFolder, migJSON, migPB, newMigMemStorage())
-	if !errors.Is(err, ErrIndexNotFound) {
+	err := Index(context.Background(), migFolder, migJSON, migPB, newMigMemStorage())
+	if !errors.Is(err, core.ErrIndexNotFound) {
 		t.Errorf("error = %v, want ErrIndexNotFound", err)
 	}
 }
@@ -338,11 +367,11 @@ func TestMigrateWithoutAnIndexIsErrIndexNotFound(t *testing.T) {
 func TestMigrateNeedsCodecsAndStorage(t *testing.T) {
 	s := newMigMemStorage()
 	for name, call := range map[string]func() error{
-		"nil from":    func() error { return MigrateIndex(context.Background(), migFolder, nil, migPB, s) },
-		"nil to":      func() error { return MigrateIndex(context.Background(), migFolder, migJSON, nil, s) },
-		"nil storage": func() error { return MigrateIndex(context.Background(), migFolder, migJSON, migPB, nil) },
+		"nil from":    func() error { return Index(context.Background(), migFolder, nil, migPB, s) },
+		"nil to":      func() error { return Index(context.Background(), migFolder, migJSON, nil, s) },
+		"nil storage": func() error { return Index(context.Background(), migFolder, migJSON, migPB, nil) },
 	} {
-		if err := call(); !errors.Is(err, ErrInvalidArgument) {
+		if err := call(); !errors.Is(err, core.ErrInvalidArgument) {
 			t.Errorf("%s: error = %v, want ErrInvalidArgument", name, err)
 		}
 	}
@@ -356,13 +385,13 @@ func TestInterruptedMigrationIsDetectedAndResumes(t *testing.T) {
 	writeMigFolder(t, s, migJSON, true)
 	// Crash on the first delete: every new file is written, nothing removed.
 	crash := &migCrashingStorage{FileStorage: s, crashAt: 6}
-	if err := MigrateIndex(ctx, migFolder, migJSON, migPB, crash); !errors.Is(err, errMigCrash) {
+	if err := Index(ctx, migFolder, migJSON, migPB, crash); !errors.Is(err, errMigCrash) {
 		t.Fatalf("error = %v, want the crash", err)
 	}
-	if _, err := DetectCodec(ctx, migFolder, s, migJSON, migPB); !errors.Is(err, ErrPartiallyMigrated) {
-		t.Fatalf("DetectCodec = %v, want ErrPartiallyMigrated", err)
+	if _, err := DetectCodec(ctx, migFolder, s, migJSON, migPB); !errors.Is(err, core.ErrPartiallyMigrated) {
+		t.Fatalf("DetectCodec = %v, want core.ErrPartiallyMigrated", err)
 	}
-	if err := MigrateIndex(ctx, migFolder, migJSON, migPB, s); err != nil {
+	if err := Index(ctx, migFolder, migJSON, migPB, s); err != nil {
 		t.Fatal(err)
 	}
 	migExpectMigrated(t, s, migJSON, migPB, true)
@@ -370,7 +399,7 @@ func TestInterruptedMigrationIsDetectedAndResumes(t *testing.T) {
 
 // migViewIntact reports whether every file of want is in s with the same
 // content.
-func migViewIntact(s *memTestStorage, want map[string][]byte) bool {
+func migViewIntact(s *migStorage, want map[string][]byte) bool {
 	got := s.snapshot()
 	for k, v := range want {
 		if !bytes.Equal(got[k], v) {
@@ -393,7 +422,7 @@ func TestMigrationResumesAfterACrashAtEveryStep(t *testing.T) {
 			reference := newMigMemStorage()
 			writeMigFolder(t, reference, dir.src, true)
 			counter := &migCrashingStorage{FileStorage: reference}
-			if err := MigrateIndex(ctx, migFolder, dir.src, dir.dst, counter); err != nil {
+			if err := Index(ctx, migFolder, dir.src, dir.dst, counter); err != nil {
 				t.Fatal(err)
 			}
 			oldView, newView := original.snapshot(), reference.snapshot()
@@ -404,14 +433,14 @@ func TestMigrationResumesAfterACrashAtEveryStep(t *testing.T) {
 			for n := 1; n <= steps; n++ {
 				s := newMigMemStorage()
 				writeMigFolder(t, s, dir.src, true)
-				err := MigrateIndex(ctx, migFolder, dir.src, dir.dst, &migCrashingStorage{FileStorage: s, crashAt: n})
+				err := Index(ctx, migFolder, dir.src, dir.dst, &migCrashingStorage{FileStorage: s, crashAt: n})
 				if !errors.Is(err, errMigCrash) {
 					t.Fatalf("crash at %d: error = %v, want the crash", n, err)
 				}
 				if !migViewIntact(s, oldView) && !migViewIntact(s, newView) {
 					t.Fatalf("crash at %d of %d leaves neither the old nor the new index whole: %q", n, steps, migFiles(s))
 				}
-				if err := MigrateIndex(ctx, migFolder, dir.src, dir.dst, s); err != nil {
+				if err := Index(ctx, migFolder, dir.src, dir.dst, s); err != nil {
 					t.Fatalf("crash at %d: resume: %v", n, err)
 				}
 				if !maps.EqualFunc(s.snapshot(), newView, bytes.Equal) {
@@ -428,23 +457,23 @@ func TestMigrateRejectsPathsLeavingTheFolder(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
 		name   string
-		mutate func(*IndexData, *DocumentCatalog)
+		mutate func(*core.IndexData, *core.DocumentCatalog)
 	}{
-		{"a metadataFile with ..", func(d *IndexData, _ *DocumentCatalog) { d.Items[0].MetadataFile = "../evil.json" }},
-		{"an absolute metadataFile", func(d *IndexData, _ *DocumentCatalog) { d.Items[0].MetadataFile = "/etc/evil.json" }},
-		{"a metadataFile with a backslash", func(d *IndexData, _ *DocumentCatalog) { d.Items[0].MetadataFile = `..\evil.json` }},
-		{"a metadataFile with a drive letter", func(d *IndexData, _ *DocumentCatalog) { d.Items[0].MetadataFile = "C:evil.json" }},
-		{"a document id with ..", func(_ *IndexData, c *DocumentCatalog) { c.IDToURI[".."] = "u3" }},
-		{"a document id with a separator", func(_ *IndexData, c *DocumentCatalog) { c.IDToURI["sub/doc"] = "u3" }},
-		{"an empty document id", func(_ *IndexData, c *DocumentCatalog) { c.IDToURI[""] = "u3" }},
-		{"a side-car named like the old index", func(d *IndexData, _ *DocumentCatalog) { d.Items[0].MetadataFile = "index.json" }},
-		{"a side-car whose new name is the new index", func(d *IndexData, _ *DocumentCatalog) { d.Items[0].MetadataFile = "index" }},
-		{"a side-car whose new name is the new catalog", func(d *IndexData, _ *DocumentCatalog) { d.Items[0].MetadataFile = "catalog.json" }},
+		{"a metadataFile with ..", func(d *core.IndexData, _ *core.DocumentCatalog) { d.Items[0].MetadataFile = "../evil.json" }},
+		{"an absolute metadataFile", func(d *core.IndexData, _ *core.DocumentCatalog) { d.Items[0].MetadataFile = "/etc/evil.json" }},
+		{"a metadataFile with a backslash", func(d *core.IndexData, _ *core.DocumentCatalog) { d.Items[0].MetadataFile = `..\evil.json` }},
+		{"a metadataFile with a drive letter", func(d *core.IndexData, _ *core.DocumentCatalog) { d.Items[0].MetadataFile = "C:evil.json" }},
+		{"a document id with ..", func(_ *core.IndexData, c *core.DocumentCatalog) { c.IDToURI[".."] = "u3" }},
+		{"a document id with a separator", func(_ *core.IndexData, c *core.DocumentCatalog) { c.IDToURI["sub/doc"] = "u3" }},
+		{"an empty document id", func(_ *core.IndexData, c *core.DocumentCatalog) { c.IDToURI[""] = "u3" }},
+		{"a side-car named like the old index", func(d *core.IndexData, _ *core.DocumentCatalog) { d.Items[0].MetadataFile = "index.json" }},
+		{"a side-car whose new name is the new index", func(d *core.IndexData, _ *core.DocumentCatalog) { d.Items[0].MetadataFile = "index" }},
+		{"a side-car whose new name is the new catalog", func(d *core.IndexData, _ *core.DocumentCatalog) { d.Items[0].MetadataFile = "catalog.json" }},
 		// side-a.json becomes side-a.pb, which is item b's side-car still to convert
-		{"a side-car whose new name is another's old name", func(d *IndexData, _ *DocumentCatalog) { d.Items[1].MetadataFile = "side-a.pb" }},
+		{"a side-car whose new name is another's old name", func(d *core.IndexData, _ *core.DocumentCatalog) { d.Items[1].MetadataFile = "side-a.pb" }},
 		// side-c becomes side-c.pb, and so would side-c.json
-		{"two side-cars that would get one new name", func(d *IndexData, _ *DocumentCatalog) { d.Items[1].MetadataFile = "side-c.json" }},
-		{"a side-car named like a document's metadata", func(d *IndexData, _ *DocumentCatalog) { d.Items[1].MetadataFile = "doc1.json" }},
+		{"two side-cars that would get one new name", func(d *core.IndexData, _ *core.DocumentCatalog) { d.Items[1].MetadataFile = "side-c.json" }},
+		{"a side-car named like a document's metadata", func(d *core.IndexData, _ *core.DocumentCatalog) { d.Items[1].MetadataFile = "doc1.json" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -457,13 +486,13 @@ func TestMigrateRejectsPathsLeavingTheFolder(t *testing.T) {
 			b, _ = migJSON.SerializeCatalog(cat)
 			s.put(migFolder+"/catalog.json", b)
 			for _, it := range d.Items {
-				if it.MetadataFile != "" && isInsideRelPath(it.MetadataFile) {
+				if it.MetadataFile != "" && pathutil.IsLocal(it.MetadataFile) {
 					_ = s.CreateFile(ctx, migFolder+"/"+it.MetadataFile, []byte(`{}`)) // never over the index
 				}
 			}
 			before := s.snapshot()
-			err := MigrateIndex(ctx, migFolder, migJSON, migPB, s)
-			if !errors.Is(err, ErrCorrupt) {
+			err := Index(ctx, migFolder, migJSON, migPB, s)
+			if !errors.Is(err, core.ErrCorrupt) {
 				t.Fatalf("error = %v, want ErrCorrupt", err)
 			}
 			if !maps.EqualFunc(before, s.snapshot(), bytes.Equal) {
@@ -479,7 +508,7 @@ func TestMigrateRejectsPathsLeavingTheFolder(t *testing.T) {
 func TestSideCarWithoutTheSourceExtensionIsConvertedNotDangling(t *testing.T) {
 	s := newMigMemStorage()
 	writeMigFolder(t, s, migJSON, false)
-	if err := MigrateIndex(context.Background(), migFolder, migJSON, migPB, s); err != nil {
+	if err := Index(context.Background(), migFolder, migJSON, migPB, s); err != nil {
 		t.Fatal(err)
 	}
 	data := migRead(t, s, "index.pb", migPB.DeserializeIndex)
@@ -500,7 +529,7 @@ func TestMigrateFailsOnAMissingSideCarWithoutChangingAnything(t *testing.T) {
 	s := newMigMemStorage()
 	writeMigFolder(t, s, migJSON, false)
 	_ = s.DeleteFile(context.Background(), migFolder+"/side-c")
-	err := MigrateIndex(context.Background(), migFolder, migJSON, migPB, s)
+	err := Index(context.Background(), migFolder, migJSON, migPB, s)
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("error = %v, want fs.ErrNotExist", err)
 	}
@@ -518,7 +547,7 @@ func TestMigrateFailsOnUndecodableFiles(t *testing.T) {
 			s := newMigMemStorage()
 			writeMigFolder(t, s, migJSON, true)
 			_ = s.UpsertFile(context.Background(), migFolder+"/"+name, []byte("PB:{"))
-			if err := MigrateIndex(context.Background(), migFolder, migJSON, migPB, s); !errors.Is(err, ErrCorrupt) {
+			if err := Index(context.Background(), migFolder, migJSON, migPB, s); !errors.Is(err, core.ErrCorrupt) {
 				t.Errorf("error = %v, want ErrCorrupt", err)
 			}
 			if _, ok := s.snapshot()[migFolder+"/index.pb"]; ok {
@@ -534,10 +563,35 @@ func TestMigratePassesCancellationThrough(t *testing.T) {
 	s := newMigMemStorage()
 	writeMigFolder(t, s, migJSON, true)
 	before := s.snapshot()
-	if err := MigrateIndex(ctx, migFolder, migJSON, migPB, s); !errors.Is(err, context.Canceled) {
+	if err := Index(ctx, migFolder, migJSON, migPB, s); !errors.Is(err, context.Canceled) {
 		t.Errorf("error = %v, want context.Canceled", err)
 	}
 	if !maps.EqualFunc(before, s.snapshot(), bytes.Equal) {
 		t.Error("files changed")
+	}
+}
+
+// DetectCodec and Index return an ended context's error unchanged.
+func TestEndedContextIsReturnedUnchanged(t *testing.T) {
+	s := newMigMemStorage()
+	b, _ := migJSON.SerializeIndex(migIndexData(migJSON))
+	s.put(migFolder+"/index.json", b)
+	calls := map[string]func(context.Context) error{
+		"DetectCodec": func(ctx context.Context) error {
+			_, err := DetectCodec(ctx, migFolder, s, migJSON)
+			return err
+		},
+		"Index": func(ctx context.Context) error { return Index(ctx, migFolder, migJSON, migPB, s) },
+	}
+	canceled, cancel := context.WithCancel(t.Context())
+	cancel()
+	expired, cancel2 := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
+	defer cancel2()
+	for name, call := range calls {
+		for _, ctx := range []context.Context{canceled, expired} {
+			if err := call(ctx); err != ctx.Err() {
+				t.Errorf("%s with an ended context: %v, want %v unchanged", name, err, ctx.Err())
+			}
+		}
 	}
 }
