@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/foliovec/folio/core/internal/bm25"
 	"github.com/foliovec/folio/core/pathutil"
 )
 
@@ -148,7 +149,7 @@ type LocalIndex struct {
 	// by mu.
 	strays bool
 
-	vocab bm25Vocab // term numbers of the keyword index
+	vocab bm25.Vocab // term numbers of the keyword index
 
 	share sharing // what other processes may have changed
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/foliovec/folio/core/internal/bm25"
 	"github.com/foliovec/folio/core/internal/filter"
 	"github.com/foliovec/folio/core/internal/vecmath"
 	"github.com/foliovec/folio/core/pathutil"
@@ -57,8 +58,8 @@ type snapshot struct {
 
 	quant atomic.Pointer[quantCodes] // int8 codes for the quantized scan; nil unless the index uses it
 
-	bm25   atomic.Pointer[bm25Index] // nil until the first hybrid query, or a commit derives it
-	bm25Mu sync.Mutex                // serialises the lazy BM25 build
+	bm25   atomic.Pointer[bm25.Index] // nil until the first hybrid query, or a commit derives it
+	bm25Mu sync.Mutex                 // serialises the lazy BM25 build
 }
 
 func (s *snapshot) len() int { return len(s.ids) }

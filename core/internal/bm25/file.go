@@ -15,6 +15,9 @@ import (
 type File struct {
 	Terms  []string
 	Chunks []Chunk
+
+	local    map[uint32]uint32 // Add's vocabulary id → index in Terms
+	vocabIDs []uint32          // Add's vocabulary ids, by index in Terms
 }
 
 // Chunk is one chunk's entry.
@@ -25,8 +28,8 @@ type Chunk struct {
 	Terms      []TermFreq
 }
 
-// TermFreq is a term (an index into File.Terms) and how often a chunk
-// holds it.
+// TermFreq is a term and how often a chunk holds it: in a File the term
+// is an index into File.Terms, in a Doc a vocabulary id.
 type TermFreq struct {
 	Term uint32
 	TF   uint32

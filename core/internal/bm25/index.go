@@ -1,0 +1,317 @@
+package bm25
+
+import (
+	"maps"
+	"slices"
+	"sync"
+)
+
+// Index is the keyword index over a snapshot's chunks: per term, the
+// chunks holding it and how often, by serial (a number that deletes do not
+// renumber); per slot, the chunk's length and terms. It is immutable once
+// built: Derive makes the next one without touching it.
+type Index struct {
+	postings [][]Posting // by term id, ascending serial
+	docs     []*Doc      // aligned with slots; nil: not an indexed chunk
+	chunks   int
+	totalLen int64
+}
+
+// Posting is a chunk holding a term, by serial, and the term's frequency
+// in it.
+type Posting struct{ Serial, TF uint32 }
+
+// Doc is one chunk's entry: its length in terms (stop words excluded) and
+// its terms by vocabulary id, ascending, with their frequencies.
+type Doc struct {
+	Length int32
+	Terms  []TermFreq
+}
+
+// Docs returns the entries aligned with the snapshot's slots (nil for a
+// slot that is not an indexed chunk). Do not change them.
+func (idx *Index) Docs() []*Doc { return idx.docs }
+
+// Chunks is the number of indexed chunks.
+func (idx *Index) Chunks() int { return idx.chunks }
+
+// NewIndex is the index of docs, aligned with a snapshot's slots and their
+// serials (ascending): its posting lists are filled in slot order, so each
+// is sorted by serial as built.
+func NewIndex(docs []*Doc, serials []uint32) *Index {
+	idx := &Index{docs: docs}
+	var counts []int
+	for _, d := range docs {
+		if d == nil {
+			continue
+		}
+		idx.chunks++
+		idx.totalLen += int64(d.Length)
+		for _, t := range d.Terms {
+			if int(t.Term) >= len(counts) {
+				counts = append(counts, make([]int, int(t.Term)+1-len(counts))...)
+			}
+			counts[t.Term]++
+		}
+	}
+	idx.postings = make([][]Posting, len(counts))
+	for t, n := range counts {
+		if n > 0 {
+			idx.postings[t] = make([]Posting, 0, n)
+		}
+	}
+	for i, d := range docs {
+		if d == nil {
+			continue
+		}
+		for _, t := range d.Terms {
+			idx.postings[t.Term] = append(idx.postings[t.Term], Posting{Serial: serials[i], TF: t.TF})
+		}
+	}
+	return idx
+}
+
+// Derive returns the index of a new snapshot from old, its parent's. docs
+// and serials are the new snapshot's, aligned with its slots; fresh lists
+// the slots whose entries are new; kept[p] says that the parent's slot p
+// is in the new snapshot unchanged, and oldSerials are the parent's
+// serials. Only the lists of terms that chunks gained or lost are
+// rewritten; the others are shared with old.
+func (old *Index) Derive(docs []*Doc, serials []uint32, fresh []int, kept []bool, oldSerials []uint32) *Index {
+	idx := &Index{docs: docs, chunks: old.chunks, totalLen: old.totalLen}
+	removed := map[uint32][]uint32{} // term → serials that lost it
+	for p, d := range old.docs {
+		if d == nil || kept[p] {
+			continue
+		}
+		idx.chunks--
+		idx.totalLen -= int64(d.Length)
+		for _, t := range d.Terms {
+			removed[t.Term] = append(removed[t.Term], oldSerials[p])
+		}
+	}
+	added := map[uint32][]Posting{}
+	for _, i := range fresh {
+		d := docs[i]
+		if d == nil {
+			continue
+		}
+		idx.chunks++
+		idx.totalLen += int64(d.Length)
+		for _, t := range d.Terms {
+			added[t.Term] = append(added[t.Term], Posting{Serial: serials[i], TF: t.TF})
+		}
+	}
+	idx.postings = slices.Clone(old.postings)
+	for t := range added {
+		if int(t) >= len(idx.postings) {
+			idx.postings = append(idx.postings, make([][]Posting, int(t)+1-len(idx.postings))...)
+		}
+	}
+	for t, serials := range removed {
+		gone := make(map[uint32]bool, len(serials))
+		for _, sr := range serials {
+			gone[sr] = true
+		}
+		list := make([]Posting, 0, len(idx.postings[t]))
+		for _, p := range idx.postings[t] {
+			if !gone[p.Serial] {
+				list = append(list, p)
+			}
+		}
+		idx.postings[t] = list
+	}
+	for t, ps := range added {
+		list := idx.postings[t]
+		if _, rewritten := removed[t]; !rewritten {
+			list = slices.Clip(list) // never append into a list the parent shares
+		}
+		list = append(list, ps...)
+		if !slices.IsSortedFunc(list, cmpPostings) {
+			slices.SortFunc(list, cmpPostings)
+		}
+		idx.postings[t] = list
+	}
+	return idx
+}
+
+func cmpPostings(a, b Posting) int {
+	switch {
+	case a.Serial < b.Serial:
+		return -1
+	case a.Serial > b.Serial:
+		return 1
+	}
+	return 0
+}
+
+// Scores returns the Okapi BM25 score of every eligible chunk holding a
+// term of query, by slot. slotOf finds a serial's slot in the snapshot;
+// eligible says whether a slot may be scored (asked once per slot).
+// Document frequencies and the average length are those of every chunk in
+// the index.
+func (idx *Index) Scores(v *Vocab, query string, slotOf func(serial uint32) (int32, bool), eligible func(slot int32) bool) map[int32]float64 {
+	if idx.chunks == 0 {
+		return nil
+	}
+	terms := map[uint32]bool{}
+	Tokens(query, func(term string) {
+		if id, ok := v.Lookup(term); ok && int(id) < len(idx.postings) {
+			terms[id] = true
+		}
+	})
+	asked := map[int32]bool{}
+	scores := map[int32]float64{}
+	n := float64(idx.chunks)
+	avgdl := float64(idx.totalLen) / n
+	for _, t := range slices.Sorted(maps.Keys(terms)) {
+		list := idx.postings[t]
+		if len(list) == 0 {
+			continue
+		}
+		idf := IDF(n, float64(len(list)))
+		for _, p := range list {
+			slot, found := slotOf(p.Serial)
+			if !found {
+				continue
+			}
+			ok, seen := asked[slot]
+			if !seen {
+				ok = eligible(slot)
+				asked[slot] = ok
+			}
+			if ok {
+				scores[slot] += Score(idf, float64(p.TF), float64(idx.docs[slot].Length), avgdl)
+			}
+		}
+	}
+	return scores
+}
+
+// Vocab numbers terms. It only grows; it is shared by every snapshot of an
+// index. It is safe for concurrent use.
+type Vocab struct {
+	mu    sync.RWMutex
+	ids   map[string]uint32
+	terms []string // by id
+}
+
+// IDsOf returns the numbers of terms, assigning new ones, under one lock.
+func (v *Vocab) IDsOf(terms []string) []uint32 {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.ids == nil {
+		v.ids = map[string]uint32{}
+	}
+	out := make([]uint32, len(terms))
+	for i, term := range terms {
+		id, ok := v.ids[term]
+		if !ok {
+			id = uint32(len(v.ids))
+			v.ids[term] = id
+			v.terms = append(v.terms, term)
+		}
+		out[i] = id
+	}
+	return out
+}
+
+// TermsOf returns the terms numbered ids (each below the vocabulary's
+// size).
+func (v *Vocab) TermsOf(ids []uint32) []string {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = v.terms[id]
+	}
+	return out
+}
+
+// Lookup returns term's number, if it has one.
+func (v *Vocab) Lookup(term string) (uint32, bool) {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	id, ok := v.ids[term]
+	return id, ok
+}
+
+// Doc tokenizes one chunk's text into its entry, numbering new terms.
+func (v *Vocab) Doc(text string) *Doc {
+	var words []string
+	Tokens(text, func(term string) { words = append(words, term) })
+	tf := map[uint32]uint32{}
+	for _, id := range v.IDsOf(words) {
+		tf[id]++
+	}
+	d := &Doc{Length: int32(len(words)), Terms: make([]TermFreq, 0, len(tf))}
+	for _, t := range slices.Sorted(maps.Keys(tf)) {
+		d.Terms = append(d.Terms, TermFreq{Term: t, TF: tf[t]})
+	}
+	return d
+}
+
+// Saved is a chunk's entry read from a keyword file.
+type Saved struct {
+	DocID      string
+	Start, End int
+	Doc        *Doc
+}
+
+// Load returns the chunks of f by item id, their terms numbered in v.
+func (v *Vocab) Load(f *File) map[string]Saved {
+	ids := v.IDsOf(f.Terms)
+	out := make(map[string]Saved, len(f.Chunks))
+	for _, c := range f.Chunks {
+		d := &Doc{Length: c.Length, Terms: make([]TermFreq, len(c.Terms))}
+		for j, t := range c.Terms {
+			d.Terms[j] = TermFreq{Term: ids[t.Term], TF: t.TF}
+		}
+		out[c.ID] = Saved{DocID: c.DocID, Start: c.Start, End: c.End, Doc: d}
+	}
+	return out
+}
+
+// Add appends a chunk's entry d to f, its terms renumbered in f's own
+// vocabulary; call Finish once every chunk is added.
+func (f *File) Add(id, docID string, start, end int, d *Doc) {
+	if f.local == nil {
+		f.local = map[uint32]uint32{}
+	}
+	c := Chunk{ID: id, DocID: docID, Start: start, End: end, Length: d.Length, Terms: make([]TermFreq, len(d.Terms))}
+	for j, t := range d.Terms {
+		k, ok := f.local[t.Term]
+		if !ok {
+			k = uint32(len(f.vocabIDs))
+			f.local[t.Term] = k
+			f.vocabIDs = append(f.vocabIDs, t.Term)
+		}
+		c.Terms[j] = TermFreq{Term: k, TF: t.TF}
+	}
+	f.Chunks = append(f.Chunks, c)
+}
+
+// Finish names the terms of the chunks added, from v.
+func (f *File) Finish(v *Vocab) { f.Terms = v.TermsOf(f.vocabIDs) }
+
+// Equal reports whether idx and o hold the same chunks, lengths and
+// posting lists: an index derived commit by commit equals the one built
+// from scratch.
+func (idx *Index) Equal(o *Index) bool {
+	if idx.chunks != o.chunks || idx.totalLen != o.totalLen {
+		return false
+	}
+	for t := range max(len(idx.postings), len(o.postings)) {
+		var a, b []Posting
+		if t < len(idx.postings) {
+			a = idx.postings[t]
+		}
+		if t < len(o.postings) {
+			b = o.postings[t]
+		}
+		if !slices.Equal(a, b) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,267 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/foliovec/folio/core/internal/bm25"
+	"github.com/foliovec/folio/core/jsvalue"
+	"github.com/foliovec/folio/core/pathutil"
+)
+
+// The keyword index of hybrid queries (bm25.Index) covers a snapshot's
+// chunk items, those whose inline metadata has documentId, startPos and
+// endPos. It is immutable once published. A commit derives the next one
+// from its parent's, reading the text of new chunks' documents once per
+// document; the first hybrid query on a snapshot with none builds it, from
+// the keyword file and from every chunk the file lacks.
+
+// keywordFileName is the file of Folio's own, in an index folder, that
+// keeps the terms of every chunk the keyword index holds, so that the first
+// hybrid query of a new process (each `folio query --bm25`, a server
+// starting) reads them instead of reading and tokenizing every document
+// again. Vectra ignores it. Entries are keyed by chunk item id and span, so
+// the file is never wrong, only incomplete: chunks it lacks (added since it
+// was written) are tokenized and the file rewritten. It is written only on
+// storage that can lock folders (local files, memory), where readers may
+// write; elsewhere (object storage, read by many servers) it is only read.
+const keywordFileName = ".folio-keywords"
+
+// bm25For returns the keyword index of s, building it on first use.
+func (ix *LocalIndex) bm25For(ctx context.Context, s *snapshot) (*bm25.Index, error) {
+	if idx := s.bm25.Load(); idx != nil {
+		return idx, nil
+	}
+	s.bm25Mu.Lock()
+	defer s.bm25Mu.Unlock()
+	if idx := s.bm25.Load(); idx != nil {
+		return idx, nil
+	}
+	idx, err := ix.buildBM25(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	s.bm25.Store(idx)
+	return idx, nil
+}
+
+// updateBM25 derives the keyword index of s, which batch b commits, from
+// its base's, when the base has one. Failures are logged and leave s
+// without one (the next hybrid query builds it).
+func (ix *LocalIndex) updateBM25(ctx context.Context, b *batch, s *snapshot) {
+	base := b.base
+	old := base.bm25.Load()
+	if old == nil || s == base {
+		return
+	}
+	unchanged := func(i int) (int, bool) { return i, i < base.len() }
+	if len(b.edits) > 0 || len(b.deleted) > 0 {
+		unchanged = func(i int) (int, bool) {
+			serial := s.serials[i]
+			if serial >= base.nextSerial {
+				return 0, false
+			}
+			p, found := slices.BinarySearch(base.serials, serial)
+			if !found {
+				return 0, false
+			}
+			if _, edited := b.edits[int32(p)]; edited {
+				return 0, false
+			}
+			return p, true
+		}
+	}
+	docs := make([]*bm25.Doc, s.len())
+	kept := make([]bool, len(old.Docs()))
+	var fresh []int
+	for i := range s.len() {
+		if p, ok := unchanged(i); ok {
+			docs[i] = old.Docs()[p]
+			kept[p] = true
+			continue
+		}
+		if _, _, _, ok := ChunkSpan(s.meta[i]); ok {
+			fresh = append(fresh, i)
+		}
+	}
+	if err := ix.indexChunks(ctx, s, fresh, docs); err != nil {
+		ix.log.Warn("core: update keyword index", "folder", ix.folder, "err", err)
+		return
+	}
+	s.bm25.Store(old.Derive(docs, s.serials, fresh, kept, base.serials))
+}
+
+// buildBM25 builds the keyword index of s from nothing: the terms of the
+// chunks the keyword file holds, and the others tokenized. It rewrites the
+// file when it lacked chunks or held chunks s no longer has.
+func (ix *LocalIndex) buildBM25(ctx context.Context, s *snapshot) (*bm25.Index, error) {
+	saved := ix.readKeywordFile(ctx)
+	docs := make([]*bm25.Doc, s.len())
+	var fresh []int
+	reused := 0
+	for i := range s.len() {
+		docID, start, end, ok := ChunkSpan(s.meta[i])
+		if !ok {
+			continue
+		}
+		if c, hit := saved[s.ids[i]]; hit && c.DocID == docID && c.Start == start && c.End == end {
+			docs[i] = c.Doc
+			reused++
+			continue
+		}
+		fresh = append(fresh, i)
+	}
+	if err := ix.indexChunks(ctx, s, fresh, docs); err != nil {
+		return nil, err
+	}
+	idx := bm25.NewIndex(docs, s.serials)
+	if len(fresh) > 0 || reused != len(saved) {
+		ix.writeKeywordFile(ctx, s, docs)
+	}
+	return idx, nil
+}
+
+// indexChunks tokenizes the chunks at slots, reading each document's text
+// once, and stores their entries in docs. A document that cannot be read
+// leaves its chunks out (logged), as Vectra skips them; a cancelled ctx
+// stops the build.
+func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int, docs []*bm25.Doc) error {
+	byDoc := map[string][]int{}
+	var order []string
+	for _, i := range slots {
+		id, _, _, _ := ChunkSpan(s.meta[i])
+		if _, seen := byDoc[id]; !seen {
+			order = append(order, id)
+		}
+		byDoc[id] = append(byDoc[id], i)
+	}
+	for _, id := range order {
+		text, err := ix.docReader(ctx, id)
+		if err != nil {
+			if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+				return ctxErr
+			}
+			ix.log.Warn("core: read document for keyword search", "folder", ix.folder, "document", id, "err", err)
+			continue
+		}
+		units := jsvalue.UTF16(text)
+		for _, i := range byDoc[id] {
+			_, start, end, _ := ChunkSpan(s.meta[i])
+			docs[i] = ix.vocab.Doc(chunkText(units, start, end))
+		}
+	}
+	return nil
+}
+
+// keywordHits returns up to k BM25 matches of query among the selected
+// chunks that are not in exclude (the vector results), best first, equal
+// scores in storage order; each a copy of the item with "isBm25": true
+// added to a copy of its inline metadata, scored with its raw BM25 score.
+// Document frequencies and the average length are those of every chunk in
+// the snapshot (Vectra computed them over the eligible chunks of each
+// query).
+func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selection, query string, k int, exclude []scored) ([]QueryResult, error) {
+	if k <= 0 || sel.none || s.len() == 0 {
+		return nil, nil
+	}
+	idx, err := ix.bm25For(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	skip := make(map[int32]bool, len(exclude))
+	for _, h := range exclude {
+		skip[h.slot] = true
+	}
+	slotOf := func(serial uint32) (int32, bool) {
+		i, found := slices.BinarySearch(s.serials, serial)
+		return int32(i), found
+	}
+	scores := idx.Scores(&ix.vocab, query, slotOf, func(slot int32) bool { return !skip[slot] && sel.matches(slot) })
+	ranked := make([]scored, 0, len(scores))
+	for slot, sc := range scores {
+		ranked = append(ranked, scored{key: sc, slot: slot})
+	}
+	slices.SortFunc(ranked, func(a, b scored) int {
+		if a.better(b) {
+			return -1
+		}
+		return 1
+	})
+	out := make([]QueryResult, 0, min(k, len(ranked)))
+	for _, h := range ranked[:min(k, len(ranked))] {
+		it := s.item(int(h.slot))
+		md := make(Metadata, len(it.Metadata)+1)
+		maps.Copy(md, it.Metadata)
+		md["isBm25"] = true
+		it.Metadata = md
+		out = append(out, QueryResult{Item: it, Score: h.key})
+	}
+	return out, nil
+}
+
+// readKeywordFile returns the chunks of the folder's keyword file by item
+// id; none when there is no file or it is not valid (it is then rebuilt).
+func (ix *LocalIndex) readKeywordFile(ctx context.Context) map[string]bm25.Saved {
+	raw, err := ix.storage.ReadFile(ctx, ix.path(keywordFileName))
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			ix.log.Debug("core: read the keyword file", "folder", ix.folder, "err", err)
+		}
+		return nil
+	}
+	f, err := bm25.Decode(raw)
+	if err != nil {
+		ix.log.Debug("core: the keyword file is not valid; it is rebuilt", "folder", ix.folder, "err", err)
+		return nil
+	}
+	return ix.vocab.Load(f)
+}
+
+// writeKeywordFile replaces the folder's keyword file with the chunks of
+// docs, on storage that can lock folders. A failure (a read-only folder)
+// is logged at debug level: the file is an optimisation.
+func (ix *LocalIndex) writeKeywordFile(ctx context.Context, s *snapshot, docs []*bm25.Doc) {
+	if _, ok := ix.storage.(FolderLocker); !ok {
+		return
+	}
+	f := &bm25.File{}
+	for i, d := range docs {
+		if d == nil {
+			continue
+		}
+		docID, start, end, _ := ChunkSpan(s.meta[i])
+		if start < 0 || end < 0 || end > math.MaxInt32 {
+			continue // a span the file cannot hold: tokenized each time
+		}
+		f.Add(s.ids[i], docID, start, end, d)
+	}
+	f.Finish(&ix.vocab)
+	if err := ix.storage.UpsertFile(ctx, ix.path(keywordFileName), bm25.Encode(f)); err != nil {
+		ix.log.Debug("core: write the keyword file", "folder", ix.folder, "err", err)
+	}
+}
+
+// chunkText cuts a chunk's text out of its document's UTF-16 units.
+func chunkText(units []uint16, start, end int) string {
+	return jsvalue.Substring(units, float64(start), float64(end)+1)
+}
+
+// readDocumentText is the default IndexOptions.DocReader: the text of
+// "<documentID>.txt" in the index folder, as Vectra's LocalDocument reads
+// it. An id that would leave the folder is ErrInvalidArgument.
+func (ix *LocalIndex) readDocumentText(ctx context.Context, documentID string) (string, error) {
+	name := documentID + ".txt"
+	if !pathutil.IsLocal(name) {
+		return "", fmt.Errorf("document id %q leaves the index folder: %w", documentID, ErrInvalidArgument)
+	}
+	raw, err := ix.storage.ReadFile(ctx, ix.path(name))
+	if err != nil {
+		return "", err
+	}
+	return string(raw), nil
+}
