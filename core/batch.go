@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/foliovec/folio/core/internal/filter"
+	"github.com/foliovec/folio/core/internal/slotmap"
 )
 
 // batch is an open update: the changes made since BeginUpdate, kept as an
@@ -96,7 +97,7 @@ func (b *batch) find(id string) (int32, bool) {
 	if p, ok := b.ids[id]; ok {
 		return p, p >= 0
 	}
-	p, ok := b.base.slots.lookup(id)
+	p, ok := b.base.slots.Lookup(id)
 	return p, ok
 }
 
@@ -218,7 +219,7 @@ func (b *batch) applyAppend() *snapshot {
 	}
 	// With nothing deleted, the batch's overlay maps exactly the added ids
 	// to their slots: it becomes the new layer (the batch is done with it).
-	s.slots = base.slots.with(b.ids)
+	s.slots = base.slots.With(b.ids)
 	switch {
 	case base.mixed:
 		s.vecs = slices.Clone(base.vecs) // headers only; a mixed index is rare and small
@@ -333,7 +334,7 @@ func (b *batch) applyRebuild() *snapshot {
 			slots[id] = int32(i)
 		}
 	}
-	s.slots = &slotMap{own: slots}
+	s.slots = slotmap.New(slots)
 	items := make([]IndexItem, len(vecs))
 	for i, v := range vecs {
 		items[i].Vector = v
@@ -350,7 +351,7 @@ func (b *batch) applyRebuild() *snapshot {
 // and readers keep seeing the last commit. A batch already open is
 // ErrUpdateInProgress. The index is loaded if it is not yet.
 func (ix *LocalIndex) BeginUpdate(ctx context.Context) error {
-	if err := ix.mu.lock(ctx); err != nil {
+	if err := ix.mu.LockContext(ctx); err != nil {
 		return err
 	}
 	defer ix.mu.Unlock()
@@ -382,7 +383,7 @@ func (ix *LocalIndex) beginLocked(ctx context.Context) (*batch, error) {
 // ErrNoUpdate. When writing fails the batch stays open, as in Vectra: call
 // EndUpdate again or CancelUpdate.
 func (ix *LocalIndex) EndUpdate(ctx context.Context) error {
-	if err := ix.mu.lock(ctx); err != nil {
+	if err := ix.mu.LockContext(ctx); err != nil {
 		return err
 	}
 	defer ix.mu.Unlock()

@@ -130,7 +130,7 @@ func (d *LocalDocumentIndex) catalog(ctx context.Context, op, key string) (*Docu
 			return c, nil
 		}
 	}
-	if err := d.mu.lock(ctx); err != nil {
+	if err := d.mu.LockContext(ctx); err != nil {
 		return nil, err
 	}
 	defer d.mu.Unlock()

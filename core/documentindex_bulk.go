@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/foliovec/folio/core/internal/uuid"
 )
 
 // DocumentInput is one document of UpsertDocuments: the arguments of
@@ -132,7 +134,7 @@ func (d *LocalDocumentIndex) upsertDocuments(ctx context.Context, op, key string
 	}
 	// Unchanged documents are judged against the open batch too, when
 	// there is one.
-	if err := d.mu.lock(ctx); err != nil {
+	if err := d.mu.LockContext(ctx); err != nil {
 		return nil, err
 	}
 	view := d.viewLocked(committed)
@@ -368,7 +370,7 @@ func (r *bulkUpsert) run(parent context.Context, todo []int) error {
 func (r *bulkUpsert) commit(ctx context.Context, ready []int) error {
 	d := r.d
 	ids := make([]string, len(ready))
-	if err := d.mu.lock(ctx); err != nil {
+	if err := d.mu.LockContext(ctx); err != nil {
 		return err
 	}
 	err := func() error {
@@ -388,7 +390,7 @@ func (r *bulkUpsert) commit(ctx context.Context, ready []int) error {
 		}
 		for k, i := range ready {
 			doc := &r.docs[i]
-			ids[k] = newUUIDv4()
+			ids[k] = uuid.New()
 			u := upsert{uri: doc.in.URI, id: ids[k], text: doc.in.Text, md: doc.md, hash: doc.hash, chunks: doc.chunks, vectors: doc.vectors}
 			// The pending catalog is taken when the change runs: a rebase
 			// runs it again over the catalog another process committed.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/foliovec/folio/core/internal/uuid"
 )
 
 // reservedChunkKeys are the chunk metadata keys a document index sets.
@@ -126,7 +128,7 @@ func (d *LocalDocumentIndex) embed(ctx context.Context, inputs []string) ([][]fl
 // drops the files of the documents it replaced or deleted (see
 // IndexOptions.RetainDropped).
 func (d *LocalDocumentIndex) writeDocument(ctx context.Context, change func(b *batch, p *docPending) error) error {
-	if err := d.mu.lock(ctx); err != nil {
+	if err := d.mu.LockContext(ctx); err != nil {
 		return err
 	}
 	if _, err := d.catalogLocked(ctx); err != nil {
@@ -190,7 +192,7 @@ func (d *LocalDocumentIndex) applyUpsert(ctx context.Context, b *batch, p *docPe
 		md["documentId"] = u.id
 		md["startPos"] = float64(c.StartPos)
 		md["endPos"] = float64(c.EndPos)
-		item, err := d.addItem(ctx, b, IndexItem{ID: newUUIDv4(), Metadata: md, Vector: u.vectors[i]}, true, reservedChunkKeys[:])
+		item, err := d.addItem(ctx, b, IndexItem{ID: uuid.New(), Metadata: md, Vector: u.vectors[i]}, true, reservedChunkKeys[:])
 		if err != nil {
 			for _, pos := range positions {
 				b.remove(b.at(pos).id)
@@ -324,7 +326,7 @@ func (d *LocalDocumentIndex) deleteDocuments(ctx context.Context, op, key string
 	if err != nil {
 		return nil, err
 	}
-	if err := d.mu.lock(ctx); err != nil {
+	if err := d.mu.LockContext(ctx); err != nil {
 		return nil, err
 	}
 	view := d.viewLocked(committed)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/foliovec/folio/core/internal/bm25"
+	"github.com/foliovec/folio/core/internal/chanlock"
 	"github.com/foliovec/folio/core/pathutil"
 )
 
@@ -141,7 +142,7 @@ type LocalIndex struct {
 
 	cur atomic.Pointer[snapshot] // last commit; nil until loaded
 
-	mu     writerLock        // serialises writers and the first load
+	mu     chanlock.Mutex    // serialises writers and the first load
 	update *batch            // the open batch, or nil; guarded by mu
 	part   commitParticipant // nil for a plain index
 	// strays is set when the loaded index file holds items the loaded
@@ -220,7 +221,7 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 	}
 	ix := &LocalIndex{
 		opts:      opts,
-		mu:        newWriterLock(),
+		mu:        chanlock.New(),
 		folder:    folderPath,
 		name:      name,
 		storage:   opts.Storage,
@@ -286,7 +287,7 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 	if cfg.DeleteIfExists && cfg.OpenIfExists {
 		return fmt.Errorf("core: create index %q: DeleteIfExists and OpenIfExists together: %w", p, ErrInvalidArgument)
 	}
-	if err := ix.mu.lock(ctx); err != nil {
+	if err := ix.mu.LockContext(ctx); err != nil {
 		return err
 	}
 	defer ix.mu.Unlock()
@@ -336,7 +337,7 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 // DeleteIndex forgets the loaded index, cancels an open batch and deletes
 // the folder with everything in it.
 func (ix *LocalIndex) DeleteIndex(ctx context.Context) error {
-	if err := ix.mu.lock(ctx); err != nil {
+	if err := ix.mu.LockContext(ctx); err != nil {
 		return err
 	}
 	defer ix.mu.Unlock()
@@ -400,7 +401,7 @@ func (ix *LocalIndex) snapshot(ctx context.Context, op string) (*snapshot, error
 			return s, nil
 		}
 	}
-	if err := ix.mu.lock(ctx); err != nil {
+	if err := ix.mu.LockContext(ctx); err != nil {
 		return nil, err
 	}
 	defer ix.mu.Unlock()

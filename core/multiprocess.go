@@ -182,7 +182,7 @@ func (ix *LocalIndex) refresh(ctx context.Context) error {
 	if !changed {
 		return nil
 	}
-	if !ix.mu.tryLock() {
+	if !ix.mu.TryLock() {
 		return nil
 	}
 	defer ix.mu.Unlock()
@@ -276,7 +276,7 @@ func (ix *LocalIndex) reloadIfChanged(ctx context.Context) error {
 	if changed, err := ix.changedOnDisk(ctx); err != nil || !changed {
 		return err
 	}
-	if err := ix.mu.lock(ctx); err != nil {
+	if err := ix.mu.LockContext(ctx); err != nil {
 		return err
 	}
 	defer ix.mu.Unlock()

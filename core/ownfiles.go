@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"time"
+
+	"github.com/foliovec/folio/core/internal/uuid"
 )
 
 // Folio deletes only files it could have written for the role at hand:
@@ -21,7 +23,7 @@ func (ix *LocalIndex) ownFile(name string, exts ...string) bool {
 		return false
 	}
 	for _, ext := range exts {
-		if base, ok := strings.CutSuffix(name, ext); ok && isUUID(base) {
+		if base, ok := strings.CutSuffix(name, ext); ok && uuid.Valid(base) {
 			return true
 		}
 	}
@@ -80,7 +82,7 @@ type VacuumReport struct {
 func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 	const op = "vacuum"
 	var rep VacuumReport
-	if err := ix.mu.lock(ctx); err != nil {
+	if err := ix.mu.LockContext(ctx); err != nil {
 		return rep, err
 	}
 	defer ix.mu.Unlock()

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/foliovec/folio/core/internal/uuid"
 )
 
 // Side-car files hold the full metadata of items that have keys outside
@@ -26,7 +28,7 @@ import (
 // newSidecar serializes md as a new side-car file, to be written by the
 // commit, and returns its name and content.
 func (ix *LocalIndex) newSidecar(md Metadata) (string, []byte, error) {
-	name := newUUIDv4() + ix.codec.Extension()
+	name := uuid.New() + ix.codec.Extension()
 	raw, err := ix.codec.SerializeMetadata(md)
 	if err != nil {
 		return "", nil, fmt.Errorf("serialize metadata file %q: %w", name, err)

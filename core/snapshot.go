@@ -10,6 +10,7 @@ import (
 
 	"github.com/foliovec/folio/core/internal/bm25"
 	"github.com/foliovec/folio/core/internal/filter"
+	"github.com/foliovec/folio/core/internal/slotmap"
 	"github.com/foliovec/folio/core/internal/vecmath"
 	"github.com/foliovec/folio/core/pathutil"
 )
@@ -45,8 +46,8 @@ type snapshot struct {
 	arena []float32   // len(ids)*dim values when !mixed
 	vecs  [][]float32 // per-slot vectors when mixed
 
-	slots  *slotMap // id → first slot holding it
-	dupIDs bool     // some id appears in more than one slot (only in files written by others)
+	slots  *slotmap.Map // id → first slot holding it
+	dupIDs bool         // some id appears in more than one slot (only in files written by others)
 
 	// serials are stable, strictly increasing item numbers aligned with
 	// slots; the BM25 keyword index refers to items by serial so that a
@@ -106,7 +107,7 @@ func cloneConfig(c MetadataConfig) MetadataConfig {
 
 // newEmptySnapshot is the state of a freshly created index.
 func newEmptySnapshot(version int, config MetadataConfig) *snapshot {
-	s := &snapshot{version: version, config: cloneConfig(config), dim: -1, slots: &slotMap{}}
+	s := &snapshot{version: version, config: cloneConfig(config), dim: -1, slots: slotmap.New(nil)}
 	s.postings = filter.BuildPostings(s.config.Indexed, s.meta)
 	return s
 }
@@ -178,7 +179,7 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 			slots[it.ID] = int32(i)
 		}
 	}
-	s.slots = &slotMap{own: slots}
+	s.slots = slotmap.New(slots)
 	if !s.setVectors(data.Items, arena, true) {
 		s.computeScales()
 	}

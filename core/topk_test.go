@@ -46,29 +46,3 @@ func TestTopK(t *testing.T) {
 		}
 	})
 }
-
-func TestSlotMap(t *testing.T) {
-	t.Run("layers resolve every id and flatten once deep", func(t *testing.T) {
-		m := (&slotMap{}).with(map[string]int32{"a": 0})
-		want := map[string]int32{"a": 0}
-		for i := 1; i < 40; i++ {
-			id := string(rune('a' + i))
-			m = m.with(map[string]int32{id: int32(i)})
-			want[id] = int32(i)
-			if m.depth >= maxSlotMapDepth {
-				t.Fatalf("depth %d", m.depth)
-			}
-		}
-		if m.size() != len(want) {
-			t.Fatalf("size %d", m.size())
-		}
-		for id, s := range want {
-			if got, ok := m.lookup(id); !ok || got != s {
-				t.Fatalf("lookup(%q) = %d, %v", id, got, ok)
-			}
-		}
-		if _, ok := m.lookup("zz"); ok {
-			t.Fatal("found a missing id")
-		}
-	})
-}

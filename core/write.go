@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/foliovec/folio/core/internal/uuid"
+
 	"github.com/foliovec/folio/core/jsvalue"
 )
 
@@ -16,7 +18,7 @@ import (
 // over Vectra). change reports whether it changed anything; a single write
 // that changed nothing writes nothing.
 func (ix *LocalIndex) write(ctx context.Context, change func(b *batch) (bool, error)) error {
-	if err := ix.mu.lock(ctx); err != nil {
+	if err := ix.mu.LockContext(ctx); err != nil {
 		return err
 	}
 	defer ix.mu.Unlock()
@@ -74,7 +76,7 @@ func (ix *LocalIndex) UpsertItem(ctx context.Context, item IndexItem) (IndexItem
 func (ix *LocalIndex) putItem(ctx context.Context, op string, item IndexItem, unique bool) (IndexItem, error) {
 	given := item.ID
 	if item.ID == "" {
-		item.ID = newUUIDv4()
+		item.ID = uuid.New()
 	}
 	var out IndexItem
 	err := ix.write(ctx, func(b *batch) (bool, error) {
@@ -99,7 +101,7 @@ func (ix *LocalIndex) putItem(ctx context.Context, op string, item IndexItem, un
 // are returned as stored, in order.
 func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) ([]IndexItem, error) {
 	const op = "batch insert items"
-	if err := ix.mu.lock(ctx); err != nil {
+	if err := ix.mu.LockContext(ctx); err != nil {
 		return nil, err
 	}
 	defer ix.mu.Unlock()
@@ -119,7 +121,7 @@ func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) (
 	items = slices.Clone(items)
 	for i := range items {
 		if items[i].ID == "" {
-			items[i].ID = newUUIDv4()
+			items[i].ID = uuid.New()
 		} else {
 			given[i] = true
 		}

@@ -1,15 +1,17 @@
-package core
+// Package uuid makes and recognises the random (version 4) UUIDs that
+// name items, documents and side-car files, as Vectra names them.
+package uuid
 
 import (
 	"crypto/rand"
 	"encoding/hex"
 )
 
-// newUUIDv4 returns a random RFC 4122 version 4 UUID, lowercase and
+// New returns a random RFC 4122 version 4 UUID, lowercase and
 // hyphenated ("xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx"), as Vectra's uuid
 // package writes it. The randomness comes from crypto/rand, which never
 // fails on supported platforms (it panics rather than return short reads).
-func newUUIDv4() string {
+func New() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	b[6] = b[6]&0x0f | 0x40 // version 4
@@ -27,9 +29,9 @@ func newUUIDv4() string {
 	return string(out[:])
 }
 
-// isUUID reports whether s is a UUID as Folio and Vectra write them: 32
+// Valid reports whether s is a UUID as Folio and Vectra write them: 32
 // hexadecimal digits in groups of 8-4-4-4-12, either case.
-func isUUID(s string) bool {
+func Valid(s string) bool {
 	if len(s) != 36 {
 		return false
 	}
