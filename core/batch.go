@@ -481,11 +481,7 @@ func (ix *LocalIndex) cancelLocked(ctx context.Context) {
 	// then the index is read again from the storage, to learn which
 	// state landed.
 	ix.unsure = append(ix.unsure, b.created...)
-	if ix.share.versioner != nil {
-		for _, p := range ix.share.watched {
-			ix.setSeen(p, unknownVersion)
-		}
-	}
+	ix.watch.SetUnknown()
 }
 
 // unreferenced returns the names of files no item of s refers to.

@@ -161,9 +161,7 @@ func (d *LocalDocumentIndex) catalogLocked(ctx context.Context) (*DocumentCatalo
 func (d *LocalDocumentIndex) loadCatalogLocked(ctx context.Context, items int) (*DocumentCatalog, error) {
 	p := d.catalogPath()
 	var version string
-	if d.share.versioner != nil {
-		version = d.currentVersion(ctx, p) // before the read, as for the index file
-	}
+	version = d.watch.Current(ctx, p) // before the read, as for the index file
 	raw, err := d.Storage().ReadFile(ctx, p)
 	var c *DocumentCatalog
 	switch {
@@ -193,9 +191,7 @@ func (d *LocalDocumentIndex) loadCatalogLocked(ctx context.Context, items int) (
 			return nil, fmt.Errorf("load document catalog %q: %w", p, err)
 		}
 	}
-	if d.share.versioner != nil {
-		d.setSeen(p, version)
-	}
+	d.watch.Set(p, version)
 	d.cat.Store(c)
 	return c, nil
 }
@@ -340,7 +336,7 @@ func (d *LocalDocumentIndex) storeCatalog(ctx context.Context, c *DocumentCatalo
 	if err := write(ctx, d.catalogPath(), raw); err != nil {
 		return err
 	}
-	d.noteVersion(ctx, d.catalogPath())
+	d.watch.Note(ctx, d.catalogPath())
 	return nil
 }
 

@@ -141,9 +141,7 @@ func NewLocalDocumentIndex(cfg LocalDocumentIndexConfig) (*LocalDocumentIndex, e
 		return nil, err
 	}
 	d.LocalIndex = ix
-	if ix.share.versioner != nil {
-		ix.share.watched = append(ix.share.watched, d.catalogPath())
-	}
+	ix.watch.Add(d.catalogPath())
 	ix.inlineKeys = reservedChunkKeys[:]
 	ix.part = d
 	return d, nil

@@ -2,11 +2,10 @@ package core
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"io/fs"
 	"slices"
 	"time"
+
+	"github.com/foliovec/folio/core/internal/share"
 )
 
 // Deferred deletion.
@@ -29,21 +28,10 @@ import (
 // newest index or catalog names it — which also covers a file an ambiguous
 // write may have made the index name (see cancelLocked).
 
-// droppedListName is the name of the folder's list of dropped files.
-const droppedListName = ".folio-dropped.json"
-
 // DefaultRetainDropped is the least time dropped files are kept when
 // IndexOptions.RetainDropped is 0: at least this, and at least eight
 // freshness intervals.
 const DefaultRetainDropped = 5 * time.Second
-
-// droppedFile is an entry of the dropped-files list.
-type droppedFile struct {
-	Name string `json:"name"`
-	// At is when the commit that stopped naming the file was written, in
-	// Unix milliseconds.
-	At int64 `json:"at"`
-}
 
 // retainFor is IndexOptions.RetainDropped with its default applied.
 func retainFor(opts IndexOptions) time.Duration {
@@ -76,25 +64,12 @@ func (ix *LocalIndex) dropLocked(ctx context.Context, names []string) {
 	}
 	list := ix.readDropped(ctx)
 	now := time.Now()
-	due, kept := ix.splitDue(list, now)
+	due, kept := share.SplitDue(list, now, ix.retain)
 	for _, n := range names {
-		kept = append(kept, droppedFile{Name: n, At: now.UnixMilli()})
+		kept = append(kept, share.Dropped{Name: n, At: now.UnixMilli()})
 	}
 	ix.deleteUnnamed(ctx, due)
 	ix.writeDropped(ctx, kept)
-}
-
-// splitDue splits the list into the names whose time is up and the
-// entries still kept.
-func (ix *LocalIndex) splitDue(list []droppedFile, now time.Time) (due []string, kept []droppedFile) {
-	for _, e := range list {
-		if now.Sub(time.UnixMilli(e.At)) >= ix.retain {
-			due = append(due, e.Name)
-		} else {
-			kept = append(kept, e)
-		}
-	}
-	return due, kept
 }
 
 // deleteUnnamed deletes those of names that the newest commit does not
@@ -139,48 +114,14 @@ func (ix *LocalIndex) deleteDropped(ctx context.Context, names []string) {
 	}
 }
 
-// readDropped reads the folder's list of dropped files; a missing or
-// unreadable list is empty (an unreadable one is logged: its files are
-// left for Vacuum).
-func (ix *LocalIndex) readDropped(ctx context.Context) []droppedFile {
-	raw, err := ix.storage.ReadFile(ctx, ix.path(droppedListName))
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			ix.log.Warn("core: read the list of dropped files", "folder", ix.folder, "err", err)
-		}
-		return nil
-	}
-	var list struct {
-		Files []droppedFile `json:"files"`
-	}
-	if err := json.Unmarshal(raw, &list); err != nil {
-		ix.log.Warn("core: the list of dropped files is not valid; its files are left for Vacuum", "folder", ix.folder, "err", err)
-		return nil
-	}
-	return list.Files
+func (ix *LocalIndex) readDropped(ctx context.Context) []share.Dropped {
+	return share.ReadDropped(ctx, ix.storage, ix.path(share.DroppedListName), ix.log)
 }
 
-// writeDropped replaces the folder's list with list (deletes it when
-// empty) and notes whether this process knows of listed files.
-func (ix *LocalIndex) writeDropped(ctx context.Context, list []droppedFile) {
-	p := ix.path(droppedListName)
-	ix.droppedListed = len(list) > 0
-	if len(list) == 0 {
-		if err := ix.storage.DeleteFile(ctx, p); err != nil {
-			ix.log.Warn("core: remove the list of dropped files", "folder", ix.folder, "err", err)
-		}
-		return
-	}
-	raw, err := json.Marshal(struct {
-		Files []droppedFile `json:"files"`
-	}{list})
-	if err == nil {
-		err = ix.storage.UpsertFile(ctx, p, raw)
-	}
-	if err != nil {
-		ix.droppedListed = true // retried by the next commit
-		ix.log.Warn("core: write the list of dropped files; its files are left for Vacuum", "folder", ix.folder, "err", err)
-	}
+// writeDropped replaces the folder's list and notes whether this process
+// knows of listed files.
+func (ix *LocalIndex) writeDropped(ctx context.Context, list []share.Dropped) {
+	ix.droppedListed = share.WriteDropped(ctx, ix.storage, ix.path(share.DroppedListName), list, ix.log)
 }
 
 // collectDroppedAtOpen deletes, when the index is first read, the listed
@@ -201,10 +142,10 @@ func (ix *LocalIndex) collectDroppedAtOpen(ctx context.Context) {
 		return
 	}
 	defer unlock()
-	if changed, err := ix.changedOnDisk(ctx); err != nil || changed {
+	if changed, err := ix.watch.Changed(ctx); err != nil || changed {
 		return // the next commit collects them, from the newest state
 	}
-	due, kept := ix.splitDue(ix.readDropped(ctx), time.Now())
+	due, kept := share.SplitDue(ix.readDropped(ctx), time.Now(), ix.retain)
 	ix.droppedListed = len(kept) > 0
 	if len(due) == 0 {
 		return

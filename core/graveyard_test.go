@@ -8,19 +8,21 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/foliovec/folio/core/internal/share"
 )
 
-func droppedList(t *testing.T, st *memTestStorage) []droppedFile {
+func droppedList(t *testing.T, st *memTestStorage) []share.Dropped {
 	t.Helper()
-	raw, ok := st.file(idxTestFolder + "/" + droppedListName)
+	raw, ok := st.file(idxTestFolder + "/" + share.DroppedListName)
 	if !ok {
 		return nil
 	}
 	var list struct {
-		Files []droppedFile `json:"files"`
+		Files []share.Dropped `json:"files"`
 	}
 	if err := json.Unmarshal(raw, &list); err != nil {
-		t.Fatalf("%s: %v", droppedListName, err)
+		t.Fatalf("%s: %v", share.DroppedListName, err)
 	}
 	return list.Files
 }
@@ -71,7 +73,7 @@ func TestDroppedFilesOutliveTheirCommit(t *testing.T) {
 	time.Sleep(250 * time.Millisecond)
 	mustInsert(t, ix, "3", []float32{1}, Metadata{"a": "z"})
 	files := st.fileNames(idxTestFolder)
-	if slices.Contains(files, old.MetadataFile) || slices.Contains(files, droppedListName) {
+	if slices.Contains(files, old.MetadataFile) || slices.Contains(files, share.DroppedListName) {
 		t.Fatalf("files %v: want the dropped side-car and the empty list gone", files)
 	}
 }
@@ -109,7 +111,7 @@ func TestVacuumKeepsRecentlyDroppedFiles(t *testing.T) {
 func TestDroppedListNeverDeletesNamedOrForeignFiles(t *testing.T) {
 	ix, st := retainingIndex(t, time.Nanosecond)
 	named := mustInsert(t, ix, "1", []float32{1}, Metadata{"a": "x", "b": "kept"})
-	list, _ := json.Marshal(map[string]any{"files": []droppedFile{
+	list, _ := json.Marshal(map[string]any{"files": []share.Dropped{
 		{Name: named.MetadataFile, At: 1},
 		{Name: "index.json", At: 1},
 		{Name: "../outside.json", At: 1},
@@ -120,7 +122,7 @@ func TestDroppedListNeverDeletesNamedOrForeignFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := st.UpsertFile(ctxb, idxTestFolder+"/"+droppedListName, list); err != nil {
+	if err := st.UpsertFile(ctxb, idxTestFolder+"/"+share.DroppedListName, list); err != nil {
 		t.Fatal(err)
 	}
 	ix.droppedListed = true

@@ -13,6 +13,7 @@ import (
 
 	"github.com/foliovec/folio/core/internal/bm25"
 	"github.com/foliovec/folio/core/internal/chanlock"
+	"github.com/foliovec/folio/core/internal/share"
 	"github.com/foliovec/folio/core/pathutil"
 )
 
@@ -152,7 +153,7 @@ type LocalIndex struct {
 
 	vocab bm25.Vocab // term numbers of the keyword index
 
-	share sharing // what other processes may have changed
+	watch *share.Watch // what other processes may have changed
 
 	// Dropped files (graveyard.go), guarded by mu: retain is
 	// IndexOptions.RetainDropped with its default; droppedListed is set
@@ -238,14 +239,8 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 	if ix.log == nil {
 		ix.log = slog.New(slog.DiscardHandler)
 	}
-	if v, ok := opts.Storage.(FileVersioner); ok {
-		ix.share.versioner = v
-		ix.share.every = opts.FreshnessInterval
-		if ix.share.every == 0 {
-			ix.share.every = DefaultFreshnessInterval
-		}
-		ix.share.watched = []string{ix.indexPath()}
-	}
+	versioner, _ := opts.Storage.(FileVersioner)
+	ix.watch = share.NewWatch(versioner, cmp.Or(opts.FreshnessInterval, DefaultFreshnessInterval), ix.indexPath(), ix.log)
 	if ix.docReader == nil {
 		ix.docReader = ix.readDocumentText
 	}
@@ -354,7 +349,7 @@ func (ix *LocalIndex) DeleteIndex(ctx context.Context) error {
 
 func (ix *LocalIndex) deleteIndexLocked(ctx context.Context) error {
 	ix.cur.Store(nil)
-	ix.forgetSeen()
+	ix.watch.Forget()
 	if ix.update != nil {
 		// The folder goes, side-cars included: nothing to clean up.
 		ix.update = nil
@@ -427,11 +422,9 @@ func (ix *LocalIndex) loadLocked(ctx context.Context) (*snapshot, error) {
 func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, error) {
 	p := ix.indexPath()
 	var version string
-	if ix.share.versioner != nil {
-		// Before the read: a change between the two is then seen as a
-		// change by the next check, never missed.
-		version = ix.currentVersion(ctx, p)
-	}
+	// Before the read: a change between the two is then seen as a change
+	// by the next check, never missed.
+	version = ix.watch.Current(ctx, p)
 	data, arena, size, err := ix.decodeIndexFile(ctx, p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("load index %q: %w", p, ErrIndexNotFound)
@@ -452,9 +445,7 @@ func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, e
 		s.quant.Store(quantize(s, nil))
 	}
 	ix.cur.Store(s)
-	if ix.share.versioner != nil {
-		ix.setSeen(p, version)
-	}
+	ix.watch.Set(p, version)
 	if !reload {
 		ix.removeStaleTemps(ctx)
 		ix.collectDroppedAtOpen(ctx)
@@ -512,7 +503,7 @@ func (ix *LocalIndex) save(ctx context.Context, s *snapshot) error {
 	if err := ix.storage.UpsertFile(ctx, ix.indexPath(), raw); err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
-	ix.noteVersion(ctx, ix.indexPath())
+	ix.watch.Note(ctx, ix.indexPath())
 	ix.strays = false
 	return nil
 }

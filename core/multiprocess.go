@@ -2,12 +2,10 @@ package core
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"maps"
-	"sync/atomic"
 	"time"
+
+	"github.com/foliovec/folio/core/internal/share"
 )
 
 // Several processes on one folder.
@@ -33,127 +31,9 @@ import (
 // DefaultFreshnessInterval is IndexOptions.FreshnessInterval when it is 0.
 const DefaultFreshnessInterval = 250 * time.Millisecond
 
-// unknownVersion stands for a version that could not be learned; it equals
-// no version a storage returns, so the next check reloads.
-const unknownVersion = "\x00unknown"
-
-// fileVersions maps a watched file's path to its version as this process
-// last read or wrote it ("" for a missing file). A published map is never
-// modified.
-type fileVersions map[string]string
-
-// sharing is what a LocalIndex knows about its folder's files as other
-// processes may change them.
-type sharing struct {
-	versioner FileVersioner // nil: changes by others are not noticed
-	every     time.Duration // readers' check interval; negative: never
-	nextCheck atomic.Int64  // when readers next check, in Unix nanoseconds
-	seen      atomic.Pointer[fileVersions]
-	// watched are the files whose change means another process committed:
-	// the index file, and a document index's catalog.
-	watched []string
-}
-
-// lockFolder takes the folder lock of storage when it offers one; the
-// returned unlock is never nil when err is nil.
-func lockFolder(ctx context.Context, storage FileStorage, folder string) (func(), error) {
-	l, ok := storage.(FolderLocker)
-	if !ok {
-		return func() {}, nil
-	}
-	unlock, err := l.LockFolder(ctx, folder)
-	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, ctxErr
-		}
-		return nil, fmt.Errorf("lock folder: %w", err)
-	}
-	return unlock, nil
-}
-
-// lockExistingFolder is lockFolder for a folder that may be missing: a
-// missing folder has nothing to protect, and the read or write that
-// follows reports it.
-func lockExistingFolder(ctx context.Context, storage FileStorage, folder string) (func(), error) {
-	unlock, err := lockFolder(ctx, storage, folder)
-	if err != nil && ctx.Err() == nil && errors.Is(err, fs.ErrNotExist) {
-		return func() {}, nil
-	}
-	return unlock, err
-}
-
-// lockFolder takes the index folder's lock (lockExistingFolder).
+// lockFolder takes the index folder's lock, when the storage offers one.
 func (ix *LocalIndex) lockFolder(ctx context.Context) (func(), error) {
-	return lockExistingFolder(ctx, ix.storage, ix.folder)
-}
-
-// versionOf returns the version of the file p, "" when it is missing.
-func (ix *LocalIndex) versionOf(ctx context.Context, p string) (string, error) {
-	v, err := ix.share.versioner.FileVersion(ctx, p)
-	if errors.Is(err, fs.ErrNotExist) && ctx.Err() == nil {
-		return "", nil
-	}
-	return v, err
-}
-
-// currentVersion is versionOf for recording: a failure gives
-// unknownVersion, logged, so that the next check reloads.
-func (ix *LocalIndex) currentVersion(ctx context.Context, p string) string {
-	v, err := ix.versionOf(ctx, p)
-	if err != nil {
-		ix.log.Warn("core: read file version", "path", p, "err", err)
-		return unknownVersion
-	}
-	return v
-}
-
-// noteVersion records the version of the watched file p as this process
-// now knows it, right after writing it. ix.mu is held.
-func (ix *LocalIndex) noteVersion(ctx context.Context, p string) {
-	if ix.share.versioner != nil {
-		ix.setSeen(p, ix.currentVersion(ctx, p))
-	}
-}
-
-// setSeen records v as the known version of p. ix.mu is held.
-func (ix *LocalIndex) setSeen(p, v string) {
-	next := fileVersions{}
-	if old := ix.share.seen.Load(); old != nil {
-		next = maps.Clone(*old)
-	}
-	next[p] = v
-	ix.share.seen.Store(&next)
-}
-
-// forgetSeen forgets every known version (the index was deleted). ix.mu
-// is held.
-func (ix *LocalIndex) forgetSeen() { ix.share.seen.Store(nil) }
-
-// changedOnDisk reports whether a watched file this process has read or
-// written has another version now: another process committed since.
-func (ix *LocalIndex) changedOnDisk(ctx context.Context) (bool, error) {
-	sh := &ix.share
-	if sh.versioner == nil {
-		return false, nil
-	}
-	seen := sh.seen.Load()
-	if seen == nil {
-		return false, nil
-	}
-	for _, p := range sh.watched {
-		known, ok := (*seen)[p]
-		if !ok {
-			continue
-		}
-		v, err := ix.versionOf(ctx, p)
-		if err != nil {
-			return false, err
-		}
-		if v != known {
-			return true, nil
-		}
-	}
-	return false, nil
+	return share.Lock(ctx, ix.storage, ix.folder)
 }
 
 // refresh reloads the index when another process has committed to the
@@ -162,16 +42,10 @@ func (ix *LocalIndex) changedOnDisk(ctx context.Context) (bool, error) {
 // the writer lock, the reload is left to the next interval (the writer
 // itself rebases before it commits, and publishes what it found).
 func (ix *LocalIndex) refresh(ctx context.Context) error {
-	sh := &ix.share
-	if sh.versioner == nil || sh.every < 0 {
+	if !ix.watch.Due() {
 		return nil
 	}
-	now := time.Now().UnixNano()
-	next := sh.nextCheck.Load()
-	if now < next || !sh.nextCheck.CompareAndSwap(next, now+int64(sh.every)) {
-		return nil
-	}
-	changed, err := ix.changedOnDisk(ctx)
+	changed, err := ix.watch.Changed(ctx)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
@@ -191,7 +65,7 @@ func (ix *LocalIndex) refresh(ctx context.Context) error {
 		return err
 	}
 	defer unlock()
-	if changed, err = ix.changedOnDisk(ctx); err != nil || !changed {
+	if changed, err = ix.watch.Changed(ctx); err != nil || !changed {
 		return err
 	}
 	_, err = ix.readLocked(ctx, true)
@@ -207,7 +81,7 @@ func (ix *LocalIndex) refresh(ctx context.Context) error {
 // them cancels the batch. ix.mu and the folder lock are held.
 func (ix *LocalIndex) rebaseLocked(ctx context.Context) error {
 	old := ix.update
-	changed, err := ix.changedOnDisk(ctx)
+	changed, err := ix.watch.Changed(ctx)
 	if err != nil {
 		return fmt.Errorf("check the index for changes by other processes: %w", err)
 	}
@@ -269,11 +143,10 @@ func (ix *LocalIndex) newerState(ctx context.Context, current func() bool) bool 
 // for the locks and ignores the interval (but not a negative one, which
 // turns checks off).
 func (ix *LocalIndex) reloadIfChanged(ctx context.Context) error {
-	sh := &ix.share
-	if sh.versioner == nil || sh.every < 0 {
+	if !ix.watch.Checking() {
 		return nil
 	}
-	if changed, err := ix.changedOnDisk(ctx); err != nil || !changed {
+	if changed, err := ix.watch.Changed(ctx); err != nil || !changed {
 		return err
 	}
 	if err := ix.mu.LockContext(ctx); err != nil {
@@ -285,7 +158,7 @@ func (ix *LocalIndex) reloadIfChanged(ctx context.Context) error {
 		return err
 	}
 	defer unlock()
-	if changed, err := ix.changedOnDisk(ctx); err != nil || !changed {
+	if changed, err := ix.watch.Changed(ctx); err != nil || !changed {
 		return err
 	}
 	_, err = ix.readLocked(ctx, true)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/foliovec/folio/core/internal/share"
 	"github.com/foliovec/folio/core/internal/uuid"
 )
 
@@ -96,7 +97,7 @@ func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 		return rep, wrapOp(ctx, op, ix.folder, err)
 	}
 	// What other processes committed is kept too.
-	if changed, err := ix.changedOnDisk(ctx); err != nil {
+	if changed, err := ix.watch.Changed(ctx); err != nil {
 		return rep, wrapOp(ctx, op, ix.folder, err)
 	} else if changed {
 		if s, err = ix.readLocked(ctx, true); err != nil {
@@ -130,7 +131,7 @@ func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 	// that may still read them (see IndexOptions.RetainDropped); the list
 	// then keeps only those.
 	listed := ix.readDropped(ctx)
-	_, notDue := ix.splitDue(listed, time.Now())
+	_, notDue := share.SplitDue(listed, time.Now(), ix.retain)
 	if ix.retain < 0 {
 		notDue = nil
 	}

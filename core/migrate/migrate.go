@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/internal/share"
 	"github.com/foliovec/folio/core/pathutil"
 )
 
@@ -103,7 +104,7 @@ func Index(ctx context.Context, folderPath string, from, to core.IndexCodec, sto
 	}
 	m := &migration{ctx: ctx, folder: folderPath, from: from, to: to, storage: storage}
 	if from.Extension() != to.Extension() {
-		unlock, err := lockFolder(ctx, storage, folderPath)
+		unlock, err := share.Lock(ctx, storage, folderPath)
 		if err != nil {
 			return wrapOp(ctx, "migrate index in", folderPath, err)
 		}
@@ -373,24 +374,6 @@ func (m *migration) write(name string, encode func() ([]byte, error)) error {
 	}
 	m.written[name] = true
 	return nil
-}
-
-// lockFolder takes the folder's lock when storage offers one (FolderLocker);
-// a missing folder has nothing to protect, and the read that follows
-// reports it. The returned unlock is never nil when err is nil.
-func lockFolder(ctx context.Context, storage core.FileStorage, folder string) (func(), error) {
-	l, ok := storage.(core.FolderLocker)
-	if !ok {
-		return func() {}, nil
-	}
-	unlock, err := l.LockFolder(ctx, folder)
-	switch {
-	case err == nil:
-		return unlock, nil
-	case ctx.Err() == nil && errors.Is(err, fs.ErrNotExist):
-		return func() {}, nil
-	}
-	return nil, fmt.Errorf("lock folder: %w", err)
 }
 
 // wrapOp returns the error of operation op on key as "core: <op> <key>:
