@@ -224,7 +224,7 @@ func loadTexts(ctx context.Context, docs []*LocalDocumentResult) error {
 }
 
 // ListDocuments returns every document that has chunks, in the order of
-// their first chunk in the index, each with all its chunks scored 1
+// their first chunk in the index, each with all its chunks topk.Scored 1
 // (Vectra's listDocuments). Documents with no chunks (empty text) are not
 // listed; chunks whose document is not in the catalog are left out.
 func (d *LocalDocumentIndex) ListDocuments(ctx context.Context) ([]*LocalDocumentResult, error) {

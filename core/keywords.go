@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/foliovec/folio/core/internal/bm25"
+	"github.com/foliovec/folio/core/internal/topk"
 	"github.com/foliovec/folio/core/jsvalue"
 	"github.com/foliovec/folio/core/pathutil"
 )
@@ -161,11 +162,11 @@ func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int,
 // keywordHits returns up to k BM25 matches of query among the selected
 // chunks that are not in exclude (the vector results), best first, equal
 // scores in storage order; each a copy of the item with "isBm25": true
-// added to a copy of its inline metadata, scored with its raw BM25 score.
+// added to a copy of its inline metadata, topk.Scored with its raw BM25 score.
 // Document frequencies and the average length are those of every chunk in
 // the snapshot (Vectra computed them over the eligible chunks of each
 // query).
-func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selection, query string, k int, exclude []scored) ([]QueryResult, error) {
+func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selection, query string, k int, exclude []topk.Scored) ([]QueryResult, error) {
 	if k <= 0 || sel.none || s.len() == 0 {
 		return nil, nil
 	}
@@ -175,31 +176,31 @@ func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selectio
 	}
 	skip := make(map[int32]bool, len(exclude))
 	for _, h := range exclude {
-		skip[h.slot] = true
+		skip[h.Slot] = true
 	}
 	slotOf := func(serial uint32) (int32, bool) {
 		i, found := slices.BinarySearch(s.serials, serial)
 		return int32(i), found
 	}
 	scores := idx.Scores(&ix.vocab, query, slotOf, func(slot int32) bool { return !skip[slot] && sel.matches(slot) })
-	ranked := make([]scored, 0, len(scores))
+	ranked := make([]topk.Scored, 0, len(scores))
 	for slot, sc := range scores {
-		ranked = append(ranked, scored{key: sc, slot: slot})
+		ranked = append(ranked, topk.Scored{Key: sc, Slot: slot})
 	}
-	slices.SortFunc(ranked, func(a, b scored) int {
-		if a.better(b) {
+	slices.SortFunc(ranked, func(a, b topk.Scored) int {
+		if a.Better(b) {
 			return -1
 		}
 		return 1
 	})
 	out := make([]QueryResult, 0, min(k, len(ranked)))
 	for _, h := range ranked[:min(k, len(ranked))] {
-		it := s.item(int(h.slot))
+		it := s.item(int(h.Slot))
 		md := make(Metadata, len(it.Metadata)+1)
 		maps.Copy(md, it.Metadata)
 		md["isBm25"] = true
 		it.Metadata = md
-		out = append(out, QueryResult{Item: it, Score: h.key})
+		out = append(out, QueryResult{Item: it, Score: h.Key})
 	}
 	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/foliovec/folio/core/internal/topk"
 	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
@@ -124,7 +125,7 @@ func (s *snapshot) quantCodes() *quantCodes {
 // selected slots by int8 score, then scores those exactly and returns the
 // k best, best first. Every returned score is exact; the result equals the
 // exact scan's whenever the exact top k are among the candidates.
-func quantTopK(ctx context.Context, sel selection, q []float32, k, factor int, qc *quantCodes) ([]scored, error) {
+func quantTopK(ctx context.Context, sel selection, q []float32, k, factor int, qc *quantCodes) ([]topk.Scored, error) {
 	if sel.none || sel.s.len() == 0 {
 		return nil, nil
 	}
@@ -142,20 +143,20 @@ func quantTopK(ctx context.Context, sel selection, q []float32, k, factor int, q
 	qs := &quantScan{sel: sel, qc: qc, q: make([]int8, qc.stride)}
 	quantizeRow(qs.q, q)
 	workers := min(runtime.GOMAXPROCS(0), n/minRowsPerWorker)
-	var cands []scored
+	var cands []topk.Scored
 	if workers <= 1 {
-		h := newTopK(m)
+		h := topk.New(m)
 		if !qs.run(ctx, 0, n, h) {
 			return nil, ctx.Err()
 		}
-		cands = h.heap
+		cands = h.Items()
 	} else {
-		heaps := make([]*topK, workers)
+		heaps := make([]*topk.Heap, workers)
 		done := make([]bool, workers)
 		var wg sync.WaitGroup
 		for w := range workers {
 			lo, hi := w*n/workers, (w+1)*n/workers
-			heaps[w] = newTopK(min(m, hi-lo))
+			heaps[w] = topk.New(min(m, hi-lo))
 			wg.Go(func() { done[w] = qs.run(ctx, lo, hi, heaps[w]) })
 		}
 		wg.Wait()
@@ -164,26 +165,26 @@ func quantTopK(ctx context.Context, sel selection, q []float32, k, factor int, q
 				return nil, ctx.Err()
 			}
 		}
-		cands = mergeTopK(m, heaps...)
+		cands = topk.Merge(m, heaps...)
 	}
 	// Re-rank exactly, offering the candidates in slot order so that equal
 	// scores rank in storage order, as in the exact scan.
 	slots := make([]int32, len(cands))
 	for i, c := range cands {
-		slots[i] = c.slot
+		slots[i] = c.Slot
 	}
 	slices.Sort(slots)
 	exact := &scan{sel: sel, q: q, qnorm: qnorm, k: k}
 	dots := make([]float32, len(slots))
 	exact.dotRows(slots, dots)
-	h := newTopK(k)
+	h := topk.New(k)
 	for i, slot := range slots {
 		exact.offer(h, slot, dots[i])
 	}
-	return mergeTopK(k, h), nil
+	return topk.Merge(k, h), nil
 }
 
-// quantBlock is the number of rows scored per int8 kernel call: more than
+// quantBlock is the number of rows topk.Scored per int8 kernel call: more than
 // scanBlock, because the kernel prefetches rows 16 KiB ahead within a call.
 const quantBlock = 2048
 
@@ -197,7 +198,7 @@ type quantScan struct {
 // run scores positions lo..hi-1 (rows, or indexes into the candidates)
 // into h by their int8 dot products. It reports false when ctx was
 // cancelled.
-func (qs *quantScan) run(ctx context.Context, lo, hi int, h *topK) bool {
+func (qs *quantScan) run(ctx context.Context, lo, hi int, h *topk.Heap) bool {
 	sel, qc := qs.sel, qs.qc
 	out := make([]int32, quantBlock)
 	idx := make([]int32, quantBlock)
@@ -234,13 +235,13 @@ func (qs *quantScan) run(ctx context.Context, lo, hi int, h *topK) bool {
 
 // offer ranks a slot by its int8 score: the dot product times the row's
 // factor, proportional to the approximate cosine score.
-func (qs *quantScan) offer(h *topK, slot int32, dot int32) {
-	key := undefinedScore
+func (qs *quantScan) offer(h *topk.Heap, slot int32, dot int32) {
+	key := topk.Undefined
 	if f := qs.qc.factor[slot]; f != 0 {
 		key = float64(dot) * float64(f)
 	}
-	if h.full() && key <= h.floor() {
+	if h.Full() && key <= h.Floor() {
 		return
 	}
-	h.offer(scored{key: key, slot: slot})
+	h.Offer(topk.Scored{Key: key, Slot: slot})
 }

@@ -7,9 +7,9 @@ import (
 	"io/fs"
 	"math"
 	"runtime"
-	"slices"
 	"sync"
 
+	"github.com/foliovec/folio/core/internal/topk"
 	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
@@ -23,7 +23,7 @@ import (
 // them meanwhile, the query is answered from the newer state). topK <= 0
 // returns no result.
 //
-// Scoring is exact: every selected item is scored, as dot(vector, item) /
+// Scoring is exact: every selected item is topk.Scored, as dot(vector, item) /
 // (|vector| |item|), with the dot product in float32 and the rest in
 // float64. Equal scores rank in storage (insertion) order, so results are
 // deterministic. Fix over Vectra: an item or query vector of length zero
@@ -42,7 +42,7 @@ import (
 // results (Vectra's hybrid search): up to min(10, topK) chunk
 // items that match filter and are not among the vector results, ranked by
 // Okapi BM25 (k1 1.2, b 0.75) over the chunk texts, each flagged with
-// "isBm25": true in a copy of its inline metadata and scored with its raw
+// "isBm25": true in a copy of its inline metadata and topk.Scored with its raw
 // BM25 score. Chunk items are those whose inline metadata has documentId,
 // startPos and endPos. The keyword index is built on the first hybrid
 // query, reading each document once through IndexOptions.DocReader, and
@@ -50,7 +50,7 @@ import (
 //
 // The scan runs on up to GOMAXPROCS goroutines, each keeping its own top-K.
 // Filters with equality or $in terms on indexed fields are narrowed with
-// posting lists, so only candidates are tested and scored.
+// posting lists, so only candidates are tested and topk.Scored.
 func (ix *LocalIndex) QueryItems(ctx context.Context, vector []float32, query string, topK int, filter Filter, isBm25 bool) ([]QueryResult, error) {
 	return ix.Query(ctx, ItemQuery{Vector: vector, Query: query, TopK: topK, Filter: filter, IsBm25: isBm25})
 }
@@ -96,7 +96,7 @@ func (ix *LocalIndex) query(ctx context.Context, q ItemQuery, retries int) ([]Qu
 	return results, nil
 }
 
-// scanBlock is the number of rows scored per kernel call.
+// scanBlock is the number of rows topk.Scored per kernel call.
 const scanBlock = 256
 
 // minRowsPerWorker keeps small scans on one goroutine, where starting
@@ -112,7 +112,7 @@ type scan struct {
 }
 
 // scanTopK returns the k best selected slots, best first.
-func scanTopK(ctx context.Context, sel selection, q []float32, k int) ([]scored, error) {
+func scanTopK(ctx context.Context, sel selection, q []float32, k int) ([]topk.Scored, error) {
 	if sel.none || sel.s.len() == 0 {
 		return nil, nil
 	}
@@ -120,10 +120,10 @@ func scanTopK(ctx context.Context, sel selection, q []float32, k int) ([]scored,
 	if sc.qnorm == 0 {
 		// No direction: every score is undefined; the first k selected
 		// slots win, in storage order.
-		var out []scored
+		var out []topk.Scored
 		sel.each(func(slot int32) {
 			if len(out) < k {
-				out = append(out, scored{key: undefinedScore, slot: slot})
+				out = append(out, topk.Scored{Key: topk.Undefined, Slot: slot})
 			}
 		})
 		return out, nil
@@ -135,18 +135,18 @@ func scanTopK(ctx context.Context, sel selection, q []float32, k int) ([]scored,
 	k = min(k, n) // heaps hold at most k; a huge topK must not allocate
 	workers := min(runtime.GOMAXPROCS(0), n/minRowsPerWorker)
 	if workers <= 1 {
-		h := newTopK(k)
+		h := topk.New(k)
 		if !sc.run(ctx, 0, n, h) {
 			return nil, ctx.Err()
 		}
-		return mergeTopK(k, h), nil
+		return topk.Merge(k, h), nil
 	}
-	heaps := make([]*topK, workers)
+	heaps := make([]*topk.Heap, workers)
 	done := make([]bool, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		lo, hi := w*n/workers, (w+1)*n/workers
-		heaps[w] = newTopK(min(k, hi-lo)) // a worker never holds more than its rows
+		heaps[w] = topk.New(min(k, hi-lo)) // a worker never holds more than its rows
 		wg.Go(func() { done[w] = sc.run(ctx, lo, hi, heaps[w]) })
 	}
 	wg.Wait()
@@ -155,12 +155,12 @@ func scanTopK(ctx context.Context, sel selection, q []float32, k int) ([]scored,
 			return nil, ctx.Err()
 		}
 	}
-	return mergeTopK(k, heaps...), nil
+	return topk.Merge(k, heaps...), nil
 }
 
 // run scores positions lo..hi-1 (rows, or indexes into the candidates) into
 // h. It reports false when ctx was cancelled.
-func (sc *scan) run(ctx context.Context, lo, hi int, h *topK) bool {
+func (sc *scan) run(ctx context.Context, lo, hi int, h *topk.Heap) bool {
 	s := sc.sel.s
 	var out [scanBlock]float32
 	var idx [scanBlock]int32
@@ -210,8 +210,8 @@ func (sc *scan) dotRows(slots []int32, out []float32) {
 }
 
 // offer scores one slot from its dot product and offers it to h.
-func (sc *scan) offer(h *topK, slot int32, dot float32) {
-	key := undefinedScore
+func (sc *scan) offer(h *topk.Heap, slot int32, dot float32) {
+	key := topk.Undefined
 	if scale := sc.sel.s.scale[slot]; scale != 0 {
 		d := float64(dot)
 		if math.IsInf(d, 0) || d != d {
@@ -221,13 +221,13 @@ func (sc *scan) offer(h *topK, slot int32, dot float32) {
 		}
 		key = d / (sc.qnorm * scale)
 		if key != key {
-			key = undefinedScore
+			key = topk.Undefined
 		}
 	}
-	if h.full() && key <= h.floor() {
+	if h.Full() && key <= h.Floor() {
 		return // ties lose: slots arrive in ascending order
 	}
-	h.offer(scored{key: key, slot: slot})
+	h.Offer(topk.Scored{Key: key, Slot: slot})
 }
 
 // ItemQuery is one query of Query and QueryItemsBatch: the arguments of
@@ -275,7 +275,7 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 			return nil, fmt.Errorf("%w (query %d)", wrapOp(ctx, op, "", err), i)
 		}
 	}
-	hits := make([][]scored, len(queries))
+	hits := make([][]topk.Scored, len(queries))
 	var shared []int // queries answered by the blocked pass
 	for i, q := range queries {
 		switch {
@@ -327,7 +327,7 @@ func checkQueryVector(op string, s *snapshot, vector []float32) error {
 
 // scan returns the topK best slots of sel for vector: through the int8
 // codes when the index uses them, else exactly.
-func (ix *LocalIndex) scan(ctx context.Context, s *snapshot, sel selection, vector []float32, topK int) ([]scored, error) {
+func (ix *LocalIndex) scan(ctx context.Context, s *snapshot, sel selection, vector []float32, topK int) ([]topk.Scored, error) {
 	if qc := s.quantCodes(); ix.rerank > 0 && qc != nil {
 		return quantTopK(ctx, sel, vector, topK, ix.rerank, qc)
 	}
@@ -337,14 +337,14 @@ func (ix *LocalIndex) scan(ctx context.Context, s *snapshot, sel selection, vect
 // answer turns a query's hits into results: items with their full
 // metadata, then BM25 keyword hits when asked. An error wrapping
 // fs.ErrNotExist may mean a newer commit removed a side-car.
-func (ix *LocalIndex) answer(ctx context.Context, s *snapshot, sel selection, hits []scored, q ItemQuery) ([]QueryResult, error) {
+func (ix *LocalIndex) answer(ctx context.Context, s *snapshot, sel selection, hits []topk.Scored, q ItemQuery) ([]QueryResult, error) {
 	results := make([]QueryResult, len(hits))
 	for i, h := range hits {
-		score := h.key
-		if score == undefinedScore {
+		score := h.Key
+		if score == topk.Undefined {
 			score = 0
 		}
-		results[i] = QueryResult{Item: s.item(int(h.slot)), Score: score}
+		results[i] = QueryResult{Item: s.item(int(h.Slot)), Score: score}
 	}
 	if err := ix.loadSidecars(ctx, results); err != nil {
 		return nil, err
@@ -370,7 +370,7 @@ const batchL1Bytes = 24 << 10
 
 // batchTopK answers the queries at positions idx (unfiltered, non-zero,
 // of s's dimension) in one pass over s's arena, into hits.
-func batchTopK(ctx context.Context, s *snapshot, queries []ItemQuery, idx []int, hits [][]scored) error {
+func batchTopK(ctx context.Context, s *snapshot, queries []ItemQuery, idx []int, hits [][]topk.Scored) error {
 	n, d := s.len(), s.dim
 	scans := make([]scan, len(idx))
 	for j, i := range idx {
@@ -380,14 +380,14 @@ func batchTopK(ctx context.Context, s *snapshot, queries []ItemQuery, idx []int,
 	block := max(4, batchL1Bytes/(4*d)&^3)
 	workers := min(runtime.GOMAXPROCS(0), n/minRowsPerWorker)
 	workers = max(workers, 1)
-	heaps := make([][]*topK, workers) // [worker][query]
+	heaps := make([][]*topk.Heap, workers) // [worker][query]
 	done := make([]bool, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		lo, hi := w*n/workers, (w+1)*n/workers
-		heaps[w] = make([]*topK, len(scans))
+		heaps[w] = make([]*topk.Heap, len(scans))
 		for j := range scans {
-			heaps[w][j] = newTopK(min(scans[j].k, hi-lo))
+			heaps[w][j] = topk.New(min(scans[j].k, hi-lo))
 		}
 		wg.Go(func() { done[w] = batchRun(ctx, s, scans, heaps[w], lo, hi, block) })
 	}
@@ -398,18 +398,18 @@ func batchTopK(ctx context.Context, s *snapshot, queries []ItemQuery, idx []int,
 		}
 	}
 	for j, i := range idx {
-		hs := make([]*topK, workers)
+		hs := make([]*topk.Heap, workers)
 		for w := range workers {
 			hs[w] = heaps[w][j]
 		}
-		hits[i] = mergeTopK(scans[j].k, hs...)
+		hits[i] = topk.Merge(scans[j].k, hs...)
 	}
 	return nil
 }
 
 // batchRun scores rows lo..hi-1 for every scan into its heap, a block of
 // rows at a time. It reports false when ctx was cancelled.
-func batchRun(ctx context.Context, s *snapshot, scans []scan, heaps []*topK, lo, hi, block int) bool {
+func batchRun(ctx context.Context, s *snapshot, scans []scan, heaps []*topk.Heap, lo, hi, block int) bool {
 	d := s.dim
 	out := make([]float32, block)
 	inv := make([]float64, block)
@@ -435,8 +435,8 @@ func batchRun(ctx context.Context, s *snapshot, scans []scan, heaps []*topK, lo,
 			// rounding, cannot enter. Anything else goes through offer,
 			// which ranks exactly as the single-query scan does.
 			limit := math.Inf(-1)
-			if h.full() {
-				f := h.floor() * sc.qnorm
+			if h.Full() {
+				f := h.Floor() * sc.qnorm
 				limit = f - math.Abs(f)*1e-9
 			}
 			for r := range end - start {
@@ -444,116 +444,12 @@ func batchRun(ctx context.Context, s *snapshot, scans []scan, heaps []*topK, lo,
 					continue
 				}
 				sc.offer(h, int32(start+r), out[r])
-				if h.full() {
-					f := h.floor() * sc.qnorm
+				if h.Full() {
+					f := h.Floor() * sc.qnorm
 					limit = f - math.Abs(f)*1e-9
 				}
 			}
 		}
 	}
 	return true
-}
-
-// scored is one candidate of a query: its slot and its rank key. The key is
-// the cosine score, or undefinedScore for an item or query with no
-// direction, which ranks after every real score.
-type scored struct {
-	key  float64
-	slot int32
-}
-
-// undefinedScore is the rank key of a zero-norm (or non-finite) item or
-// query: below every cosine score. It reports as score 0.
-const undefinedScore = -math.MaxFloat64
-
-// better reports whether a ranks before b: higher key first, and on equal
-// keys the lower slot (earlier insertion) first.
-func (a scored) better(b scored) bool {
-	if a.key != b.key {
-		return a.key > b.key
-	}
-	return a.slot < b.slot
-}
-
-// topK keeps the k best candidates seen, as a min-heap whose root is the
-// worst kept. Candidates offered in ascending slot order tie-break in
-// insertion order because an equal key never displaces the root.
-type topK struct {
-	k    int
-	heap []scored
-}
-
-func newTopK(k int) *topK { return &topK{k: k, heap: make([]scored, 0, k)} }
-
-// full reports whether k candidates are kept.
-func (t *topK) full() bool { return len(t.heap) == t.k }
-
-// floor is the key a candidate must beat when the heap is full.
-func (t *topK) floor() float64 { return t.heap[0].key }
-
-// offer considers c.
-func (t *topK) offer(c scored) {
-	if len(t.heap) < t.k {
-		t.heap = append(t.heap, c)
-		t.up(len(t.heap) - 1)
-		return
-	}
-	if t.k == 0 || !c.better(t.heap[0]) {
-		return
-	}
-	t.heap[0] = c
-	t.down(0)
-}
-
-func (t *topK) up(i int) {
-	h := t.heap
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h[p].better(h[i]) {
-			break
-		}
-		h[p], h[i] = h[i], h[p]
-		i = p
-	}
-}
-
-func (t *topK) down(i int) {
-	h := t.heap
-	n := len(h)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		worst := l
-		if r := l + 1; r < n && h[l].better(h[r]) {
-			worst = r
-		}
-		if !h[i].better(h[worst]) {
-			return
-		}
-		h[i], h[worst] = h[worst], h[i]
-		i = worst
-	}
-}
-
-// mergeTopK merges heaps into the k best, best first.
-func mergeTopK(k int, heaps ...*topK) []scored {
-	var all []scored
-	for _, h := range heaps {
-		all = append(all, h.heap...)
-	}
-	slices.SortFunc(all, func(a, b scored) int {
-		switch {
-		case a.better(b):
-			return -1
-		case b.better(a):
-			return 1
-		}
-		return 0
-	})
-	if len(all) > k {
-		all = all[:k]
-	}
-	return all
 }

@@ -130,7 +130,7 @@ func TestQueryItems(t *testing.T) {
 
 // Fix: zero-norm items and queries never poison the top-K.
 func TestQueryZeroNorm(t *testing.T) {
-	t.Run("zero-norm items score 0 and rank after every scored item", func(t *testing.T) {
+	t.Run("zero-norm items score 0 and rank after every topk.Scored item", func(t *testing.T) {
 		ix, _ := newCreatedIndex(t, CreateIndexConfig{})
 		mustInsert(t, ix, "zero1", []float32{0, 0}, nil)
 		mustInsert(t, ix, "neg", []float32{-1, 0}, nil)
@@ -148,7 +148,7 @@ func TestQueryZeroNorm(t *testing.T) {
 		}
 		got, _ = ix.QueryItems(ctxb, []float32{1, 0}, "", 2, nil, false)
 		if ids := resultIDs(got); !slices.Equal(ids, []string{"pos", "neg"}) {
-			t.Fatalf("top 2 = %v; zero-norm items must not displace scored ones", ids)
+			t.Fatalf("top 2 = %v; zero-norm items must not displace topk.Scored ones", ids)
 		}
 	})
 	t.Run("a zero query returns the first topK items with score 0", func(t *testing.T) {

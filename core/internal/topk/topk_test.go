@@ -1,4 +1,4 @@
-package core
+package topk
 
 import (
 	"math/rand/v2"
@@ -11,30 +11,30 @@ func TestTopK(t *testing.T) {
 		r := rand.New(rand.NewPCG(3, 4))
 		for trial := range 200 {
 			n, k := r.IntN(300), 1+r.IntN(20)
-			all := make([]scored, n)
+			all := make([]Scored, n)
 			for i := range all {
-				all[i] = scored{key: float64(r.IntN(10)) / 10, slot: int32(i)}
+				all[i] = Scored{Key: float64(r.IntN(10)) / 10, Slot: int32(i)}
 				if r.IntN(10) == 0 {
-					all[i].key = undefinedScore
+					all[i].Key = Undefined
 				}
 			}
 			// Split across "workers" as the scan does.
 			parts := 1 + r.IntN(4)
-			var heaps []*topK
+			var heaps []*Heap
 			for p := range parts {
-				h := newTopK(k)
+				h := New(k)
 				for _, c := range all[p*n/parts : (p+1)*n/parts] {
-					h.offer(c)
+					h.Offer(c)
 				}
 				heaps = append(heaps, h)
 			}
-			got := mergeTopK(k, heaps...)
+			got := Merge(k, heaps...)
 			want := slices.Clone(all)
-			slices.SortStableFunc(want, func(a, b scored) int {
+			slices.SortStableFunc(want, func(a, b Scored) int {
 				switch {
-				case a.key > b.key:
+				case a.Key > b.Key:
 					return -1
-				case a.key < b.key:
+				case a.Key < b.Key:
 					return 1
 				}
 				return 0
