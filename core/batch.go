@@ -53,7 +53,7 @@ type pendingItem struct {
 	file  string
 	vec   []float32
 	norm  float64
-	scale float64 // fastScale(vec)
+	scale float64 // vecmath.FastScale(vec)
 }
 
 func newBatch(base *snapshot) *batch {

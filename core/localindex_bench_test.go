@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
 // Benchmarks of the LocalIndex engine on Gaussian unit vectors with a
@@ -41,7 +43,7 @@ func ixBenchIndex(b *testing.B, n, d int) *LocalIndex {
 	b.Helper()
 	items := ixBenchItems(n, d)
 	for i := range items {
-		items[i].Norm = vectorLength(items[i].Vector)
+		items[i].Norm = vecmath.Length(items[i].Vector)
 		items[i].Metadata = Metadata{"category": items[i].Metadata["category"], "year": float64(items[i].Metadata["year"].(int))}
 	}
 	s, err := snapshotFromData(IndexData{Version: 1, MetadataConfig: ixBenchIndexed, Items: items}, nil)

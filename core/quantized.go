@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -31,55 +30,13 @@ type quantCodes struct {
 // rows is the number of quantized rows.
 func (qc *quantCodes) rows() int { return len(qc.factor) }
 
-// quantizeRow writes v's codes into dst[:len(v)] (len(dst) >= len(v); the
-// rest is left as it is) and returns the quantization step: v[i] ≈
-// step·dst[i]. A vector of zeros, or with a NaN or an infinity, gets zero
-// codes and a step of 0.
-func quantizeRow(dst []int8, v []float32) float32 {
-	// The largest magnitude, by comparisons: the built-in max handles NaN
-	// and signed zeros value by value, several times slower. probe is 0
-	// unless some value is NaN or infinite (x·0 is NaN for those).
-	var m, m2, probe float32
-	i := 0
-	for ; i+1 < len(v); i += 2 {
-		x, y := v[i], v[i+1]
-		if a := float32(math.Abs(float64(x))); a > m {
-			m = a
-		}
-		if b := float32(math.Abs(float64(y))); b > m2 {
-			m2 = b
-		}
-		probe += x*0 + y*0
-	}
-	for ; i < len(v); i++ {
-		if a := float32(math.Abs(float64(v[i]))); a > m {
-			m = a
-		}
-		probe += v[i] * 0
-	}
-	m = max(m, m2)
-	if m == 0 || probe != 0 {
-		clear(dst[:len(v)])
-		return 0
-	}
-	// x·inv lies in [-127, 127] (m is the largest magnitude), so
-	// x·inv + 128.5 is positive and converting it truncates, which is
-	// rounding to nearest, halves up, without a branch per value.
-	inv := 127 / m
-	dst = dst[:len(v)]
-	for i, x := range v {
-		dst[i] = int8(int32(x*inv+128.5) - 128)
-	}
-	return m / 127
-}
-
 // quantizeRows fills rows lo..hi-1 of qc from s.
 func (qc *quantCodes) quantizeRows(s *snapshot, lo, hi int) {
-	parallelRanges(hi-lo, func(a, b int) {
+	vecmath.ParallelRanges(hi-lo, minRowsPerWorker, func(a, b int) {
 		for i := lo + a; i < lo+b; i++ {
 			row := qc.codes[i*qc.stride : (i+1)*qc.stride]
 			clear(row[s.dim:]) // the padding; quantizeRow writes the rest, or 0 for none
-			step := quantizeRow(row, s.vector(i))
+			step := vecmath.QuantizeInt8(row, s.vector(i))
 			if sc := s.scale[i]; sc != 0 && step != 0 {
 				qc.factor[i] = float32(float64(step) / sc)
 			} else {
@@ -129,7 +86,7 @@ func quantTopK(ctx context.Context, sel selection, q []float32, k, factor int, q
 	if sel.none || sel.s.len() == 0 {
 		return nil, nil
 	}
-	qnorm := vectorLength(q)
+	qnorm := vecmath.Length(q)
 	n := sel.s.len()
 	if sel.cands != nil {
 		n = len(sel.cands)
@@ -141,7 +98,7 @@ func quantTopK(ctx context.Context, sel selection, q []float32, k, factor int, q
 		return scanTopK(ctx, sel, q, k)
 	}
 	qs := &quantScan{sel: sel, qc: qc, q: make([]int8, qc.stride)}
-	quantizeRow(qs.q, q)
+	vecmath.QuantizeInt8(qs.q, q)
 	workers := min(runtime.GOMAXPROCS(0), n/minRowsPerWorker)
 	var cands []topk.Scored
 	if workers <= 1 {

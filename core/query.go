@@ -116,7 +116,7 @@ func scanTopK(ctx context.Context, sel selection, q []float32, k int) ([]topk.Sc
 	if sel.none || sel.s.len() == 0 {
 		return nil, nil
 	}
-	sc := &scan{sel: sel, q: q, qnorm: vectorLength(q), k: k}
+	sc := &scan{sel: sel, q: q, qnorm: vecmath.Length(q), k: k}
 	if sc.qnorm == 0 {
 		// No direction: every score is undefined; the first k selected
 		// slots win, in storage order.
@@ -217,7 +217,7 @@ func (sc *scan) offer(h *topk.Heap, slot int32, dot float32) {
 		if math.IsInf(d, 0) || d != d {
 			// The float32 dot product overflowed (±Inf, or NaN from
 			// Inf-Inf): redo it in float64, where it cannot.
-			d = dot64(sc.q, sc.sel.s.vector(int(slot)))
+			d = vecmath.Dot64(sc.q, sc.sel.s.vector(int(slot)))
 		}
 		key = d / (sc.qnorm * scale)
 		if key != key {
@@ -280,7 +280,7 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 	for i, q := range queries {
 		switch {
 		case q.TopK <= 0:
-		case ix.rerank == 0 && sels[i].all && !s.mixed && s.dim > 0 && vectorLength(q.Vector) != 0:
+		case ix.rerank == 0 && sels[i].all && !s.mixed && s.dim > 0 && vecmath.Length(q.Vector) != 0:
 			shared = append(shared, i)
 		default:
 			if hits[i], err = ix.scan(ctx, s, sels[i], q.Vector, q.TopK); err != nil {
@@ -375,7 +375,7 @@ func batchTopK(ctx context.Context, s *snapshot, queries []ItemQuery, idx []int,
 	scans := make([]scan, len(idx))
 	for j, i := range idx {
 		q := queries[i].Vector
-		scans[j] = scan{sel: selection{s: s, all: true}, q: q, qnorm: vectorLength(q), k: min(queries[i].TopK, n)}
+		scans[j] = scan{sel: selection{s: s, all: true}, q: q, qnorm: vecmath.Length(q), k: min(queries[i].TopK, n)}
 	}
 	block := max(4, batchL1Bytes/(4*d)&^3)
 	workers := min(runtime.GOMAXPROCS(0), n/minRowsPerWorker)

@@ -2,8 +2,6 @@ package core
 
 import (
 	"fmt"
-	"math"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -112,35 +110,6 @@ func newEmptySnapshot(version int, config MetadataConfig) *snapshot {
 	return s
 }
 
-// vectorLength is the Euclidean length of v, summed in float64 (in four
-// interleaved partial sums, for speed). It is NaN or +Inf when v holds a
-// non-finite value.
-func vectorLength(v []float32) float64 {
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(v); i += 4 {
-		a, b, c, d := float64(v[i]), float64(v[i+1]), float64(v[i+2]), float64(v[i+3])
-		s0 += a * a
-		s1 += b * b
-		s2 += c * c
-		s3 += d * d
-	}
-	for ; i < len(v); i++ {
-		f := float64(v[i])
-		s0 += f * f
-	}
-	return math.Sqrt((s0 + s1) + (s2 + s3))
-}
-
-// scoringScale is the scale a vector of length n scores with: n, or 0 when
-// the vector has no usable direction.
-func scoringScale(n float64) float64 {
-	if n == 0 || math.IsNaN(n) || math.IsInf(n, 0) {
-		return 0
-	}
-	return n
-}
-
 // snapshotFromData builds a snapshot from a decoded index file. It takes
 // ownership of data and of arena, the array the decoder placed the vectors
 // in (nil if unknown; see VectorArenaDecoder). Side-car names that would
@@ -192,22 +161,11 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 // (scores carry a float32 dot product anyway), falling back to float64 when
 // float32 underflows to 0 or overflows.
 func (s *snapshot) computeScales() {
-	parallelRanges(s.len(), func(lo, hi int) {
+	vecmath.ParallelRanges(s.len(), minRowsPerWorker, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			s.scale[i] = fastScale(s.vector(i))
+			s.scale[i] = vecmath.FastScale(s.vector(i))
 		}
 	})
-}
-
-// fastScale is scoringScale(vectorLength(v)), with the length summed in
-// float32 by the dot-product kernel when that neither underflows nor
-// overflows.
-func fastScale(v []float32) float64 {
-	sq := vecmath.Dot(v, v)
-	if sq == 0 || math.IsInf(float64(sq), 0) || sq != sq {
-		return scoringScale(vectorLength(v))
-	}
-	return math.Sqrt(float64(sq))
 }
 
 // setVectors stores the items' vectors: as one arena when their lengths
@@ -243,36 +201,21 @@ func (s *snapshot) setVectors(items []IndexItem, decoded []float32, wantScales b
 		s.arena = decoded[: n*d : n*d]
 		return false
 	}
-	if arena, ok := contiguousVectors(n, d, func(i int) []float32 { return items[i].Vector }); ok {
+	if arena, ok := vecmath.Contiguous(n, d, func(i int) []float32 { return items[i].Vector }); ok {
 		s.arena = arena
 		return false
 	}
 	s.arena = make([]float32, n*d)
-	parallelRanges(n, func(lo, hi int) {
+	vecmath.ParallelRanges(n, minRowsPerWorker, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := s.arena[i*d : (i+1)*d : (i+1)*d]
 			copy(row, items[i].Vector)
 			if wantScales {
-				s.scale[i] = fastScale(row)
+				s.scale[i] = vecmath.FastScale(row)
 			}
 		}
 	})
 	return wantScales
-}
-
-// parallelRanges splits 0..n-1 into one contiguous range per core (one
-// range when n is small) and runs fn on each concurrently.
-func parallelRanges(n int, fn func(lo, hi int)) {
-	workers := min(runtime.GOMAXPROCS(0), n/minRowsPerWorker)
-	if workers <= 1 {
-		fn(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() { fn(w*n/workers, (w+1)*n/workers) })
-	}
-	wg.Wait()
 }
 
 // isArenaOf reports whether arena holds the items' vectors, each of
@@ -287,22 +230,4 @@ func isArenaOf(arena []float32, items []IndexItem, d int) bool {
 		}
 	}
 	return true
-}
-
-// contiguousVectors reports whether n vectors (all of length d > 0) lie one
-// after another in one backing array reachable from the first, and returns
-// that array.
-func contiguousVectors(n, d int, vec func(i int) []float32) ([]float32, bool) {
-	total := n * d
-	first := vec(0)
-	if cap(first) < total {
-		return nil, false
-	}
-	all := first[:total]
-	for i := range n {
-		if &all[i*d] != &vec(i)[0] {
-			return nil, false
-		}
-	}
-	return all, true
 }

@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/foliovec/folio/core/internal/vecmath"
+)
 
 // CosineSimilarity returns the cosine of the angle between a and b, computed
 // in float64 (Vectra's ItemSelector.cosineSimilarity). Both vectors are
@@ -35,17 +39,5 @@ func NormalizedCosineSimilarity(a []float32, normA float64, b []float32, normB f
 	if normA == 0 || normB == 0 {
 		return math.NaN()
 	}
-	return dot64(a, b) / (normA * normB)
-}
-
-// dot64 is the float64 dot product of a and b over the shorter length,
-// summed in index order as Vectra does.
-func dot64(a, b []float32) float64 {
-	n := min(len(a), len(b))
-	a, b = a[:n], b[:n]
-	var s float64
-	for i := range a {
-		s += float64(float64(a[i]) * float64(b[i])) // no fused multiply-add, as in Norm
-	}
-	return s
+	return vecmath.Dot64(a, b) / (normA * normB)
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/foliovec/folio/core/internal/uuid"
+	"github.com/foliovec/folio/core/internal/vecmath"
 
 	"github.com/foliovec/folio/core/jsvalue"
 )
@@ -218,7 +219,7 @@ func (ix *LocalIndex) addItem(ctx context.Context, b *batch, item IndexItem, uni
 		b.created = append(b.created, file)
 	}
 	vec := b.ownVector(item.Vector)
-	it := pendingItem{id: item.ID, meta: inline, file: file, vec: vec, norm: vectorLength(vec), scale: fastScale(vec)}
+	it := pendingItem{id: item.ID, meta: inline, file: file, vec: vec, norm: vecmath.Length(vec), scale: vecmath.FastScale(vec)}
 	b.put(it, pos, exists)
 	return IndexItem{ID: it.id, Metadata: it.meta, Vector: it.vec, Norm: it.norm, MetadataFile: it.file}, nil
 }
