@@ -3,10 +3,9 @@ package core
 import (
 	"context"
 	"fmt"
-	"strings"
-	"sync"
 	"time"
 
+	"github.com/foliovec/folio/core/internal/embedpipe"
 	"github.com/foliovec/folio/core/internal/uuid"
 )
 
@@ -185,128 +184,38 @@ type bulkDoc struct {
 	in         DocumentInput
 	md         Metadata
 	hash       string
-	superseded int // index of the later input with the same URI, or -1
-	chunks     []TextChunk
+	superseded int         // index of the later input with the same URI, or -1
+	chunks     []TextChunk // set by the split, read once the document is ready
 	vectors    [][]float32
-	remaining  int // chunks not embedded yet; guarded by bulkUpsert's mutex
 }
 
-// bulkRequest is one embeddings request: chunks of one or more documents.
-type bulkRequest struct {
-	refs   []chunkRef
-	inputs []string
-}
-
-type chunkRef struct{ doc, chunk int }
-
-// bulkEvent tells the committer that a request finished or a document is
-// ready.
-type bulkEvent struct {
-	chunks int  // chunks a finished request embedded
-	call   bool // a request finished
-	doc    int  // a document whose chunks are all embedded, or -1
-	err    error
-}
-
-// run embeds the documents todo and commits them in batches. A producer
-// splits documents and packs their chunks into requests; workers embed
-// them; this goroutine commits ready documents and reports progress.
+// run embeds the documents todo (embedpipe.Run splits them and packs
+// their chunks into shared requests) and commits them in batches as they
+// become ready, reporting progress, from this goroutine.
 func (r *bulkUpsert) run(parent context.Context, todo []int) error {
 	if len(todo) == 0 {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	requests := make(chan bulkRequest, r.opts.Concurrency)
-	events := make(chan bulkEvent, 2*r.opts.Concurrency)
-	var mu sync.Mutex // guards bulkDoc.remaining and vectors
-	var wg sync.WaitGroup
-	send := func(e bulkEvent) bool {
-		select {
-		case events <- e:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
-
-	wg.Go(func() { // producer
-		defer close(requests)
-		var pending bulkRequest
-		budget := tokenBudget{limit: r.d.embeddings.MaxTokens()}
-		flush := func() bool {
-			if len(pending.refs) == 0 {
-				return true
-			}
-			select {
-			case requests <- pending:
-			case <-ctx.Done():
-				return false
-			}
-			pending = bulkRequest{}
-			budget.reset()
-			return true
-		}
-		for _, i := range todo {
+	events := embedpipe.Run(ctx, embedpipe.Config{
+		Concurrency: r.opts.Concurrency,
+		MaxTokens:   r.d.embeddings.MaxTokens(),
+		Split: func(ctx context.Context, i int) (embedpipe.Doc, error) {
 			doc := &r.docs[i]
 			chunks, err := r.d.split(ctx, doc.in.URI, doc.in.Text, doc.in.DocType)
 			if err != nil {
-				send(bulkEvent{doc: -1, err: fmt.Errorf("document %q: %w", doc.in.URI, err)})
-				return
+				return embedpipe.Doc{}, fmt.Errorf("document %q: %w", doc.in.URI, err)
 			}
-			mu.Lock()
-			doc.chunks, doc.vectors, doc.remaining = chunks, make([][]float32, len(chunks)), len(chunks)
-			mu.Unlock()
-			if len(chunks) == 0 {
-				if !send(bulkEvent{doc: i}) {
-					return
-				}
-				continue
-			}
+			doc.chunks = chunks
+			out := embedpipe.Doc{Texts: make([]string, len(chunks)), Tokens: make([]int, len(chunks))}
 			for j, c := range chunks {
-				if budget.startsNew(len(c.Tokens)) && !flush() {
-					return
-				}
-				pending.refs = append(pending.refs, chunkRef{doc: i, chunk: j})
-				pending.inputs = append(pending.inputs, strings.ReplaceAll(c.Text, "\n", " "))
-				budget.add(len(c.Tokens))
+				out.Texts[j], out.Tokens[j] = c.Text, len(c.Tokens)
 			}
-		}
-		flush()
-	})
-	for range r.opts.Concurrency { // workers
-		wg.Go(func() {
-			for req := range requests {
-				vectors, err := r.d.embed(ctx, req.inputs)
-				if err != nil {
-					send(bulkEvent{doc: -1, err: err})
-					return
-				}
-				var ready []int
-				mu.Lock()
-				for k, ref := range req.refs {
-					doc := &r.docs[ref.doc]
-					doc.vectors[ref.chunk] = vectors[k]
-					if doc.remaining--; doc.remaining == 0 {
-						ready = append(ready, ref.doc)
-					}
-				}
-				mu.Unlock()
-				if !send(bulkEvent{call: true, chunks: len(req.inputs), doc: -1}) {
-					return
-				}
-				for _, i := range ready {
-					if !send(bulkEvent{doc: i}) {
-						return
-					}
-				}
-			}
-		})
-	}
-	go func() {
-		wg.Wait()
-		close(events)
-	}()
+			return out, nil
+		},
+		Embed: r.d.embed,
+	}, todo)
 
 	var ready []int
 	readyChunks, lastCommit := 0, time.Now()
@@ -336,16 +245,17 @@ func (r *bulkUpsert) run(parent context.Context, todo []int) error {
 	}
 	for e := range events {
 		switch {
-		case e.err != nil:
-			fail(e.err)
+		case e.Err != nil:
+			fail(e.Err)
 		case firstErr != nil:
-		case e.call:
+		case e.Call:
 			r.progress.EmbeddingsCalls++
-			r.progress.Chunks += e.chunks
+			r.progress.Chunks += e.Chunks
 			r.report()
-		case e.doc >= 0:
-			ready = append(ready, e.doc)
-			readyChunks += len(r.docs[e.doc].chunks)
+		case e.Doc >= 0:
+			ready = append(ready, e.Doc)
+			r.docs[e.Doc].vectors = e.Vectors
+			readyChunks += len(r.docs[e.Doc].chunks)
 			if due() && parent.Err() == nil {
 				if err := r.commit(ctx, ready); err != nil {
 					fail(err)

@@ -1,6 +1,10 @@
 package core
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/foliovec/folio/core/internal/embedpipe"
+)
 
 // EmbeddingsStatus is the outcome of a CreateEmbeddings call.
 type EmbeddingsStatus string
@@ -63,4 +67,31 @@ func (e *EmbeddingsError) Is(target error) bool {
 		return target == ErrEmbeddingsFailed
 	}
 	return false
+}
+
+// TokenBatches cuts texts into runs [from, to) of consecutive texts whose
+// token counts (tok.Encode) add up to at most limit, for embeddings calls
+// of at most an EmbeddingsModel's MaxTokens; a text over the limit is a run
+// of its own. With a limit of 0 or less, or a nil tokenizer, all texts are
+// one run; no texts, no run.
+func TokenBatches(texts []string, tok Tokenizer, limit int) [][2]int {
+	if len(texts) == 0 {
+		return nil
+	}
+	if tok == nil || limit <= 0 {
+		return [][2]int{{0, len(texts)}}
+	}
+	var out [][2]int
+	b := embedpipe.Budget{Limit: limit}
+	from := 0
+	for i, t := range texts {
+		n := len(tok.Encode(t))
+		if b.StartsNew(n) {
+			out = append(out, [2]int{from, i})
+			from = i
+			b.Reset()
+		}
+		b.Add(n)
+	}
+	return append(out, [2]int{from, len(texts)})
 }
