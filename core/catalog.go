@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 	"sync"
 
-	"github.com/foliovec/folio/core/jsvalue"
+	"github.com/foliovec/folio/core/internal/meta"
+
 	"github.com/foliovec/folio/core/pathutil"
 )
 
@@ -213,7 +213,7 @@ func (d *LocalDocumentIndex) onLoad(ctx context.Context, data *IndexData, reload
 	}
 	kept := data.Items[:0:0]
 	for i, it := range data.Items {
-		if doc, ok := chunkDocumentID(it.Metadata); ok {
+		if doc, ok := meta.DocumentID(it.Metadata); ok {
 			if _, known := c.IDToURI[doc]; !known {
 				if kept == nil {
 					kept = slices.Clone(data.Items[:i])
@@ -246,7 +246,7 @@ func (d *LocalDocumentIndex) inlineChunkKeys(ctx context.Context, items []IndexI
 		if it.MetadataFile == "" {
 			continue
 		}
-		if _, ok := chunkDocumentID(it.Metadata); !ok {
+		if _, ok := meta.DocumentID(it.Metadata); !ok {
 			todo = append(todo, i)
 		}
 	}
@@ -277,7 +277,7 @@ func (d *LocalDocumentIndex) inlineChunkKeys(ctx context.Context, items []IndexI
 			d.log.Warn("core: read chunk keys from metadata file", "folder", d.FolderPath(), "item", items[i].ID, "err", errs[j])
 			continue
 		}
-		if _, ok := chunkDocumentID(found[j]); !ok {
+		if _, ok := meta.DocumentID(found[j]); !ok {
 			continue
 		}
 		md := make(Metadata, len(items[i].Metadata)+len(reservedChunkKeys))
@@ -496,30 +496,4 @@ func (d *LocalDocumentIndex) removeFiles(ctx context.Context, names []string) ma
 // documentFiles are the names of a document's text and metadata files.
 func (d *LocalDocumentIndex) documentFiles(id string) []string {
 	return []string{id + ".txt", id + d.Codec().Extension()}
-}
-
-// chunkDocumentID returns the documentId of a chunk item, as JavaScript's
-// String() writes it; ok is false for items that are not chunks (without
-// documentId, startPos or endPos).
-func chunkDocumentID(md Metadata) (string, bool) {
-	id, ok := md["documentId"]
-	if !ok || id == nil {
-		return "", false
-	}
-	if _, ok := md["startPos"]; !ok {
-		return "", false
-	}
-	if _, ok := md["endPos"]; !ok {
-		return "", false
-	}
-	switch x := id.(type) {
-	case string:
-		return x, true
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return "", false
-		}
-		return jsvalue.FormatNumber(x), true
-	}
-	return "", false
 }

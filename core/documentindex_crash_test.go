@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/foliovec/folio/core/internal/meta"
+
 	"github.com/foliovec/folio/core/internal/testtok"
 )
 
@@ -16,7 +18,7 @@ type docVersion struct {
 }
 
 func (v docVersion) hash(t *testing.T) string {
-	h, err := contentHash(v.text, "", v.md)
+	h, err := meta.ContentHash(v.text, "", v.md)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +168,7 @@ func checkConsistent(t *testing.T, env *docTestEnv, ix *LocalDocumentIndex, sc c
 		t.Fatal(err)
 	}
 	for _, it := range items {
-		if id, ok := chunkDocumentID(it.Metadata); ok && cat.IDToURI[id] == "" {
+		if id, ok := meta.DocumentID(it.Metadata); ok && cat.IDToURI[id] == "" {
 			t.Fatalf("chunk %s of document %s, which is not in the catalog", it.ID, id)
 		}
 	}
@@ -215,7 +217,7 @@ func checkFinal(t *testing.T, ix *LocalDocumentIndex, sc crashScenario) {
 	}
 	items, _ := ix.ListItems(ctx)
 	for _, it := range items {
-		if id, _ := chunkDocumentID(it.Metadata); cat.IDToURI[id] == "" {
+		if id, _ := meta.DocumentID(it.Metadata); cat.IDToURI[id] == "" {
 			t.Fatalf("stray chunk %v", it.Metadata)
 		}
 	}

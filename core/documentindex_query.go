@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/foliovec/folio/core/internal/meta"
 )
 
 // Defaults of DocumentQueryOptions.
@@ -224,7 +226,7 @@ func loadTexts(ctx context.Context, docs []*LocalDocumentResult) error {
 }
 
 // ListDocuments returns every document that has chunks, in the order of
-// their first chunk in the index, each with all its chunks topk.Scored 1
+// their first chunk in the index, each with all its chunks scored 1
 // (Vectra's listDocuments). Documents with no chunks (empty text) are not
 // listed; chunks whose document is not in the catalog are left out.
 func (d *LocalDocumentIndex) ListDocuments(ctx context.Context) ([]*LocalDocumentResult, error) {
@@ -253,7 +255,7 @@ func (d *LocalDocumentIndex) groupByDocument(c *DocumentCatalog, results []Query
 	var order []string
 	groups := map[string][]QueryResult{}
 	for _, r := range results {
-		id, ok := chunkDocumentID(r.Item.Metadata)
+		id, ok := meta.DocumentID(r.Item.Metadata)
 		if !ok {
 			continue
 		}

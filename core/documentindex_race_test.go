@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+
+	"github.com/foliovec/folio/core/internal/meta"
 )
 
 // Readers run while documents are upserted and deleted: every result they
@@ -83,7 +85,7 @@ func checkFinalCatalogMatchesChunks(t *testing.T, ix *LocalDocumentIndex) {
 	have := map[string]int{}
 	items, _ := ix.ListItems(ctx)
 	for _, it := range items {
-		id, _ := chunkDocumentID(it.Metadata)
+		id, _ := meta.DocumentID(it.Metadata)
 		if _, ok := cat.IDToURI[id]; !ok {
 			t.Fatalf("chunk of unknown document %q", id)
 		}

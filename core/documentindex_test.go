@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/foliovec/folio/core/internal/meta"
 
 	"github.com/foliovec/folio/core/internal/render"
 	"github.com/foliovec/folio/core/internal/testtok"
@@ -344,7 +347,7 @@ func TestUpsertDocument(t *testing.T) {
 			t.Fatalf("metadata file %q, %v", raw, ok)
 		}
 		c := env.ix.cat.Load()
-		hash, _ := contentHash("content here", "", md)
+		hash, _ := meta.ContentHash("content here", "", md)
 		if c.Count != 1 || c.URIToID["file.md"] != doc.ID() || c.IDToURI[doc.ID()] != "file.md" || c.URIToHash["file.md"] != hash {
 			t.Fatalf("catalog %+v", c)
 		}
@@ -1138,4 +1141,49 @@ func TestLocalDocument(t *testing.T) {
 			t.Fatalf("text read %d times in all, want 2 (one per handle)", n)
 		}
 	})
+}
+
+// The hashes stored in a catalog Vectra wrote are the hashes Folio computes
+// for the documents it was built from: an unchanged document upserted by
+// Folio into a Vectra-made index is recognised.
+func TestContentHashMatchesVectraCatalog(t *testing.T) {
+	dir := docTestFixtureDir(t)
+	var inputs struct {
+		Documents struct {
+			List []struct {
+				URI      string   `json:"uri"`
+				Text     string   `json:"text"`
+				DocType  string   `json:"docType"`
+				Metadata Metadata `json:"metadata"`
+			} `json:"list"`
+		} `json:"documents"`
+	}
+	docTestReadJSON(t, filepath.Join(dir, "inputs.json"), &inputs)
+	var catalog struct {
+		URIToHash map[string]string `json:"uriToHash"`
+	}
+	docTestReadJSON(t, filepath.Join(dir, "docs-json", "catalog.json"), &catalog)
+	if len(inputs.Documents.List) == 0 || len(catalog.URIToHash) != len(inputs.Documents.List) {
+		t.Fatalf("%d documents, %d hashes", len(inputs.Documents.List), len(catalog.URIToHash))
+	}
+	for _, d := range inputs.Documents.List {
+		t.Run(d.URI, func(t *testing.T) {
+			want, ok := catalog.URIToHash[d.URI]
+			if !ok {
+				t.Fatalf("no hash for %q in the catalog", d.URI)
+			}
+			if got := mustHash(t, d.Text, d.DocType, d.Metadata); got != want {
+				t.Fatalf("hash = %s, catalog has %s", got, want)
+			}
+		})
+	}
+}
+
+func mustHash(t *testing.T, text, docType string, md Metadata) string {
+	t.Helper()
+	h, err := meta.ContentHash(text, docType, md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/foliovec/folio/core/internal/meta"
+
 	"github.com/foliovec/folio/core/internal/uuid"
 )
 
@@ -66,11 +68,11 @@ func cleanDocument(text, docType string, metadata Metadata) (Metadata, string, e
 			}
 		}
 		var err error
-		if md, err = cleanMetadata(metadata); err != nil {
+		if md, err = meta.Clean(metadata); err != nil {
 			return nil, "", err
 		}
 	}
-	hash, err := contentHash(text, docType, md)
+	hash, err := meta.ContentHash(text, docType, md)
 	if err != nil {
 		return nil, "", err
 	}
@@ -239,7 +241,7 @@ func (d *LocalDocumentIndex) scanChunks(b *batch, p *docPending) {
 			continue
 		}
 		it := b.at(pos)
-		doc, ok := chunkDocumentID(it.meta)
+		doc, ok := meta.DocumentID(it.meta)
 		if !ok {
 			continue
 		}
@@ -264,7 +266,7 @@ func (d *LocalDocumentIndex) removeDocument(b *batch, p *docPending, id string) 
 			continue
 		}
 		it := b.at(pos)
-		if doc, ok := chunkDocumentID(it.meta); ok && doc == id {
+		if doc, ok := meta.DocumentID(it.meta); ok && doc == id {
 			b.remove(it.id)
 			p.retired[pos] = true
 		}

@@ -3,7 +3,8 @@ package core
 import (
 	"context"
 	"fmt"
-	"math"
+
+	"github.com/foliovec/folio/core/internal/meta"
 
 	"github.com/foliovec/folio/core/internal/render"
 	"github.com/foliovec/folio/core/jsvalue"
@@ -47,7 +48,7 @@ func (r *LocalDocumentResult) ChunkTexts(ctx context.Context) ([]string, error) 
 	}
 	out := make([]string, len(r.Chunks))
 	for i, c := range r.Chunks {
-		if start, end, ok := chunkPositions(c.Item.Metadata); ok {
+		if start, end, ok := meta.Positions(c.Item.Metadata); ok {
 			out[i] = t.Substring(start, end+1)
 		}
 	}
@@ -175,50 +176,8 @@ func ChunkSpan(md Metadata) (documentID string, start, end int, ok bool) {
 	if !found || id == nil {
 		return "", 0, 0, false
 	}
-	if start, end, ok = chunkPositions(md); !ok {
+	if start, end, ok = meta.Positions(md); !ok {
 		return "", 0, 0, false
 	}
 	return jsvalue.String(id), start, end, true
-}
-
-// chunkPositions reads startPos and endPos as ChunkSpan does; rendering
-// needs no documentId.
-func chunkPositions(md Metadata) (start, end int, ok bool) {
-	sp, ok1 := md["startPos"]
-	ep, ok2 := md["endPos"]
-	if !ok1 || !ok2 || sp == nil || ep == nil {
-		return 0, 0, false
-	}
-	start, ok1 = spanPosition(sp)
-	end, ok2 = spanPosition(ep)
-	return start, end, ok1 && ok2
-}
-
-// spanPosition is a chunk position read as JavaScript's Number(v),
-// truncated to an integer.
-func spanPosition(v any) (int, bool) {
-	f := jsNumber(v)
-	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1<<40 {
-		return 0, false
-	}
-	return int(f), true
-}
-
-// jsNumber is JavaScript's Number(v) for a metadata value: numbers as they
-// are, booleans as 1 and 0, strings as Number() reads them, anything else
-// NaN.
-func jsNumber(v any) float64 {
-	switch x := v.(type) {
-	case bool:
-		if x {
-			return 1
-		}
-		return 0
-	case string:
-		return jsvalue.ToNumber(x)
-	}
-	if f, ok := jsvalue.Number(v); ok {
-		return f
-	}
-	return math.NaN()
 }

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/foliovec/folio/core/internal/meta"
 )
 
 // FuzzFilterPlan checks that a filter's plan and its predicate agree, from
@@ -61,19 +63,19 @@ func FuzzFilterPlan(f *testing.F) {
 			}
 			return f
 		}
-		meta := make([]Metadata, 60+r.IntN(60))
-		for i := range meta {
+		metas := make([]Metadata, 60+r.IntN(60))
+		for i := range metas {
 			m := Metadata{}
 			for _, k := range fields {
 				if r.IntN(5) > 0 {
-					v, _ := cleanMetadataValue(k, values[r.IntN(len(values))])
+					v, _ := meta.CleanValue(k, values[r.IntN(len(values))])
 					m[k] = v
 				}
 			}
-			meta[i] = m
+			metas[i] = m
 		}
 		indexed := [][]string{{"f"}, {"f", "g"}, {"f", "g", "h"}}[int(indexing)%3]
-		s := &snapshot{config: MetadataConfig{Indexed: indexed}, meta: meta, ids: make([]string, len(meta))}
+		s := &snapshot{config: MetadataConfig{Indexed: indexed}, meta: metas, ids: make([]string, len(metas))}
 		s.postings = buildPostings(s)
 		for range 50 {
 			flt := filter(0)
@@ -82,7 +84,7 @@ func FuzzFilterPlan(f *testing.F) {
 				t.Fatalf("filter %v: %v", flt, err)
 			}
 			var want []int32
-			for i, m := range meta {
+			for i, m := range metas {
 				if match(m) {
 					want = append(want, int32(i))
 				}

@@ -162,7 +162,7 @@ func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int,
 // keywordHits returns up to k BM25 matches of query among the selected
 // chunks that are not in exclude (the vector results), best first, equal
 // scores in storage order; each a copy of the item with "isBm25": true
-// added to a copy of its inline metadata, topk.Scored with its raw BM25 score.
+// added to a copy of its inline metadata, scored with its raw BM25 score.
 // Document frequencies and the average length are those of every chunk in
 // the snapshot (Vectra computed them over the eligible chunks of each
 // query).

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/foliovec/folio/core/internal/meta"
 )
 
 // Posting lists only narrow: for every filter, the items a query considers
@@ -19,7 +21,7 @@ func TestPostingsAgreeWithThePredicate(t *testing.T) {
 		m := Metadata{}
 		for _, k := range []string{"f", "g"} {
 			if r.IntN(5) > 0 {
-				v, _ := cleanMetadataValue(k, pool[r.IntN(len(pool))])
+				v, _ := meta.CleanValue(k, pool[r.IntN(len(pool))])
 				m[k] = v
 			}
 		}

@@ -141,7 +141,7 @@ func quantTopK(ctx context.Context, sel selection, q []float32, k, factor int, q
 	return topk.Merge(k, h), nil
 }
 
-// quantBlock is the number of rows topk.Scored per int8 kernel call: more than
+// quantBlock is the number of rows scored per int8 kernel call: more than
 // scanBlock, because the kernel prefetches rows 16 KiB ahead within a call.
 const quantBlock = 2048
 

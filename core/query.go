@@ -23,7 +23,7 @@ import (
 // them meanwhile, the query is answered from the newer state). topK <= 0
 // returns no result.
 //
-// Scoring is exact: every selected item is topk.Scored, as dot(vector, item) /
+// Scoring is exact: every selected item is scored, as dot(vector, item) /
 // (|vector| |item|), with the dot product in float32 and the rest in
 // float64. Equal scores rank in storage (insertion) order, so results are
 // deterministic. Fix over Vectra: an item or query vector of length zero
@@ -42,7 +42,7 @@ import (
 // results (Vectra's hybrid search): up to min(10, topK) chunk
 // items that match filter and are not among the vector results, ranked by
 // Okapi BM25 (k1 1.2, b 0.75) over the chunk texts, each flagged with
-// "isBm25": true in a copy of its inline metadata and topk.Scored with its raw
+// "isBm25": true in a copy of its inline metadata and scored with its raw
 // BM25 score. Chunk items are those whose inline metadata has documentId,
 // startPos and endPos. The keyword index is built on the first hybrid
 // query, reading each document once through IndexOptions.DocReader, and
@@ -50,7 +50,7 @@ import (
 //
 // The scan runs on up to GOMAXPROCS goroutines, each keeping its own top-K.
 // Filters with equality or $in terms on indexed fields are narrowed with
-// posting lists, so only candidates are tested and topk.Scored.
+// posting lists, so only candidates are tested and scored.
 func (ix *LocalIndex) QueryItems(ctx context.Context, vector []float32, query string, topK int, filter Filter, isBm25 bool) ([]QueryResult, error) {
 	return ix.Query(ctx, ItemQuery{Vector: vector, Query: query, TopK: topK, Filter: filter, IsBm25: isBm25})
 }
@@ -96,7 +96,7 @@ func (ix *LocalIndex) query(ctx context.Context, q ItemQuery, retries int) ([]Qu
 	return results, nil
 }
 
-// scanBlock is the number of rows topk.Scored per kernel call.
+// scanBlock is the number of rows scored per kernel call.
 const scanBlock = 256
 
 // minRowsPerWorker keeps small scans on one goroutine, where starting

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/foliovec/folio/core/internal/meta"
 	"github.com/foliovec/folio/core/internal/render"
 )
 
@@ -19,7 +20,7 @@ type DocumentTextSection struct {
 func renderChunks(chunks []QueryResult) []*render.Chunk {
 	out := make([]*render.Chunk, len(chunks))
 	for i, c := range chunks {
-		s, e, ok := chunkPositions(c.Item.Metadata)
+		s, e, ok := meta.Positions(c.Item.Metadata)
 		out[i] = render.NewChunk(s, e, ok, c.Score, isBm25Chunk(c.Item.Metadata))
 	}
 	return out

@@ -2,15 +2,14 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 
+	"github.com/foliovec/folio/core/internal/meta"
+
 	"github.com/foliovec/folio/core/internal/uuid"
 	"github.com/foliovec/folio/core/internal/vecmath"
-
-	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // write runs change in the open batch, or, with none open, in a batch of its
@@ -205,7 +204,7 @@ func (ix *LocalIndex) addItem(ctx context.Context, b *batch, item IndexItem, uni
 	if d := len(item.Vector); b.live > 0 && d != b.dim && !(exists && b.live == 1) {
 		return IndexItem{}, fmt.Errorf("vector has %d dimensions, index has %d: %w", d, b.dim, ErrDimensionMismatch)
 	}
-	inline, full, err := splitMetadata(b.base.config.Indexed, keep, item.Metadata)
+	inline, full, err := meta.Split(b.base.config.Indexed, keep, item.Metadata)
 	if err != nil {
 		return IndexItem{}, err
 	}
@@ -222,69 +221,4 @@ func (ix *LocalIndex) addItem(ctx context.Context, b *batch, item IndexItem, uni
 	it := pendingItem{id: item.ID, meta: inline, file: file, vec: vec, norm: vecmath.Length(vec), scale: vecmath.FastScale(vec)}
 	b.put(it, pos, exists)
 	return IndexItem{ID: it.id, Metadata: it.meta, Vector: it.vec, Norm: it.norm, MetadataFile: it.file}, nil
-}
-
-// cleanMetadataValue returns v as stored: strings and booleans as they are,
-// every Go number as float64. A value of another type, or a NaN or infinite
-// number, is ErrInvalidArgument.
-func cleanMetadataValue(k string, v any) (any, error) {
-	switch x := v.(type) {
-	case string, bool:
-		return x, nil
-	}
-	f, ok := jsvalue.Number(v)
-	if !ok {
-		if n, isNum := v.(json.Number); isNum {
-			return nil, fmt.Errorf("metadata %q: %q is not a number: %w", k, n, ErrInvalidArgument)
-		}
-		return nil, fmt.Errorf("metadata %q: unsupported value type %T: %w", k, v, ErrInvalidArgument)
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, fmt.Errorf("metadata %q: %v is not a finite number: %w", k, f, ErrInvalidArgument)
-	}
-	return f, nil
-}
-
-// cleanMetadata copies md with every value cleaned (cleanMetadataValue).
-// nil gives an empty map.
-func cleanMetadata(md Metadata) (Metadata, error) {
-	out := make(Metadata, len(md))
-	for k, v := range md {
-		c, err := cleanMetadataValue(k, v)
-		if err != nil {
-			return nil, err
-		}
-		out[k] = c
-	}
-	return out, nil
-}
-
-// splitMetadata cleans md and returns the metadata kept inline and, when
-// the item needs a side-car, the full metadata to write there (else nil):
-// with indexed keys, inline holds only those and the keys in keep, and any
-// other key sends the full metadata to a side-car, as Vectra writes it.
-// Without indexed keys everything is inline.
-func splitMetadata(indexed, keep []string, md Metadata) (inline, sidecar Metadata, err error) {
-	if len(indexed) == 0 {
-		inline, err = cleanMetadata(md)
-		return inline, nil, err
-	}
-	inline = make(Metadata, len(indexed)+len(keep))
-	for _, keys := range [2][]string{indexed, keep} {
-		for _, k := range keys {
-			if v, ok := md[k]; ok {
-				if inline[k], err = cleanMetadataValue(k, v); err != nil {
-					return nil, nil, err
-				}
-			}
-		}
-	}
-	if len(inline) == len(md) {
-		return inline, nil, nil
-	}
-	full, err := cleanMetadata(md)
-	if err != nil {
-		return nil, nil, err
-	}
-	return inline, full, nil
 }

@@ -68,8 +68,13 @@ func coreSentinels(t *testing.T) []string {
 					if !name.IsExported() || i >= len(vs.Values) {
 						continue
 					}
-					if call, ok := vs.Values[i].(*ast.CallExpr); ok {
-						if sel, ok := call.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "New" || sel.Sel.Name == "Errorf") {
+					switch v := vs.Values[i].(type) {
+					case *ast.CallExpr: // errors.New(…), fmt.Errorf(…)
+						if sel, ok := v.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "New" || sel.Sel.Name == "Errorf") {
+							names = append(names, name.Name)
+						}
+					case *ast.SelectorExpr: // a sentinel of an internal package: filter.ErrInvalid
+						if strings.HasPrefix(name.Name, "Err") {
 							names = append(names, name.Name)
 						}
 					}
