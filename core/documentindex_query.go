@@ -8,7 +8,8 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/foliovec/folio/core/internal/par"
 
 	"github.com/foliovec/folio/core/internal/meta"
 )
@@ -211,18 +212,10 @@ func fuseRanks(results []QueryResult, k int) []QueryResult {
 // result renders from the version it was found in even if a commit
 // replaces the document afterwards and removes its files.
 func loadTexts(ctx context.Context, docs []*LocalDocumentResult) error {
-	errs := make([]error, len(docs))
-	sem := make(chan struct{}, maxSidecarReads)
-	var wg sync.WaitGroup
-	for i, doc := range docs {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			_, errs[i] = doc.loadText(ctx)
-		})
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+	return par.Each(ctx, len(docs), maxSidecarReads, func(ctx context.Context, i int) error {
+		_, err := docs[i].loadText(ctx)
+		return err
+	})
 }
 
 // ListDocuments returns every document that has chunks, in the order of

@@ -2,8 +2,11 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
+
+	"github.com/foliovec/folio/core/internal/par"
 )
 
 // The ports: the interfaces core reads and writes through, each implemented
@@ -198,4 +201,63 @@ type FileVersioner interface {
 	// equality, and only tokens of the same path. A missing file is an
 	// error wrapping fs.ErrNotExist.
 	FileVersion(ctx context.Context, filePath string) (string, error)
+}
+
+// FileDetails describes one file or folder.
+type FileDetails struct {
+	Name     string
+	Path     string
+	IsFolder bool
+	FileType FileType // "" when unknown; FileTypeFolder for folders
+}
+
+// ListFilesFilter selects what ListFiles returns.
+type ListFilesFilter string
+
+// ListFiles filters.
+const (
+	ListFilesOnly   ListFilesFilter = "files"
+	ListFoldersOnly ListFilesFilter = "folders"
+	ListAll         ListFilesFilter = "all"
+)
+
+// Selects reports what ListFiles with filter f returns: files, folders or
+// both ("" is ListAll). An unknown filter is an error wrapping
+// ErrInvalidArgument.
+func (f ListFilesFilter) Selects() (files, folders bool, err error) {
+	switch f {
+	case ListAll, "":
+		return true, true, nil
+	case ListFilesOnly:
+		return true, false, nil
+	case ListFoldersOnly:
+		return false, true, nil
+	}
+	return false, false, fmt.Errorf("unknown filter %q: %w", string(f), ErrInvalidArgument)
+}
+
+// FileWrite is one file of [GroupWriter.WriteFiles].
+type FileWrite struct {
+	Path    string
+	Content []byte
+}
+
+// maxFileWrites bounds the UpsertFile calls a group write makes at once on
+// storage without GroupWriter (durable storage syncs each file: overlapping
+// them saves most of the wait).
+const maxFileWrites = 16
+
+// writeGroup writes files through st's GroupWriter, or, without one, with
+// up to maxFileWrites UpsertFile calls at once. When it returns nil every
+// file is stored. On error any subset may have been written.
+func writeGroup(ctx context.Context, st FileStorage, files []FileWrite) error {
+	if len(files) == 0 {
+		return nil
+	}
+	if gw, ok := st.(GroupWriter); ok {
+		return gw.WriteFiles(ctx, files)
+	}
+	return par.Each(ctx, len(files), maxFileWrites, func(ctx context.Context, i int) error {
+		return st.UpsertFile(ctx, files[i].Path, files[i].Content)
+	})
 }

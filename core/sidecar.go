@@ -2,9 +2,9 @@ package core
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sync"
+
+	"github.com/foliovec/folio/core/internal/par"
 
 	"github.com/foliovec/folio/core/internal/uuid"
 )
@@ -91,43 +91,14 @@ func (ix *LocalIndex) loadSidecars(ctx context.Context, results []QueryResult) e
 	if len(todo) == 0 {
 		return nil
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	errs := make([]error, len(todo))
-	sem := make(chan struct{}, maxSidecarReads)
-	var wg sync.WaitGroup
-	for j, i := range todo {
-		wg.Go(func() {
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				errs[j] = ctx.Err()
-				return
-			}
-			defer func() { <-sem }()
-			md, err := ix.readSidecar(ctx, results[i].Item.MetadataFile)
-			if err != nil {
-				errs[j] = err
-				cancel()
-				return
-			}
+	return par.Each(ctx, len(todo), maxSidecarReads, func(ctx context.Context, j int) error {
+		i := todo[j]
+		md, err := ix.readSidecar(ctx, results[i].Item.MetadataFile)
+		if err == nil {
 			results[i].Item.Metadata = md
-		})
-	}
-	wg.Wait()
-	// A read the first failure cancelled fails with context.Canceled,
-	// usually wrapped by the storage or readSidecar: report the failure.
-	for _, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return err
 		}
-	}
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return err
+	})
 }
 
 func (ix *LocalIndex) readSidecar(ctx context.Context, name string) (Metadata, error) {

@@ -82,10 +82,7 @@ type TextChunk struct {
 // with positions that never drift.
 //
 // It is safe for concurrent use if its Tokenizer is.
-type TextSplitter struct {
-	cfg   split.Config
-	inner *split.Splitter
-}
+type TextSplitter struct{ inner *split.Splitter }
 
 // NewTextSplitter validates cfg and returns a splitter. Errors wrap
 // ErrInvalidArgument: ChunkSize < 1, ChunkOverlap < 0, ChunkOverlap >
@@ -117,7 +114,7 @@ func NewTextSplitter(cfg TextSplitterConfig) (*TextSplitter, error) {
 		Tokenizer:      cfg.Tokenizer,
 		Vectra:         cfg.VectraChunking,
 	}
-	return &TextSplitter{cfg: inner, inner: split.New(inner)}, nil
+	return &TextSplitter{inner: split.New(inner)}, nil
 }
 
 // Split cuts text into chunks, in order. Empty or whitespace-only text gives
@@ -130,51 +127,13 @@ func (s *TextSplitter) Split(text string) []TextChunk {
 // ctx is looked at before every encoding of a piece of text, and a
 // tokenizer that offers ContextTokenizer is given ctx for each, so a
 // deadline bounds the split of even a very long text.
-func (s *TextSplitter) SplitContext(ctx context.Context, text string) (chunks []TextChunk, err error) {
-	if err := ctx.Err(); err != nil {
+func (s *TextSplitter) SplitContext(ctx context.Context, text string) ([]TextChunk, error) {
+	pieces, err := s.inner.SplitContext(ctx, text)
+	if err != nil {
 		return nil, err
 	}
-	cfg := s.cfg
-	cfg.Tokenizer = ctxTokenizer{ctx: ctx, tok: s.cfg.Tokenizer}
-	defer func() {
-		if r := recover(); r != nil {
-			stop, ok := r.(splitStopped)
-			if !ok {
-				panic(r)
-			}
-			chunks, err = nil, stop.err
-		}
-	}()
-	return chunksOf(split.New(cfg).Split(text)), nil
+	return chunksOf(pieces), nil
 }
-
-// splitStopped is the panic value that unwinds a SplitContext whose ctx
-// ended, out of the splitter's recursion; SplitContext recovers it and
-// nothing else.
-type splitStopped struct{ err error }
-
-// ctxTokenizer encodes under a context for SplitContext, panicking with
-// splitStopped once the context has ended.
-type ctxTokenizer struct {
-	ctx context.Context
-	tok Tokenizer
-}
-
-func (t ctxTokenizer) Encode(text string) []int {
-	if ct, ok := t.tok.(ContextTokenizer); ok {
-		ids, err := ct.EncodeContext(t.ctx, text)
-		if err != nil {
-			panic(splitStopped{err})
-		}
-		return ids
-	}
-	if err := t.ctx.Err(); err != nil {
-		panic(splitStopped{err})
-	}
-	return t.tok.Encode(text)
-}
-
-func (t ctxTokenizer) Decode(tokens []int) string { return t.tok.Decode(tokens) }
 
 func chunksOf(pieces []split.Chunk) []TextChunk {
 	chunks := make([]TextChunk, len(pieces))
@@ -182,4 +141,49 @@ func chunksOf(pieces []split.Chunk) []TextChunk {
 		chunks[i] = TextChunk(c)
 	}
 	return chunks
+}
+
+// ChunkingConfig is how a document index splits its documents. Every zero
+// field means its default, the way Vectra 0.15 merges a partial chunking
+// config into its document defaults: ChunkingConfig{ChunkSize: 256} keeps
+// separators, as Vectra's {chunkSize: 256} does.
+type ChunkingConfig struct {
+	// ChunkSize is the most tokens a chunk holds; 0 means 512.
+	ChunkSize int
+	// ChunkOverlap is the tokens each chunk shares with the next (as
+	// StartOverlap and EndOverlap); 0 means none, the document default.
+	ChunkOverlap int
+	// DropSeparators drops the separators a document is split at from the
+	// chunks' texts. A document index keeps them by default (Vectra's
+	// keepSeparators: true), so the field says the opposite and its zero
+	// value is the default.
+	DropSeparators bool
+	// Separators replaces the separators of the document's type, most
+	// significant first; nil means those of the type.
+	Separators []string
+	// DocType, when set, is the type of every document, whatever
+	// UpsertDocument is given (as in Vectra).
+	DocType string
+	// Tokenizer counts and cuts tokens; nil means the document index's
+	// Tokenizer.
+	Tokenizer Tokenizer
+	// VectraChunking splits documents into exactly the chunks Vectra 0.15
+	// makes (see TextSplitterConfig.VectraChunking).
+	VectraChunking bool
+}
+
+// TextSplitterConfig is the splitter configuration c means: its fields,
+// with the document defaults for those left zero.
+func (c ChunkingConfig) TextSplitterConfig() TextSplitterConfig {
+	cfg := DefaultDocumentChunkingConfig()
+	if c.ChunkSize != 0 {
+		cfg.ChunkSize = c.ChunkSize
+	}
+	cfg.ChunkOverlap = c.ChunkOverlap
+	cfg.KeepSeparators = !c.DropSeparators
+	cfg.Separators = c.Separators
+	cfg.DocType = c.DocType
+	cfg.Tokenizer = c.Tokenizer
+	cfg.VectraChunking = c.VectraChunking
+	return cfg
 }

@@ -1,6 +1,7 @@
 package split
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"unicode"
@@ -282,3 +283,59 @@ func isPunctuationOnly(s string) bool {
 		return unicode.IsLetter(r) || unicode.IsNumber(r)
 	})
 }
+
+// ContextEncoder is core.ContextTokenizer: a tokenizer whose encoding stops
+// when a context ends.
+type ContextEncoder interface {
+	EncodeContext(ctx context.Context, text string) ([]int, error)
+}
+
+// SplitContext is Split that stops when ctx ends and returns ctx's error:
+// ctx is looked at before every encoding of a piece of text, and a
+// tokenizer that is a ContextEncoder is given ctx for each, so a deadline
+// bounds the split of even a very long text.
+func (s *Splitter) SplitContext(ctx context.Context, text string) (chunks []Chunk, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cfg := s.cfg
+	cfg.Tokenizer = ctxTokenizer{ctx: ctx, tok: s.cfg.Tokenizer}
+	defer func() {
+		if r := recover(); r != nil {
+			stop, ok := r.(stopped)
+			if !ok {
+				panic(r)
+			}
+			chunks, err = nil, stop.err
+		}
+	}()
+	return New(cfg).Split(text), nil
+}
+
+// stopped is the panic value that unwinds a SplitContext whose ctx ended,
+// out of the splitter's recursion; SplitContext recovers it and nothing
+// else.
+type stopped struct{ err error }
+
+// ctxTokenizer encodes under a context for SplitContext, panicking with
+// stopped once the context has ended.
+type ctxTokenizer struct {
+	ctx context.Context
+	tok Tokenizer
+}
+
+func (t ctxTokenizer) Encode(text string) []int {
+	if ct, ok := t.tok.(ContextEncoder); ok {
+		ids, err := ct.EncodeContext(t.ctx, text)
+		if err != nil {
+			panic(stopped{err})
+		}
+		return ids
+	}
+	if err := t.ctx.Err(); err != nil {
+		panic(stopped{err})
+	}
+	return t.tok.Encode(text)
+}
+
+func (t ctxTokenizer) Decode(tokens []int) string { return t.tok.Decode(tokens) }
