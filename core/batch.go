@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 
+	"github.com/foliovec/folio/core/internal/scan"
+
 	"github.com/foliovec/folio/core/internal/filter"
 	"github.com/foliovec/folio/core/internal/slotmap"
 )
@@ -63,10 +65,10 @@ func newBatch(base *snapshot) *batch {
 		deleted: map[int32]bool{},
 		ids:     map[string]int32{},
 		live:    base.len(),
-		dim:     base.dim,
+		dim:     base.Dim,
 	}
-	if base.mixed {
-		b.dim = len(base.vecs[0])
+	if base.Mixed {
+		b.dim = len(base.Vecs[0])
 	}
 	return b
 }
@@ -111,7 +113,7 @@ func (b *batch) at(p int32) pendingItem {
 		return it
 	}
 	s := b.base
-	return pendingItem{id: s.ids[p], meta: s.meta[p], file: s.files[p], vec: s.vector(int(p)), norm: s.norms[p], scale: s.scale[p]}
+	return pendingItem{id: s.ids[p], meta: s.meta[p], file: s.files[p], vec: s.Vector(int(p)), norm: s.norms[p], scale: s.Scale[p]}
 }
 
 // put adds it, or replaces the item at pos when replace is set. The caller
@@ -201,11 +203,9 @@ func (b *batch) applyAppend() *snapshot {
 		meta:       base.meta,
 		files:      base.files,
 		norms:      base.norms,
-		scale:      base.scale,
+		Rows:       scan.Rows{Scale: base.Scale, Mixed: base.Mixed, Dim: base.Dim},
 		serials:    base.serials,
 		nextSerial: base.nextSerial,
-		mixed:      base.mixed,
-		dim:        base.dim,
 		dupIDs:     base.dupIDs,
 	}
 	for _, it := range b.added {
@@ -213,7 +213,7 @@ func (b *batch) applyAppend() *snapshot {
 		s.meta = append(s.meta, it.meta)
 		s.files = append(s.files, it.file)
 		s.norms = append(s.norms, it.norm)
-		s.scale = append(s.scale, it.scale)
+		s.Scale = append(s.Scale, it.scale)
 		s.serials = append(s.serials, s.nextSerial)
 		s.nextSerial++
 	}
@@ -221,24 +221,24 @@ func (b *batch) applyAppend() *snapshot {
 	// to their slots: it becomes the new layer (the batch is done with it).
 	s.slots = base.slots.With(b.ids)
 	switch {
-	case base.mixed:
-		s.vecs = slices.Clone(base.vecs) // headers only; a mixed index is rare and small
+	case base.Mixed:
+		s.Vecs = slices.Clone(base.Vecs) // headers only; a mixed index is rare and small
 		for _, it := range b.added {
-			s.vecs = append(s.vecs, it.vec)
+			s.Vecs = append(s.Vecs, it.vec)
 		}
 	default:
 		d := len(b.added[0].vec)
-		s.dim = d
+		s.Dim = d
 		if d == 0 {
 			break
 		}
 		if arena, ok := b.slabArena(d); ok && n == 0 {
-			s.arena = arena
+			s.Arena = arena
 			break
 		}
-		s.arena = slices.Grow(base.arena[:n*d], len(b.added)*d)
+		s.Arena = slices.Grow(base.Arena[:n*d], len(b.added)*d)
 		for _, it := range b.added {
-			s.arena = append(s.arena, it.vec...)
+			s.Arena = append(s.Arena, it.vec...)
 		}
 	}
 	s.postings = filter.WithAppended(base.postings, s.meta, n)
@@ -302,10 +302,9 @@ func (b *batch) applyRebuild() *snapshot {
 		meta:       make([]Metadata, 0, b.live),
 		files:      make([]string, 0, b.live),
 		norms:      make([]float64, 0, b.live),
-		scale:      make([]float64, 0, b.live),
+		Rows:       scan.Rows{Scale: make([]float64, 0, b.live), Dim: -1},
 		serials:    make([]uint32, 0, b.live),
 		nextSerial: base.nextSerial,
-		dim:        -1,
 	}
 	vecs := make([][]float32, 0, b.live)
 	for p := int32(0); p < total; p++ {
@@ -313,7 +312,7 @@ func (b *batch) applyRebuild() *snapshot {
 			continue
 		}
 		it := b.at(p)
-		s.scale = append(s.scale, it.scale)
+		s.Scale = append(s.Scale, it.scale)
 		s.ids = append(s.ids, it.id)
 		s.meta = append(s.meta, it.meta)
 		s.files = append(s.files, it.file)

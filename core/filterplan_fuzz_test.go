@@ -97,12 +97,12 @@ func FuzzFilterPlan(f *testing.F) {
 				t.Fatal(err)
 			}
 			var got []int32
-			sel.each(func(slot int32) { got = append(got, slot) })
+			sel.Each(func(slot int32) { got = append(got, slot) })
 			if !slices.Equal(got, want) {
 				t.Fatalf("indexed %v filter %v: selection %v, predicate %v", indexed, flt, got, want)
 			}
-			if sel.exact && !sel.none && !slices.Equal(sel.cands, want) {
-				t.Fatalf("indexed %v filter %v trusted as exact: postings %v, predicate %v", indexed, flt, sel.cands, want)
+			if sel.Exact && !sel.None && !slices.Equal(sel.Cands, want) {
+				t.Fatalf("indexed %v filter %v trusted as exact: postings %v, predicate %v", indexed, flt, sel.Cands, want)
 			}
 		}
 	})

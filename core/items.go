@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/foliovec/folio/core/internal/scan"
+
 	"github.com/foliovec/folio/core/internal/filter"
 )
 
@@ -53,21 +55,13 @@ func (ix *LocalIndex) ListItemsByMetadata(ctx context.Context, f Filter) ([]Inde
 		return nil, wrapOp(ctx, "list items by metadata", "", err)
 	}
 	out := []IndexItem{}
-	sel.each(func(slot int32) { out = append(out, s.item(int(slot))) })
+	sel.Each(func(slot int32) { out = append(out, s.item(int(slot))) })
 	return out, nil
 }
 
-// selection is the set of slots a filter selects in a snapshot, narrowed by
-// posting lists when the filter allows: the predicate then runs on the
-// candidates alone.
-type selection struct {
-	s     *snapshot
-	all   bool             // no filter: every slot
-	none  bool             // nothing can match
-	cands []int32          // ascending candidate slots; nil: every slot is a candidate
-	exact bool             // the candidates are exactly the matches: skip match
-	match filter.Predicate // run on each candidate; nil when all
-}
+// selection is the set of slots a filter selects in a snapshot
+// (scan.Selection over the snapshot's inline metadata).
+type selection = scan.Selection[Metadata]
 
 func newSelection(s *snapshot, f Filter) (selection, error) {
 	sel, _, err := planSelection(s, f)
@@ -77,18 +71,18 @@ func newSelection(s *snapshot, f Filter) (selection, error) {
 // planSelection is newSelection that also returns the filter's plan.
 func planSelection(s *snapshot, f Filter) (selection, filter.Plan, error) {
 	if len(f) == 0 {
-		return selection{s: s, all: true}, filter.Plan{}, nil
+		return selection{Meta: s.meta, All: true}, filter.Plan{}, nil
 	}
 	match, plan, err := filter.Compile(f)
 	if err != nil {
 		return selection{}, filter.Plan{}, err
 	}
-	sel := selection{s: s, match: match, none: plan.None()}
-	if !sel.none {
+	sel := selection{Meta: s.meta, Match: match, None: plan.None()}
+	if !sel.None {
 		if cands, ok := s.postings.Candidates(plan); ok {
-			sel.cands = cands
-			sel.none = len(cands) == 0
-			sel.exact = plan.Exact()
+			sel.Cands = cands
+			sel.None = len(cands) == 0
+			sel.Exact = plan.Exact()
 		}
 	}
 	return sel, plan, nil
@@ -118,38 +112,4 @@ func (ix *LocalIndex) selection(s *snapshot, f Filter) (selection, error) {
 	}
 	ix.log.Warn("core: a filter on keys that are not indexed matches nothing", "folder", ix.folder, "keys", missing, "indexed", s.config.Indexed)
 	return sel, nil
-}
-
-// each calls fn with every selected slot in ascending order.
-func (sel selection) each(fn func(slot int32)) {
-	switch {
-	case sel.none:
-	case sel.all:
-		for i := range sel.s.len() {
-			fn(int32(i))
-		}
-	case sel.cands != nil:
-		for _, slot := range sel.cands {
-			if sel.exact || sel.match(sel.s.meta[slot]) {
-				fn(slot)
-			}
-		}
-	default:
-		for i, m := range sel.s.meta {
-			if sel.match(m) {
-				fn(int32(i))
-			}
-		}
-	}
-}
-
-// matches reports whether slot is selected.
-func (sel selection) matches(slot int32) bool {
-	switch {
-	case sel.none:
-		return false
-	case sel.all:
-		return true
-	}
-	return sel.match(sel.s.meta[slot])
 }

@@ -167,7 +167,7 @@ func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int,
 // the snapshot (Vectra computed them over the eligible chunks of each
 // query).
 func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selection, query string, k int, exclude []topk.Scored) ([]QueryResult, error) {
-	if k <= 0 || sel.none || s.len() == 0 {
+	if k <= 0 || sel.None || s.len() == 0 {
 		return nil, nil
 	}
 	idx, err := ix.bm25For(ctx, s)
@@ -182,7 +182,7 @@ func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selectio
 		i, found := slices.BinarySearch(s.serials, serial)
 		return int32(i), found
 	}
-	scores := idx.Scores(&ix.vocab, query, slotOf, func(slot int32) bool { return !skip[slot] && sel.matches(slot) })
+	scores := idx.Scores(&ix.vocab, query, slotOf, func(slot int32) bool { return !skip[slot] && sel.Matches(slot) })
 	ranked := make([]topk.Scored, 0, len(scores))
 	for slot, sc := range scores {
 		ranked = append(ranked, topk.Scored{Key: sc, Slot: slot})

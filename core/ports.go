@@ -2,11 +2,11 @@ package core
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
-
-	"github.com/foliovec/folio/core/internal/par"
 )
 
 // The ports: the interfaces core reads and writes through, each implemented
@@ -257,7 +257,16 @@ func writeGroup(ctx context.Context, st FileStorage, files []FileWrite) error {
 	if gw, ok := st.(GroupWriter); ok {
 		return gw.WriteFiles(ctx, files)
 	}
-	return par.Each(ctx, len(files), maxFileWrites, func(ctx context.Context, i int) error {
-		return st.UpsertFile(ctx, files[i].Path, files[i].Content)
-	})
+	errs := make([]error, len(files))
+	sem := make(chan struct{}, maxFileWrites)
+	var wg sync.WaitGroup
+	for i, f := range files {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			errs[i] = st.UpsertFile(ctx, f.Path, f.Content)
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...) // every file was tried: a failure leaves the others written
 }

@@ -80,14 +80,14 @@ func TestPostingsAgreeWithThePredicate(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []int32
-			sel.each(func(slot int32) { got = append(got, slot) })
+			sel.Each(func(slot int32) { got = append(got, slot) })
 			if !slices.Equal(got, want) {
 				t.Fatalf("indexed %v filter %v: selection %v, predicate %v", indexed, f, got, want)
 			}
-			if sel.exact {
+			if sel.Exact {
 				exact++
-				cands := sel.cands
-				if sel.none {
+				cands := sel.Cands
+				if sel.None {
 					cands = nil
 				}
 				if !slices.Equal(cands, want) {
@@ -154,11 +154,11 @@ func TestRangeFiltersNarrowOnIndexedNumbers(t *testing.T) {
 					want = append(want, int32(i))
 				}
 			}
-			if sel.cands == nil || len(sel.cands) > len(want)+len(want)/2+1 {
-				t.Fatalf("candidates %v not narrowed (matches %v)", sel.cands, want)
+			if sel.Cands == nil || len(sel.Cands) > len(want)+len(want)/2+1 {
+				t.Fatalf("candidates %v not narrowed (matches %v)", sel.Cands, want)
 			}
 			var got []int32
-			sel.each(func(slot int32) { got = append(got, slot) })
+			sel.Each(func(slot int32) { got = append(got, slot) })
 			if !slices.Equal(got, want) {
 				t.Fatalf("got %v; want %v", got, want)
 			}

@@ -244,7 +244,7 @@ func TestQuantizedFollowsWrites(t *testing.T) {
 	if got := best(ix, vecs[2999]); got != "v2999" {
 		t.Fatalf("after delete: best %s, want v2999", got)
 	}
-	if qc := ix.cur.Load().quantCodes(); qc == nil || qc.rows() != 2999 {
+	if qc := ix.cur.Load().quantCodes(); qc == nil || qc.Rows() != 2999 {
 		t.Fatalf("codes after the writes: %+v", qc)
 	}
 	again, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, QuantizedScan: true})

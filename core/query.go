@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"runtime"
-	"sync"
+
+	"github.com/foliovec/folio/core/internal/scan"
 
 	"github.com/foliovec/folio/core/internal/topk"
 	"github.com/foliovec/folio/core/internal/vecmath"
@@ -79,7 +79,7 @@ func (ix *LocalIndex) query(ctx context.Context, q ItemQuery, retries int) ([]Qu
 	if q.TopK <= 0 {
 		return []QueryResult{}, nil
 	}
-	hits, err := ix.scan(ctx, s, sel, q.Vector, q.TopK)
+	hits, err := ix.topK(ctx, s, sel, q.Vector, q.TopK)
 	if err != nil {
 		return nil, err
 	}
@@ -94,140 +94,6 @@ func (ix *LocalIndex) query(ctx context.Context, q ItemQuery, retries int) ([]Qu
 		return nil, wrapOp(ctx, op, "", err)
 	}
 	return results, nil
-}
-
-// scanBlock is the number of rows scored per kernel call.
-const scanBlock = 256
-
-// minRowsPerWorker keeps small scans on one goroutine, where starting
-// others would cost more than it saves.
-const minRowsPerWorker = 4096
-
-// scan is one query's scoring pass over a selection.
-type scan struct {
-	sel   selection
-	q     []float32
-	qnorm float64
-	k     int
-}
-
-// scanTopK returns the k best selected slots, best first.
-func scanTopK(ctx context.Context, sel selection, q []float32, k int) ([]topk.Scored, error) {
-	if sel.none || sel.s.len() == 0 {
-		return nil, nil
-	}
-	sc := &scan{sel: sel, q: q, qnorm: vecmath.Length(q), k: k}
-	if sc.qnorm == 0 {
-		// No direction: every score is undefined; the first k selected
-		// slots win, in storage order.
-		var out []topk.Scored
-		sel.each(func(slot int32) {
-			if len(out) < k {
-				out = append(out, topk.Scored{Key: topk.Undefined, Slot: slot})
-			}
-		})
-		return out, nil
-	}
-	n := sel.s.len()
-	if sel.cands != nil {
-		n = len(sel.cands)
-	}
-	k = min(k, n) // heaps hold at most k; a huge topK must not allocate
-	workers := min(runtime.GOMAXPROCS(0), n/minRowsPerWorker)
-	if workers <= 1 {
-		h := topk.New(k)
-		if !sc.run(ctx, 0, n, h) {
-			return nil, ctx.Err()
-		}
-		return topk.Merge(k, h), nil
-	}
-	heaps := make([]*topk.Heap, workers)
-	done := make([]bool, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*n/workers, (w+1)*n/workers
-		heaps[w] = topk.New(min(k, hi-lo)) // a worker never holds more than its rows
-		wg.Go(func() { done[w] = sc.run(ctx, lo, hi, heaps[w]) })
-	}
-	wg.Wait()
-	for _, ok := range done {
-		if !ok {
-			return nil, ctx.Err()
-		}
-	}
-	return topk.Merge(k, heaps...), nil
-}
-
-// run scores positions lo..hi-1 (rows, or indexes into the candidates) into
-// h. It reports false when ctx was cancelled.
-func (sc *scan) run(ctx context.Context, lo, hi int, h *topk.Heap) bool {
-	s := sc.sel.s
-	var out [scanBlock]float32
-	var idx [scanBlock]int32
-	for start, blocks := lo, 0; start < hi; start, blocks = start+scanBlock, blocks+1 {
-		if blocks%64 == 63 && ctx.Err() != nil {
-			return false
-		}
-		end := min(start+scanBlock, hi)
-		if sc.sel.all && !s.mixed {
-			d := s.dim
-			vecmath.DotMany(sc.q, s.arena[start*d:end*d], out[:end-start])
-			for j := range end - start {
-				sc.offer(h, int32(start+j), out[j])
-			}
-			continue
-		}
-		// Gather the selected slots of this block, then score them.
-		m := 0
-		for p := start; p < end; p++ {
-			slot := int32(p)
-			if sc.sel.cands != nil {
-				slot = sc.sel.cands[p]
-			}
-			if sc.sel.all || sc.sel.exact || sc.sel.match(s.meta[slot]) {
-				idx[m] = slot
-				m++
-			}
-		}
-		sc.dotRows(idx[:m], out[:m])
-		for j := range m {
-			sc.offer(h, idx[j], out[j])
-		}
-	}
-	return true
-}
-
-// dotRows writes the dot product of the query with each slot's vector.
-func (sc *scan) dotRows(slots []int32, out []float32) {
-	s := sc.sel.s
-	if !s.mixed && s.dim > 0 {
-		vecmath.DotManyIdx(sc.q, s.arena, slots, out)
-		return
-	}
-	for j, slot := range slots {
-		out[j] = vecmath.Dot(sc.q, s.vector(int(slot)))
-	}
-}
-
-// offer scores one slot from its dot product and offers it to h.
-func (sc *scan) offer(h *topk.Heap, slot int32, dot float32) {
-	key := topk.Undefined
-	if scale := sc.sel.s.scale[slot]; scale != 0 {
-		d := float64(dot)
-		if math.IsInf(d, 0) || d != d {
-			// The float32 dot product overflowed (±Inf, or NaN from
-			// Inf-Inf): redo it in float64, where it cannot.
-			d = vecmath.Dot64(sc.q, sc.sel.s.vector(int(slot)))
-		}
-		key = d / (sc.qnorm * scale)
-		if key != key {
-			key = topk.Undefined
-		}
-	}
-	if h.Full() && key <= h.Floor() {
-		return // ties lose: slots arrive in ascending order
-	}
-	h.Offer(topk.Scored{Key: key, Slot: slot})
 }
 
 // ItemQuery is one query of Query and QueryItemsBatch: the arguments of
@@ -280,17 +146,25 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 	for i, q := range queries {
 		switch {
 		case q.TopK <= 0:
-		case ix.rerank == 0 && sels[i].all && !s.mixed && s.dim > 0 && vecmath.Length(q.Vector) != 0:
+		case ix.rerank == 0 && sels[i].All && !s.Mixed && s.Dim > 0 && vecmath.Length(q.Vector) != 0:
 			shared = append(shared, i)
 		default:
-			if hits[i], err = ix.scan(ctx, s, sels[i], q.Vector, q.TopK); err != nil {
+			if hits[i], err = ix.topK(ctx, s, sels[i], q.Vector, q.TopK); err != nil {
 				return nil, err
 			}
 		}
 	}
 	if len(shared) > 0 {
-		if err := batchTopK(ctx, s, queries, shared, hits); err != nil {
+		vectors, ks := make([][]float32, len(shared)), make([]int, len(shared))
+		for j, i := range shared {
+			vectors[j], ks[j] = queries[i].Vector, queries[i].TopK
+		}
+		batched, err := scan.Batch(ctx, &s.Rows, s.len(), vectors, ks)
+		if err != nil {
 			return nil, err
+		}
+		for j, i := range shared {
+			hits[i] = batched[j]
 		}
 	}
 	out := make([][]QueryResult, len(queries))
@@ -319,19 +193,19 @@ func checkQueryVector(op string, s *snapshot, vector []float32) error {
 			return fmt.Errorf("core: %s: vector[%d] is %v: %w", op, i, f, ErrInvalidArgument)
 		}
 	}
-	if !s.mixed && s.dim >= 0 && len(vector) != s.dim {
-		return fmt.Errorf("core: %s: vector has %d dimensions, index has %d: %w", op, len(vector), s.dim, ErrDimensionMismatch)
+	if !s.Mixed && s.Dim >= 0 && len(vector) != s.Dim {
+		return fmt.Errorf("core: %s: vector has %d dimensions, index has %d: %w", op, len(vector), s.Dim, ErrDimensionMismatch)
 	}
 	return nil
 }
 
-// scan returns the topK best slots of sel for vector: through the int8
-// codes when the index uses them, else exactly.
-func (ix *LocalIndex) scan(ctx context.Context, s *snapshot, sel selection, vector []float32, topK int) ([]topk.Scored, error) {
-	if qc := s.quantCodes(); ix.rerank > 0 && qc != nil {
-		return quantTopK(ctx, sel, vector, topK, ix.rerank, qc)
+// topK returns the topK best slots of sel for vector: through the int8
+// codes when the index uses them, else exactly (package scan).
+func (ix *LocalIndex) topK(ctx context.Context, s *snapshot, sel selection, vector []float32, topK int) ([]topk.Scored, error) {
+	if codes := s.quantCodes(); ix.rerank > 0 && codes != nil {
+		return scan.QuantTopK(ctx, &s.Rows, sel, vector, topK, ix.rerank, codes)
 	}
-	return scanTopK(ctx, sel, vector, topK)
+	return scan.TopK(ctx, &s.Rows, sel, vector, topK)
 }
 
 // answer turns a query's hits into results: items with their full
@@ -361,97 +235,6 @@ func (ix *LocalIndex) answer(ctx context.Context, s *snapshot, sel selection, hi
 		results = append(results, kw...)
 	}
 	return results, nil
-}
-
-// batchL1Bytes is the size of the block of rows the batched scan scores
-// every query against before moving on: small enough to stay in the
-// level-1 data cache while each query reads it.
-const batchL1Bytes = 24 << 10
-
-// batchTopK answers the queries at positions idx (unfiltered, non-zero,
-// of s's dimension) in one pass over s's arena, into hits.
-func batchTopK(ctx context.Context, s *snapshot, queries []ItemQuery, idx []int, hits [][]topk.Scored) error {
-	n, d := s.len(), s.dim
-	scans := make([]scan, len(idx))
-	for j, i := range idx {
-		q := queries[i].Vector
-		scans[j] = scan{sel: selection{s: s, all: true}, q: q, qnorm: vecmath.Length(q), k: min(queries[i].TopK, n)}
-	}
-	block := max(4, batchL1Bytes/(4*d)&^3)
-	workers := min(runtime.GOMAXPROCS(0), n/minRowsPerWorker)
-	workers = max(workers, 1)
-	heaps := make([][]*topk.Heap, workers) // [worker][query]
-	done := make([]bool, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*n/workers, (w+1)*n/workers
-		heaps[w] = make([]*topk.Heap, len(scans))
-		for j := range scans {
-			heaps[w][j] = topk.New(min(scans[j].k, hi-lo))
-		}
-		wg.Go(func() { done[w] = batchRun(ctx, s, scans, heaps[w], lo, hi, block) })
-	}
-	wg.Wait()
-	for _, ok := range done {
-		if !ok {
-			return ctx.Err()
-		}
-	}
-	for j, i := range idx {
-		hs := make([]*topk.Heap, workers)
-		for w := range workers {
-			hs[w] = heaps[w][j]
-		}
-		hits[i] = topk.Merge(scans[j].k, hs...)
-	}
-	return nil
-}
-
-// batchRun scores rows lo..hi-1 for every scan into its heap, a block of
-// rows at a time. It reports false when ctx was cancelled.
-func batchRun(ctx context.Context, s *snapshot, scans []scan, heaps []*topk.Heap, lo, hi, block int) bool {
-	d := s.dim
-	out := make([]float32, block)
-	inv := make([]float64, block)
-	for start, blocks := lo, 0; start < hi; start, blocks = start+block, blocks+1 {
-		if blocks%256 == 255 && ctx.Err() != nil {
-			return false
-		}
-		end := min(start+block, hi)
-		rows := s.arena[start*d : end*d]
-		for r := range end - start {
-			if sc := s.scale[start+r]; sc != 0 {
-				inv[r] = 1 / sc
-			} else {
-				inv[r] = 0
-			}
-		}
-		for j := range scans {
-			sc, h := &scans[j], heaps[j]
-			vecmath.DotMany(sc.q, rows, out[:end-start])
-			// A row whose score is surely at most the heap's floor is
-			// skipped without the division offer makes: its dot
-			// product over its length, below the floor by more than
-			// rounding, cannot enter. Anything else goes through offer,
-			// which ranks exactly as the single-query scan does.
-			limit := math.Inf(-1)
-			if h.Full() {
-				f := h.Floor() * sc.qnorm
-				limit = f - math.Abs(f)*1e-9
-			}
-			for r := range end - start {
-				if a := float64(out[r]) * inv[r]; a < limit && a > -math.MaxFloat64 {
-					continue
-				}
-				sc.offer(h, int32(start+r), out[r])
-				if h.Full() {
-					f := h.Floor() * sc.qnorm
-					limit = f - math.Abs(f)*1e-9
-				}
-			}
-		}
-	}
-	return true
 }
 
 // CosineSimilarity returns the cosine of the angle between a and b, computed

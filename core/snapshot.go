@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/foliovec/folio/core/internal/scan"
+
 	"github.com/foliovec/folio/core/internal/bm25"
 	"github.com/foliovec/folio/core/internal/filter"
 	"github.com/foliovec/folio/core/internal/slotmap"
@@ -32,17 +34,12 @@ type snapshot struct {
 	files []string   // side-car file names, "" when none
 	norms []float64  // the norm reported as IndexItem.Norm (as read from the file, or computed on insert)
 
-	// scale is the Euclidean length of each vector as held in memory, used
-	// to score (fastScale: a function of the vector alone, so equal vectors
-	// score equal whatever path stored them); 0 marks a vector with no
-	// direction (zero, empty or non-finite), which scores 0 and ranks after
-	// every other item.
-	scale []float64
-
-	mixed bool        // vectors of different lengths: vecs is set, arena is not
-	dim   int         // common vector length; -1 when there are no items or mixed
-	arena []float32   // len(ids)*dim values when !mixed
-	vecs  [][]float32 // per-slot vectors when mixed
+	// Rows are the vectors, as the scan reads them: one arena when every
+	// vector has the same length, else one slice per slot (Mixed), and each
+	// one's scoring scale (vecmath.FastScale of the vector alone, so equal
+	// vectors score equal whatever path stored them; 0 for a vector with
+	// no direction, which scores 0 and ranks after every other item).
+	scan.Rows
 
 	slots  *slotmap.Map // id → first slot holding it
 	dupIDs bool         // some id appears in more than one slot (only in files written by others)
@@ -55,7 +52,7 @@ type snapshot struct {
 
 	postings *filter.Postings // posting lists of the indexed metadata fields
 
-	quant atomic.Pointer[quantCodes] // int8 codes for the quantized scan; nil unless the index uses it
+	quant atomic.Pointer[scan.Codes] // int8 codes for the quantized scan; nil unless the index uses it
 
 	bm25   atomic.Pointer[bm25.Index] // nil until the first hybrid query, or a commit derives it
 	bm25Mu sync.Mutex                 // serialises the lazy BM25 build
@@ -63,25 +60,12 @@ type snapshot struct {
 
 func (s *snapshot) len() int { return len(s.ids) }
 
-// vector returns slot i's vector. The slice shares memory with the
-// snapshot; its capacity ends with the vector so an append by the caller
-// cannot overwrite the next row.
-func (s *snapshot) vector(i int) []float32 {
-	if s.mixed {
-		return s.vecs[i]
-	}
-	if s.dim == 0 {
-		return []float32{}
-	}
-	return s.arena[i*s.dim : (i+1)*s.dim : (i+1)*s.dim]
-}
-
 // item returns slot i as an IndexItem sharing the snapshot's memory.
 func (s *snapshot) item(i int) IndexItem {
 	return IndexItem{
 		ID:           s.ids[i],
 		Metadata:     s.meta[i],
-		Vector:       s.vector(i),
+		Vector:       s.Vector(i),
 		Norm:         s.norms[i],
 		MetadataFile: s.files[i],
 	}
@@ -105,7 +89,7 @@ func cloneConfig(c MetadataConfig) MetadataConfig {
 
 // newEmptySnapshot is the state of a freshly created index.
 func newEmptySnapshot(version int, config MetadataConfig) *snapshot {
-	s := &snapshot{version: version, config: cloneConfig(config), dim: -1, slots: slotmap.New(nil)}
+	s := &snapshot{version: version, config: cloneConfig(config), Rows: scan.Rows{Dim: -1}, slots: slotmap.New(nil)}
 	s.postings = filter.BuildPostings(s.config.Indexed, s.meta)
 	return s
 }
@@ -123,10 +107,9 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 		meta:       make([]Metadata, n),
 		files:      make([]string, n),
 		norms:      make([]float64, n),
-		scale:      make([]float64, n),
+		Rows:       scan.Rows{Scale: make([]float64, n), Dim: -1},
 		serials:    make([]uint32, n),
 		nextSerial: uint32(n),
-		dim:        -1,
 	}
 	slots := make(map[string]int32, n)
 	for i := range data.Items {
@@ -161,9 +144,9 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 // (scores carry a float32 dot product anyway), falling back to float64 when
 // float32 underflows to 0 or overflows.
 func (s *snapshot) computeScales() {
-	vecmath.ParallelRanges(s.len(), minRowsPerWorker, func(lo, hi int) {
+	vecmath.ParallelRanges(s.len(), scan.MinRowsPerWorker, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			s.scale[i] = vecmath.FastScale(s.vector(i))
+			s.Scale[i] = vecmath.FastScale(s.Vector(i))
 		}
 	})
 }
@@ -182,36 +165,36 @@ func (s *snapshot) setVectors(items []IndexItem, decoded []float32, wantScales b
 	d := len(items[0].Vector)
 	for i := range items {
 		if len(items[i].Vector) != d {
-			s.mixed = true
-			s.vecs = make([][]float32, n)
+			s.Mixed = true
+			s.Vecs = make([][]float32, n)
 			for j := range items {
-				s.vecs[j] = slices.Clip(items[j].Vector)
-				if s.vecs[j] == nil {
-					s.vecs[j] = []float32{}
+				s.Vecs[j] = slices.Clip(items[j].Vector)
+				if s.Vecs[j] == nil {
+					s.Vecs[j] = []float32{}
 				}
 			}
 			return false
 		}
 	}
-	s.dim = d
+	s.Dim = d
 	if d == 0 {
 		return false
 	}
 	if isArenaOf(decoded, items, d) {
-		s.arena = decoded[: n*d : n*d]
+		s.Arena = decoded[: n*d : n*d]
 		return false
 	}
 	if arena, ok := vecmath.Contiguous(n, d, func(i int) []float32 { return items[i].Vector }); ok {
-		s.arena = arena
+		s.Arena = arena
 		return false
 	}
-	s.arena = make([]float32, n*d)
-	vecmath.ParallelRanges(n, minRowsPerWorker, func(lo, hi int) {
+	s.Arena = make([]float32, n*d)
+	vecmath.ParallelRanges(n, scan.MinRowsPerWorker, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			row := s.arena[i*d : (i+1)*d : (i+1)*d]
+			row := s.Arena[i*d : (i+1)*d : (i+1)*d]
 			copy(row, items[i].Vector)
 			if wantScales {
-				s.scale[i] = vecmath.FastScale(row)
+				s.Scale[i] = vecmath.FastScale(row)
 			}
 		}
 	})

@@ -1,0 +1,235 @@
+package scan
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/foliovec/folio/core/internal/topk"
+	"github.com/foliovec/folio/core/internal/vecmath"
+)
+
+// block is the number of rows scored per kernel call.
+const block = 256
+
+// MinRowsPerWorker keeps small scans on one goroutine, where starting
+// others would cost more than it saves.
+const MinRowsPerWorker = 4096
+
+// scan is one query's scoring pass over a selection.
+type scan[M ~map[string]any] struct {
+	rows  *Rows
+	sel   Selection[M]
+	q     []float32
+	qnorm float64
+	k     int
+}
+
+// TopK returns the k best selected rows for q, best first. Scores are
+// exact: dot(q, row) / (|q| |row|), with the dot product in float32 and the
+// rest in float64; a row or query with no direction scores topk.Undefined,
+// after every real score. It returns ctx's error if ctx ends during the
+// scan.
+func TopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M], q []float32, k int) ([]topk.Scored, error) {
+	if sel.None || len(sel.Meta) == 0 {
+		return nil, nil
+	}
+	sc := &scan[M]{rows: rows, sel: sel, q: q, qnorm: vecmath.Length(q), k: k}
+	if sc.qnorm == 0 {
+		// No direction: every score is undefined; the first k selected
+		// rows win, in storage order.
+		var out []topk.Scored
+		sel.Each(func(slot int32) {
+			if len(out) < k {
+				out = append(out, topk.Scored{Key: topk.Undefined, Slot: slot})
+			}
+		})
+		return out, nil
+	}
+	n := sel.candidates()
+	k = min(k, n) // heaps hold at most k; a huge topK must not allocate
+	workers := min(runtime.GOMAXPROCS(0), n/MinRowsPerWorker)
+	if workers <= 1 {
+		h := topk.New(k)
+		if !sc.run(ctx, 0, n, h) {
+			return nil, ctx.Err()
+		}
+		return topk.Merge(k, h), nil
+	}
+	heaps := make([]*topk.Heap, workers)
+	done := make([]bool, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*n/workers, (w+1)*n/workers
+		heaps[w] = topk.New(min(k, hi-lo)) // a worker never holds more than its rows
+		wg.Go(func() { done[w] = sc.run(ctx, lo, hi, heaps[w]) })
+	}
+	wg.Wait()
+	for _, ok := range done {
+		if !ok {
+			return nil, ctx.Err()
+		}
+	}
+	return topk.Merge(k, heaps...), nil
+}
+
+// run scores positions lo..hi-1 (rows, or indexes into the candidates) into
+// h. It reports false when ctx was cancelled.
+func (sc *scan[M]) run(ctx context.Context, lo, hi int, h *topk.Heap) bool {
+	r := sc.rows
+	var out [block]float32
+	var idx [block]int32
+	for start, blocks := lo, 0; start < hi; start, blocks = start+block, blocks+1 {
+		if blocks%64 == 63 && ctx.Err() != nil {
+			return false
+		}
+		end := min(start+block, hi)
+		if sc.sel.All && !r.Mixed {
+			d := r.Dim
+			vecmath.DotMany(sc.q, r.Arena[start*d:end*d], out[:end-start])
+			for j := range end - start {
+				sc.offer(h, int32(start+j), out[j])
+			}
+			continue
+		}
+		// Gather the selected rows of this block, then score them.
+		m := 0
+		for p := start; p < end; p++ {
+			if slot, ok := sc.sel.selects(p); ok {
+				idx[m] = slot
+				m++
+			}
+		}
+		sc.dotRows(idx[:m], out[:m])
+		for j := range m {
+			sc.offer(h, idx[j], out[j])
+		}
+	}
+	return true
+}
+
+// dotRows writes the dot product of the query with each row's vector.
+func (sc *scan[M]) dotRows(slots []int32, out []float32) {
+	r := sc.rows
+	if !r.Mixed && r.Dim > 0 {
+		vecmath.DotManyIdx(sc.q, r.Arena, slots, out)
+		return
+	}
+	for j, slot := range slots {
+		out[j] = vecmath.Dot(sc.q, r.Vector(int(slot)))
+	}
+}
+
+// offer scores one row from its dot product and offers it to h.
+func (sc *scan[M]) offer(h *topk.Heap, slot int32, dot float32) {
+	key := topk.Undefined
+	if scale := sc.rows.Scale[slot]; scale != 0 {
+		d := float64(dot)
+		if math.IsInf(d, 0) || d != d {
+			// The float32 dot product overflowed (±Inf, or NaN from
+			// Inf-Inf): redo it in float64, where it cannot.
+			d = vecmath.Dot64(sc.q, sc.rows.Vector(int(slot)))
+		}
+		key = d / (sc.qnorm * scale)
+		if key != key {
+			key = topk.Undefined
+		}
+	}
+	if h.Full() && key <= h.Floor() {
+		return // ties lose: rows arrive in ascending order
+	}
+	h.Offer(topk.Scored{Key: key, Slot: slot})
+}
+
+// batchL1Bytes is the size of the block of rows the batched scan scores
+// every query against before moving on: small enough to stay in the
+// level-1 data cache while each query reads it.
+const batchL1Bytes = 24 << 10
+
+// Batch answers unfiltered queries (each non-zero, of the rows' common
+// length, over rows that are not Mixed) in one pass over the n rows, a
+// block of rows at a time for every query while the block is in cache:
+// result j is what TopK returns for queries[j] and ks[j].
+func Batch(ctx context.Context, rows *Rows, n int, queries [][]float32, ks []int) ([][]topk.Scored, error) {
+	d := rows.Dim
+	scans := make([]scan[map[string]any], len(queries))
+	for j, q := range queries {
+		scans[j] = scan[map[string]any]{rows: rows, q: q, qnorm: vecmath.Length(q), k: min(ks[j], n)}
+	}
+	blk := max(4, batchL1Bytes/(4*d)&^3)
+	workers := max(min(runtime.GOMAXPROCS(0), n/MinRowsPerWorker), 1)
+	heaps := make([][]*topk.Heap, workers) // [worker][query]
+	done := make([]bool, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*n/workers, (w+1)*n/workers
+		heaps[w] = make([]*topk.Heap, len(scans))
+		for j := range scans {
+			heaps[w][j] = topk.New(min(scans[j].k, hi-lo))
+		}
+		wg.Go(func() { done[w] = batchRun(ctx, rows, scans, heaps[w], lo, hi, blk) })
+	}
+	wg.Wait()
+	for _, ok := range done {
+		if !ok {
+			return nil, ctx.Err()
+		}
+	}
+	out := make([][]topk.Scored, len(scans))
+	for j := range scans {
+		hs := make([]*topk.Heap, workers)
+		for w := range workers {
+			hs[w] = heaps[w][j]
+		}
+		out[j] = topk.Merge(scans[j].k, hs...)
+	}
+	return out, nil
+}
+
+// batchRun scores rows lo..hi-1 for every scan into its heap, blk rows at
+// a time. It reports false when ctx was cancelled.
+func batchRun(ctx context.Context, rows *Rows, scans []scan[map[string]any], heaps []*topk.Heap, lo, hi, blk int) bool {
+	d := rows.Dim
+	out := make([]float32, blk)
+	inv := make([]float64, blk)
+	for start, blocks := lo, 0; start < hi; start, blocks = start+blk, blocks+1 {
+		if blocks%256 == 255 && ctx.Err() != nil {
+			return false
+		}
+		end := min(start+blk, hi)
+		arena := rows.Arena[start*d : end*d]
+		for r := range end - start {
+			if sc := rows.Scale[start+r]; sc != 0 {
+				inv[r] = 1 / sc
+			} else {
+				inv[r] = 0
+			}
+		}
+		for j := range scans {
+			sc, h := &scans[j], heaps[j]
+			vecmath.DotMany(sc.q, arena, out[:end-start])
+			// A row whose score is surely at most the heap's floor is
+			// skipped without the division offer makes: its dot
+			// product over its length, below the floor by more than
+			// rounding, cannot enter. Anything else goes through offer,
+			// which ranks exactly as the single-query scan does.
+			limit := math.Inf(-1)
+			if h.Full() {
+				f := h.Floor() * sc.qnorm
+				limit = f - math.Abs(f)*1e-9
+			}
+			for r := range end - start {
+				if a := float64(out[r]) * inv[r]; a < limit && a > -math.MaxFloat64 {
+					continue
+				}
+				sc.offer(h, int32(start+r), out[r])
+				if h.Full() {
+					f := h.Floor() * sc.qnorm
+					limit = f - math.Abs(f)*1e-9
+				}
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,176 @@
+package scan
+
+import (
+	"context"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/foliovec/folio/core/internal/topk"
+	"github.com/foliovec/folio/core/internal/vecmath"
+)
+
+// Codes are the int8 codes of rows, for the quantized scan. Each vector is
+// scaled on its own (symmetric, by its largest magnitude), so a write
+// quantizes only the rows it adds and the codes of other rows never change.
+type Codes struct {
+	stride int       // row length: dim padded to vecmath.Int8Block
+	codes  []int8    // rows×stride, padding zero
+	factor []float32 // per row: quantization step / scoring scale
+}
+
+// Rows is the number of quantized rows.
+func (c *Codes) Rows() int { return len(c.factor) }
+
+// Quantize returns the codes of the first n rows. When they are base's
+// rows with rows appended (base non-nil and compatible), base's codes are
+// shared and only the new rows quantized; else every row is. It returns
+// nil for rows the quantized scan does not serve: vectors of mixed
+// lengths, or of length 0.
+func Quantize(rows *Rows, n int, base *Codes) *Codes {
+	if rows.Mixed || rows.Dim <= 0 {
+		return nil
+	}
+	stride := vecmath.Int8Stride(rows.Dim)
+	from := 0
+	c := &Codes{stride: stride}
+	if base != nil && base.stride == stride && base.Rows() <= n {
+		from = base.Rows()
+		c.codes = slices.Grow(base.codes[:from*stride], (n-from)*stride)[:n*stride]
+		c.factor = slices.Grow(base.factor[:from], n-from)[:n]
+	} else {
+		c.codes = make([]int8, n*stride)
+		c.factor = make([]float32, n)
+	}
+	vecmath.ParallelRanges(n-from, MinRowsPerWorker, func(a, b int) {
+		for i := from + a; i < from+b; i++ {
+			row := c.codes[i*stride : (i+1)*stride]
+			clear(row[rows.Dim:]) // the padding; QuantizeInt8 writes the rest, or 0 for none
+			step := vecmath.QuantizeInt8(row, rows.Vector(i))
+			if sc := rows.Scale[i]; sc != 0 && step != 0 {
+				c.factor[i] = float32(float64(step) / sc)
+			} else {
+				c.factor[i] = 0
+			}
+		}
+	})
+	return c
+}
+
+// QuantTopK is TopK through the int8 codes: it keeps the best k·factor
+// selected rows by int8 score, then scores those exactly and returns the k
+// best, best first. Every returned score is exact; the result equals the
+// exact scan's whenever the exact top k are among the candidates.
+func QuantTopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M], q []float32, k, factor int, codes *Codes) ([]topk.Scored, error) {
+	if sel.None || len(sel.Meta) == 0 {
+		return nil, nil
+	}
+	qnorm := vecmath.Length(q)
+	n := sel.candidates()
+	k = min(k, n)
+	m := min(k*factor, n)
+	if qnorm == 0 || m >= n {
+		// No direction, or every selected row would be re-ranked anyway.
+		return TopK(ctx, rows, sel, q, k)
+	}
+	qs := &quantScan[M]{sel: sel, c: codes, q: make([]int8, codes.stride)}
+	vecmath.QuantizeInt8(qs.q, q)
+	workers := min(runtime.GOMAXPROCS(0), n/MinRowsPerWorker)
+	var cands []topk.Scored
+	if workers <= 1 {
+		h := topk.New(m)
+		if !qs.run(ctx, 0, n, h) {
+			return nil, ctx.Err()
+		}
+		cands = h.Items()
+	} else {
+		heaps := make([]*topk.Heap, workers)
+		done := make([]bool, workers)
+		var wg sync.WaitGroup
+		for w := range workers {
+			lo, hi := w*n/workers, (w+1)*n/workers
+			heaps[w] = topk.New(min(m, hi-lo))
+			wg.Go(func() { done[w] = qs.run(ctx, lo, hi, heaps[w]) })
+		}
+		wg.Wait()
+		for _, ok := range done {
+			if !ok {
+				return nil, ctx.Err()
+			}
+		}
+		cands = topk.Merge(m, heaps...)
+	}
+	// Re-rank exactly, offering the candidates in row order so that equal
+	// scores rank in storage order, as in the exact scan.
+	slots := make([]int32, len(cands))
+	for i, c := range cands {
+		slots[i] = c.Slot
+	}
+	slices.Sort(slots)
+	exact := &scan[M]{rows: rows, sel: sel, q: q, qnorm: qnorm, k: k}
+	dots := make([]float32, len(slots))
+	exact.dotRows(slots, dots)
+	h := topk.New(k)
+	for i, slot := range slots {
+		exact.offer(h, slot, dots[i])
+	}
+	return topk.Merge(k, h), nil
+}
+
+// quantBlock is the number of rows scored per int8 kernel call: more than
+// block, because the kernel prefetches rows 16 KiB ahead within a call.
+const quantBlock = 2048
+
+// quantScan is one query's int8 pass over a selection.
+type quantScan[M ~map[string]any] struct {
+	sel Selection[M]
+	c   *Codes
+	q   []int8
+}
+
+// run scores positions lo..hi-1 (rows, or indexes into the candidates)
+// into h by their int8 dot products. It reports false when ctx was
+// cancelled.
+func (qs *quantScan[M]) run(ctx context.Context, lo, hi int, h *topk.Heap) bool {
+	c := qs.c
+	out := make([]int32, quantBlock)
+	idx := make([]int32, quantBlock)
+	for start, blocks := lo, 0; start < hi; start, blocks = start+quantBlock, blocks+1 {
+		if blocks%16 == 15 && ctx.Err() != nil {
+			return false
+		}
+		end := min(start+quantBlock, hi)
+		if qs.sel.All {
+			vecmath.DotInt8Many(qs.q, c.codes[start*c.stride:end*c.stride], out[:end-start])
+			for j := range end - start {
+				qs.offer(h, int32(start+j), out[j])
+			}
+			continue
+		}
+		m := 0
+		for p := start; p < end; p++ {
+			if slot, ok := qs.sel.selects(p); ok {
+				idx[m] = slot
+				m++
+			}
+		}
+		vecmath.DotInt8ManyIdx(qs.q, c.codes, idx[:m], out[:m])
+		for j := range m {
+			qs.offer(h, idx[j], out[j])
+		}
+	}
+	return true
+}
+
+// offer ranks a row by its int8 score: the dot product times the row's
+// factor, proportional to the approximate cosine score.
+func (qs *quantScan[M]) offer(h *topk.Heap, slot int32, dot int32) {
+	key := topk.Undefined
+	if f := qs.c.factor[slot]; f != 0 {
+		key = float64(dot) * float64(f)
+	}
+	if h.Full() && key <= h.Floor() {
+		return
+	}
+	h.Offer(topk.Scored{Key: key, Slot: slot})
+}

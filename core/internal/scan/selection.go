@@ -1,0 +1,69 @@
+package scan
+
+import "github.com/foliovec/folio/core/internal/filter"
+
+// Selection is the set of rows a filter selects, narrowed by posting
+// lists when the filter allows: the predicate then runs on the candidates
+// alone. Meta holds every row's inline metadata (one per row: its length
+// is the number of rows).
+type Selection[M ~map[string]any] struct {
+	Meta  []M
+	All   bool             // no filter: every row
+	None  bool             // nothing can match
+	Cands []int32          // ascending candidate rows; nil: every row is a candidate
+	Exact bool             // the candidates are exactly the matches: skip Match
+	Match filter.Predicate // run on each candidate; nil when All
+}
+
+// Each calls fn with every selected row in ascending order.
+func (sel Selection[M]) Each(fn func(slot int32)) {
+	switch {
+	case sel.None:
+	case sel.All:
+		for i := range sel.Meta {
+			fn(int32(i))
+		}
+	case sel.Cands != nil:
+		for _, slot := range sel.Cands {
+			if sel.Exact || sel.Match(map[string]any(sel.Meta[slot])) {
+				fn(slot)
+			}
+		}
+	default:
+		for i, m := range sel.Meta {
+			if sel.Match(map[string]any(m)) {
+				fn(int32(i))
+			}
+		}
+	}
+}
+
+// Matches reports whether row slot is selected.
+func (sel Selection[M]) Matches(slot int32) bool {
+	switch {
+	case sel.None:
+		return false
+	case sel.All:
+		return true
+	}
+	return sel.Match(map[string]any(sel.Meta[slot]))
+}
+
+// candidates is the number of positions a scan walks: every row, or the
+// candidates.
+func (sel Selection[M]) candidates() int {
+	if sel.Cands != nil {
+		return len(sel.Cands)
+	}
+	return len(sel.Meta)
+}
+
+// selects reports whether the row at position p (a row, or an index into
+// the candidates) is selected, and which row it is.
+func (sel Selection[M]) selects(p int) (int32, bool) {
+	slot := int32(p)
+	if sel.Cands != nil {
+		slot = sel.Cands[p]
+	}
+	return slot, sel.All || sel.Exact || sel.Match(map[string]any(sel.Meta[slot]))
+}
