@@ -75,23 +75,8 @@ func (e *EmbeddingsError) Is(target error) bool {
 // of its own. With a limit of 0 or less, or a nil tokenizer, all texts are
 // one run; no texts, no run.
 func TokenBatches(texts []string, tok Tokenizer, limit int) [][2]int {
-	if len(texts) == 0 {
-		return nil
+	if tok == nil {
+		limit = 0
 	}
-	if tok == nil || limit <= 0 {
-		return [][2]int{{0, len(texts)}}
-	}
-	var out [][2]int
-	b := embedpipe.Budget{Limit: limit}
-	from := 0
-	for i, t := range texts {
-		n := len(tok.Encode(t))
-		if b.StartsNew(n) {
-			out = append(out, [2]int{from, i})
-			from = i
-			b.Reset()
-		}
-		b.Add(n)
-	}
-	return append(out, [2]int{from, len(texts)})
+	return embedpipe.Batches(len(texts), limit, func(i int) int { return len(tok.Encode(texts[i])) })
 }

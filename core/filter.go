@@ -1,10 +1,6 @@
 package core
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-
 	"github.com/foliovec/folio/core/internal/filter"
 )
 
@@ -82,35 +78,8 @@ const (
 // value that is not an object, and an object that is not a valid filter
 // (see [Filter]) are errors wrapping [ErrInvalidFilter].
 func ParseFilter(jsonText []byte) (Filter, error) {
-	var v any
-	if err := json.Unmarshal(jsonText, &v); err != nil {
-		return nil, fmt.Errorf("core: parse filter: %w: %w", ErrInvalidFilter, err)
-	}
-	if v == nil {
-		return nil, nil
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		trimmed := bytes.TrimSpace(jsonText)
-		return nil, fmt.Errorf("core: parse filter: want a JSON object, got %s: %w", jsonKind(trimmed), ErrInvalidFilter)
-	}
-	if _, _, err := filter.Compile(obj); err != nil {
-		return nil, err
-	}
-	return Filter(obj), nil
-}
-
-// jsonKind names the kind of a valid, trimmed JSON value by its first byte.
-func jsonKind(b []byte) string {
-	switch b[0] {
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	}
-	return "a number"
+	f, err := filter.Parse(jsonText)
+	return Filter(f), err
 }
 
 // Select reports whether metadata m matches filter f (Vectra's

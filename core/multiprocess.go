@@ -57,8 +57,21 @@ func (ix *LocalIndex) refresh(ctx context.Context) error {
 	if !changed {
 		return nil
 	}
-	if !ix.mu.TryLock() {
+	return ix.reload(ctx, false)
+}
+
+// reload reads the index again, once a check found that another process
+// has committed since this one last read or wrote it, under the writer
+// lock and the folder's lock, if the change is still there then: waiting
+// for the writer lock, or, unless wait, giving up when a writer holds it.
+func (ix *LocalIndex) reload(ctx context.Context, wait bool) error {
+	if !wait && !ix.mu.TryLock() {
 		return nil
+	}
+	if wait {
+		if err := ix.mu.LockContext(ctx); err != nil {
+			return err
+		}
 	}
 	defer ix.mu.Unlock()
 	unlock, err := ix.lockFolder(ctx)
@@ -66,7 +79,7 @@ func (ix *LocalIndex) refresh(ctx context.Context) error {
 		return err
 	}
 	defer unlock()
-	if changed, err = ix.watch.Changed(ctx); err != nil || !changed {
+	if changed, err := ix.watch.Changed(ctx); err != nil || !changed {
 		return err
 	}
 	_, err = ix.readLocked(ctx, true)
@@ -132,38 +145,18 @@ func (ix *LocalIndex) newerState(ctx context.Context, current func() bool) bool 
 	if !current() {
 		return true
 	}
-	if err := ix.reloadIfChanged(ctx); err != nil {
+	if !ix.watch.Checking() {
+		return false
+	}
+	changed, err := ix.watch.Changed(ctx)
+	if err == nil && changed {
+		err = ix.reload(ctx, true)
+	}
+	if err != nil {
 		ix.log.Warn("core: read the index again after a file vanished", "folder", ix.folder, "err", err)
 		return false
 	}
 	return !current()
-}
-
-// reloadIfChanged reads the index again when another process has
-// committed since this one last read or wrote it. Unlike refresh it waits
-// for the locks and ignores the interval (but not a negative one, which
-// turns checks off).
-func (ix *LocalIndex) reloadIfChanged(ctx context.Context) error {
-	if !ix.watch.Checking() {
-		return nil
-	}
-	if changed, err := ix.watch.Changed(ctx); err != nil || !changed {
-		return err
-	}
-	if err := ix.mu.LockContext(ctx); err != nil {
-		return err
-	}
-	defer ix.mu.Unlock()
-	unlock, err := ix.lockFolder(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if changed, err := ix.watch.Changed(ctx); err != nil || !changed {
-		return err
-	}
-	_, err = ix.readLocked(ctx, true)
-	return err
 }
 
 // Deferred deletion.

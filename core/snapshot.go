@@ -180,7 +180,7 @@ func (s *snapshot) setVectors(items []IndexItem, decoded []float32, wantScales b
 	if d == 0 {
 		return false
 	}
-	if isArenaOf(decoded, items, d) {
+	if vecmath.IsArenaOf(decoded, d, len(items), func(i int) []float32 { return items[i].Vector }) {
 		s.Arena = decoded[: n*d : n*d]
 		return false
 	}
@@ -201,16 +201,24 @@ func (s *snapshot) setVectors(items []IndexItem, decoded []float32, wantScales b
 	return wantScales
 }
 
-// isArenaOf reports whether arena holds the items' vectors, each of
-// length d, one after another.
-func isArenaOf(arena []float32, items []IndexItem, d int) bool {
-	if len(arena) != len(items)*d {
-		return false
+// DefaultRerankFactor is the number of candidates a quantized scan keeps
+// per requested result when IndexOptions.RerankFactor is 0: a top-10 query
+// re-ranks the 100 best int8 scores exactly. With it, recall@10 against
+// the exact scan measures 1.0 on Gaussian and on clustered 384-dimension
+// data (see TestQuantizedRecall).
+const DefaultRerankFactor = 10
+
+// quantize returns s's int8 codes (scan.Quantize): when s is base with
+// rows appended (base non-nil), base's codes are shared and only the new
+// rows quantized.
+func quantize(s, base *snapshot) *scan.Codes {
+	return scan.Quantize(&s.Rows, s.len(), base.quantCodes())
+}
+
+// quantCodes returns s's codes, or nil when s has none (s may be nil).
+func (s *snapshot) quantCodes() *scan.Codes {
+	if s == nil {
+		return nil
 	}
-	for i := range items {
-		if &arena[i*d] != &items[i].Vector[0] {
-			return false
-		}
-	}
-	return true
+	return s.quant.Load()
 }

@@ -32,6 +32,32 @@ func (b *Budget) Add(n int) { b.used, b.inputs = b.used+n, b.inputs+1 }
 // Reset starts a new call.
 func (b *Budget) Reset() { b.used, b.inputs = 0, 0 }
 
+// Batches cuts n inputs into runs [from, to) of consecutive inputs whose
+// token counts (tokens(i)) add up to at most limit; an input over the limit
+// is a run of its own. With a limit of 0 or less all inputs are one run
+// (tokens is not called); no inputs, no run.
+func Batches(n, limit int, tokens func(i int) int) [][2]int {
+	if n == 0 {
+		return nil
+	}
+	if limit <= 0 {
+		return [][2]int{{0, n}}
+	}
+	var out [][2]int
+	b := Budget{Limit: limit}
+	from := 0
+	for i := range n {
+		t := tokens(i)
+		if b.StartsNew(t) {
+			out = append(out, [2]int{from, i})
+			from = i
+			b.Reset()
+		}
+		b.Add(t)
+	}
+	return append(out, [2]int{from, n})
+}
+
 // Doc is a split document: its chunks' texts and token counts.
 type Doc struct {
 	Texts  []string

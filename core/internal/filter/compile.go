@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -49,6 +50,27 @@ func Compile(f map[string]any) (Predicate, Plan, error) {
 		return nil, Plan{}, err
 	}
 	return match, plan.finish(sortedKeys(c.fields)), nil
+}
+
+// Parse decodes a filter from JSON text and validates it: null is no
+// filter (nil), anything but an object, or an object that is not a valid
+// filter, an error wrapping ErrInvalid. Numbers decode as float64.
+func Parse(jsonText []byte) (map[string]any, error) {
+	var v any
+	if err := json.Unmarshal(jsonText, &v); err != nil {
+		return nil, fmt.Errorf("core: parse filter: %w: %w", ErrInvalid, err)
+	}
+	if v == nil {
+		return nil, nil
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("core: parse filter: want a JSON object, got %s: %w", describe(v), ErrInvalid)
+	}
+	if _, _, err := Compile(obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
 }
 
 func matchAll(map[string]any) bool  { return true }

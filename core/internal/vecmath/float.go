@@ -132,3 +132,17 @@ func ParallelRanges(n, minPerWorker int, fn func(lo, hi int)) {
 	}
 	wg.Wait()
 }
+
+// IsArenaOf reports whether arena holds the n vectors vec(i), each of
+// length d > 0, one after another.
+func IsArenaOf(arena []float32, d, n int, vec func(i int) []float32) bool {
+	if len(arena) != n*d {
+		return false
+	}
+	for i := range n {
+		if &arena[i*d] != &vec(i)[0] {
+			return false
+		}
+	}
+	return true
+}
