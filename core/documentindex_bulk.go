@@ -280,48 +280,23 @@ func (r *bulkUpsert) run(parent context.Context, todo []int) error {
 func (r *bulkUpsert) commit(ctx context.Context, ready []int) error {
 	d := r.d
 	ids := make([]string, len(ready))
-	if err := d.mu.LockContext(ctx); err != nil {
-		return err
+	for k := range ready {
+		ids[k] = uuid.New() // chosen once: a rebase applies the same versions again
 	}
-	err := func() error {
-		if _, err := d.catalogLocked(ctx); err != nil {
-			return err
-		}
-		// Inside the caller's batch (BeginUpdate) the documents join it
-		// and are committed with it; otherwise they get a commit of their
-		// own.
-		b, own := d.update, false
-		if b == nil {
-			var err error
-			if b, err = d.beginLocked(ctx); err != nil {
-				return err
+	// Inside the caller's batch (BeginUpdate) the documents join it and
+	// are committed with it; otherwise they get a commit of their own.
+	changes := make([]func(*batch, *docPending) error, len(ready))
+	for k, i := range ready {
+		doc := &r.docs[i]
+		u := upsert{uri: doc.in.URI, id: ids[k], text: doc.in.Text, md: doc.md, hash: doc.hash, chunks: doc.chunks, vectors: doc.vectors}
+		changes[k] = func(b *batch, p *docPending) error {
+			if err := d.applyUpsert(ctx, b, p, u); err != nil {
+				return fmt.Errorf("document %q: %w", u.uri, err)
 			}
-			own = true
-		}
-		for k, i := range ready {
-			doc := &r.docs[i]
-			ids[k] = uuid.New()
-			u := upsert{uri: doc.in.URI, id: ids[k], text: doc.in.Text, md: doc.md, hash: doc.hash, chunks: doc.chunks, vectors: doc.vectors}
-			// The pending catalog is taken when the change runs: a rebase
-			// runs it again over the catalog another process committed.
-			err := b.do(func(b *batch) error { return d.applyUpsert(ctx, b, d.pendingLocked(d.cat.Load()), u) })
-			if err != nil {
-				if own {
-					d.cancelLocked(ctx)
-				}
-				return fmt.Errorf("document %q: %w", doc.in.URI, err)
-			}
-		}
-		if !own {
 			return nil
 		}
-		if err := d.commitLocked(ctx); err != nil {
-			d.cancelLocked(ctx)
-			return err
-		}
-		return nil
-	}()
-	d.mu.Unlock()
+	}
+	err := d.writeDocument(ctx, changes...)
 	if err != nil {
 		return err
 	}

@@ -124,12 +124,12 @@ func (d *LocalDocumentIndex) embed(ctx context.Context, inputs []string) ([][]fl
 	return resp.Output, nil
 }
 
-// writeDocument runs change in the open batch, or in a batch of its own
-// that it commits, or cancels when change or the commit fails; change must
-// leave the batch as it found it when it fails. After its own commit it
+// writeDocument runs the changes, in order, in the open batch, or in a
+// batch of its own that it commits, or cancels when a change or the commit
+// fails; a change must leave the batch as it found it when it fails. After its own commit it
 // drops the files of the documents it replaced or deleted (see
 // IndexOptions.RetainDropped).
-func (d *LocalDocumentIndex) writeDocument(ctx context.Context, change func(b *batch, p *docPending) error) error {
+func (d *LocalDocumentIndex) writeDocument(ctx context.Context, changes ...func(b *batch, p *docPending) error) error {
 	if err := d.mu.LockContext(ctx); err != nil {
 		return err
 	}
@@ -146,9 +146,15 @@ func (d *LocalDocumentIndex) writeDocument(ctx context.Context, change func(b *b
 		}
 		own = true
 	}
-	// The pending catalog is taken when the change runs: a rebase runs it
-	// again over the catalog another process committed.
-	err = b.do(func(b *batch) error { return change(b, d.pendingLocked(d.cat.Load())) })
+	// Each change is an op of the batch of its own (a failure keeps the
+	// changes before it in a caller's batch). The pending catalog is taken
+	// when a change runs: a rebase runs it again over the catalog another
+	// process committed.
+	for _, change := range changes {
+		if err = b.do(func(b *batch) error { return change(b, d.pendingLocked(d.cat.Load())) }); err != nil {
+			break
+		}
+	}
 	if err == nil && own {
 		err = d.commitLocked(ctx)
 	}
