@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/foliovec/folio/core/internal/meta"
@@ -105,12 +104,6 @@ func cloneCatalog(c *DocumentCatalog) DocumentCatalog {
 		out.URIToHash = maps.Clone(c.URIToHash)
 	}
 	return out
-}
-
-// validDocumentID reports whether id can name files in the index folder:
-// "<id>.txt" stays inside it. Vectra's ids are uuids.
-func validDocumentID(id string) bool {
-	return id != "" && !strings.Contains(id, "/") && pathutil.IsLocal(id+".txt")
 }
 
 // catalogPath is the catalog's storage path.
@@ -299,15 +292,8 @@ func checkCatalog(c DocumentCatalog) (*DocumentCatalog, error) {
 	if c.IDToURI == nil {
 		c.IDToURI = map[string]string{}
 	}
-	for id := range c.IDToURI {
-		if !validDocumentID(id) {
-			return nil, fmt.Errorf("document id %q leaves the index folder: %w", id, ErrCorrupt)
-		}
-	}
-	for _, id := range c.URIToID {
-		if !validDocumentID(id) {
-			return nil, fmt.Errorf("document id %q leaves the index folder: %w", id, ErrCorrupt)
-		}
+	if err := meta.CheckDocumentIDs(c.IDToURI, c.URIToID); err != nil {
+		return nil, err
 	}
 	// The stored count is derived data: a count that disagrees with the
 	// map (negative, absurd, or off after a foreign write) is recomputed.

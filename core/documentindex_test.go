@@ -351,7 +351,7 @@ func TestUpsertDocument(t *testing.T) {
 		if c.Count != 1 || c.URIToID["file.md"] != doc.ID() || c.IDToURI[doc.ID()] != "file.md" || c.URIToHash["file.md"] != hash {
 			t.Fatalf("catalog %+v", c)
 		}
-		if doc.URI() != "file.md" || doc.FolderPath() != docTestFolder || !validDocumentID(doc.ID()) {
+		if doc.URI() != "file.md" || doc.FolderPath() != docTestFolder || !meta.ValidDocumentID(doc.ID()) {
 			t.Fatalf("document %q %q %q", doc.ID(), doc.URI(), doc.FolderPath())
 		}
 	})
@@ -846,7 +846,7 @@ func TestQueryDocuments(t *testing.T) {
 		semantic, keyword := 0, 0
 		for _, d := range docs {
 			for _, c := range d.Chunks {
-				if isBm25Chunk(c.Item.Metadata) {
+				if meta.IsBm25(c.Item.Metadata) {
 					keyword++
 				} else {
 					semantic++

@@ -7,7 +7,6 @@ import (
 	"github.com/foliovec/folio/core/internal/meta"
 
 	"github.com/foliovec/folio/core/internal/render"
-	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // LocalDocumentResult is a document found by QueryDocuments or listed by
@@ -172,14 +171,7 @@ func (r *LocalDocumentResult) RenderSections(ctx context.Context, maxTokens, max
 // position is not a finite number of at most 2^40. Rendering, keyword
 // search, the folio command and the gRPC server all read spans through it.
 func ChunkSpan(md Metadata) (documentID string, start, end int, ok bool) {
-	id, found := md["documentId"]
-	if !found || id == nil {
-		return "", 0, 0, false
-	}
-	if start, end, ok = meta.Positions(md); !ok {
-		return "", 0, 0, false
-	}
-	return jsvalue.String(id), start, end, true
+	return meta.Span(md)
 }
 
 // Connector joins the non-adjacent chunks of a rendered section.
@@ -198,7 +190,7 @@ func renderChunks(chunks []QueryResult) []*render.Chunk {
 	out := make([]*render.Chunk, len(chunks))
 	for i, c := range chunks {
 		s, e, ok := meta.Positions(c.Item.Metadata)
-		out[i] = render.NewChunk(s, e, ok, c.Score, isBm25Chunk(c.Item.Metadata))
+		out[i] = render.NewChunk(s, e, ok, c.Score, meta.IsBm25(c.Item.Metadata))
 	}
 	return out
 }
@@ -210,20 +202,4 @@ func sections(in []render.Section) []DocumentTextSection {
 		out[i] = DocumentTextSection(s)
 	}
 	return out
-}
-
-// isBm25Chunk reports whether a chunk came from the keyword search: its
-// metadata's isBm25 is true, "true", 1 or "1" (as Vectra reads it).
-func isBm25Chunk(md Metadata) bool {
-	switch v := md["isBm25"].(type) {
-	case bool:
-		return v
-	case string:
-		return v == "true" || v == "1"
-	case float64:
-		return v == 1
-	case int:
-		return v == 1
-	}
-	return false
 }

@@ -14,3 +14,8 @@ func planFilter(f Filter) (filter.Predicate, filter.Plan, error) { return filter
 func buildPostings(s *snapshot) *filter.Postings {
 	return filter.BuildPostings(s.config.Indexed, s.meta)
 }
+
+func newSelection(s *snapshot, f Filter) (selection, error) {
+	sel, _, err := planSelection(s, f)
+	return sel, err
+}

@@ -63,12 +63,7 @@ func (ix *LocalIndex) ListItemsByMetadata(ctx context.Context, f Filter) ([]Inde
 // (scan.Selection over the snapshot's inline metadata).
 type selection = scan.Selection[Metadata]
 
-func newSelection(s *snapshot, f Filter) (selection, error) {
-	sel, _, err := planSelection(s, f)
-	return sel, err
-}
-
-// planSelection is newSelection that also returns the filter's plan.
+// planSelection returns the slots filter f selects in s, and its plan.
 func planSelection(s *snapshot, f Filter) (selection, filter.Plan, error) {
 	if len(f) == 0 {
 		return selection{Meta: s.meta, All: true}, filter.Plan{}, nil
@@ -88,7 +83,7 @@ func planSelection(s *snapshot, f Filter) (selection, filter.Plan, error) {
 	return sel, plan, nil
 }
 
-// selection is newSelection for a query of ix: a filter on keys that are
+// selection is planSelection for a query of ix: a filter on keys that are
 // not stored inline is logged, or refused with IndexOptions.StrictFilters.
 func (ix *LocalIndex) selection(s *snapshot, f Filter) (selection, error) {
 	sel, plan, err := planSelection(s, f)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/foliovec/folio/core/internal/bm25"
 	"github.com/foliovec/folio/core/internal/topk"
-	"github.com/foliovec/folio/core/jsvalue"
 	"github.com/foliovec/folio/core/pathutil"
 )
 
@@ -77,19 +76,10 @@ func (ix *LocalIndex) updateBM25(ctx context.Context, b *batch, s *snapshot) {
 			return p, true
 		}
 	}
-	docs := make([]*bm25.Doc, s.len())
-	kept := make([]bool, len(old.Docs()))
-	var fresh []int
-	for i := range s.len() {
-		if p, ok := unchanged(i); ok {
-			docs[i] = old.Docs()[p]
-			kept[p] = true
-			continue
-		}
-		if _, _, _, ok := ChunkSpan(s.meta[i]); ok {
-			fresh = append(fresh, i)
-		}
-	}
+	docs, kept, fresh := old.Carry(s.len(), unchanged, func(i int) bool {
+		_, _, _, ok := ChunkSpan(s.meta[i])
+		return ok
+	})
 	if err := ix.indexChunks(ctx, s, fresh, docs); err != nil {
 		ix.log.Warn("core: update keyword index", "folder", ix.folder, "err", err)
 		return
@@ -101,27 +91,15 @@ func (ix *LocalIndex) updateBM25(ctx context.Context, b *batch, s *snapshot) {
 // chunks the keyword file holds, and the others tokenized. It rewrites the
 // file when it lacked chunks or held chunks s no longer has.
 func (ix *LocalIndex) buildBM25(ctx context.Context, s *snapshot) (*bm25.Index, error) {
-	saved := ix.readKeywordFile(ctx)
-	docs := make([]*bm25.Doc, s.len())
-	var fresh []int
-	reused := 0
-	for i := range s.len() {
-		docID, start, end, ok := ChunkSpan(s.meta[i])
-		if !ok {
-			continue
-		}
-		if c, hit := saved[s.ids[i]]; hit && c.DocID == docID && c.Start == start && c.End == end {
-			docs[i] = c.Doc
-			reused++
-			continue
-		}
-		fresh = append(fresh, i)
-	}
+	docs, fresh, stale := bm25.Reuse(ix.readKeywordFile(ctx), s.len(), func(i int) (string, bm25.Span, bool) {
+		id, start, end, ok := ChunkSpan(s.meta[i])
+		return s.ids[i], bm25.Span{DocID: id, Start: start, End: end}, ok
+	})
 	if err := ix.indexChunks(ctx, s, fresh, docs); err != nil {
 		return nil, err
 	}
 	idx := bm25.NewIndex(docs, s.serials)
-	if len(fresh) > 0 || reused != len(saved) {
+	if stale {
 		ix.writeKeywordFile(ctx, s, docs)
 	}
 	return idx, nil
@@ -132,31 +110,13 @@ func (ix *LocalIndex) buildBM25(ctx context.Context, s *snapshot) (*bm25.Index, 
 // leaves its chunks out (logged), as Vectra skips them; a cancelled ctx
 // stops the build.
 func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int, docs []*bm25.Doc) error {
-	byDoc := map[string][]int{}
-	var order []string
-	for _, i := range slots {
-		id, _, _, _ := ChunkSpan(s.meta[i])
-		if _, seen := byDoc[id]; !seen {
-			order = append(order, id)
-		}
-		byDoc[id] = append(byDoc[id], i)
+	span := func(i int) bm25.Span {
+		id, start, end, _ := ChunkSpan(s.meta[i])
+		return bm25.Span{DocID: id, Start: start, End: end}
 	}
-	for _, id := range order {
-		text, err := ix.docReader(ctx, id)
-		if err != nil {
-			if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-				return ctxErr
-			}
-			ix.log.Warn("core: read document for keyword search", "folder", ix.folder, "document", id, "err", err)
-			continue
-		}
-		units := jsvalue.UTF16(text)
-		for _, i := range byDoc[id] {
-			_, start, end, _ := ChunkSpan(s.meta[i])
-			docs[i] = ix.vocab.Doc(chunkText(units, start, end))
-		}
-	}
-	return nil
+	return ix.vocab.Tokenize(ctx, slots, span, ix.docReader, docs, func(id string, err error) {
+		ix.log.Warn("core: read document for keyword search", "folder", ix.folder, "document", id, "err", err)
+	})
 }
 
 // keywordHits returns up to k BM25 matches of query among the selected
@@ -245,11 +205,6 @@ func (ix *LocalIndex) writeKeywordFile(ctx context.Context, s *snapshot, docs []
 	if err := ix.storage.UpsertFile(ctx, ix.path(keywordFileName), bm25.Encode(f)); err != nil {
 		ix.log.Debug("core: write the keyword file", "folder", ix.folder, "err", err)
 	}
-}
-
-// chunkText cuts a chunk's text out of its document's UTF-16 units.
-func chunkText(units []uint16, start, end int) string {
-	return jsvalue.Substring(units, float64(start), float64(end)+1)
 }
 
 // readDocumentText is the default IndexOptions.DocReader: the text of

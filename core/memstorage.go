@@ -71,22 +71,18 @@ func do(ctx context.Context, op, p string, f func(key string) error) error {
 	return fmt.Errorf("memory storage: %s %q: %w", op, p, err)
 }
 
-// CreateFile stores a copy of content as a new file. It fails with
-// fs.ErrExist if a file or folder is at filePath, and with fs.ErrNotExist if
-// the parent folder is missing.
+// CreateFile stores a copy of content as a new file at filePath.
 func (s *MemoryStorage) CreateFile(ctx context.Context, filePath string, content []byte) error {
 	return do(ctx, "create file", filePath, func(k string) error { return s.tree.Create(k, content) })
 }
 
-// UpsertFile stores a copy of content as the file at filePath, replacing
-// any file there. It fails if a folder is there, and with fs.ErrNotExist if
-// the parent folder is missing.
+// UpsertFile stores a copy of content at filePath, replacing a file there.
 func (s *MemoryStorage) UpsertFile(ctx context.Context, filePath string, content []byte) error {
 	return do(ctx, "upsert file", filePath, func(k string) error { return s.tree.Upsert(k, content) })
 }
 
-// WriteFiles upserts every file in order at once, so readers see none of
-// them or all of them; it stops at the first failure.
+// WriteFiles upserts the files in order at once (readers see none of them
+// or all); it stops at the first failure.
 func (s *MemoryStorage) WriteFiles(ctx context.Context, files []FileWrite) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -101,8 +97,7 @@ func (s *MemoryStorage) WriteFiles(ctx context.Context, files []FileWrite) error
 	return nil
 }
 
-// ReadFile returns a copy of the file's content (empty, not nil, for an
-// empty file). It fails with fs.ErrNotExist if nothing is at filePath.
+// ReadFile returns a copy of the file's content (empty, not nil, if empty).
 func (s *MemoryStorage) ReadFile(ctx context.Context, filePath string) ([]byte, error) {
 	var b []byte
 	err := do(ctx, "read file", filePath, func(k string) (err error) {
@@ -112,8 +107,7 @@ func (s *MemoryStorage) ReadFile(ctx context.Context, filePath string) ([]byte, 
 	return b, err
 }
 
-// DeleteFile removes the file at filePath; nothing there is no error. It
-// fails if a folder is there.
+// DeleteFile removes the file at filePath; nothing there is no error.
 func (s *MemoryStorage) DeleteFile(ctx context.Context, filePath string) error {
 	return do(ctx, "delete file", filePath, func(k string) error { return s.tree.Delete(k, false) })
 }
@@ -127,22 +121,17 @@ func (s *MemoryStorage) PathExists(ctx context.Context, p string) (bool, error) 
 	return err == nil, nil
 }
 
-// CreateFolder creates the folder at folderPath and any missing parent; an
-// existing folder is no error. It fails with fs.ErrExist if a file is at
-// folderPath, and if one of its parents is a file.
+// CreateFolder creates the folder and its missing parents; one there is no error.
 func (s *MemoryStorage) CreateFolder(ctx context.Context, folderPath string) error {
 	return do(ctx, "create folder", folderPath, s.tree.MakeFolder)
 }
 
-// DeleteFolder removes the folder at folderPath and everything below it;
-// nothing there is no error. It fails if a file is there, and with
-// ErrInvalidArgument for the roots "" and "/".
+// DeleteFolder removes the folder and everything below it; nothing there is no error.
 func (s *MemoryStorage) DeleteFolder(ctx context.Context, folderPath string) error {
 	return do(ctx, "delete folder", folderPath, func(k string) error { return s.tree.Delete(k, true) })
 }
 
-// GetDetails describes the file or folder at p; fs.ErrNotExist if nothing
-// is there.
+// GetDetails describes the file or folder at p.
 func (s *MemoryStorage) GetDetails(ctx context.Context, p string) (FileDetails, error) {
 	var d FileDetails
 	err := do(ctx, "get details", p, func(k string) error {
@@ -160,10 +149,8 @@ func memDetails(e memfs.Entry) FileDetails {
 	return FileDetails{Name: e.Name, Path: e.Path, FileType: GetFileType(e.Name)}
 }
 
-// ListFiles lists the immediate children of the folder at folderPath,
-// sorted by name, keeping files, folders or both as filter says ("" is
-// ListAll). It fails with fs.ErrNotExist if the folder is missing, and with
-// ErrInvalidArgument for an unknown filter.
+// ListFiles lists the folder's immediate children, sorted by name, keeping
+// files, folders or both as filter says ("" is ListAll).
 func (s *MemoryStorage) ListFiles(ctx context.Context, folderPath string, filter ListFilesFilter) ([]FileDetails, error) {
 	var out []FileDetails
 	err := do(ctx, "list files", folderPath, func(k string) error {
@@ -182,9 +169,8 @@ func (s *MemoryStorage) ListFiles(ctx context.Context, folderPath string, filter
 	return out, err
 }
 
-// LockFolder takes the storage's lock on the folder at folderPath, waiting
-// until it is free or ctx ends; the folder must exist. The release may be
-// called more than once.
+// LockFolder takes the storage's lock on the folder, which must exist,
+// waiting until it is free or ctx ends; the release may be called twice.
 func (s *MemoryStorage) LockFolder(ctx context.Context, folderPath string) (func(), error) {
 	var unlock func()
 	err := do(ctx, "lock folder", folderPath, func(k string) (err error) {
@@ -197,8 +183,7 @@ func (s *MemoryStorage) LockFolder(ctx context.Context, folderPath string) (func
 	return unlock, err
 }
 
-// FileVersion returns the file's write counter, which every write of it
-// advances.
+// FileVersion returns the file's write counter, which each write advances.
 func (s *MemoryStorage) FileVersion(ctx context.Context, filePath string) (string, error) {
 	var v uint64
 	err := do(ctx, "file version", filePath, func(k string) (err error) {

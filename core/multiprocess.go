@@ -230,8 +230,20 @@ func (ix *LocalIndex) deleteUnnamed(ctx context.Context, names []string) {
 	if len(names) == 0 {
 		return
 	}
+	named, err := ix.namedFiles(ctx, ix.cur.Load())
+	if err != nil {
+		ix.log.Warn("core: list document files; dropped files kept", "folder", ix.folder, "err", err)
+		return
+	}
+	ix.deleteDropped(ctx, slices.DeleteFunc(names, func(n string) bool { return named[n] }))
+}
+
+// namedFiles is the set of files that s (nil: none) and, in a document
+// index, the catalog and the open batch name: side-cars and document files.
+// ix.mu is held.
+func (ix *LocalIndex) namedFiles(ctx context.Context, s *snapshot) (map[string]bool, error) {
 	named := map[string]bool{}
-	if s := ix.cur.Load(); s != nil {
+	if s != nil {
 		for _, f := range s.files {
 			if f != "" {
 				named[f] = true
@@ -241,14 +253,13 @@ func (ix *LocalIndex) deleteUnnamed(ctx context.Context, names []string) {
 	if ix.part != nil {
 		files, err := ix.part.ownedDocumentFiles(ctx)
 		if err != nil {
-			ix.log.Warn("core: list document files; dropped files kept", "folder", ix.folder, "err", err)
-			return
+			return nil, err
 		}
 		for _, f := range files {
 			named[f] = true
 		}
 	}
-	ix.deleteDropped(ctx, slices.DeleteFunc(names, func(n string) bool { return named[n] }))
+	return named, nil
 }
 
 // deleteDropped deletes files of the folder named as Folio names side-cars

@@ -111,22 +111,11 @@ func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 			return rep, wrapOp(ctx, op, ix.folder, err)
 		}
 	}
-	keep := map[string]bool{}
-	for _, f := range s.files {
-		if f != "" {
-			keep[f] = true
-		}
+	keep, err := ix.namedFiles(ctx, s)
+	if err != nil {
+		return rep, wrapOp(ctx, op, ix.folder, err)
 	}
 	documents := ix.part != nil
-	if documents {
-		files, err := ix.part.ownedDocumentFiles(ctx)
-		if err != nil {
-			return rep, wrapOp(ctx, op, ix.folder, err)
-		}
-		for _, f := range files {
-			keep[f] = true
-		}
-	}
 	// Dropped files whose time is not up yet are kept for the readers
 	// that may still read them (see IndexOptions.RetainDropped); the list
 	// then keeps only those.

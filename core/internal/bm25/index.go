@@ -1,9 +1,13 @@
 package bm25
 
 import (
+	"context"
+	"errors"
 	"maps"
 	"slices"
 	"sync"
+
+	"github.com/foliovec/folio/core/jsvalue"
 )
 
 // Index is the keyword index over a snapshot's chunks: per term, the
@@ -314,4 +318,81 @@ func (idx *Index) Equal(o *Index) bool {
 		}
 	}
 	return true
+}
+
+// Span is where a chunk's text lies: its document and inclusive UTF-16
+// offsets into the document's text.
+type Span struct {
+	DocID      string
+	Start, End int
+}
+
+// Tokenize stores in docs[slot] the entry of the chunk at each of slots,
+// whose span is span(slot), reading each document's text once through
+// read. A document that cannot be read leaves its chunks out (skipped is
+// told, as Vectra skips them); a ctx that ends stops it with ctx's error.
+func (v *Vocab) Tokenize(ctx context.Context, slots []int, span func(slot int) Span, read func(ctx context.Context, docID string) (string, error), docs []*Doc, skipped func(docID string, err error)) error {
+	byDoc := map[string][]int{}
+	var order []string
+	for _, i := range slots {
+		id := span(i).DocID
+		if _, seen := byDoc[id]; !seen {
+			order = append(order, id)
+		}
+		byDoc[id] = append(byDoc[id], i)
+	}
+	for _, id := range order {
+		text, err := read(ctx, id)
+		if err != nil {
+			if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+				return ctxErr
+			}
+			skipped(id, err)
+			continue
+		}
+		units := jsvalue.UTF16(text)
+		for _, i := range byDoc[id] {
+			sp := span(i)
+			docs[i] = v.Doc(jsvalue.Substring(units, float64(sp.Start), float64(sp.End)+1))
+		}
+	}
+	return nil
+}
+
+// Carry returns the entries of a new snapshot of n slots that old, its
+// parent's index, already holds: docs[i] for each slot that unchanged maps
+// to a parent slot (kept marks those), and the chunk slots (isChunk) that
+// need tokenizing (fresh). Derive then makes the new index.
+func (old *Index) Carry(n int, unchanged func(i int) (int, bool), isChunk func(i int) bool) (docs []*Doc, kept []bool, fresh []int) {
+	docs, kept = make([]*Doc, n), make([]bool, len(old.docs))
+	for i := range n {
+		if p, ok := unchanged(i); ok {
+			docs[i], kept[p] = old.docs[p], true
+		} else if isChunk(i) {
+			fresh = append(fresh, i)
+		}
+	}
+	return docs, kept, fresh
+}
+
+// Reuse returns the entries a keyword file holds for a snapshot of n
+// slots: docs[i] when saved has slot i's chunk (by item id, with the same
+// span), and the chunk slots it lacks (fresh). stale reports that the file
+// should be written again: it lacked chunks or held others.
+func Reuse(saved map[string]Saved, n int, chunk func(i int) (id string, sp Span, ok bool)) (docs []*Doc, fresh []int, stale bool) {
+	docs = make([]*Doc, n)
+	reused := 0
+	for i := range n {
+		id, sp, ok := chunk(i)
+		if !ok {
+			continue
+		}
+		if c, hit := saved[id]; hit && c.DocID == sp.DocID && c.Start == sp.Start && c.End == sp.End {
+			docs[i] = c.Doc
+			reused++
+			continue
+		}
+		fresh = append(fresh, i)
+	}
+	return docs, fresh, len(fresh) > 0 || reused != len(saved)
 }

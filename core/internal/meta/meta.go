@@ -13,9 +13,11 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/foliovec/folio/core/internal/errs"
 	"github.com/foliovec/folio/core/jsvalue"
+	"github.com/foliovec/folio/core/pathutil"
 )
 
 // CleanValue returns v as stored: strings and booleans as they are,
@@ -211,4 +213,57 @@ func DocumentID(md map[string]any) (string, bool) {
 		return jsvalue.FormatNumber(x), true
 	}
 	return "", false
+}
+
+// IsBm25 reports whether a chunk came from the keyword search: its
+// metadata's isBm25 is true, "true", 1 or "1" (as Vectra reads it).
+func IsBm25(md map[string]any) bool {
+	switch v := md["isBm25"].(type) {
+	case bool:
+		return v
+	case string:
+		return v == "true" || v == "1"
+	case float64:
+		return v == 1
+	case int:
+		return v == 1
+	}
+	return false
+}
+
+// ValidDocumentID reports whether id can name files in the index folder:
+// "<id>.txt" stays inside it. Vectra's ids are uuids.
+func ValidDocumentID(id string) bool {
+	return id != "" && !strings.Contains(id, "/") && pathutil.IsLocal(id+".txt")
+}
+
+// CheckDocumentIDs refuses a catalog whose ids (the keys of idToURI, the
+// values of uriToID) would name files outside the index folder: the error
+// wraps errs.Corrupt.
+func CheckDocumentIDs(idToURI, uriToID map[string]string) error {
+	for id := range idToURI {
+		if !ValidDocumentID(id) {
+			return fmt.Errorf("document id %q leaves the index folder: %w", id, errs.Corrupt)
+		}
+	}
+	for _, id := range uriToID {
+		if !ValidDocumentID(id) {
+			return fmt.Errorf("document id %q leaves the index folder: %w", id, errs.Corrupt)
+		}
+	}
+	return nil
+}
+
+// Span is core.ChunkSpan: a chunk's documentId, as JavaScript's String()
+// writes it, and its positions (Positions); ok is false when documentId is
+// missing or nil, or the positions cannot be read.
+func Span(md map[string]any) (documentID string, start, end int, ok bool) {
+	id, found := md["documentId"]
+	if !found || id == nil {
+		return "", 0, 0, false
+	}
+	if start, end, ok = Positions(md); !ok {
+		return "", 0, 0, false
+	}
+	return jsvalue.String(id), start, end, true
 }

@@ -33,4 +33,3 @@ func (r *Rows) Vector(i int) []float32 {
 	}
 	return r.Arena[i*r.Dim : (i+1)*r.Dim : (i+1)*r.Dim]
 }
-
