@@ -2,137 +2,59 @@ package codecjson_test
 
 import (
 	"errors"
-	"fmt"
-	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
+	"github.com/foliovec/folio/conformance/codectest"
 	"github.com/foliovec/folio/core"
 )
 
-// arenaViolation checks the promise of DeserializeIndexArena: when every
-// vector has one length d, the arena holds them row by row (item i's
-// vector is arena[i*d:(i+1)*d], its capacity clipped to d) and has
-// len(items)*d components; when the lengths differ, the arena is nil. It
-// returns what is broken, or "".
-func arenaViolation(items []core.IndexItem, arena []float32) string {
-	d := 0
-	if len(items) > 0 {
-		d = len(items[0].Vector)
-	}
-	for i := range items {
-		if len(items[i].Vector) != d {
-			if arena != nil {
-				return fmt.Sprintf("items[%d] has %d components, items[0] %d, yet the arena is not nil", i, len(items[i].Vector), d)
-			}
-			return ""
-		}
-	}
-	if arena == nil {
-		return "every vector has one length, yet the arena is nil"
-	}
-	if len(arena) != len(items)*d {
-		return fmt.Sprintf("len(arena) = %d, want %d items × %d", len(arena), len(items), d)
-	}
-	for i, it := range items {
-		if d == 0 {
-			break
-		}
-		if &it.Vector[0] != &arena[i*d] {
-			return fmt.Sprintf("items[%d].Vector is not row %d of the arena", i, i)
-		}
-		if cap(it.Vector) != d {
-			return fmt.Sprintf("items[%d].Vector has capacity %d, want %d", i, cap(it.Vector), d)
-		}
-	}
-	return ""
-}
-
 func TestDeserializeIndexArena(t *testing.T) {
-	tests := []struct {
-		name      string
-		in        string
-		wantArena []float32 // nil: no arena
-	}{
-		{"vectors of one length are the arena's rows, in item order",
-			`{"version":1,"metadata_config":{},"items":[{"id":"a","metadata":{},"vector":[1,2,3],"norm":1},{"id":"b","metadata":{},"vector":[4,5,6],"norm":1},{"id":"c","metadata":{},"vector":[7,8,9],"norm":1}]}`,
-			[]float32{1, 2, 3, 4, 5, 6, 7, 8, 9}},
-		{"null inside a vector is 0 in its row",
-			`{"items":[{"id":"a","vector":[1,null]},{"id":"b","vector":[null,4]}]}`,
-			[]float32{1, 0, 0, 4}},
-		{"any layout fills the arena (the general path)",
-			"{ \"items\" : [ { \"vector\" : [ 1 , 2 ] , \"id\" : \"a\" } ,\n { \"id\" : \"b\" , \"vector\" : [3,4] } ] }",
-			[]float32{1, 2, 3, 4}},
-		{"item separators inside metadata do not move rows",
-			`{"items":[{"id":"a","metadata":{"x":[{"y":1},{"id":2}]},"vector":[1]},{"id":"b","vector":[2]}]}`,
-			[]float32{1, 2}},
-		{"a repeated vector key: the last one fills the row",
-			`{"items":[{"id":"a","vector":[1,2]},{"id":"b","vector":[9],"vector":[3,4]},{"id":"c","vector":[9,9,9],"vector":[5,6]}]}`,
-			[]float32{1, 2, 3, 4, 5, 6}},
-		{"a repeated vector key ending with another length gives no arena",
-			`{"items":[{"id":"a","vector":[1,2]},{"id":"b","vector":[3,4],"vector":[9,9,9]}]}`,
-			nil},
-		{"a shorter vector after the first gives no arena",
-			`{"items":[{"id":"a","vector":[1,2]},{"id":"b","vector":[3]}]}`,
-			nil},
-		{"a longer vector after the first gives no arena",
-			`{"items":[{"id":"a","vector":[1]},{"id":"b","vector":[2,3]},{"id":"c","vector":[4]}]}`,
-			nil},
-		{"a null vector among others gives no arena",
-			`{"items":[{"id":"a","vector":[1]},{"id":"b","vector":null}]}`,
-			nil},
-		{"a first item without a vector gives no arena when others have one",
-			`{"items":[{"id":"a"},{"id":"b","vector":[1]}]}`,
-			nil},
-		{"items without vectors give an empty arena",
-			`{"items":[{"id":"a"},{"id":"b","vector":null},{"id":"c","vector":[]}]}`,
-			[]float32{}},
-		{"an index without items gives an empty arena",
-			`{"version":1,"metadata_config":{},"items":[]}`,
-			[]float32{}},
-		{"null items give an empty arena",
-			`{"version":1,"items":null}`,
-			[]float32{}},
-		{"missing items give an empty arena",
-			`{}`,
-			[]float32{}},
-	}
-	c := codecjson.New()
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, arena, err := c.DeserializeIndexArena([]byte(tt.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if v := arenaViolation(got.Items, arena); v != "" {
-				t.Fatal(v)
-			}
-			if (arena == nil) != (tt.wantArena == nil) || !reflect.DeepEqual([]float32(arena), tt.wantArena) && len(arena)+len(tt.wantArena) > 0 {
-				t.Errorf("arena = %#v, want %#v", arena, tt.wantArena)
-			}
-			want, err := c.DeserializeIndex([]byte(tt.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("DeserializeIndexArena = %#v, DeserializeIndex = %#v", got, want)
-			}
-		})
-	}
-}
-
-// Appending to one item's vector never writes into the next row.
-func TestArenaRowsAreCapped(t *testing.T) {
-	d, _, err := codecjson.New().DeserializeIndexArena([]byte(`{"items":[{"id":"a","vector":[1,2]},{"id":"b","vector":[3,4]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = append(d.Items[0].Vector, 99)
-	if d.Items[1].Vector[0] != 3 {
-		t.Errorf("appending to items[0].Vector overwrote items[1].Vector: %v", d.Items[1].Vector)
-	}
+	codectest.RunArenaCases(t, codecjson.New(), []codectest.ArenaCase{
+		{Name: "vectors of one length are the arena's rows, in item order",
+			In:   []byte(`{"version":1,"metadata_config":{},"items":[{"id":"a","metadata":{},"vector":[1,2,3],"norm":1},{"id":"b","metadata":{},"vector":[4,5,6],"norm":1},{"id":"c","metadata":{},"vector":[7,8,9],"norm":1}]}`),
+			Want: []float32{1, 2, 3, 4, 5, 6, 7, 8, 9}},
+		{Name: "null inside a vector is 0 in its row",
+			In:   []byte(`{"items":[{"id":"a","vector":[1,null]},{"id":"b","vector":[null,4]}]}`),
+			Want: []float32{1, 0, 0, 4}},
+		{Name: "any layout fills the arena (the general path)",
+			In:   []byte("{ \"items\" : [ { \"vector\" : [ 1 , 2 ] , \"id\" : \"a\" } ,\n { \"id\" : \"b\" , \"vector\" : [3,4] } ] }"),
+			Want: []float32{1, 2, 3, 4}},
+		{Name: "item separators inside metadata do not move rows",
+			In:   []byte(`{"items":[{"id":"a","metadata":{"x":[{"y":1},{"id":2}]},"vector":[1]},{"id":"b","vector":[2]}]}`),
+			Want: []float32{1, 2}},
+		{Name: "a repeated vector key: the last one fills the row",
+			In:   []byte(`{"items":[{"id":"a","vector":[1,2]},{"id":"b","vector":[9],"vector":[3,4]},{"id":"c","vector":[9,9,9],"vector":[5,6]}]}`),
+			Want: []float32{1, 2, 3, 4, 5, 6}},
+		{Name: "a repeated vector key ending with another length gives no arena",
+			In:   []byte(`{"items":[{"id":"a","vector":[1,2]},{"id":"b","vector":[3,4],"vector":[9,9,9]}]}`),
+			Want: nil},
+		{Name: "a shorter vector after the first gives no arena",
+			In:   []byte(`{"items":[{"id":"a","vector":[1,2]},{"id":"b","vector":[3]}]}`),
+			Want: nil},
+		{Name: "a longer vector after the first gives no arena",
+			In:   []byte(`{"items":[{"id":"a","vector":[1]},{"id":"b","vector":[2,3]},{"id":"c","vector":[4]}]}`),
+			Want: nil},
+		{Name: "a null vector among others gives no arena",
+			In:   []byte(`{"items":[{"id":"a","vector":[1]},{"id":"b","vector":null}]}`),
+			Want: nil},
+		{Name: "a first item without a vector gives no arena when others have one",
+			In:   []byte(`{"items":[{"id":"a"},{"id":"b","vector":[1]}]}`),
+			Want: nil},
+		{Name: "items without vectors give an empty arena",
+			In:   []byte(`{"items":[{"id":"a"},{"id":"b","vector":null},{"id":"c","vector":[]}]}`),
+			Want: []float32{}},
+		{Name: "an index without items gives an empty arena",
+			In:   []byte(`{"version":1,"metadata_config":{},"items":[]}`),
+			Want: []float32{}},
+		{Name: "null items give an empty arena",
+			In:   []byte(`{"version":1,"items":null}`),
+			Want: []float32{}},
+		{Name: "missing items give an empty arena",
+			In:   []byte(`{}`),
+			Want: []float32{}},
+	})
 }
 
 // A first vector too long for the rest of the file to hold one as long per
@@ -155,76 +77,16 @@ func TestLongFirstVectorDoesNotSizeTheArena(t *testing.T) {
 	}
 }
 
-// Large indexes are decoded in parallel runs: the rows of every run lie in
-// one arena, and a vector of another length in the last run still gives
-// no arena, as one decoder would.
-func TestArenaOfLargeIndexes(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	const n, dims = 20_011, 16
-	in := core.IndexData{Version: 1, Items: make([]core.IndexItem, n)}
-	for i := range in.Items {
-		v := make([]float32, dims)
-		for j := range v {
-			v[j] = float32(i*dims+j) / 7
-		}
-		in.Items[i] = core.IndexItem{ID: fmt.Sprint(i), Metadata: core.Metadata{}, Vector: v, Norm: 1}
-	}
-	c := codecjson.New()
-	for _, mixed := range []bool{false, true} {
-		t.Run(fmt.Sprint("mixed=", mixed), func(t *testing.T) {
-			if mixed {
-				in.Items[n-2].Vector = in.Items[n-2].Vector[:dims-1]
-			}
-			b, err := c.SerializeIndex(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(b) < 3<<20 {
-				t.Fatalf("the index is %d bytes, too small for 4 runs", len(b))
-			}
-			got, arena, err := c.DeserializeIndexArena(b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if v := arenaViolation(got.Items, arena); v != "" {
-				t.Fatal(v)
-			}
-			if (arena == nil) != mixed {
-				t.Errorf("arena of %d components, mixed lengths %v", len(arena), mixed)
-			}
-			want, err := c.DeserializeIndex(b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(got, in) {
-				t.Error("DeserializeIndexArena, DeserializeIndex and the encoded index differ")
-			}
-		})
-	}
-}
-
 // Every Vectra fixture decodes the same through both methods.
 func TestArenaOfVectraFixtures(t *testing.T) {
 	c := codecjson.New()
 	for _, folder := range []string{"items-json", "docs-json"} {
 		t.Run(folder, func(t *testing.T) {
 			raw := readFixture(t, folder, "index.json")
-			got, arena, err := c.DeserializeIndexArena(raw)
-			if err != nil {
+			if _, arena, err := codectest.CheckArenaDecode(c, raw); err != nil {
 				t.Fatal(err)
-			}
-			if v := arenaViolation(got.Items, arena); v != "" {
-				t.Fatal(v)
-			}
-			if arena == nil {
+			} else if arena == nil {
 				t.Error("Vectra's vectors have one length, yet the arena is nil")
-			}
-			want, err := c.DeserializeIndex(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Error("DeserializeIndexArena and DeserializeIndex differ")
 			}
 		})
 	}

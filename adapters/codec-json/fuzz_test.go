@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
+	"github.com/foliovec/folio/conformance/codectest"
 	"github.com/foliovec/folio/core"
 )
 
@@ -47,8 +48,10 @@ func FuzzDeserializeIndex(f *testing.F) {
 		if !reflect.DeepEqual(d, da) {
 			t.Fatalf("DeserializeIndexArena = %#v, DeserializeIndex = %#v", da, d)
 		}
-		if v := arenaViolation(da.Items, arena); errA == nil && v != "" {
-			t.Fatal(v)
+		if errA == nil {
+			if err := codectest.CheckArena(da.Items, arena); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if json.Valid(b) {
 			var indented bytes.Buffer

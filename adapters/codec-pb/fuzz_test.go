@@ -10,6 +10,7 @@ import (
 	"testing/iotest"
 
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	"github.com/foliovec/folio/conformance/codectest"
 	"github.com/foliovec/folio/core"
 )
 
@@ -54,8 +55,10 @@ func FuzzDeserializeIndex(f *testing.F) {
 		if !reflect.DeepEqual(d, da) {
 			t.Fatalf("DeserializeIndexArena = %#v, DeserializeIndex = %#v", da, d)
 		}
-		if v := arenaViolation(da.Items, arena); err == nil && v != "" {
-			t.Fatal(v)
+		if err == nil {
+			if err := codectest.CheckArena(da.Items, arena); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if err != nil {
 			if !errors.Is(err, core.ErrCorrupt) {
@@ -105,8 +108,8 @@ func FuzzDecodeIndexFrom(f *testing.F) {
 			if !reflect.DeepEqual(arena, wantArena) {
 				t.Fatalf("arena %v, DeserializeIndexArena's %v", arena, wantArena)
 			}
-			if v := arenaViolation(got.Items, arena); v != "" {
-				t.Fatal(v)
+			if err := codectest.CheckArena(got.Items, arena); err != nil {
+				t.Fatal(err)
 			}
 		}
 	})

@@ -97,6 +97,7 @@ func cases() []suite.Case[core.IndexCodec, Capabilities] {
 	all = append(all, catalogCases()...)
 	all = append(all, metadataCases()...)
 	all = append(all, corruptCases()...)
+	all = append(all, decoderCases()...)
 	all = append(all, sharingCases()...)
 	all = append(all, concurrencyCases()...)
 	all = append(all, localIndexCases()...)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/foliovec/folio/conformance/storagetest"
 	"github.com/foliovec/folio/core"
@@ -178,4 +179,26 @@ func TestCheckTempDirIsRemovedAfterTheCase(t *testing.T) {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// greedyRemover is the in-memory storage with a RemoveTempFiles that takes
+// every file of the folder for a temporary one.
+type greedyRemover struct{ *core.MemoryStorage }
+
+func (g greedyRemover) RemoveTempFiles(ctx context.Context, folder string, _ time.Duration) (int, error) {
+	files, err := g.ListFiles(ctx, folder, core.ListFilesOnly)
+	for _, f := range files {
+		_ = g.DeleteFile(ctx, f.Path)
+	}
+	return len(files), err
+}
+
+func TestCheckReportsARemoverOfListedFiles(t *testing.T) {
+	greedy := func(t testing.TB) storagetest.Harness {
+		return storagetest.Harness{Storage: greedyRemover{core.NewMemoryStorage()}}
+	}
+	rule := "RemoveTempFiles never removes a file ListFiles lists"
+	if err := storagetest.Check(t.Context(), greedy, storagetest.Capabilities{}); !violatedRules(err)[rule] {
+		t.Errorf("Check did not report %q; it reported:\n%v", rule, err)
+	}
 }

@@ -1,0 +1,65 @@
+package storagetest
+
+import (
+	"context"
+	"time"
+
+	"github.com/foliovec/folio/core"
+)
+
+// tempFileRemoverCases hold for storages that implement core.TempFileRemover.
+func tempFileRemoverCases() []rule {
+	return []rule{
+		{name: "RemoveTempFiles never removes a file ListFiles lists", run: needsTempRemover(tempKeepsListedFiles)},
+		{name: "RemoveTempFiles returns an ended context's error", run: needsTempRemover(tempCancelled)},
+	}
+}
+
+func needsTempRemover(run func(e *env)) func(e *env) {
+	return func(e *env) {
+		if _, ok := e.s.(core.TempFileRemover); !ok {
+			e.t.Skip("the storage does not implement core.TempFileRemover")
+		}
+		run(e)
+	}
+}
+
+// The files a storage's own writes leave behind are its business; what it
+// lists is the user's, and stays, however old.
+func tempKeepsListedFiles(e *env) {
+	if !e.mkdir("t/sub") || !e.write("t/a.json", []byte("a")) || !e.write("t/.hidden", []byte("h")) || !e.write("t/sub/b.txt", []byte("b")) {
+		return
+	}
+	before, err := e.s.ListFiles(e.ctx, e.p("t"), core.ListAll)
+	if err != nil {
+		e.errorf("ListFiles: %w", err)
+		return
+	}
+	for _, older := range []time.Duration{0, time.Hour} {
+		n, err := e.s.(core.TempFileRemover).RemoveTempFiles(e.ctx, e.p("t"), older)
+		if err != nil {
+			e.errorf("RemoveTempFiles(%v): %w", older, err)
+			return
+		}
+		if n != 0 {
+			e.errorf("RemoveTempFiles(%v) removed %d files from a folder the suite wrote only listed files to", older, n)
+		}
+	}
+	after, err := e.s.ListFiles(e.ctx, e.p("t"), core.ListAll)
+	if err != nil || len(after) != len(before) {
+		e.errorf("after RemoveTempFiles the folder lists %d entries (%v), before %d", len(after), err, len(before))
+	}
+	e.wantContent("a listed file", "t/a.json", []byte("a"))
+	e.wantContent("a file in a sub-folder", "t/sub/b.txt", []byte("b"))
+}
+
+func tempCancelled(e *env) {
+	if !e.mkdir("t") {
+		return
+	}
+	ctx, cancel := context.WithCancel(e.ctx)
+	cancel()
+	if _, err := e.s.(core.TempFileRemover).RemoveTempFiles(ctx, e.p("t"), 0); err != context.Canceled {
+		e.errorf("RemoveTempFiles with a cancelled context = %v, want context.Canceled unchanged", err)
+	}
+}
