@@ -48,7 +48,7 @@ func DetectCodec(ctx context.Context, folderPath string, storage core.FileStorag
 // MigrateIndex converts the index in folderPath, with its side-car files,
 // catalog and document metadata, to the format opts.To names. An index
 // already in that format is left alone. The migration can be interrupted
-// at any point and finishes when run again; see core.MigrateIndex.
+// at any point and finishes when run again; see migrate.Index.
 func MigrateIndex(ctx context.Context, folderPath string, opts MigrateOptions) error {
 	var from, to core.IndexCodec
 	switch opts.To {
