@@ -94,13 +94,7 @@ func (sc *scan[M]) run(ctx context.Context, lo, hi int, h *topk.Heap) bool {
 			continue
 		}
 		// Gather the selected rows of this block, then score them.
-		m := 0
-		for p := start; p < end; p++ {
-			if slot, ok := sc.sel.selects(p); ok {
-				idx[m] = slot
-				m++
-			}
-		}
+		m := sc.sel.gather(start, end, idx[:])
 		sc.dotRows(idx[:m], out[:m])
 		for j := range m {
 			sc.offer(h, idx[j], out[j])
@@ -123,15 +117,21 @@ func (sc *scan[M]) dotRows(slots []int32, out []float32) {
 
 // offer scores one row from its dot product and offers it to h.
 func (sc *scan[M]) offer(h *topk.Heap, slot int32, dot float32) {
+	offer(h, sc.rows, sc.q, sc.qnorm, slot, dot)
+}
+
+// offer scores row slot for query q (of length qnorm) from its dot product
+// and offers it to h.
+func offer(h *topk.Heap, rows *Rows, q []float32, qnorm float64, slot int32, dot float32) {
 	key := topk.Undefined
-	if scale := sc.rows.Scale[slot]; scale != 0 {
+	if scale := rows.Scale[slot]; scale != 0 {
 		d := float64(dot)
 		if math.IsInf(d, 0) || d != d {
 			// The float32 dot product overflowed (±Inf, or NaN from
 			// Inf-Inf): redo it in float64, where it cannot.
-			d = vecmath.Dot64(sc.q, sc.rows.Vector(int(slot)))
+			d = vecmath.Dot64(q, rows.Vector(int(slot)))
 		}
-		key = d / (sc.qnorm * scale)
+		key = d / (qnorm * scale)
 		if key != key {
 			key = topk.Undefined
 		}
@@ -153,9 +153,9 @@ const batchL1Bytes = 24 << 10
 // result j is what TopK returns for queries[j] and ks[j].
 func Batch(ctx context.Context, rows *Rows, n int, queries [][]float32, ks []int) ([][]topk.Scored, error) {
 	d := rows.Dim
-	scans := make([]scan[map[string]any], len(queries))
+	scans := make([]batchQuery, len(queries))
 	for j, q := range queries {
-		scans[j] = scan[map[string]any]{rows: rows, q: q, qnorm: vecmath.Length(q), k: min(ks[j], n)}
+		scans[j] = batchQuery{q: q, qnorm: vecmath.Length(q), k: min(ks[j], n)}
 	}
 	blk := max(4, batchL1Bytes/(4*d)&^3)
 	workers := max(min(runtime.GOMAXPROCS(0), n/MinRowsPerWorker), 1)
@@ -187,9 +187,16 @@ func Batch(ctx context.Context, rows *Rows, n int, queries [][]float32, ks []int
 	return out, nil
 }
 
+// batchQuery is one query of a batched pass.
+type batchQuery struct {
+	q     []float32
+	qnorm float64
+	k     int
+}
+
 // batchRun scores rows lo..hi-1 for every scan into its heap, blk rows at
 // a time. It reports false when ctx was cancelled.
-func batchRun(ctx context.Context, rows *Rows, scans []scan[map[string]any], heaps []*topk.Heap, lo, hi, blk int) bool {
+func batchRun(ctx context.Context, rows *Rows, scans []batchQuery, heaps []*topk.Heap, lo, hi, blk int) bool {
 	d := rows.Dim
 	out := make([]float32, blk)
 	inv := make([]float64, blk)
@@ -223,7 +230,7 @@ func batchRun(ctx context.Context, rows *Rows, scans []scan[map[string]any], hea
 				if a := float64(out[r]) * inv[r]; a < limit && a > -math.MaxFloat64 {
 					continue
 				}
-				sc.offer(h, int32(start+r), out[r])
+				offer(h, rows, sc.q, sc.qnorm, int32(start+r), out[r])
 				if h.Full() {
 					f := h.Floor() * sc.qnorm
 					limit = f - math.Abs(f)*1e-9

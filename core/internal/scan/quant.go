@@ -147,13 +147,7 @@ func (qs *quantScan[M]) run(ctx context.Context, lo, hi int, h *topk.Heap) bool 
 			}
 			continue
 		}
-		m := 0
-		for p := start; p < end; p++ {
-			if slot, ok := qs.sel.selects(p); ok {
-				idx[m] = slot
-				m++
-			}
-		}
+		m := qs.sel.gather(start, end, idx)
 		vecmath.DotInt8ManyIdx(qs.q, c.codes, idx[:m], out[:m])
 		for j := range m {
 			qs.offer(h, idx[j], out[j])

@@ -58,12 +58,24 @@ func (sel Selection[M]) candidates() int {
 	return len(sel.Meta)
 }
 
-// selects reports whether the row at position p (a row, or an index into
-// the candidates) is selected, and which row it is.
-func (sel Selection[M]) selects(p int) (int32, bool) {
-	slot := int32(p)
-	if sel.Cands != nil {
-		slot = sel.Cands[p]
+// gather writes into idx the selected rows among positions start..end-1
+// (rows, or indexes into the candidates) and returns how many: a block at
+// a time, so that exact candidates are copied and the predicate is called
+// without a call per position.
+func (sel Selection[M]) gather(start, end int, idx []int32) int {
+	if sel.Cands != nil && (sel.Exact || sel.All) {
+		return copy(idx, sel.Cands[start:end])
 	}
-	return slot, sel.All || sel.Exact || sel.Match(map[string]any(sel.Meta[slot]))
+	m := 0
+	for p := start; p < end; p++ {
+		slot := int32(p)
+		if sel.Cands != nil {
+			slot = sel.Cands[p]
+		}
+		if sel.All || sel.Exact || sel.Match(map[string]any(sel.Meta[slot])) {
+			idx[m] = slot
+			m++
+		}
+	}
+	return m
 }
