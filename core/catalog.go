@@ -153,8 +153,7 @@ func (d *LocalDocumentIndex) catalogLocked(ctx context.Context) (*DocumentCatalo
 // folder holds a plain index, which a document index must not write into.
 func (d *LocalDocumentIndex) loadCatalogLocked(ctx context.Context, items int) (*DocumentCatalog, error) {
 	p := d.catalogPath()
-	var version string
-	version = d.watch.Current(ctx, p) // before the read, as for the index file
+	version := d.watch.Current(ctx, p) // before the read, as for the index file
 	raw, err := d.Storage().ReadFile(ctx, p)
 	var c *DocumentCatalog
 	switch {

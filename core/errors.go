@@ -23,7 +23,7 @@ var (
 	// ErrNoUpdate: EndUpdate was called with no batch open.
 	ErrNoUpdate = errors.New("no update in progress")
 	// ErrInvalidArgument: an argument or configuration value is out of range.
-	ErrInvalidArgument = errs.InvalidArgument
+	ErrInvalidArgument = errs.ErrInvalidArgument
 	// ErrInvalidFilter: a metadata filter is malformed or uses an unknown operator.
 	ErrInvalidFilter = filter.ErrInvalid
 	// ErrDimensionMismatch: a vector's length differs from the index's dimension.
@@ -31,7 +31,7 @@ var (
 	// ErrEmbeddingsNotConfigured: an operation needs an EmbeddingsModel and none was given.
 	ErrEmbeddingsNotConfigured = errors.New("embeddings model not configured")
 	// ErrCorrupt: stored bytes could not be decoded.
-	ErrCorrupt = errs.Corrupt
+	ErrCorrupt = errs.ErrCorrupt
 	// ErrNotDocumentIndex: the folder holds an index but no document catalog.
 	ErrNotDocumentIndex = errors.New("not a document index")
 	// ErrPartiallyMigrated: the folder holds the index file of more than one

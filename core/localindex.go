@@ -421,10 +421,9 @@ func (ix *LocalIndex) loadLocked(ctx context.Context) (*snapshot, error) {
 // changed it. ix.mu is held.
 func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, error) {
 	p := ix.indexPath()
-	var version string
 	// Before the read: a change between the two is then seen as a change
 	// by the next check, never missed.
-	version = ix.watch.Current(ctx, p)
+	version := ix.watch.Current(ctx, p)
 	data, arena, size, err := ix.decodeIndexFile(ctx, p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("load index %q: %w", p, ErrIndexNotFound)

@@ -6,8 +6,8 @@ package errs
 import "errors"
 
 var (
-	// InvalidArgument is core.ErrInvalidArgument.
-	InvalidArgument = errors.New("invalid argument")
-	// Corrupt is core.ErrCorrupt.
-	Corrupt = errors.New("corrupt data")
+	// ErrInvalidArgument is core.ErrInvalidArgument.
+	ErrInvalidArgument = errors.New("invalid argument")
+	// ErrCorrupt is core.ErrCorrupt.
+	ErrCorrupt = errors.New("corrupt data")
 )

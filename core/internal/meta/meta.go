@@ -22,7 +22,7 @@ import (
 
 // CleanValue returns v as stored: strings and booleans as they are,
 // every Go number as float64. A value of another type, or a NaN or infinite
-// number, is errs.InvalidArgument.
+// number, is errs.ErrInvalidArgument.
 func CleanValue(k string, v any) (any, error) {
 	switch x := v.(type) {
 	case string, bool:
@@ -31,12 +31,12 @@ func CleanValue(k string, v any) (any, error) {
 	f, ok := jsvalue.Number(v)
 	if !ok {
 		if n, isNum := v.(json.Number); isNum {
-			return nil, fmt.Errorf("metadata %q: %q is not a number: %w", k, n, errs.InvalidArgument)
+			return nil, fmt.Errorf("metadata %q: %q is not a number: %w", k, n, errs.ErrInvalidArgument)
 		}
-		return nil, fmt.Errorf("metadata %q: unsupported value type %T: %w", k, v, errs.InvalidArgument)
+		return nil, fmt.Errorf("metadata %q: unsupported value type %T: %w", k, v, errs.ErrInvalidArgument)
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, fmt.Errorf("metadata %q: %v is not a finite number: %w", k, f, errs.InvalidArgument)
+		return nil, fmt.Errorf("metadata %q: %v is not a finite number: %w", k, f, errs.ErrInvalidArgument)
 	}
 	return f, nil
 }
@@ -97,7 +97,7 @@ func Split[M ~map[string]any](indexed, keep []string, md M) (inline, sidecar M, 
 // metadata hash alike, and so do the empty docType and none.
 //
 // Values are cleaned first (every Go number becomes the float64 JavaScript
-// would hold); a value of another type is errs.InvalidArgument. Strings are
+// would hold); a value of another type is errs.ErrInvalidArgument. Strings are
 // hashed as their bytes: for valid UTF-8, the only kind a JavaScript string
 // can produce, that is Vectra's hash.
 func ContentHash(text, docType string, metadata map[string]any) (string, error) {
@@ -239,16 +239,16 @@ func ValidDocumentID(id string) bool {
 
 // CheckDocumentIDs refuses a catalog whose ids (the keys of idToURI, the
 // values of uriToID) would name files outside the index folder: the error
-// wraps errs.Corrupt.
+// wraps errs.ErrCorrupt.
 func CheckDocumentIDs(idToURI, uriToID map[string]string) error {
 	for id := range idToURI {
 		if !ValidDocumentID(id) {
-			return fmt.Errorf("document id %q leaves the index folder: %w", id, errs.Corrupt)
+			return fmt.Errorf("document id %q leaves the index folder: %w", id, errs.ErrCorrupt)
 		}
 	}
 	for _, id := range uriToID {
 		if !ValidDocumentID(id) {
-			return fmt.Errorf("document id %q leaves the index folder: %w", id, errs.Corrupt)
+			return fmt.Errorf("document id %q leaves the index folder: %w", id, errs.ErrCorrupt)
 		}
 	}
 	return nil

@@ -97,8 +97,8 @@ func TestContentHashRefusesValuesVectraCannotHash(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := ContentHash("t", "", map[string]any{"k": v})
-			if !errors.Is(err, errs.InvalidArgument) {
-				t.Fatalf("err = %v, want errs.InvalidArgument", err)
+			if !errors.Is(err, errs.ErrInvalidArgument) {
+				t.Fatalf("err = %v, want errs.ErrInvalidArgument", err)
 			}
 		})
 	}
