@@ -99,3 +99,18 @@ func dotManyIdxGeneric(q, arena []float32, rows []int32, out []float32) {
 func row(arena []float32, r int32, d int) []float32 {
 	return arena[int(r)*d : (int(r)+1)*d]
 }
+
+func sumGeneric(v []float32) float32 {
+	var s0, s1, s2, s3 float32
+	for len(v) >= 4 {
+		s0 += v[0]
+		s1 += v[1]
+		s2 += v[2]
+		s3 += v[3]
+		v = v[4:]
+	}
+	for _, x := range v {
+		s0 += x
+	}
+	return (s0 + s1) + (s2 + s3)
+}

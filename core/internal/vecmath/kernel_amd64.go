@@ -23,6 +23,13 @@ func dot1AVX2(a, b *float32, n int) float32
 //go:noescape
 func dot4AVX2(q *float32, n int, r0, r1, r2, r3 *float32, out *[4]float32, p0, p1, p2, p3 *float32)
 
+// sumAVX2 returns the sum of the n values at p, n a positive multiple of
+// 32, 128 bytes an iteration into four accumulators: as fast as this core
+// reads a stream.
+//
+//go:noescape
+func sumAVX2(p *float32, n int) float32
+
 func dotAVX2(a, b []float32) float32 {
 	n := min(len(a), len(b))
 	if n == 0 {
@@ -31,33 +38,30 @@ func dotAVX2(a, b []float32) float32 {
 	return dot1AVX2(&a[0], &b[0], n)
 }
 
+// dotRowsAVX2 writes into out[0..count) the dot products of the n values at
+// q with the count contiguous rows of n values at rows, read in memory
+// order, prefetching ahead bytes past each line it reads. n, count >= 1.
+// A row's result is bitwise the one dot4AVX2 gives it.
+//
+//go:noescape
+func dotRowsAVX2(q *float32, n int, rows *float32, count int, out *float32, ahead int)
+
+// rowsPrefetchBytes is how far ahead of its reads dotRowsAVX2 prefetches
+// (measured on 100k×384, two workers: 9.0 ms with none, 8.7 ms at 1 KiB,
+// about the same at 2 and 4 KiB).
+const rowsPrefetchBytes = 1 << 10
+
 func dotManyAVX2(q, arena, out []float32) {
 	d := len(q)
 	if d == 0 {
 		clear(out)
 		return
 	}
-	i := 0
-	for ; i+4 <= len(out); i += 4 {
-		r := arena[i*d : (i+4)*d]
-		p := r // the next four rows, or these at the end
-		if i+8 <= len(out) {
-			p = arena[(i+4)*d : (i+8)*d]
-		}
-		dot4AVX2(&q[0], d, &r[0], &r[d], &r[2*d], &r[3*d], (*[4]float32)(out[i:i+4]),
-			&p[0], &p[d], &p[2*d], &p[3*d])
+	if len(out) == 0 {
+		return
 	}
-	if i < len(out) {
-		// The last one to three rows go through the four-row kernel too
-		// (the last row repeated), so that a row's dot product never
-		// depends on the rows it is scored with.
-		var r [4][]float32
-		for j := range r {
-			k := min(i+j, len(out)-1)
-			r[j] = arena[k*d : (k+1)*d]
-		}
-		dot4TailAVX2(q, r, out[i:])
-	}
+	_ = arena[len(out)*d-1] // the rows lie within the arena
+	dotRowsAVX2(&q[0], d, &arena[0], len(out), &out[0], rowsPrefetchBytes)
 }
 
 // dot4TailAVX2 writes into out (one to three values) the dot products of

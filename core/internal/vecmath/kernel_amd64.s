@@ -214,6 +214,118 @@ reduce4:
 	VZEROUPPER
 	RET
 
+// func dotRowsAVX2(q *float32, n int, rows *float32, count int, out *float32, ahead int)
+//
+// n >= 1, count >= 1. It writes into out[i] the dot product of the n values
+// at q with row i of the count contiguous rows of n values at rows, reading
+// the rows in memory order: one stream, which the hardware prefetchers
+// follow without restarting (measured on 100k×384: 8.7 ms against 10.2 ms
+// for four rows in lockstep, with a plain read of the same vectors taking
+// 7.8 ms). It also prefetches the line ahead bytes past each line it reads;
+// a prefetch never faults, past the arena's end included.
+//
+// A row's arithmetic is dot4AVX2's exactly (two accumulators taking the
+// 8-value blocks in turn, one more block into the first, the masked tail
+// into the second, the same pairwise reduction), so that a row scores
+// alike whichever kernel reads it.
+TEXT ·dotRowsAVX2(SB), NOSPLIT, $0-48
+	MOVQ q+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ rows+16(FP), R8
+	MOVQ count+24(FP), R9
+	MOVQ out+32(FP), DI
+	MOVQ ahead+40(FP), R13
+	ADDQ R8, R13             // R13: the prefetch pointer, ahead bytes past R8
+	MOVQ CX, DX
+	ANDQ $-16, DX            // DX: the values taken 16 at a time
+	MOVQ CX, R10
+	SUBQ DX, R10             // R10: the rest, 0..15
+	MOVQ R10, R11
+	ANDQ $7, R11             // R11: the masked tail, n%8
+	LEAQ tailmask<>(SB), BX
+	MOVQ R11, R12
+	NEGQ R12
+	VMOVUPS 32(BX)(R12*4), Y10
+	SHLQ $2, CX              // CX: a row's bytes
+
+rowsloop:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	XORQ AX, AX
+	TESTQ DX, DX
+	JZ   rows8
+
+rows16:
+	PREFETCHT0  (R13)(AX*4)
+	VMOVUPS     (SI)(AX*4), Y8
+	VMOVUPS     32(SI)(AX*4), Y9
+	VFMADD231PS (R8)(AX*4), Y8, Y0
+	VFMADD231PS 32(R8)(AX*4), Y9, Y1
+	ADDQ $16, AX
+	CMPQ AX, DX
+	JB   rows16
+
+rows8:
+	CMPQ R10, $8
+	JB   rowstail
+	VMOVUPS     (SI)(AX*4), Y8
+	VFMADD231PS (R8)(AX*4), Y8, Y0
+	ADDQ $8, AX
+
+rowstail:
+	TESTQ R11, R11
+	JZ    rowsreduce
+	VMASKMOVPS  (SI)(AX*4), Y10, Y8
+	VMASKMOVPS  (R8)(AX*4), Y10, Y9
+	VFMADD231PS Y9, Y8, Y1
+
+rowsreduce:
+	// As dot4AVX2's reduction of one row: [a0+a1, a2+a3, ...], then
+	// (a0+a1)+(a2+a3) per 128-bit half, then the two halves.
+	VADDPS  Y1, Y0, Y0
+	VHADDPS Y0, Y0, Y0
+	VHADDPS Y0, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS  X1, X0, X0
+	MOVSS   X0, (DI)
+	ADDQ $4, DI
+	ADDQ CX, R8
+	ADDQ CX, R13
+	DECQ R9
+	JNZ  rowsloop
+	VZEROUPPER
+	RET
+
+// func sumAVX2(p *float32, n int) float32
+TEXT ·sumAVX2(SB), NOSPLIT, $0-20
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ AX, AX
+
+sumloop:
+	VADDPS (SI)(AX*4), Y0, Y0
+	VADDPS 32(SI)(AX*4), Y1, Y1
+	VADDPS 64(SI)(AX*4), Y2, Y2
+	VADDPS 96(SI)(AX*4), Y3, Y3
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JB   sumloop
+
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS  X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+16(FP)
+	RET
+
 // The int8 kernels. Each 32-byte step multiplies |q| (unsigned) by the row
 // with q's signs applied (VPSIGNB), so that VPMADDUBSW's unsigned×signed
 // products are q[i]·r[i]; its pairwise int16 sums stay within ±2·127·127,

@@ -23,3 +23,5 @@ func dotInt8ManyAVX2(q, codes []int8, out []int32) {
 func dotInt8ManyIdxAVX2(q, codes []int8, rows []int32, out []int32) {
 	panic("vecmath: no AVX2 kernel on this platform")
 }
+
+func sumAVX2(p *float32, n int) float32 { panic("vecmath: no AVX2 kernel on this platform") }

@@ -38,3 +38,14 @@ func checkArena(d, arena, rows int) {
 		panic("vecmath: arena holds fewer rows than out")
 	}
 }
+
+// Sum returns the sum of v's values, read as fast as this core streams
+// memory. It is the read floor the scan benchmarks compare a scan of the
+// same vectors with, not a numerically careful sum.
+func Sum(v []float32) float32 {
+	if hasAVX2FMA && len(v) >= 32 {
+		n := len(v) &^ 31
+		return sumAVX2(&v[0], n) + sumGeneric(v[n:])
+	}
+	return sumGeneric(v)
+}

@@ -179,6 +179,43 @@ func TestDotManyIdxGathersRows(t *testing.T) {
 	}
 }
 
+// TestARowScoresAlikeInEveryScan: an unfiltered scan (DotMany) and a
+// filtered one (DotManyIdx, the row gathered with any neighbours, in any
+// order) give a row bitwise the same dot product, so that a query's
+// scores, and its ties, never depend on its filter.
+func TestARowScoresAlikeInEveryScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, k := range kernels() {
+		t.Run(k.name, func(t *testing.T) {
+			for _, d := range lengths() {
+				const nrows = 11
+				q, arena := randVec(r, d), randVec(r, nrows*d)
+				all := make([]float32, nrows)
+				k.dotMany(q, arena, all)
+				for _, rows := range [][]int32{{3}, {10, 9}, {7, 1, 4}, {0, 2, 4, 6, 8, 10}, {10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0}} {
+					out := make([]float32, len(rows))
+					k.dotManyIdx(q, arena, rows, out)
+					for i, ri := range rows {
+						if math.Float32bits(out[i]) != math.Float32bits(all[ri]) {
+							t.Fatalf("d=%d row %d: gathered among %v %v, scanned %v", d, ri, rows, out[i], all[ri])
+						}
+					}
+				}
+				// A scan starting at any row scores it alike too.
+				for lo := range nrows {
+					part := make([]float32, nrows-lo)
+					k.dotMany(q, arena[lo*d:], part)
+					for i := range part {
+						if math.Float32bits(part[i]) != math.Float32bits(all[lo+i]) {
+							t.Fatalf("d=%d row %d: scanned from row %d %v, from 0 %v", d, lo+i, lo, part[i], all[lo+i])
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
 func TestKernelsAgreeOnLargeArena(t *testing.T) {
 	// The same rows through every kernel, at an embedding size: the results
 	// differ only by float32 rounding.
@@ -269,5 +306,22 @@ func TestCPUFeatureDetection(t *testing.T) {
 	}
 	if hasAVX2FMA != want {
 		t.Fatalf("hasAVX2FMA = %v, /proc/cpuinfo says %v", hasAVX2FMA, want)
+	}
+}
+
+func TestSum(t *testing.T) {
+	for _, n := range lengths() {
+		v := make([]float32, n)
+		var want float32
+		for i := range v {
+			v[i] = float32(i % 7) // small integers: every order sums exactly
+			want += v[i]
+		}
+		if got := Sum(v); got != want {
+			t.Fatalf("n=%d: Sum = %v, want %v", n, got, want)
+		}
+		if got := sumGeneric(v); got != want {
+			t.Fatalf("n=%d: sumGeneric = %v, want %v", n, got, want)
+		}
 	}
 }
