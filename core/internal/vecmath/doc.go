@@ -3,10 +3,11 @@
 // A query is one pass over an arena of float32 vectors; at 384 or more
 // dimensions that pass is bound by memory bandwidth, not arithmetic. On
 // amd64 CPUs with AVX2 and FMA (checked once, with CPUID, when the package
-// is initialised) the kernels are assembly that reads four rows at a time
-// against one load of the query, with eight independent accumulators, and
-// prefetches the next four rows while it does. Every
-// other platform, and amd64 built with the purego tag, uses portable Go
+// is initialised) the kernels are assembly: DotMany reads its rows in
+// memory order, one stream with a software prefetch 1 KiB ahead, and
+// DotManyIdx (rows gathered by a filter) reads four rows at a time against
+// one load of the query and prefetches the next four while it does. Both
+// give a row bitwise the same dot product. Every other platform, and amd64 built with the purego tag, uses portable Go
 // with several accumulators. Both sum in float32 in an order different from
 // a plain loop, so results differ from it by a few units in the last place
 // (the tests bound the error against a float64 reference).
