@@ -13,6 +13,7 @@ import (
 
 	"github.com/foliovec/folio/core/internal/bm25"
 	"github.com/foliovec/folio/core/internal/chanlock"
+	"github.com/foliovec/folio/core/internal/scan"
 	"github.com/foliovec/folio/core/internal/share"
 	"github.com/foliovec/folio/core/pathutil"
 )
@@ -141,7 +142,8 @@ type LocalIndex struct {
 	// document index's chunk keys).
 	inlineKeys []string
 
-	cur atomic.Pointer[snapshot] // last commit; nil until loaded
+	cur    atomic.Pointer[snapshot] // last commit; nil until loaded
+	passes scan.Shared              // the shared passes of unfiltered exact queries
 
 	mu     chanlock.Mutex    // serialises writers and the first load
 	update *batch            // the open batch, or nil; guarded by mu

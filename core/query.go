@@ -205,6 +205,10 @@ func (ix *LocalIndex) topK(ctx context.Context, s *snapshot, sel selection, vect
 	if codes := s.quantCodes(); ix.rerank > 0 && codes != nil {
 		return scan.QuantTopK(ctx, &s.Rows, sel, vector, topK, ix.rerank, codes)
 	}
+	if sel.All && !s.Mixed && s.Dim > 0 && len(s.meta) > 0 && vecmath.Length(vector) != 0 {
+		// Concurrent unfiltered queries share their passes over the rows.
+		return ix.passes.TopK(ctx, &s.Rows, s.len(), vector, topK)
+	}
 	return scan.TopK(ctx, &s.Rows, sel, vector, topK)
 }
 

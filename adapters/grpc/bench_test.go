@@ -89,7 +89,7 @@ func BenchmarkQueryItems(b *testing.B) {
 			ts, ix, queries := benchServer(b, n)
 			var k atomic.Int64
 			query := func() []float32 { return queries[k.Add(1)%int64(len(queries))] }
-			for _, g := range []int{1, 2} {
+			for _, g := range []int{1, 2, 16} {
 				b.Run(fmt.Sprintf("in-process/goroutines=%d", g), func(b *testing.B) {
 					measure(b, g, func(ctx context.Context) error {
 						_, err := ix.QueryItems(ctx, query(), "", 10, nil, false)
@@ -97,6 +97,14 @@ func BenchmarkQueryItems(b *testing.B) {
 					})
 				})
 			}
+			// The floor of a call: a Healthcheck, which does no work,
+			// over the same connection.
+			b.Run("grpc-healthcheck/clients=1", func(b *testing.B) {
+				measure(b, 1, func(ctx context.Context) error {
+					_, err := ts.client.Healthcheck(ctx, &vectrapb.HealthcheckRequest{})
+					return err
+				})
+			})
 			for _, clients := range []int{1, 8, 32} {
 				b.Run(fmt.Sprintf("grpc/clients=%d", clients), func(b *testing.B) {
 					measure(b, clients, func(ctx context.Context) error {

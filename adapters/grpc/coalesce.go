@@ -8,9 +8,10 @@ import (
 )
 
 // coalescer answers concurrent queries on one index together, through the
-// engine's batched query (core.LocalIndex.QueryItemsBatch,
-// core.LocalDocumentIndex.QueryDocumentsBatch), which reads the vectors
-// once for the whole batch. A call that finds the index idle is answered at
+// engine's batched query (core.LocalDocumentIndex.QueryDocumentsBatch, which
+// embeds the batch's texts in one call and reads the vectors once for the
+// whole batch). QueryItems calls need none: the engine's Query shares its
+// passes over the vectors with the concurrent calls itself. A call that finds the index idle is answered at
 // once, alone, so a call arriving by itself waits for nothing; calls that
 // arrive while a scan runs queue, and the next batch takes them all when
 // the scan ends. Each answer is what the call would get alone: the
@@ -36,11 +37,6 @@ type coalescedCall[Q, R any] struct {
 	res  R
 	err  error
 	done chan struct{}
-}
-
-// itemCoalescer batches ix's QueryItems calls.
-func itemCoalescer(ix *core.LocalIndex) *coalescer[core.ItemQuery, []core.QueryResult] {
-	return &coalescer[core.ItemQuery, []core.QueryResult]{solo: ix.Query, batch: ix.QueryItemsBatch}
 }
 
 // documentCoalescer batches d's QueryDocuments calls.

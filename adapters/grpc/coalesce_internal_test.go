@@ -256,3 +256,9 @@ func TestCoalescedDocumentQueriesAnswerAsAlone(t *testing.T) {
 		t.Fatal("no batch: the calls were not coalesced")
 	}
 }
+
+// itemCoalescer batches ix's QueryItems calls: the coalescer's own tests
+// run it over item queries, the simplest it batches.
+func itemCoalescer(ix *core.LocalIndex) *coalescer[core.ItemQuery, []core.QueryResult] {
+	return &coalescer[core.ItemQuery, []core.QueryResult]{solo: ix.Query, batch: ix.QueryItemsBatch}
+}

@@ -98,7 +98,6 @@ func (v *service) DeleteIndex(ctx context.Context, req *vectrapb.DeleteIndexRequ
 		return nil, err
 	}
 	v.s.writes.forget(mi.Index)
-	v.s.queries.Delete(mi.Index)
 	if mi.Documents != nil {
 		v.s.docs.Delete(mi.Documents)
 	}
@@ -266,8 +265,9 @@ func (v *service) QueryItems(ctx context.Context, req *vectrapb.QueryItemsReques
 	if err != nil {
 		return nil, err
 	}
-	// Concurrent calls on one index are answered together (coalesce.go).
-	hits, err := v.s.itemQueries(mi.Index).query(ctx, core.ItemQuery{Vector: vec, Query: req.GetText(), TopK: topK, Filter: filter})
+	// Concurrent unfiltered calls on one index share their passes over the
+	// vectors: the engine's Query joins a pass already running.
+	hits, err := mi.Index.Query(ctx, core.ItemQuery{Vector: vec, Query: req.GetText(), TopK: topK, Filter: filter})
 	if err != nil {
 		return nil, toStatus(err)
 	}

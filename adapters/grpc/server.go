@@ -88,7 +88,6 @@ type IndexServer struct {
 	health  *health.Server
 	started time.Time
 	writes  writeLocks
-	queries sync.Map // *core.LocalIndex → its QueryItems coalescer
 	docs    sync.Map // *core.LocalDocumentIndex → its QueryDocuments coalescer
 
 	mu      sync.Mutex
@@ -303,15 +302,6 @@ func (w *writeLocks) lock(ctx context.Context, ix *core.LocalIndex) (unlock func
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-}
-
-// itemQueries returns the coalescer of ix's QueryItems calls.
-func (s *IndexServer) itemQueries(ix *core.LocalIndex) *coalescer[core.ItemQuery, []core.QueryResult] {
-	if v, ok := s.queries.Load(ix); ok {
-		return v.(*coalescer[core.ItemQuery, []core.QueryResult])
-	}
-	v, _ := s.queries.LoadOrStore(ix, itemCoalescer(ix))
-	return v.(*coalescer[core.ItemQuery, []core.QueryResult])
 }
 
 // documentQueries returns the coalescer of d's QueryDocuments calls.

@@ -152,23 +152,31 @@ const batchL1Bytes = 24 << 10
 // block of rows at a time for every query while the block is in cache:
 // result j is what TopK returns for queries[j] and ks[j].
 func Batch(ctx context.Context, rows *Rows, n int, queries [][]float32, ks []int) ([][]topk.Scored, error) {
-	d := rows.Dim
+	return batchRange(ctx, rows, 0, n, queries, ks)
+}
+
+// batchRange is Batch over rows lo..hi-1 alone.
+func batchRange(ctx context.Context, rows *Rows, lo, hi int, queries [][]float32, ks []int) ([][]topk.Scored, error) {
+	d, n := rows.Dim, hi-lo
 	scans := make([]batchQuery, len(queries))
 	for j, q := range queries {
 		scans[j] = batchQuery{q: q, qnorm: vecmath.Length(q), k: min(ks[j], n)}
 	}
 	blk := max(4, batchL1Bytes/(4*d)&^3)
+	if len(scans) == 1 {
+		blk = block // nothing to share a block with: read it as TopK does
+	}
 	workers := max(min(runtime.GOMAXPROCS(0), n/MinRowsPerWorker), 1)
 	heaps := make([][]*topk.Heap, workers) // [worker][query]
 	done := make([]bool, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
-		lo, hi := w*n/workers, (w+1)*n/workers
+		wlo, whi := lo+w*n/workers, lo+(w+1)*n/workers
 		heaps[w] = make([]*topk.Heap, len(scans))
 		for j := range scans {
-			heaps[w][j] = topk.New(min(scans[j].k, hi-lo))
+			heaps[w][j] = topk.New(min(scans[j].k, whi-wlo))
 		}
-		wg.Go(func() { done[w] = batchRun(ctx, rows, scans, heaps[w], lo, hi, blk) })
+		wg.Go(func() { done[w] = batchRun(ctx, rows, scans, heaps[w], wlo, whi, blk) })
 	}
 	wg.Wait()
 	for _, ok := range done {
