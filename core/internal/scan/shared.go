@@ -164,29 +164,11 @@ func (p *pass) score() {
 			kept = append(kept, m)
 			continue
 		}
-		m.res = best(m.k, m.parts)
+		m.res = topk.Best(m.k, m.parts...)
 		close(m.done)
 	}
 	clear(p.active[len(kept):])
 	p.active = kept
-}
-
-// best returns the k best of parts, best first.
-func best(k int, parts [][]topk.Scored) []topk.Scored {
-	var all []topk.Scored
-	for _, part := range parts {
-		all = append(all, part...)
-	}
-	slices.SortFunc(all, func(a, b topk.Scored) int {
-		switch {
-		case a.Better(b):
-			return -1
-		case b.Better(a):
-			return 1
-		}
-		return 0
-	})
-	return all[:min(k, len(all))]
 }
 
 // running returns the pass running, nil when none (tests).

@@ -93,9 +93,19 @@ func (t *Heap) down(i int) {
 
 // Merge merges heaps into the k best, best first.
 func Merge(k int, heaps ...*Heap) []Scored {
+	parts := make([][]Scored, len(heaps))
+	for i, h := range heaps {
+		parts[i] = h.heap
+	}
+	return Best(k, parts...)
+}
+
+// Best returns the k best of the candidates in parts, best first: when
+// each part holds the k best of its own rows, the k best of all the rows.
+func Best(k int, parts ...[]Scored) []Scored {
 	var all []Scored
-	for _, h := range heaps {
-		all = append(all, h.heap...)
+	for _, p := range parts {
+		all = append(all, p...)
 	}
 	slices.SortFunc(all, func(a, b Scored) int {
 		switch {
