@@ -17,6 +17,20 @@ const block = 256
 // others would cost more than it saves.
 const MinRowsPerWorker = 4096
 
+// split runs fn(w, lo', hi') for the workers contiguous parts w of
+// [lo, hi), the last on the calling goroutine, and returns when every call
+// has: the caller scans a part instead of waiting to be woken when the
+// others are done, and one goroutine fewer has to start.
+func split(lo, hi, workers int, fn func(w, lo, hi int)) {
+	n := hi - lo
+	var wg sync.WaitGroup
+	for w := range workers - 1 {
+		wg.Go(func() { fn(w, lo+w*n/workers, lo+(w+1)*n/workers) })
+	}
+	fn(workers-1, lo+(workers-1)*n/workers, hi)
+	wg.Wait()
+}
+
 // scan is one query's scoring pass over a selection.
 type scan[M ~map[string]any] struct {
 	rows  *Rows
@@ -59,13 +73,10 @@ func TopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M], 
 	}
 	heaps := make([]*topk.Heap, workers)
 	done := make([]bool, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*n/workers, (w+1)*n/workers
+	split(0, n, workers, func(w, lo, hi int) {
 		heaps[w] = topk.New(min(k, hi-lo)) // a worker never holds more than its rows
-		wg.Go(func() { done[w] = sc.run(ctx, lo, hi, heaps[w]) })
-	}
-	wg.Wait()
+		done[w] = sc.run(ctx, lo, hi, heaps[w])
+	})
 	for _, ok := range done {
 		if !ok {
 			return nil, ctx.Err()
@@ -169,16 +180,13 @@ func batchRange(ctx context.Context, rows *Rows, lo, hi int, queries [][]float32
 	workers := max(min(runtime.GOMAXPROCS(0), n/MinRowsPerWorker), 1)
 	heaps := make([][]*topk.Heap, workers) // [worker][query]
 	done := make([]bool, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wlo, whi := lo+w*n/workers, lo+(w+1)*n/workers
+	split(lo, hi, workers, func(w, wlo, whi int) {
 		heaps[w] = make([]*topk.Heap, len(scans))
 		for j := range scans {
 			heaps[w][j] = topk.New(min(scans[j].k, whi-wlo))
 		}
-		wg.Go(func() { done[w] = batchRun(ctx, rows, scans, heaps[w], wlo, whi, blk) })
-	}
-	wg.Wait()
+		done[w] = batchRun(ctx, rows, scans, heaps[w], wlo, whi, blk)
+	})
 	for _, ok := range done {
 		if !ok {
 			return nil, ctx.Err()

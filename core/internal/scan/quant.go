@@ -4,7 +4,6 @@ import (
 	"context"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/foliovec/folio/core/internal/topk"
 	"github.com/foliovec/folio/core/internal/vecmath"
@@ -86,13 +85,10 @@ func QuantTopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection
 	} else {
 		heaps := make([]*topk.Heap, workers)
 		done := make([]bool, workers)
-		var wg sync.WaitGroup
-		for w := range workers {
-			lo, hi := w*n/workers, (w+1)*n/workers
+		split(0, n, workers, func(w, lo, hi int) {
 			heaps[w] = topk.New(min(m, hi-lo))
-			wg.Go(func() { done[w] = qs.run(ctx, lo, hi, heaps[w]) })
-		}
-		wg.Wait()
+			done[w] = qs.run(ctx, lo, hi, heaps[w])
+		})
 		for _, ok := range done {
 			if !ok {
 				return nil, ctx.Err()

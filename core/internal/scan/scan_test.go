@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/foliovec/folio/core/internal/filter"
@@ -203,5 +204,36 @@ func BenchmarkExactScanAgainstReadFloor(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// split covers [lo, hi) with workers contiguous parts, each once.
+func TestSplit(t *testing.T) {
+	for _, c := range []struct{ lo, hi, workers int }{{0, 10, 1}, {0, 10, 3}, {5, 8, 3}, {100, 20_100, 7}} {
+		seen := make([]atomic.Int32, c.hi)
+		var last atomic.Int32
+		split(c.lo, c.hi, c.workers, func(w, lo, hi int) {
+			if w == c.workers-1 {
+				last.Store(1)
+				if lo > hi || hi != c.hi {
+					t.Errorf("%+v: the last part is %d..%d", c, lo, hi)
+				}
+			}
+			for i := lo; i < hi; i++ {
+				seen[i].Add(1)
+			}
+		})
+		for i := range seen {
+			want := int32(0)
+			if i >= c.lo {
+				want = 1
+			}
+			if got := seen[i].Load(); got != want {
+				t.Fatalf("%+v: row %d covered %d times", c, i, got)
+			}
+		}
+		if last.Load() != 1 {
+			t.Fatalf("%+v: no last part", c)
+		}
 	}
 }
