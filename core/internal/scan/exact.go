@@ -214,7 +214,10 @@ type batchQuery struct {
 // a time. It reports false when ctx was cancelled.
 func batchRun(ctx context.Context, rows *Rows, scans []batchQuery, heaps []*topk.Heap, lo, hi, blk int) bool {
 	d := rows.Dim
-	out := make([]float32, blk)
+	var outs [4][]float32
+	for i := range outs {
+		outs[i] = make([]float32, blk)
+	}
 	inv := make([]float64, blk)
 	for start, blocks := lo, 0; start < hi; start, blocks = start+blk, blocks+1 {
 		if blocks%256 == 255 && ctx.Err() != nil {
@@ -229,30 +232,47 @@ func batchRun(ctx context.Context, rows *Rows, scans []batchQuery, heaps []*topk
 				inv[r] = 0
 			}
 		}
-		for j := range scans {
-			sc, h := &scans[j], heaps[j]
-			vecmath.DotMany(sc.q, arena, out[:end-start])
-			// A row whose score is surely at most the heap's floor is
-			// skipped without the division offer makes: its dot
-			// product over its length, below the floor by more than
-			// rounding, cannot enter. Anything else goes through offer,
-			// which ranks exactly as the single-query scan does.
-			limit := math.Inf(-1)
-			if h.Full() {
-				f := h.Floor() * sc.qnorm
-				limit = f - math.Abs(f)*1e-9
+		for j := 0; j < len(scans); j += 4 {
+			group := scans[j:min(j+4, len(scans))]
+			var qs [4][]float32
+			for g := range qs {
+				// A short group repeats its last query, scored and unused.
+				qs[g] = group[min(g, len(group)-1)].q
 			}
-			for r := range end - start {
-				if a := float64(out[r]) * inv[r]; a < limit && a > -math.MaxFloat64 {
-					continue
-				}
-				offer(h, rows, sc.q, sc.qnorm, int32(start+r), out[r])
-				if h.Full() {
-					f := h.Floor() * sc.qnorm
-					limit = f - math.Abs(f)*1e-9
-				}
+			blockOuts := [4][]float32{outs[0][:end-start], outs[1][:end-start], outs[2][:end-start], outs[3][:end-start]}
+			if len(group) == 1 {
+				vecmath.DotMany(qs[0], arena, blockOuts[0])
+			} else {
+				vecmath.DotMany4(&qs, arena, &blockOuts)
+			}
+			for g := range group {
+				offerBlock(heaps[j+g], rows, &group[g], start, blockOuts[g], inv)
 			}
 		}
 	}
 	return true
+}
+
+// offerBlock offers to h the rows from start whose dot products with sc's
+// query are out, inv holding their inverse lengths. A row whose score is
+// surely at most the heap's floor is skipped without the division offer
+// makes: its dot product over its length, below the floor by more than
+// rounding, cannot enter. Anything else goes through offer, which ranks
+// exactly as the single-query scan does.
+func offerBlock(h *topk.Heap, rows *Rows, sc *batchQuery, start int, out []float32, inv []float64) {
+	limit := math.Inf(-1)
+	if h.Full() {
+		f := h.Floor() * sc.qnorm
+		limit = f - math.Abs(f)*1e-9
+	}
+	for r := range out {
+		if a := float64(out[r]) * inv[r]; a < limit && a > -math.MaxFloat64 {
+			continue
+		}
+		offer(h, rows, sc.q, sc.qnorm, int32(start+r), out[r])
+		if h.Full() {
+			f := h.Floor() * sc.qnorm
+			limit = f - math.Abs(f)*1e-9
+		}
+	}
 }

@@ -51,6 +51,14 @@ func dotRowsAVX2(q *float32, n int, rows *float32, count int, out *float32, ahea
 // about the same at 2 and 4 KiB).
 const rowsPrefetchBytes = 1 << 10
 
+// dotRows4QAVX2 writes into out[j][0..count) the dot products of the n
+// values at q[j] with the count contiguous rows of n values at rows, for
+// the four queries j, reading each block of a row once for all four. n,
+// count >= 1. Each result is bitwise the one dotRowsAVX2 gives.
+//
+//go:noescape
+func dotRows4QAVX2(q *[4]*float32, n int, rows *float32, count int, out *[4]*float32)
+
 func dotManyAVX2(q, arena, out []float32) {
 	d := len(q)
 	if d == 0 {
@@ -181,4 +189,23 @@ func dotInt8ManyIdxAVX2(q, codes []int8, rows []int32, out []int32) {
 // int8Row returns row r of a row-major int8 matrix of d columns.
 func int8Row(codes []int8, r int32, d int) []int8 {
 	return codes[int(r)*d : (int(r)+1)*d]
+}
+
+func dotMany4AVX2(qs *[4][]float32, arena []float32, outs *[4][]float32) {
+	d, rows := len(qs[0]), len(outs[0])
+	if rows == 0 {
+		return
+	}
+	if d == 0 {
+		for _, out := range outs {
+			clear(out)
+		}
+		return
+	}
+	_ = arena[rows*d-1] // the rows lie within the arena
+	var q, out [4]*float32
+	for j := range 4 {
+		q[j], out[j] = &qs[j][:d][0], &outs[j][:rows][0]
+	}
+	dotRows4QAVX2(&q, d, &arena[0], rows, &out)
 }

@@ -296,6 +296,126 @@ rowsreduce:
 	VZEROUPPER
 	RET
 
+// func dotRows4QAVX2(q *[4]*float32, n int, rows *float32, count int, out *[4]*float32)
+//
+// n >= 1, count >= 1. For each of the count contiguous rows of n values at
+// rows, it writes into out[j][i] the dot product of the n values at q[j]
+// with row i, for the four queries j: each 8-value block of a row is loaded
+// once for the four queries (eight accumulators, two per query), which
+// cuts the loads of a batched scan of rows already in cache by 40 %. Each
+// dot product's arithmetic is dotRowsAVX2's (and dot4AVX2's) exactly.
+TEXT ·dotRows4QAVX2(SB), NOSPLIT, $0-40
+	MOVQ q+0(FP), AX
+	MOVQ 0(AX), R8
+	MOVQ 8(AX), R9
+	MOVQ 16(AX), R10
+	MOVQ 24(AX), R11
+	MOVQ n+8(FP), CX
+	MOVQ rows+16(FP), SI
+	MOVQ count+24(FP), R12
+	MOVQ CX, DX
+	ANDQ $-16, DX            // DX: the values taken 16 at a time
+	MOVQ CX, R13
+	SUBQ DX, R13             // R13: the rest, 0..15
+	MOVQ R13, R14
+	ANDQ $7, R14             // R14: the masked tail, n%8
+	LEAQ tailmask<>(SB), BX
+	MOVQ R14, AX
+	NEGQ AX
+	VMOVUPS 32(BX)(AX*4), Y15
+	SHLQ $2, CX              // CX: a row's bytes
+	XORQ DI, DI              // DI: the row's offset into each out
+
+q4row:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ AX, AX
+	TESTQ DX, DX
+	JZ   q4one8
+
+q4loop16:
+	VMOVUPS     (SI)(AX*4), Y8
+	VMOVUPS     32(SI)(AX*4), Y9
+	VFMADD231PS (R8)(AX*4), Y8, Y0
+	VFMADD231PS 32(R8)(AX*4), Y9, Y1
+	VFMADD231PS (R9)(AX*4), Y8, Y2
+	VFMADD231PS 32(R9)(AX*4), Y9, Y3
+	VFMADD231PS (R10)(AX*4), Y8, Y4
+	VFMADD231PS 32(R10)(AX*4), Y9, Y5
+	VFMADD231PS (R11)(AX*4), Y8, Y6
+	VFMADD231PS 32(R11)(AX*4), Y9, Y7
+	ADDQ $16, AX
+	CMPQ AX, DX
+	JB   q4loop16
+
+q4one8:
+	CMPQ R13, $8
+	JB   q4tail
+	VMOVUPS     (SI)(AX*4), Y8
+	VFMADD231PS (R8)(AX*4), Y8, Y0
+	VFMADD231PS (R9)(AX*4), Y8, Y2
+	VFMADD231PS (R10)(AX*4), Y8, Y4
+	VFMADD231PS (R11)(AX*4), Y8, Y6
+	ADDQ $8, AX
+
+q4tail:
+	TESTQ R14, R14
+	JZ    q4reduce
+	VMASKMOVPS  (SI)(AX*4), Y15, Y9
+	VMASKMOVPS  (R8)(AX*4), Y15, Y8
+	VFMADD231PS Y9, Y8, Y1
+	VMASKMOVPS  (R9)(AX*4), Y15, Y8
+	VFMADD231PS Y9, Y8, Y3
+	VMASKMOVPS  (R10)(AX*4), Y15, Y8
+	VFMADD231PS Y9, Y8, Y5
+	VMASKMOVPS  (R11)(AX*4), Y15, Y8
+	VFMADD231PS Y9, Y8, Y7
+
+q4reduce:
+	// Each query's two accumulators, reduced as dotRowsAVX2 reduces one
+	// row's, into X0, X2, X4, X6.
+	VADDPS  Y1, Y0, Y0
+	VADDPS  Y3, Y2, Y2
+	VADDPS  Y5, Y4, Y4
+	VADDPS  Y7, Y6, Y6
+	VHADDPS Y0, Y0, Y0
+	VHADDPS Y2, Y2, Y2
+	VHADDPS Y4, Y4, Y4
+	VHADDPS Y6, Y6, Y6
+	VHADDPS Y0, Y0, Y0
+	VHADDPS Y2, Y2, Y2
+	VHADDPS Y4, Y4, Y4
+	VHADDPS Y6, Y6, Y6
+	VEXTRACTF128 $1, Y0, X1
+	VEXTRACTF128 $1, Y2, X3
+	VEXTRACTF128 $1, Y4, X5
+	VEXTRACTF128 $1, Y6, X7
+	VADDPS  X1, X0, X0
+	VADDPS  X3, X2, X2
+	VADDPS  X5, X4, X4
+	VADDPS  X7, X6, X6
+	MOVQ    out+32(FP), BX
+	MOVQ    0(BX), AX
+	MOVSS   X0, (AX)(DI*1)
+	MOVQ    8(BX), AX
+	MOVSS   X2, (AX)(DI*1)
+	MOVQ    16(BX), AX
+	MOVSS   X4, (AX)(DI*1)
+	MOVQ    24(BX), AX
+	MOVSS   X6, (AX)(DI*1)
+	ADDQ $4, DI
+	ADDQ CX, SI
+	DECQ R12
+	JNZ  q4row
+	VZEROUPPER
+	RET
+
 // func sumAVX2(p *float32, n int) float32
 TEXT ·sumAVX2(SB), NOSPLIT, $0-20
 	MOVQ p+0(FP), SI

@@ -325,3 +325,34 @@ func TestSum(t *testing.T) {
 		}
 	}
 }
+
+// DotMany4 gives each query bitwise what DotMany gives it, at every length
+// and row count, and reads nothing past a row or the arena.
+func TestDotMany4MatchesDotMany(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, d := range lengths() {
+		for _, rows := range []int{0, 1, 3, 4, 17} {
+			var qs, outs [4][]float32
+			for j := range qs {
+				qs[j] = withPoison(randVec(r, d))
+				outs[j] = make([]float32, rows+1)
+				outs[j][rows] = 999
+				outs[j] = outs[j][:rows]
+			}
+			arena := withPoison(randVec(r, rows*d))
+			DotMany4(&qs, arena, &outs)
+			for j := range qs {
+				want := make([]float32, rows)
+				DotMany(qs[j], arena, want)
+				for i := range rows {
+					if math.Float32bits(outs[j][i]) != math.Float32bits(want[i]) {
+						t.Fatalf("d=%d rows=%d query %d row %d: %v, DotMany %v", d, rows, j, i, outs[j][i], want[i])
+					}
+				}
+				if outs[j][:rows+1][rows] != 999 {
+					t.Fatalf("d=%d rows=%d query %d: wrote past its rows", d, rows, j)
+				}
+			}
+		}
+	}
+}
