@@ -6,8 +6,9 @@
 // is initialised) the kernels are assembly: DotMany reads its rows in
 // memory order, one stream with a software prefetch 1 KiB ahead, and
 // DotManyIdx (rows gathered by a filter) reads four rows at a time against
-// one load of the query and prefetches the next four while it does. Both
-// give a row bitwise the same dot product. Every other platform, and amd64 built with the purego tag, uses portable Go
+// one load of the query and prefetches the next four while it does;
+// DotMany4 (a batched scan, rows already in cache) scores four queries
+// against each row read once. All give a row bitwise the same dot product. Every other platform, and amd64 built with the purego tag, uses portable Go
 // with several accumulators. Both sum in float32 in an order different from
 // a plain loop, so results differ from it by a few units in the last place
 // (the tests bound the error against a float64 reference).
