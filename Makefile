@@ -168,6 +168,13 @@ bench:
 several-servers-test:
 	cd cmd/folio && FOLIO_SEVERAL_SERVERS_ROUNDS=60 $(GO) test -count=1 -run '^TestSeveralServersOverABucket$$' -v . | grep -E '^(---|ok|FAIL)|commits seen|servers_test'
 
+## server-bench: the server figures of docs/benchmarks.md in one run: folio
+## serve and Vectra 0.15's own server under folio load, beside the engine in
+## process (SECONDS_EACH=10 a load).
+.PHONY: server-bench
+server-bench:
+	scripts/server-bench.sh
+
 ## eval: the retrieval benchmark: the questions of testdata/eval, each naming
 ## the file that answers it, asked of a document index of its corpus; prints
 ## hit@1, hit@3 and MRR for vector, hybrid and fused hybrid search under

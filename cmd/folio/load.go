@@ -13,8 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
 )
@@ -33,6 +35,8 @@ type loadConfig struct {
 	mix                      map[string]int
 	token                    string
 	seed                     uint64
+	create                   int    // items to create the index with first; 0: use it as it is
+	format                   string // the created index's format
 }
 
 // loadStats is what load measured of one kind of call (or of all).
@@ -66,10 +70,16 @@ Kinds, weighted by --mix kind=weight:
   docs    QueryDocuments of --text on --doc-index
   insert  InsertItem of a random vector (it writes to the index)
 
-Each client has its own connection, as separate users do.`,
+Each client has its own connection, as separate users do.
+
+With --create N the index is first created (replacing one of that name) and
+filled with N random unit vectors of --dims dimensions, metadata "group"
+0..9, over the same service (BatchInsertItems, 1,000 at a time), so the same
+command prepares a benchmark on folio serve and on Vectra's own server.`,
 		Example: `  folio load --index vectors --dims 384 --concurrency 8 --duration 10s
   folio load --index docs --mix docs=1 --text "how do I create an index"
-  folio load --index vectors --mix query=8 --mix filter=1 --mix insert=1 --filter '{"group": 1}'`,
+  folio load --index vectors --mix query=8 --mix filter=1 --mix insert=1 --filter '{"group": 1}'
+  folio load --index bench --create 100000 --format protobuf --concurrency 16`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cfg.index == "" {
@@ -78,8 +88,8 @@ Each client has its own connection, as separate users do.`,
 			if cfg.docIndex == "" {
 				cfg.docIndex = cfg.index
 			}
-			if cfg.concurrency < 1 || cfg.dims < 1 || cfg.topK < 1 || cfg.requests < 0 {
-				return usagef("--concurrency, --dims and --top-k must be at least 1, --requests at least 0")
+			if cfg.concurrency < 1 || cfg.dims < 1 || cfg.topK < 1 || cfg.requests < 0 || cfg.create < 0 {
+				return usagef("--concurrency, --dims and --top-k must be at least 1, --requests and --create at least 0")
 			}
 			var err error
 			if cfg.mix, err = parseMix(mix); err != nil {
@@ -87,6 +97,15 @@ Each client has its own connection, as separate users do.`,
 			}
 			if cfg.token, err = readToken(tokenFile); err != nil {
 				return err
+			}
+			if cfg.create > 0 {
+				start := time.Now()
+				if err := createLoadIndex(cmd.Context(), cfg); err != nil {
+					return err
+				}
+				if !a.quiet {
+					fmt.Fprintf(a.stderr, "created index %s: %d items of %d dimensions in %.1f s\n", cfg.index, cfg.create, cfg.dims, time.Since(start).Seconds())
+				}
 			}
 			stats, err := runLoad(cmd.Context(), cfg)
 			if err != nil {
@@ -119,6 +138,8 @@ Each client has its own connection, as separate users do.`,
 	f.StringArrayVar(&mix, "mix", []string{"query=1"}, "`KIND=WEIGHT`: query, filter, docs or insert and its share of the calls (several allowed)")
 	f.StringVar(&tokenFile, "token-file", "", "file holding the bearer token (else $"+tokenEnv+" if set)")
 	f.Uint64Var(&cfg.seed, "seed", 1, "seed of the random vectors and the mix")
+	f.IntVar(&cfg.create, "create", 0, "first create --index (replacing one of that name) with this many random items")
+	f.StringVar(&cfg.format, "format", "json", "format of the index --create makes: json or protobuf")
 	return cmd
 }
 
@@ -286,6 +307,39 @@ func loadCall(ctx context.Context, c vectrapb.VectraServiceClient, cfg loadConfi
 			Metadata: map[string]*vectrapb.MetadataValue{"group": {Value: &vectrapb.MetadataValue_NumberValue{NumberValue: float64(rng.IntN(4))}}}})
 	}
 	return err
+}
+
+// createLoadIndex creates cfg.index, replacing one of that name, and fills
+// it with cfg.create random unit vectors, metadata "group" 0..9.
+func createLoadIndex(ctx context.Context, cfg loadConfig) error {
+	if cfg.token != "" {
+		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+cfg.token)
+	}
+	conn, err := grpc.NewClient(cfg.address, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	c := vectrapb.NewVectraServiceClient(conn)
+	if _, err := c.DeleteIndex(ctx, &vectrapb.DeleteIndexRequest{IndexName: cfg.index}); err != nil && status.Code(err) != codes.NotFound {
+		return fmt.Errorf("delete index %s: %w", cfg.index, err)
+	}
+	if _, err := c.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: cfg.index, Format: cfg.format}); err != nil {
+		return fmt.Errorf("create index %s: %w", cfg.index, err)
+	}
+	rng := rand.New(rand.NewPCG(cfg.seed, 0xc0ffee))
+	const chunk = 1000
+	for lo := 0; lo < cfg.create; lo += chunk {
+		req := &vectrapb.BatchInsertItemsRequest{IndexName: cfg.index}
+		for i := lo; i < min(lo+chunk, cfg.create); i++ {
+			req.Items = append(req.Items, &vectrapb.InsertItemRequest{IndexName: cfg.index, Id: strconv.Itoa(i), Vector: unitVector(rng, cfg.dims),
+				Metadata: map[string]*vectrapb.MetadataValue{"group": {Value: &vectrapb.MetadataValue_NumberValue{NumberValue: float64(i % 10)}}}})
+		}
+		if _, err := c.BatchInsertItems(ctx, req); err != nil {
+			return fmt.Errorf("insert items %d..%d into %s: %w", lo, lo+len(req.Items)-1, cfg.index, err)
+		}
+	}
+	return nil
 }
 
 // unitVector is a random vector of n Gaussian components scaled to length 1.

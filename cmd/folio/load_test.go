@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/foliovec/folio"
+	codecpb "github.com/foliovec/folio/adapters/codec-pb"
 	"github.com/foliovec/folio/core"
 )
 
@@ -63,4 +64,25 @@ func TestLoadAgainstAServer(t *testing.T) {
 		t.Errorf("stderr %q, want %q", res.stderr, want)
 	}
 	must(t, dir, 2, "load", "--index", "vectors", "--mix", "scan=1")
+
+	// --create makes the index over the service, replacing one of that
+	// name, and the run then queries it.
+	for _, n := range []int{1500, 30} {
+		res = must(t, dir, 0, "load", "--address", fmt.Sprintf("127.0.0.1:%d", port), "--index", "made", "--create", fmt.Sprint(n),
+			"--format", "protobuf", "--dims", "8", "--requests", "20", "--json")
+		if want := fmt.Sprintf("created index made: %d items of 8 dimensions", n); !strings.Contains(res.stderr, want) {
+			t.Errorf("stderr %q, want %q", res.stderr, want)
+		}
+		if r := decode[out](t, res); r.Stats[len(r.Stats)-1].Errors != 0 {
+			t.Errorf("queries of the created index failed: %+v", r.Stats)
+		}
+		made, err := folio.NewLocalIndex(filepath.Join(root, "made"), &folio.IndexOptions{Codec: codecpb.New(), FreshnessInterval: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		items, err := made.ListItems(t.Context())
+		if err != nil || len(items) != n || len(items[0].Vector) != 8 {
+			t.Fatalf("created index: %d items, %v; want %d of 8 dimensions", len(items), err, n)
+		}
+	}
 }
