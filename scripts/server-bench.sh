@@ -51,7 +51,7 @@ stop() { kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids
 load() {
 	local label=$1
 	shift
-	printf '%-44s %s\n' "$label" "$("$folio" load -q "$@" | awk '$1 == "all" { printf "%8s q/s  p50 %s ms  p99 %s ms", $4, $5, $7 }')"
+	printf '%-48s %s\n' "$label" "$("$folio" load -q "$@" | awk '$1 == "all" { printf "%8s q/s  p50 %s ms  p99 %s ms", $4, $5, $7 }')"
 }
 
 mkdir -p "$work/small" "$work/big"
@@ -76,6 +76,6 @@ stop
 
 echo "==> in process (core benchmarks, same machine)"
 (cd adapters/grpc && go test -run '^$' -bench 'BenchmarkQueryItems/items=10000$/in-process/goroutines=1$' -benchtime 2000x . |
-	awk '/^Benchmark/ { printf "%-44s p50 %s ms\n", "QueryItems, 10k×384, one at a time", $3 }')
+	awk '/^Benchmark/ { printf "%-48s p50 %s ms\n", "QueryItems, 10k×384, one at a time", $3 }')
 (cd core && go test -run '^$' -bench 'BenchmarkQueryBatch100kx384' . |
-	awk '/^Benchmark/ { split($1, n, "/"); sub(/-[0-9]+$/, "", n[2]); printf "%-44s %8.1f q/s\n", "QueryItemsBatch 100k×384, " n[2], 1000 / $5 }')
+	awk '/^Benchmark/ { split($1, n, "/"); sub(/-[0-9]+$/, "", n[2]); printf "%-48s %8.1f q/s\n", "QueryItemsBatch 100k×384, " n[2], 1000 / $5 }')
