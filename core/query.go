@@ -146,7 +146,7 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 	for i, q := range queries {
 		switch {
 		case q.TopK <= 0:
-		case ix.rerank == 0 && sels[i].All && !s.Mixed && s.Dim > 0 && vecmath.Length(q.Vector) != 0:
+		case ix.rerank == 0 && s.passable(sels[i], q.Vector):
 			shared = append(shared, i)
 		default:
 			if hits[i], err = ix.topK(ctx, s, sels[i], q.Vector, q.TopK); err != nil {
@@ -205,11 +205,18 @@ func (ix *LocalIndex) topK(ctx context.Context, s *snapshot, sel selection, vect
 	if codes := s.quantCodes(); ix.rerank > 0 && codes != nil {
 		return scan.QuantTopK(ctx, &s.Rows, sel, vector, topK, ix.rerank, codes)
 	}
-	if sel.All && !s.Mixed && s.Dim > 0 && len(s.meta) > 0 && vecmath.Length(vector) != 0 {
+	if s.passable(sel, vector) {
 		// Concurrent unfiltered queries share their passes over the rows.
 		return ix.passes.TopK(ctx, &s.Rows, s.len(), vector, topK)
 	}
 	return scan.TopK(ctx, &s.Rows, sel, vector, topK)
+}
+
+// passable reports whether a query of vector over sel can be scored in a
+// pass over s's arena with other queries (scan.Batch, scan.Shared): every
+// row selected, rows of one length, a query with a direction.
+func (s *snapshot) passable(sel selection, vector []float32) bool {
+	return sel.All && !s.Mixed && s.Dim > 0 && len(s.meta) > 0 && vecmath.Length(vector) != 0
 }
 
 // answer turns a query's hits into results: items with their full
