@@ -224,25 +224,28 @@ test test-short isolated bench: onnxruntime browser-tools vectra-browser
 ## vectra-browser: Vectra 0.15's browser build (vectra/browser from npm) bundled
 ## for a page with esbuild (npm, pinned), for the browser interop tests.
 ## Node's built-in modules it names but never calls in a browser are
-## stubbed, and Buffer, which its JSON codec takes as a global, comes from
-## the buffer package it depends on, as a bundler's Node polyfill gives it.
-## Built when missing.
+## stubbed; Buffer, which its JSON codec takes as a global, comes from the
+## buffer package it depends on, and crypto's createHash, which
+## upsertDocument calls, from sha.js (npm, pinned), as a bundler's Node
+## polyfill gives them. Built when missing or older than its crypto shim.
 ESBUILD_VERSION := 0.25.12
+SHAJS_VERSION := 2.4.12
 VECTRA_BROWSER := .cache/vectra-browser/vectra.js
 export FOLIO_VECTRA_BROWSER_BUNDLE := $(CURDIR)/$(VECTRA_BROWSER)
 .PHONY: vectra-browser
 vectra-browser: $(VECTRA_BROWSER)
-$(VECTRA_BROWSER):
+$(VECTRA_BROWSER): scripts/vectra-browser/crypto.js
 	@[ -f $(VECTRA_NPM)/node_modules/vectra/package.json ] || { \
 		echo "==> npm vectra@0.15.0 into $(VECTRA_NPM)"; \
 		npm install --prefix $(VECTRA_NPM) --no-audit --no-fund --loglevel=error vectra@0.15.0 >/dev/null; }
 	@echo "==> esbuild $(ESBUILD_VERSION): Vectra's browser build into $@"
-	@mkdir -p $(@D) && npm install --prefix $(@D) --no-audit --no-fund --loglevel=error esbuild@$(ESBUILD_VERSION) >/dev/null
+	@mkdir -p $(@D) && npm install --prefix $(@D) --no-audit --no-fund --loglevel=error esbuild@$(ESBUILD_VERSION) sha.js@$(SHAJS_VERSION) >/dev/null
 	@echo "module.exports = {};" > $(@D)/node-stub.js
 	@echo "globalThis.Buffer = require('buffer').Buffer; globalThis.vectra = require('vectra/browser');" > $(@D)/entry.js
-	@NODE_PATH=$(CURDIR)/$(VECTRA_NPM)/node_modules $(@D)/node_modules/.bin/esbuild $(@D)/entry.js --bundle \
+	@NODE_PATH=$(CURDIR)/$(VECTRA_NPM)/node_modules:$(CURDIR)/$(@D)/node_modules $(@D)/node_modules/.bin/esbuild $(@D)/entry.js --bundle \
 		--format=iife --platform=browser --log-level=error --outfile=$@.part \
-		$(foreach m,crypto fs/promises node:path path tty,--alias:$(m)=./$(@D)/node-stub.js) \
+		$(foreach m,fs/promises node:path path tty,--alias:$(m)=./$(@D)/node-stub.js) \
+		--alias:crypto=./scripts/vectra-browser/crypto.js \
 		--external:@huggingface/transformers && mv $@.part $@
 
 ## browser-tools: what the browser tests need, each installed when missing:

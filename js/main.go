@@ -1,0 +1,101 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"syscall/js"
+
+	embedhosted "github.com/foliovec/folio/adapters/embed-hosted"
+	fetchbrowser "github.com/foliovec/folio/adapters/fetch-browser"
+	storageidb "github.com/foliovec/folio/adapters/storage-idb"
+	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
+	"github.com/foliovec/folio/core"
+)
+
+func main() {
+	b := newBridge()
+	b.export()
+	select {} // answer the page's calls until it closes
+}
+
+func newBridge() *bridge {
+	b := &bridge{handles: handles{objs: map[int]any{}}}
+	index := func(obj any) *core.LocalIndex {
+		if d, ok := obj.(*core.LocalDocumentIndex); ok {
+			return d.LocalIndex
+		}
+		return obj.(*core.LocalIndex)
+	}
+	docIndex := indexMethods(index)
+	for name, m := range documentIndexMethods(b) {
+		docIndex[name] = m
+	}
+	storage := storageMethods()
+	embeddings := map[string]method{
+		"createEmbeddings": func(ctx context.Context, obj any, args []js.Value) (any, error) {
+			return createEmbeddings(ctx, obj.(core.EmbeddingsModel), arg(args, 0))
+		},
+	}
+	b.methods = map[string]map[string]method{
+		kind(&core.LocalIndex{}):          indexMethods(index),
+		kind(&core.LocalDocumentIndex{}):  docIndex,
+		kind(&core.LocalDocument{}):       documentMethods(func(obj any) *core.LocalDocument { return obj.(*core.LocalDocument) }),
+		kind(&core.LocalDocumentResult{}): resultMethods(),
+		kind(&storageidb.IndexedDBStorage{}): mergeMethods(storage, map[string]method{
+			"destroy": func(ctx context.Context, obj any, _ []js.Value) (any, error) {
+				return nil, obj.(*storageidb.IndexedDBStorage).Destroy(ctx)
+			},
+		}),
+		kind(&core.MemoryStorage{}):             storage,
+		kind(&embedhosted.HostedEmbeddings{}):   embeddings,
+		kind(&fetchbrowser.BrowserWebFetcher{}): {"fetch": b.fetch},
+	}
+	tokenizer := tokenizerMethods()
+	b.sync = map[string]map[string]method{
+		kind(tokenizertiktoken.New()): tokenizer,
+		kind(&core.TextSplitter{}):    {"split": split},
+		kind(&storageidb.IndexedDBStorage{}): {"close": func(_ context.Context, obj any, _ []js.Value) (any, error) {
+			return nil, obj.(*storageidb.IndexedDBStorage).Close()
+		}},
+		kind(&core.LocalIndex{}):         {"cancelUpdate": cancelUpdate(index)},
+		kind(&core.LocalDocumentIndex{}): {"cancelUpdate": cancelUpdate(index)},
+	}
+	b.constructors = map[string]func(args []js.Value) (any, error){
+		"LocalIndex":         newLocalIndex(b),
+		"LocalDocumentIndex": newLocalDocumentIndex(b),
+		"IndexedDBStorage": func(args []js.Value) (any, error) {
+			return storageidb.New(&storageidb.Options{Name: str(args, 0)}), nil
+		},
+		"VirtualFileStorage": func([]js.Value) (any, error) { return core.NewMemoryStorage(), nil },
+		"GPT3Tokenizer":      func([]js.Value) (any, error) { return tokenizertiktoken.New(), nil },
+		"TextSplitter":       b.newTextSplitter,
+		"OpenAIEmbeddings":   newOpenAIEmbeddings,
+		"BrowserWebFetcher":  newBrowserWebFetcher,
+	}
+	b.statics = statics()
+	return b
+}
+
+func mergeMethods(ms ...map[string]method) map[string]method {
+	out := map[string]method{}
+	for _, m := range ms {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func cancelUpdate(index func(obj any) *core.LocalIndex) method {
+	return func(_ context.Context, obj any, _ []js.Value) (any, error) {
+		index(obj).CancelUpdate()
+		return nil, nil
+	}
+}
+
+// errorf is fmt.Errorf with core.ErrInvalidArgument wrapped in.
+func invalid(format string, a ...any) error {
+	return fmt.Errorf("folio: "+format+": %w", append(a, core.ErrInvalidArgument)...)
+}

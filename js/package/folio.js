@@ -1,0 +1,288 @@
+// Folio's browser API: Vectra 0.15's browser entry point ("vectra/browser")
+// over Folio's engine compiled to WebAssembly. The classes and functions
+// have Vectra's names, constructor options and Promise-returning methods,
+// so a page written for Vectra works after changing its import.
+//
+// Loading this module loads folio.wasm from beside it (top-level await).
+// Objects made here hold Go objects; they are released when garbage
+// collected.
+import "./wasm_exec.js";
+
+const wasmURL = new URL("./folio.wasm", import.meta.url);
+
+async function start() {
+  const go = new globalThis.Go();
+  const response = fetch(wasmURL);
+  let instance;
+  try {
+    ({ instance } = await WebAssembly.instantiateStreaming(response, go.importObject));
+  } catch (e) {
+    // A server that does not send application/wasm: compile from bytes.
+    const bytes = await (await fetch(wasmURL)).arrayBuffer();
+    ({ instance } = await WebAssembly.instantiate(bytes, go.importObject));
+  }
+  go.run(instance);
+  if (!globalThis.__folio) throw new Error("folio: folio.wasm did not start");
+  return globalThis.__folio;
+}
+
+const bridge = await start();
+
+const registry = new FinalizationRegistry((h) => bridge.release(h));
+
+function unwrap(res) {
+  if (res && "error" in res) throw res.error;
+  return res.value;
+}
+
+function create(name, ...args) {
+  return unwrap(bridge.create(name, ...args));
+}
+
+// own ties a new Go object's handle to a JavaScript object.
+function own(obj, h) {
+  Object.defineProperty(obj, "_h", { value: h, enumerable: false });
+  registry.register(obj, h);
+  return obj;
+}
+
+function call(obj, method, ...args) {
+  return bridge.call(obj._h, method, ...args);
+}
+
+function callSync(obj, method, ...args) {
+  return unwrap(bridge.callSync(obj._h, method, ...args));
+}
+
+// ---- Indexes ----
+
+export class LocalIndex {
+  /**
+   * @param {string} folderPath
+   * @param {string} [indexName] "index.json" by default
+   * @param {object} [storage] a FileStorage; IndexedDBStorage("vectra-db") by default
+   * @param {object} [codec] Vectra's codec objects: one whose extension is ".pb" is protobuf, else JSON
+   * @param {object} [options] Folio's engine options: quantizedScan, rerankFactor, strictFilters
+   */
+  constructor(folderPath, indexName, storage, codec, options) {
+    this._folderPath = folderPath;
+    this._indexName = indexName || "index.json";
+    this._storage = storage;
+    this._codec = codec;
+    if (new.target === LocalIndex) {
+      own(this, create("LocalIndex", folderPath, indexName || "", storage, codec, options));
+    }
+  }
+  get folderPath() { return this._folderPath; }
+  get indexName() { return this._indexName; }
+  get storage() { return this._storage; }
+  get codec() { return this._codec; }
+
+  beginUpdate() { return call(this, "beginUpdate"); }
+  cancelUpdate() { callSync(this, "cancelUpdate"); }
+  createIndex(config = { version: 1 }) { return call(this, "createIndex", config); }
+  deleteIndex() { return call(this, "deleteIndex"); }
+  deleteItem(id) { return call(this, "deleteItem", id); }
+  deleteItems(ids) { return call(this, "deleteItems", Array.from(ids)); }
+  endUpdate() { return call(this, "endUpdate"); }
+  getIndexStats() { return call(this, "getIndexStats"); }
+  getItem(id) { return call(this, "getItem", id); }
+  insertItem(item) { return call(this, "insertItem", item); }
+  batchInsertItems(items) { return call(this, "batchInsertItems", items); }
+  isIndexCreated() { return call(this, "isIndexCreated"); }
+  listItems() { return call(this, "listItems"); }
+  listItemsByMetadata(filter) { return call(this, "listItemsByMetadata", filter); }
+  queryItems(vector, query, topK, filter, isBm25) {
+    // Vectra 0.15 also accepts the older (vector, topK, filter) form.
+    if (typeof query === "number") return call(this, "queryItems", vector, "", query, topK, false);
+    return call(this, "queryItems", vector, query ?? "", topK, filter, !!isBm25);
+  }
+  upsertItem(item) { return call(this, "upsertItem", item); }
+}
+
+export class LocalDocumentIndex extends LocalIndex {
+  /**
+   * @param {object} config folderPath, indexName, embeddings, tokenizer,
+   *   chunkingConfig, storage, codec, as Vectra's; quantizedScan,
+   *   rerankFactor and strictFilters are Folio's engine options.
+   */
+  constructor(config) {
+    super(config?.folderPath, config?.indexName, config?.storage, config?.codec);
+    this._embeddings = config?.embeddings;
+    this._tokenizer = config?.tokenizer ?? config?.chunkingConfig?.tokenizer;
+    own(this, create("LocalDocumentIndex", config));
+    if (!this._tokenizer) this._tokenizer = new GPT3Tokenizer();
+  }
+  get embeddings() { return this._embeddings; }
+  get tokenizer() { return this._tokenizer; }
+
+  isCatalogCreated() { return call(this, "isCatalogCreated"); }
+  getDocumentId(uri) { return call(this, "getDocumentId", uri); }
+  getDocumentUri(documentId) { return call(this, "getDocumentUri", documentId); }
+  getCatalogStats() { return call(this, "getCatalogStats"); }
+  deleteDocument(uri) { return call(this, "deleteDocument", uri); }
+  async upsertDocument(uri, text, docType, metadata, options) {
+    const d = await call(this, "upsertDocument", uri, text, docType ?? "", metadata, options);
+    return own(new LocalDocument(this, d.id, d.uri), d.h);
+  }
+  async listDocuments() {
+    return this._results(await call(this, "listDocuments"));
+  }
+  async queryDocuments(query, options) {
+    return this._results(await call(this, "queryDocuments", query, options));
+  }
+  _results(list) {
+    return list.map((d) => own(new LocalDocumentResult(this, d.id, d.uri, d.chunks, this._tokenizer, d.score), d.h));
+  }
+}
+
+export class LocalDocument {
+  constructor(index, id, uri) {
+    this._index = index;
+    this._id = id;
+    this._uri = uri;
+  }
+  get folderPath() { return this._index.folderPath; }
+  get id() { return this._id; }
+  get uri() { return this._uri; }
+  getLength() { return call(this, "getLength"); }
+  hasMetadata() { return call(this, "hasMetadata"); }
+  loadMetadata() { return call(this, "loadMetadata"); }
+  loadText() { return call(this, "loadText"); }
+}
+
+export class LocalDocumentResult extends LocalDocument {
+  static CONNECTOR = "\n\n...\n\n";
+  constructor(index, id, uri, chunks, tokenizer, score) {
+    super(index, id, uri);
+    this._chunks = chunks;
+    this._tokenizer = tokenizer;
+    this._score = score ?? 0;
+  }
+  get chunks() { return this._chunks; }
+  get score() { return this._score; }
+  renderAllSections(maxTokens) { return call(this, "renderAllSections", maxTokens); }
+  renderSections(maxTokens, maxSections, overlappingChunks = true) {
+    return call(this, "renderSections", maxTokens, maxSections, overlappingChunks);
+  }
+}
+
+// ---- Storage ----
+
+class GoStorage {
+  createFile(filePath, content) { return call(this, "createFile", filePath, content); }
+  createFolder(folderPath) { return call(this, "createFolder", folderPath); }
+  deleteFile(filePath) { return call(this, "deleteFile", filePath); }
+  deleteFolder(folderPath) { return call(this, "deleteFolder", folderPath); }
+  getDetails(path) { return call(this, "getDetails", path); }
+  listFiles(folderPath, filter = "all") { return call(this, "listFiles", folderPath, filter); }
+  pathExists(path) { return call(this, "pathExists", path); }
+  /** @returns {Promise<Uint8Array>} (Vectra answers a Buffer, a Uint8Array too) */
+  readFile(filePath) { return call(this, "readFile", filePath); }
+  upsertFile(filePath, content) { return call(this, "upsertFile", filePath, content); }
+}
+
+/** The page's IndexedDB database, laid out as Vectra's IndexedDBStorage lays it out. */
+export class IndexedDBStorage extends GoStorage {
+  constructor(dbName = "vectra-db") {
+    super();
+    own(this, create("IndexedDBStorage", dbName));
+  }
+  close() { callSync(this, "close"); }
+  destroy() { return call(this, "destroy"); }
+}
+
+/** Files in memory, gone with the page. */
+export class VirtualFileStorage extends GoStorage {
+  constructor() {
+    super();
+    own(this, create("VirtualFileStorage"));
+  }
+}
+
+export class FileStorageUtilities {
+  static async ensureFolderExists(storage, folderPath) {
+    if (!(await storage.pathExists(folderPath))) await storage.createFolder(folderPath);
+  }
+  static getFileType(filePath) { return unwrap(bridge.static("getFileType", filePath)); }
+  static getFileTypeFromContentType(contentType) {
+    return unwrap(bridge.static("getFileTypeFromContentType", contentType));
+  }
+  static async tryDeleteFile(storage, filePath) {
+    try {
+      await storage.deleteFile(filePath);
+      return undefined;
+    } catch (err) {
+      return err;
+    }
+  }
+}
+
+// ---- Tokenizers, splitting, embeddings ----
+
+/** o200k_base, as Vectra's GPT3Tokenizer (gpt-tokenizer's default). */
+export class GPT3Tokenizer {
+  constructor() { own(this, create("GPT3Tokenizer")); }
+  encode(text) { return callSync(this, "encode", text); }
+  decode(tokens) { return callSync(this, "decode", tokens); }
+}
+
+export class TextSplitter {
+  constructor(config) {
+    this._config = config ?? {};
+    own(this, create("TextSplitter", config));
+  }
+  split(text) { return callSync(this, "split", text); }
+}
+
+export class OpenAIEmbeddings {
+  constructor(options) {
+    this.options = options;
+    this.maxTokens = options?.maxTokens ?? 500;
+    own(this, create("OpenAIEmbeddings", options));
+  }
+  createEmbeddings(inputs) { return call(this, "createEmbeddings", inputs); }
+}
+
+export class BrowserWebFetcher {
+  constructor(config) { own(this, create("BrowserWebFetcher", config)); }
+  fetch(uri, onDocument) { return call(this, "fetch", uri, onDocument); }
+}
+
+export class ItemSelector {
+  static cosineSimilarity(vector1, vector2) {
+    return ItemSelector.dotProduct(vector1, vector2) / (ItemSelector.normalize(vector1) * ItemSelector.normalize(vector2));
+  }
+  static normalize(vector) {
+    let sum = 0;
+    for (const v of vector) sum += v * v;
+    return Math.sqrt(sum);
+  }
+  static normalizedCosineSimilarity(vector1, norm1, vector2, norm2) {
+    return ItemSelector.dotProduct(vector1, vector2) / (norm1 * norm2);
+  }
+  static select(metadata, filter) { return unwrap(bridge.static("select", metadata, filter)); }
+  static dotProduct(a, b) {
+    let sum = 0;
+    for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
+    return sum;
+  }
+}
+
+// ---- Paths ----
+
+const path = (name) => (...args) => unwrap(bridge.static("path." + name, ...args));
+
+/** Storage path helpers, as Vectra's browser pathUtils ("/" and "\\" separate). */
+export const pathUtils = {
+  sep: "/",
+  join: (...parts) => path("join")(parts),
+  basename: path("basename"),
+  dirname: path("dirname"),
+  extname: path("extname"),
+  normalize: path("normalize"),
+  isAbsolute: path("isAbsolute"),
+  relative: path("relative"),
+};
+
+export { TransformersEmbeddings, TransformersTokenizer } from "./transformers.js";

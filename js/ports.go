@@ -1,0 +1,353 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math"
+	"regexp"
+	"syscall/js"
+
+	"github.com/foliovec/folio/core"
+)
+
+// jsThrown is an error thrown or rejected in JavaScript. Its message is
+// the JavaScript error's; direct marks a value that goes back to
+// JavaScript as it came (when a call is answered with it unwrapped).
+type jsThrown struct {
+	value   js.Value
+	message string
+	direct  bool
+}
+
+func (e *jsThrown) Error() string { return e.message }
+
+// thrown wraps a thrown or rejected JavaScript value.
+func thrown(v js.Value) error {
+	msg := "(no reason given)"
+	switch {
+	case v.Type() == js.TypeObject && v.Get("message").Type() == js.TypeString:
+		msg = v.Get("message").String()
+	case v.Type() == js.TypeString:
+		msg = v.String()
+	case !v.IsUndefined() && !v.IsNull():
+		msg = js.Global().Call("String", v).String()
+	}
+	e := &jsThrown{value: v, message: msg}
+	// Storage errors a FileStorage throws (Vectra's say "File not found: x",
+	// "Path not found: x", "File already exists: x"; Node's carry a code)
+	// are matched to io/fs's sentinels, so Folio reads them as it reads
+	// its own storages' errors.
+	code := ""
+	if v.Type() == js.TypeObject && v.Get("code").Type() == js.TypeString {
+		code = v.Get("code").String()
+	}
+	switch {
+	case code == "ENOENT" || notFound.MatchString(msg):
+		return fmt.Errorf("%w: %w", e, fs.ErrNotExist)
+	case code == "EEXIST" || exists.MatchString(msg):
+		return fmt.Errorf("%w: %w", e, fs.ErrExist)
+	}
+	return e
+}
+
+var (
+	notFound = regexp.MustCompile(`(?i)\bnot found\b|\bno such file\b|\bdoes not exist\b`)
+	exists   = regexp.MustCompile(`(?i)\balready exists\b`)
+)
+
+// invoke calls obj[name](args...) and awaits its result when it is a
+// Promise (or any thenable). A synchronous throw or a rejection is an
+// error with the JavaScript message. It must not run on JavaScript's own
+// callback goroutine: it blocks until the event loop settles the Promise.
+func invoke(ctx context.Context, obj js.Value, name string, args ...any) (js.Value, error) {
+	f := obj.Get(name)
+	if f.Type() != js.TypeFunction {
+		return js.Undefined(), fmt.Errorf("folio: the object given has no %s method: %w", name, core.ErrInvalidArgument)
+	}
+	v, err := callJS(func() js.Value { return obj.Call(name, args...) })
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return await(ctx, v)
+}
+
+// callJS runs f, turning a JavaScript exception into an error.
+func callJS(f func() js.Value) (v js.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if je, ok := r.(js.Error); ok {
+				err = thrown(je.Value)
+				return
+			}
+			panic(r)
+		}
+	}()
+	return f(), nil
+}
+
+type settled struct {
+	v   js.Value
+	err error
+}
+
+// await waits for a thenable to settle; any other value is its own result.
+func await(ctx context.Context, v js.Value) (js.Value, error) {
+	if v.Type() != js.TypeObject || v.Get("then").Type() != js.TypeFunction {
+		return v, nil
+	}
+	ch := make(chan settled, 1)
+	var onValue, onError js.Func
+	onValue = js.FuncOf(func(_ js.Value, a []js.Value) any {
+		ch <- settled{v: arg(a, 0)}
+		return nil
+	})
+	onError = js.FuncOf(func(_ js.Value, a []js.Value) any {
+		ch <- settled{err: thrown(arg(a, 0))}
+		return nil
+	})
+	if _, err := callJS(func() js.Value { return v.Call("then", onValue, onError) }); err != nil {
+		onValue.Release()
+		onError.Release()
+		return js.Undefined(), err
+	}
+	select {
+	case s := <-ch:
+		onValue.Release()
+		onError.Release()
+		return s.v, s.err
+	case <-ctx.Done():
+		go func() { // release the callbacks once the Promise settles
+			<-ch
+			onValue.Release()
+			onError.Release()
+		}()
+		return js.Undefined(), ctx.Err()
+	}
+}
+
+// jsEmbeddings is an embeddings model written in JavaScript: an object
+// with maxTokens and createEmbeddings(inputs), which returns (a Promise
+// of) {status, output, message}.
+type jsEmbeddings struct{ obj js.Value }
+
+var _ core.EmbeddingsModel = jsEmbeddings{}
+
+func (m jsEmbeddings) MaxTokens() int {
+	if v := m.obj.Get("maxTokens"); v.Type() == js.TypeNumber {
+		return v.Int()
+	}
+	return 0
+}
+
+func (m jsEmbeddings) CreateEmbeddings(ctx context.Context, inputs []string) (core.EmbeddingsResponse, error) {
+	list := make([]any, len(inputs))
+	for i, s := range inputs {
+		list[i] = s
+	}
+	v, err := invoke(ctx, m.obj, "createEmbeddings", js.ValueOf(list))
+	if err != nil {
+		return core.EmbeddingsResponse{Status: core.EmbeddingsFailed, Message: err.Error()},
+			fmt.Errorf("%w: %w", core.ErrEmbeddingsFailed, err)
+	}
+	var resp struct {
+		Status  core.EmbeddingsStatus `json:"status"`
+		Output  [][]float32           `json:"output"`
+		Message string                `json:"message"`
+		Model   string                `json:"model"`
+		Usage   map[string]any        `json:"usage"`
+	}
+	if err := readEmbeddings(v, &resp.Output); err != nil {
+		return core.EmbeddingsResponse{Status: core.EmbeddingsFailed, Message: err.Error()}, err
+	}
+	out := resp.Output
+	resp.Output = nil
+	if err := fromJSON(withoutOutput(v), &resp); err != nil {
+		return core.EmbeddingsResponse{Status: core.EmbeddingsFailed, Message: err.Error()},
+			fmt.Errorf("%w: the response of createEmbeddings: %w", core.ErrEmbeddingsFailed, err)
+	}
+	return core.EmbeddingsResponse{Status: resp.Status, Output: out, Message: resp.Message, Model: resp.Model, Usage: resp.Usage}, nil
+}
+
+// withoutOutput is a shallow copy of a response without its output, whose
+// vectors readEmbeddings reads without JSON.
+func withoutOutput(v js.Value) js.Value {
+	if v.Type() != js.TypeObject {
+		return v
+	}
+	c := js.Global().Get("Object").Call("assign", js.Global().Get("Object").New(), v)
+	c.Delete("output")
+	return c
+}
+
+// readEmbeddings reads a response's output: arrays of numbers or typed
+// arrays, copied through a Float32Array.
+func readEmbeddings(resp js.Value, out *[][]float32) error {
+	if resp.Type() != js.TypeObject {
+		return fmt.Errorf("%w: createEmbeddings answered %s, want an object", core.ErrEmbeddingsFailed, resp.Type())
+	}
+	list := resp.Get("output")
+	if list.IsUndefined() || list.IsNull() {
+		return nil
+	}
+	n := list.Length()
+	vecs := make([][]float32, n)
+	f32 := js.Global().Get("Float32Array")
+	for i := range n {
+		f := f32.Call("from", list.Index(i))
+		vecs[i] = float32s(f)
+	}
+	*out = vecs
+	return nil
+}
+
+// float32s copies a Float32Array.
+func float32s(f js.Value) []float32 {
+	n := f.Get("length").Int()
+	b := make([]byte, 4*n)
+	js.CopyBytesToGo(b, js.Global().Get("Uint8Array").New(f.Get("buffer"), f.Get("byteOffset"), 4*n))
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = math.Float32frombits(uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24)
+	}
+	return out
+}
+
+// jsTokenizer is a tokenizer written in JavaScript: encode(text) and
+// decode(tokens), both synchronous, as Vectra's Tokenizer is.
+type jsTokenizer struct{ obj js.Value }
+
+var _ core.ContextTokenizer = jsTokenizer{}
+
+func (t jsTokenizer) Encode(text string) []int {
+	ids, err := t.EncodeContext(context.Background(), text)
+	if err != nil {
+		panic(err)
+	}
+	return ids
+}
+
+func (t jsTokenizer) EncodeContext(_ context.Context, text string) ([]int, error) {
+	v, err := callJS(func() js.Value { return t.obj.Call("encode", text) })
+	if err != nil {
+		return nil, err
+	}
+	var ids []int
+	if err := fromJSON(js.Global().Get("Array").Call("from", v), &ids); err != nil {
+		return nil, fmt.Errorf("folio: the tokenizer's encode: %w", err)
+	}
+	return ids, nil
+}
+
+func (t jsTokenizer) Decode(tokens []int) string {
+	list := make([]any, len(tokens))
+	for i, id := range tokens {
+		list[i] = id
+	}
+	v, err := callJS(func() js.Value { return t.obj.Call("decode", js.ValueOf(list)) })
+	if err != nil {
+		panic(err)
+	}
+	return v.String()
+}
+
+// jsStorage is a FileStorage written in JavaScript, with Vectra's
+// methods, each returning a Promise.
+type jsStorage struct{ obj js.Value }
+
+var _ core.FileStorage = jsStorage{}
+
+func (s jsStorage) do(ctx context.Context, name string, args ...any) (js.Value, error) {
+	v, err := invoke(ctx, s.obj, name, args...)
+	if err != nil {
+		return v, fmt.Errorf("%s %q: %w", name, fmt.Sprint(args[0]), err)
+	}
+	return v, nil
+}
+
+func (s jsStorage) CreateFile(ctx context.Context, p string, content []byte) error {
+	_, err := s.do(ctx, "createFile", p, uint8Array(content))
+	return err
+}
+
+func (s jsStorage) UpsertFile(ctx context.Context, p string, content []byte) error {
+	_, err := s.do(ctx, "upsertFile", p, uint8Array(content))
+	return err
+}
+
+func (s jsStorage) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	v, err := s.do(ctx, "readFile", p)
+	if err != nil {
+		return nil, err
+	}
+	return bytesOf(v)
+}
+
+func (s jsStorage) DeleteFile(ctx context.Context, p string) error {
+	_, err := s.do(ctx, "deleteFile", p)
+	return err
+}
+
+func (s jsStorage) PathExists(ctx context.Context, p string) (bool, error) {
+	v, err := s.do(ctx, "pathExists", p)
+	return v.Truthy(), err
+}
+
+func (s jsStorage) CreateFolder(ctx context.Context, p string) error {
+	_, err := s.do(ctx, "createFolder", p)
+	return err
+}
+
+func (s jsStorage) DeleteFolder(ctx context.Context, p string) error {
+	_, err := s.do(ctx, "deleteFolder", p)
+	return err
+}
+
+func (s jsStorage) GetDetails(ctx context.Context, p string) (core.FileDetails, error) {
+	v, err := s.do(ctx, "getDetails", p)
+	if err != nil {
+		return core.FileDetails{}, err
+	}
+	var d fileDetails
+	if err := fromJSON(v, &d); err != nil {
+		return core.FileDetails{}, fmt.Errorf("getDetails %q: %w", p, err)
+	}
+	return d.core(), nil
+}
+
+func (s jsStorage) ListFiles(ctx context.Context, p string, filter core.ListFilesFilter) ([]core.FileDetails, error) {
+	if filter == "" {
+		filter = core.ListAll
+	}
+	v, err := s.do(ctx, "listFiles", p, string(filter))
+	if err != nil {
+		return nil, err
+	}
+	var list []fileDetails
+	if err := fromJSON(v, &list); err != nil {
+		return nil, fmt.Errorf("listFiles %q: %w", p, err)
+	}
+	out := make([]core.FileDetails, len(list))
+	for i, d := range list {
+		out[i] = d.core()
+	}
+	return out, nil
+}
+
+// fileDetails is Vectra's FileDetails.
+type fileDetails struct {
+	Name     string `json:"name"`
+	Path     string `json:"path"`
+	IsFolder bool   `json:"isFolder"`
+	FileType string `json:"fileType,omitempty"`
+}
+
+func (d fileDetails) core() core.FileDetails {
+	return core.FileDetails{Name: d.Name, Path: d.Path, IsFolder: d.IsFolder, FileType: core.FileType(d.FileType)}
+}
+
+func detailsOf(d core.FileDetails) fileDetails {
+	return fileDetails{Name: d.Name, Path: d.Path, IsFolder: d.IsFolder, FileType: string(d.FileType)}
+}

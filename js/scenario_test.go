@@ -1,0 +1,100 @@
+//go:build !(js && wasm)
+
+package main
+
+import (
+	"os"
+	"slices"
+	"testing"
+)
+
+type scenarioResult struct {
+	Documents int
+	Listed    []string
+	Answers   []struct {
+		Query  string
+		IsBm25 bool
+		Docs   []struct {
+			URI      string
+			Score    float64
+			Sections []string
+			Chunks   []struct {
+				StartPos, EndPos int
+				Score            float64
+				IsBm25           bool
+			}
+		}
+	}
+}
+
+// TestScenarioAsVectra runs one page module against Vectra 0.15's browser
+// build and against Folio's package, in headless Chromium, with only the
+// import differing: a document index in IndexedDB, three documents
+// embedded by a JavaScript object, queries with and without BM25, rendered
+// sections, then a reload and the same queries. Both libraries give the
+// same documents in the same order with the same sections, and the reload
+// changes nothing.
+func TestScenarioAsVectra(t *testing.T) {
+	if os.Getenv("FOLIO_VECTRA_BROWSER_BUNDLE") == "" {
+		t.Skip("FOLIO_VECTRA_BROWSER_BUNDLE is not set (make test builds Vectra's browser bundle and sets it)")
+	}
+	s := newSite(t, nil)
+	ctx := newBrowser(t)
+	run := func(lib, phase string) scenarioResult {
+		var r scenarioResult
+		s.runPage(t, ctx, map[string]string{"test": "scenario", "lib": lib, "db": lib + "-db", "phase": phase}, &r)
+		return r
+	}
+	vectra, folio := run("vectra", "1"), run("folio", "1")
+	vectraAgain, folioAgain := run("vectra", "2"), run("folio", "2")
+
+	if folio.Documents != 3 || !slices.Equal(folio.Listed, []string{"rivers.md", "stars.md", "tides.md"}) {
+		t.Errorf("Folio holds %d documents %v, want the three", folio.Documents, folio.Listed)
+	}
+	sameAnswers(t, "Folio against Vectra", vectra, folio, false)
+	sameAnswers(t, "Vectra after the reload", vectra, vectraAgain, true)
+	sameAnswers(t, "Folio after the reload", folio, folioAgain, true)
+	for _, a := range folio.Answers {
+		if len(a.Docs) == 0 {
+			t.Errorf("query %q (bm25 %v) found nothing", a.Query, a.IsBm25)
+		}
+	}
+}
+
+// sameAnswers compares two runs' answers: the same documents in the same
+// order with the same rendered sections, and, for two runs of one library,
+// the same scores. Between the libraries scores differ: Folio merges a
+// piece under 16 tokens (such as a lone heading) into its neighbour where
+// Vectra leaves it a chunk of its own, so the chunks averaged differ.
+func sameAnswers(t *testing.T, what string, want, got scenarioResult, sameScores bool) {
+	t.Helper()
+	if got.Documents != want.Documents || !slices.Equal(got.Listed, want.Listed) {
+		t.Errorf("%s: documents %d %v, want %d %v", what, got.Documents, got.Listed, want.Documents, want.Listed)
+	}
+	if len(got.Answers) != len(want.Answers) {
+		t.Fatalf("%s: %d answers, want %d", what, len(got.Answers), len(want.Answers))
+	}
+	for i, w := range want.Answers {
+		g := got.Answers[i]
+		var wu, gu []string
+		for _, d := range w.Docs {
+			wu = append(wu, d.URI)
+		}
+		for _, d := range g.Docs {
+			gu = append(gu, d.URI)
+		}
+		if !slices.Equal(gu, wu) {
+			t.Errorf("%s: query %q (bm25 %v): documents %v, want %v", what, w.Query, w.IsBm25, gu, wu)
+			continue
+		}
+		for j, wd := range w.Docs {
+			gd := g.Docs[j]
+			if sameScores && gd.Score != wd.Score {
+				t.Errorf("%s: query %q: %s scores %v, want %v\nchunks %+v\nwant %+v", what, w.Query, wd.URI, gd.Score, wd.Score, gd.Chunks, wd.Chunks)
+			}
+			if !slices.Equal(gd.Sections, wd.Sections) {
+				t.Errorf("%s: query %q: %s sections\n%q\nwant\n%q", what, w.Query, wd.URI, gd.Sections, wd.Sections)
+			}
+		}
+	}
+}
