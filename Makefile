@@ -219,7 +219,7 @@ ONNXRUNTIME_LIB := .cache/onnxruntime/$(ONNXRUNTIME_VERSION)/$(ONNXRUNTIME_LIBNA
 
 .PHONY: onnxruntime
 onnxruntime: $(ONNXRUNTIME_LIB)
-test test-short isolated bench: onnxruntime browser-tools vectra-browser
+test test-short isolated bench: onnxruntime browser-tools vectra-browser ort-web
 
 ## vectra-browser: Vectra 0.15's browser build (vectra/browser from npm) bundled
 ## for a page with esbuild (npm, pinned), for the browser interop tests.
@@ -247,6 +247,45 @@ $(VECTRA_BROWSER): scripts/vectra-browser/crypto.js
 		$(foreach m,fs/promises node:path path tty,--alias:$(m)=./$(@D)/node-stub.js) \
 		--alias:crypto=./scripts/vectra-browser/crypto.js \
 		--external:@huggingface/transformers && mv $@.part $@
+
+## ort-web: onnxruntime-web (npm, pinned, checksum-verified), the WebAssembly
+## build that runs TransformersEmbeddings in a page: its ES module and .wasm,
+## into .cache/onnxruntime-web/<version>/ (the js tests find them through
+## FOLIO_ORT_WEB). Runs only when they are missing.
+ORT_WEB_VERSION := 1.24.3
+ORT_WEB_SUMS := js/onnxruntime-web.sha256
+ORT_WEB_DIR := .cache/onnxruntime-web/$(ORT_WEB_VERSION)
+ORT_WEB_FILES := ort.wasm.bundle.min.mjs ort-wasm-simd-threaded.wasm
+export FOLIO_ORT_WEB := $(CURDIR)/$(ORT_WEB_DIR)
+.PHONY: ort-web
+ort-web: $(ORT_WEB_DIR)/.complete
+$(ORT_WEB_DIR)/.complete: $(ORT_WEB_SUMS)
+	@echo "==> onnxruntime-web $(ORT_WEB_VERSION) into $(@D)"
+	@command -v npm >/dev/null || { echo "npm is needed to fetch onnxruntime-web@$(ORT_WEB_VERSION)"; exit 1; }
+	@sha256() { if command -v sha256sum >/dev/null; then sha256sum "$$1"; else shasum -a 256 "$$1"; fi | cut -d' ' -f1; }; \
+		want() { awk -v f="$$1" '$$2 == f { print $$1 }' $(ORT_WEB_SUMS); }; \
+		tgz=onnxruntime-web-$(ORT_WEB_VERSION).tgz; \
+		tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+		(cd "$$tmp" && npm pack --silent --ignore-scripts onnxruntime-web@$(ORT_WEB_VERSION) >/dev/null); \
+		[ "$$(sha256 "$$tmp/$$tgz")" = "$$(want $$tgz)" ] || { echo "checksum mismatch: $$tgz"; exit 1; }; \
+		mkdir -p $(@D); \
+		for f in $(ORT_WEB_FILES); do \
+			tar -xzf "$$tmp/$$tgz" -C "$$tmp" package/dist/$$f; \
+			[ "$$(sha256 "$$tmp/package/dist/$$f")" = "$$(want package/dist/$$f)" ] || { echo "checksum mismatch: $$f"; exit 1; }; \
+			mv "$$tmp/package/dist/$$f" $(@D)/$$f; \
+		done; touch $@
+
+## js: Folio's JavaScript package (Vectra's browser API as an ES module) in
+## $(JS_DIST): folio.js, bridge.js, transformers.js, folio.d.ts, folio.wasm,
+## Go's wasm_exec.js and onnxruntime-web's two files. Serve the folder as it
+## is; a page imports folio.js.
+JS_DIST := .cache/js
+.PHONY: js
+js: ort-web
+	@rm -rf $(JS_DIST) && mkdir -p $(JS_DIST)
+	cd js && GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o ../$(JS_DIST)/folio.wasm .
+	cp js/package/* "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(addprefix $(ORT_WEB_DIR)/,$(ORT_WEB_FILES)) $(JS_DIST)/
+	@ls -l $(JS_DIST)/folio.wasm | awk '{ printf "folio.wasm: %.1f MB, ", $$5 / 1e6 }'; gzip -9c $(JS_DIST)/folio.wasm | wc -c | awk '{ printf "%.1f MB gzipped\n", $$1 / 1e6 }'
 
 ## browser-tools: what the browser tests need, each installed when missing:
 ## Debian's Chromium and wasmbrowsertest.

@@ -7,6 +7,7 @@ require (
 	github.com/foliovec/folio/adapters/codec-json v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/codec-pb v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/embed-hosted v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/embed-onnx v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/fetch-browser v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/storage-idb v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken v0.0.0-00010101000000-000000000000
@@ -19,7 +20,9 @@ require (
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
 	github.com/google/uuid v1.3.0 // indirect
 	github.com/pkoukk/tiktoken-go v0.1.8 // indirect
+	github.com/yalue/onnxruntime_go v1.27.0 // indirect
 	golang.org/x/net v0.58.0 // indirect
+	golang.org/x/text v0.41.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
@@ -27,6 +30,7 @@ replace (
 	github.com/foliovec/folio/adapters/codec-json => ../adapters/codec-json
 	github.com/foliovec/folio/adapters/codec-pb => ../adapters/codec-pb
 	github.com/foliovec/folio/adapters/embed-hosted => ../adapters/embed-hosted
+	github.com/foliovec/folio/adapters/embed-onnx => ../adapters/embed-onnx
 	github.com/foliovec/folio/adapters/fetch-browser => ../adapters/fetch-browser
 	github.com/foliovec/folio/adapters/storage-idb => ../adapters/storage-idb
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken => ../adapters/tokenizer-tiktoken

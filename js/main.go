@@ -8,6 +8,7 @@ import (
 	"syscall/js"
 
 	embedhosted "github.com/foliovec/folio/adapters/embed-hosted"
+	"github.com/foliovec/folio/adapters/embed-onnx/wordpiece"
 	fetchbrowser "github.com/foliovec/folio/adapters/fetch-browser"
 	storageidb "github.com/foliovec/folio/adapters/storage-idb"
 	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
@@ -56,6 +57,7 @@ func newBridge() *bridge {
 	b.sync = map[string]map[string]method{
 		kind(tokenizertiktoken.New()): tokenizer,
 		kind(&core.TextSplitter{}):    {"split": split},
+		kind(&wordpiece.Tokenizer{}):  wordPieceMethods(),
 		kind(&storageidb.IndexedDBStorage{}): {"close": func(_ context.Context, obj any, _ []js.Value) (any, error) {
 			return nil, obj.(*storageidb.IndexedDBStorage).Close()
 		}},
@@ -73,8 +75,11 @@ func newBridge() *bridge {
 		"TextSplitter":       b.newTextSplitter,
 		"OpenAIEmbeddings":   newOpenAIEmbeddings,
 		"BrowserWebFetcher":  newBrowserWebFetcher,
+		"WordPieceTokenizer": newWordPieceTokenizer,
 	}
 	b.statics = statics()
+	b.statics["pool"] = pool
+	b.statics["modelFiles"] = func(args []js.Value) (any, error) { return wordpiece.ModelFileNames(str(args, 0)) }
 	return b
 }
 

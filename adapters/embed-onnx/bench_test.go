@@ -126,17 +126,6 @@ func BenchmarkLongSentences16(b *testing.B) {
 	}
 }
 
-// BenchmarkTokenizerEncode measures the WordPiece tokenizer alone.
-func BenchmarkTokenizerEncode(b *testing.B) {
-	tok := bertUncased(b)
-	i := 0
-	for b.Loop() {
-		tok.Encode(benchSentences[i%len(benchSentences)])
-		i++
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "encodes/s")
-}
-
 // BenchmarkLoadMiniLM measures creating TransformersEmbeddings on a
 // MiniLM-L6-size model (90 MB): reading the file, the tokenizer, the
 // session and its graph optimisation.

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/foliovec/folio/adapters/embed-onnx/wordpiece"
 	"github.com/foliovec/folio/core"
 )
 
@@ -64,7 +65,7 @@ func loadEngine(ctx context.Context, spec engineSpec) (*engine, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := spec.pooling.validate(); err != nil {
+	if err := spec.pooling.Validate(); err != nil {
 		return nil, err
 	}
 	switch spec.device {
@@ -90,7 +91,7 @@ func loadEngine(ctx context.Context, spec engineSpec) (*engine, error) {
 		tokFile = "vocab.txt"
 	}
 	report(Progress{Status: "initiate", File: tokFile})
-	tok, err := loadTokenizer(folder)
+	tok, err := wordpiece.Load(folder)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +225,7 @@ func (e *engine) runBatch(ctx context.Context, ids [][]int, rows []int, out [][]
 				batchIDs[k][p] = int64(ids[r][p])
 				mask[k][p] = 1
 			} else {
-				batchIDs[k][p] = int64(e.tokenizer.pad)
+				batchIDs[k][p] = int64(e.tokenizer.Pad())
 			}
 		}
 	}
@@ -233,7 +234,7 @@ func (e *engine) runBatch(ctx context.Context, ids [][]int, rows []int, out [][]
 		return err
 	}
 	for k, r := range rows {
-		out[r] = pool(hidden, k, seq, dim, len(ids[r]), e.pooling, e.normalize)
+		out[r] = wordpiece.Pool(hidden, k, seq, dim, len(ids[r]), e.pooling, e.normalize)
 	}
 	return nil
 }

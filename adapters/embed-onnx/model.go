@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/foliovec/folio/adapters/embed-onnx/wordpiece"
 	"github.com/foliovec/folio/core"
 )
 
@@ -74,22 +75,8 @@ const (
 )
 
 // modelFileNames are the file names each dtype's variant goes by, in the
-// order they are tried (transformers.js suffixes: "" for fp32, _fp16,
-// _quantized for q8, _q4; exports also name 8-bit files _int8 or _uint8
-// and 4-bit ones _q4f16 or _bnb4).
-func modelFileNames(d Dtype) ([]string, error) {
-	switch d {
-	case "", DtypeFP32:
-		return []string{"model.onnx"}, nil
-	case DtypeFP16:
-		return []string{"model_fp16.onnx"}, nil
-	case DtypeQ8:
-		return []string{"model_quantized.onnx", "model_int8.onnx", "model_uint8.onnx"}, nil
-	case DtypeQ4:
-		return []string{"model_q4.onnx", "model_q4f16.onnx", "model_bnb4.onnx"}, nil
-	}
-	return nil, fmt.Errorf("embedonnx: dtype %q: want fp32, fp16, q8 or q4: %w", d, core.ErrInvalidArgument)
-}
+// order they are tried: wordpiece.ModelFileNames.
+func modelFileNames(d Dtype) ([]string, error) { return wordpiece.ModelFileNames(string(d)) }
 
 // findModelFile picks the ONNX file for dtype in folder: onnx/<name>
 // (the transformers.js layout) before <name>.

@@ -1,8 +1,7 @@
 package embedonnx
 
 import (
-	"strings"
-
+	"github.com/foliovec/folio/adapters/embed-onnx/wordpiece"
 	"github.com/foliovec/folio/core"
 )
 
@@ -10,95 +9,24 @@ var _ core.Tokenizer = (*TransformersTokenizer)(nil)
 
 // TransformersTokenizer is a BERT WordPiece tokenizer read from a model
 // folder (tokenizer.json and/or vocab.txt), giving the ids the model was
-// trained with. It is immutable and safe for concurrent use.
-//
-// Encode adds [CLS] and [SEP] and never truncates, so token counts stay
-// true for text of any length (the splitter relies on that);
-// EncodeTruncated gives the ids the model sees. Decode skips special
-// tokens. Special-token strings inside text, such as "[SEP]", are ordinary
-// text.
-type TransformersTokenizer struct {
-	norm          normalizer
-	wp            wordPiece
-	tokens        []string     // id → token
-	special       map[int]bool // ids Decode skips
-	cls, sep, pad int
-	maxLength     int
-	cleanUp       *strings.Replacer // nil unless clean_up_tokenization_spaces
-}
+// trained with: wordpiece.Tokenizer, which builds for the browser too.
+type TransformersTokenizer = wordpiece.Tokenizer
 
 // NewTransformersTokenizer reads the tokenizer of the model folder
 // modelFolder: tokenizer.json when present, else vocab.txt with
 // tokenizer_config.json's settings.
 func NewTransformersTokenizer(modelFolder string) (*TransformersTokenizer, error) {
-	return loadTokenizer(modelFolder)
+	return wordpiece.Load(modelFolder)
 }
 
-// Encode returns the ids of text with [CLS] first and [SEP] last.
-func (t *TransformersTokenizer) Encode(text string) []int {
-	ids := make([]int, 0, len(text)/4+2)
-	ids = append(ids, t.cls)
-	preTokenize(t.norm.normalize(text), func(word string) {
-		ids = t.wp.appendIDs(ids, word)
-	})
-	return append(ids, t.sep)
-}
+// Pooling turns a sequence's per-token hidden states into one vector.
+type Pooling = wordpiece.Pooling
 
-// EncodeTruncated returns Encode(text) cut to the model's maximum length,
-// keeping [SEP] last: the ids the model is given.
-func (t *TransformersTokenizer) EncodeTruncated(text string) []int {
-	return t.truncate(t.Encode(text))
-}
-
-func (t *TransformersTokenizer) truncate(ids []int) []int {
-	if len(ids) <= t.maxLength {
-		return ids
-	}
-	ids = ids[:t.maxLength]
-	ids[t.maxLength-1] = t.sep
-	return ids
-}
-
-// MaxLength is the most tokens the model takes, [CLS] and [SEP] included.
-func (t *TransformersTokenizer) MaxLength() int { return t.maxLength }
-
-// VocabSize is the number of ids the tokenizer knows.
-func (t *TransformersTokenizer) VocabSize() int { return len(t.tokens) }
-
-// Decode turns ids back into text, skipping special tokens and ids the
-// vocabulary does not have, and joining "##" pieces to the piece before.
-func (t *TransformersTokenizer) Decode(tokens []int) string {
-	var b strings.Builder
-	first := true
-	for _, id := range tokens {
-		if id < 0 || id >= len(t.tokens) || t.special[id] || t.tokens[id] == "" {
-			continue
-		}
-		tok := t.tokens[id]
-		if !first {
-			if rest, ok := strings.CutPrefix(tok, "##"); ok {
-				tok = rest
-			} else {
-				tok = " " + tok
-			}
-		}
-		first = false
-		if t.cleanUp != nil {
-			tok = t.cleanUp.Replace(tok)
-		}
-		b.WriteString(tok)
-	}
-	if t.cleanUp == nil {
-		return b.String()
-	}
-	return t.cleanUp.Replace(b.String())
-}
-
-// newCleanUp removes the spaces WordPiece decoding leaves before
-// punctuation and English contractions (clean_up_tokenization_spaces).
-func newCleanUp() *strings.Replacer {
-	return strings.NewReplacer(
-		" .", ".", " ?", "?", " !", "!", " ,", ",", " ' ", "'",
-		" n't", "n't", " 'm", "'m", " 's", "'s", " 've", "'ve", " 're", "'re",
-	)
-}
+// Poolings, as Vectra names them.
+const (
+	// PoolingMean averages the hidden states of the real tokens ([CLS] and
+	// [SEP] included, padding excluded), as sentence-transformers does.
+	PoolingMean = wordpiece.PoolingMean
+	// PoolingCLS takes the hidden state of the first token ([CLS]).
+	PoolingCLS = wordpiece.PoolingCLS
+)

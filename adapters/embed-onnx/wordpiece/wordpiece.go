@@ -1,4 +1,4 @@
-package embedonnx
+package wordpiece
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package embedonnx
+package wordpiece
 
 import (
 	"bufio"
@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/foliovec/folio/core"
@@ -86,32 +85,38 @@ type modelConfig struct {
 
 // readJSON decodes the file name in folder into v; found is false when the
 // file does not exist.
-func readJSON(folder, name string, v any) (found bool, err error) {
-	data, err := os.ReadFile(filepath.Join(folder, name))
+func readJSON(fsys fs.FS, folder, name string, v any) (found bool, err error) {
+	data, err := fs.ReadFile(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("embedonnx: read %s: %w", name, err)
+		return false, fmt.Errorf("wordpiece: read %s: %w", name, err)
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return true, fmt.Errorf("embedonnx: parse %s in %s: %w: %w", name, folder, core.ErrCorrupt, err)
+		return true, fmt.Errorf("wordpiece: parse %s in %s: %w: %w", name, folder, core.ErrCorrupt, err)
 	}
 	return true, nil
 }
 
-// loadTokenizer reads the tokenizer of a model folder.
-func loadTokenizer(folder string) (*TransformersTokenizer, error) {
+// Load reads the tokenizer of the model folder: tokenizer.json when
+// present, else vocab.txt with tokenizer_config.json's settings.
+func Load(folder string) (*Tokenizer, error) { return LoadFS(os.DirFS(folder), folder) }
+
+// LoadFS reads the tokenizer files at the root of fsys (tokenizer.json,
+// vocab.txt, tokenizer_config.json, config.json), as Load reads a folder;
+// folder names them in errors.
+func LoadFS(fsys fs.FS, folder string) (*Tokenizer, error) {
 	var cfg tokenizerConfig
-	if _, err := readJSON(folder, "tokenizer_config.json", &cfg); err != nil {
+	if _, err := readJSON(fsys, folder, "tokenizer_config.json", &cfg); err != nil {
 		return nil, err
 	}
 	var model modelConfig
-	if _, err := readJSON(folder, "config.json", &model); err != nil {
+	if _, err := readJSON(fsys, folder, "config.json", &model); err != nil {
 		return nil, err
 	}
 	var tj tokenizerJSON
-	hasJSON, err := readJSON(folder, "tokenizer.json", &tj)
+	hasJSON, err := readJSON(fsys, folder, "tokenizer.json", &tj)
 	if err != nil {
 		return nil, err
 	}
@@ -119,28 +124,28 @@ func loadTokenizer(folder string) (*TransformersTokenizer, error) {
 	if hasJSON {
 		vocab = tj.Model.Vocab
 		if tj.Model.Type != "WordPiece" && tj.Model.Type != "" {
-			return nil, fmt.Errorf("embedonnx: tokenizer.json in %s: model type %q: only BERT WordPiece tokenizers are supported: %w",
+			return nil, fmt.Errorf("wordpiece: tokenizer.json in %s: model type %q: only BERT WordPiece tokenizers are supported: %w",
 				folder, tj.Model.Type, core.ErrInvalidArgument)
 		}
 	} else {
-		data, err := os.ReadFile(filepath.Join(folder, "vocab.txt"))
+		data, err := fs.ReadFile(fsys, "vocab.txt")
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("embedonnx: model folder %s has neither tokenizer.json nor vocab.txt: %w", folder, fs.ErrNotExist)
+			return nil, fmt.Errorf("wordpiece: model folder %s has neither tokenizer.json nor vocab.txt: %w", folder, fs.ErrNotExist)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("embedonnx: read vocab.txt: %w", err)
+			return nil, fmt.Errorf("wordpiece: read vocab.txt: %w", err)
 		}
 		vocab = parseVocabTxt(data)
 	}
 	if len(vocab) == 0 {
-		return nil, fmt.Errorf("embedonnx: tokenizer in %s has an empty vocabulary: %w", folder, core.ErrCorrupt)
+		return nil, fmt.Errorf("wordpiece: tokenizer in %s has an empty vocabulary: %w", folder, core.ErrCorrupt)
 	}
 
-	t := &TransformersTokenizer{special: map[int]bool{}}
+	t := &Tokenizer{special: map[int]bool{}}
 	maxID := 0
 	for _, id := range vocab {
 		if id < 0 || id > 10_000_000 {
-			return nil, fmt.Errorf("embedonnx: tokenizer in %s: token id %d out of range: %w", folder, id, core.ErrCorrupt)
+			return nil, fmt.Errorf("wordpiece: tokenizer in %s: token id %d out of range: %w", folder, id, core.ErrCorrupt)
 		}
 		maxID = max(maxID, id)
 	}
@@ -191,17 +196,17 @@ func loadTokenizer(folder string) (*TransformersTokenizer, error) {
 	}
 	var ok bool
 	if t.cls, ok = lookup(cfg.CLSToken, "[CLS]"); !ok {
-		return nil, fmt.Errorf("embedonnx: tokenizer in %s has no [CLS] token: %w", folder, core.ErrInvalidArgument)
+		return nil, fmt.Errorf("wordpiece: tokenizer in %s has no [CLS] token: %w", folder, core.ErrInvalidArgument)
 	}
 	if t.sep, ok = lookup(cfg.SEPToken, "[SEP]"); !ok {
-		return nil, fmt.Errorf("embedonnx: tokenizer in %s has no [SEP] token: %w", folder, core.ErrInvalidArgument)
+		return nil, fmt.Errorf("wordpiece: tokenizer in %s has no [SEP] token: %w", folder, core.ErrInvalidArgument)
 	}
 	unkName := cfg.UNKToken
 	if tj.Model.UnkToken != "" {
 		unkName = token(tj.Model.UnkToken)
 	}
 	if t.wp.unk, ok = lookup(unkName, "[UNK]"); !ok {
-		return nil, fmt.Errorf("embedonnx: tokenizer in %s has no [UNK] token: %w", folder, core.ErrInvalidArgument)
+		return nil, fmt.Errorf("wordpiece: tokenizer in %s has no [UNK] token: %w", folder, core.ErrInvalidArgument)
 	}
 	if t.pad, ok = lookup(cfg.PADToken, "[PAD]"); !ok {
 		t.pad = 0

@@ -1,4 +1,4 @@
-package embedonnx
+package wordpiece
 
 import (
 	"fmt"
@@ -19,17 +19,18 @@ const (
 	PoolingCLS Pooling = "cls"
 )
 
-func (p Pooling) validate() error {
+// Validate reports an unknown pooling as core.ErrInvalidArgument.
+func (p Pooling) Validate() error {
 	switch p {
 	case "", PoolingMean, PoolingCLS:
 		return nil
 	}
-	return fmt.Errorf("embedonnx: pooling %q: want mean or cls: %w", p, core.ErrInvalidArgument)
+	return fmt.Errorf("wordpiece: pooling %q: want mean or cls: %w", p, core.ErrInvalidArgument)
 }
 
-// pool reduces row r of a flat [batch][seq][hidden] output, whose first
+// Pool reduces row r of a flat [batch][seq][hidden] output, whose first
 // n tokens are real, in float64, normalising to unit length when asked.
-func pool(hidden []float32, r, seq, dim, n int, p Pooling, normalize bool) []float32 {
+func Pool(hidden []float32, r, seq, dim, n int, p Pooling, normalize bool) []float32 {
 	acc := make([]float64, dim)
 	base := r * seq * dim
 	if p == PoolingCLS {

@@ -1,7 +1,8 @@
-package embedonnx
+package wordpiece
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,9 +17,9 @@ import (
 // bertUncased writes a folder with the real bert-base-uncased vocabulary
 // (testdata/bert-base-uncased) as tokenizer.json, the way transformers.js
 // saw it when it produced the golden ids, and returns its tokenizer.
-func bertUncased(t testing.TB) *TransformersTokenizer {
+func bertUncased(t testing.TB) *Tokenizer {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "bert-base-uncased", "vocab.txt"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "bert-base-uncased", "vocab.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func bertUncased(t testing.TB) *TransformersTokenizer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, err := NewTransformersTokenizer(dir)
+	tok, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,10 +38,19 @@ func bertUncased(t testing.TB) *TransformersTokenizer {
 }
 
 // tinyTokenizer is the tokenizer of a tiny model folder.
-func tinyTokenizer(t testing.TB, f bertgen.Folder) *TransformersTokenizer {
+func tinyTokenizer(t testing.TB, f bertgen.Folder) *Tokenizer {
 	t.Helper()
-	dir, _ := tinyModel(t, f)
-	tok, err := NewTransformersTokenizer(dir)
+	if f.Vocab == nil {
+		f.Vocab = bertgen.TinyVocab()
+	}
+	if !f.TokenizerJSON && !f.VocabTxt {
+		f.TokenizerJSON = true
+	}
+	dir := filepath.Join(t.TempDir(), "model")
+	if err := bertgen.WriteFolder(dir, bertgen.NewWeights(bertgen.Tiny(len(f.Vocab))), f); err != nil {
+		t.Fatal(err)
+	}
+	tok, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +61,7 @@ func TestTokenizerMatchesTransformersJS(t *testing.T) {
 	// Ids and decoded text that transformers.js (@huggingface/transformers
 	// 4.3.1) produced for these texts with the same vocabulary; see
 	// testdata/bert-base-uncased/README.md.
-	data, err := os.ReadFile(filepath.Join("testdata", "bert-base-uncased", "transformersjs-golden.json"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "bert-base-uncased", "transformersjs-golden.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +87,7 @@ func TestTokenizerMatchesTransformersJS(t *testing.T) {
 func TestTokenizerRules(t *testing.T) {
 	uncased := tinyTokenizer(t, bertgen.Folder{Uncased: true, MaxLength: 16})
 	cased := tinyTokenizer(t, bertgen.Folder{Uncased: false, MaxLength: 16})
-	tokens := func(tok *TransformersTokenizer, text string) []string {
+	tokens := func(tok *Tokenizer, text string) []string {
 		var out []string
 		for _, id := range tok.Encode(text) {
 			out = append(out, tok.tokens[id])
@@ -87,7 +97,7 @@ func TestTokenizerRules(t *testing.T) {
 	long := strings.Repeat("a", 101)
 	for _, tc := range []struct {
 		name string
-		tok  *TransformersTokenizer
+		tok  *Tokenizer
 		text string
 		want string
 	}{
@@ -205,9 +215,9 @@ func TestTokenizerFiles(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			_, err := NewTransformersTokenizer(dir)
-			if !errorsIs(err, tc.want) {
-				t.Errorf("NewTransformersTokenizer: %v, want %v", err, tc.want)
+			_, err := Load(dir)
+			if err == nil || !errors.Is(err, tc.want) {
+				t.Errorf("Load: %v, want %v", err, tc.want)
 			}
 		})
 	}
@@ -250,7 +260,7 @@ func FuzzTokenizerFiles(f *testing.F) {
 		os.WriteFile(filepath.Join(dir, "tokenizer_config.json"), []byte(tokenizerConfig), 0o644)
 		// config.json gets the same bytes: another parser fed the same way.
 		os.WriteFile(filepath.Join(dir, "config.json"), []byte(tokenizerConfig), 0o644)
-		tok, err := NewTransformersTokenizer(dir)
+		tok, err := Load(dir)
 		if err != nil {
 			return
 		}
@@ -269,7 +279,7 @@ func FuzzVocabTxt(f *testing.F) {
 	f.Fuzz(func(t *testing.T, vocab, text string) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "vocab.txt"), []byte(vocab), 0o644)
-		tok, err := NewTransformersTokenizer(dir)
+		tok, err := Load(dir)
 		if err != nil {
 			return
 		}
@@ -281,4 +291,22 @@ func FuzzVocabTxt(f *testing.F) {
 		}
 		tok.Decode(ids)
 	})
+}
+
+var encodeSentences = []string{
+	"The quick brown fox jumps over the lazy dog.",
+	"Vector databases store embeddings for similarity search.",
+	"Mean pooling averages the hidden states of the tokens.",
+	"Add two cups of flour and stir until the batter is smooth.",
+}
+
+// BenchmarkTokenizerEncode measures the WordPiece tokenizer alone.
+func BenchmarkTokenizerEncode(b *testing.B) {
+	tok := bertUncased(b)
+	i := 0
+	for b.Loop() {
+		tok.Encode(encodeSentences[i%len(encodeSentences)])
+		i++
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "encodes/s")
 }
