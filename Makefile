@@ -16,7 +16,7 @@ WASM_MODULES := ./core ./adapters/storage-mem ./adapters/codec-json ./adapters/c
 	./adapters/tokenizer-tiktoken ./adapters/embed-hosted ./adapters/embed-hash ./adapters/storage-idb ./adapters/fetch-browser ./browser
 # Modules whose code is for the browser only (js/wasm): vetted and
 # staticchecked for js/wasm too, since the native lint does not see it.
-BROWSER_MODULES := ./adapters/storage-idb ./adapters/fetch-browser ./browser
+BROWSER_MODULES := ./adapters/storage-idb ./adapters/fetch-browser ./browser ./js
 
 # wasmbrowsertest runs js/wasm test binaries in headless Chromium; the
 # browser modules' tests find it through FOLIO_WASMBROWSERTEST
@@ -219,7 +219,7 @@ ONNXRUNTIME_LIB := .cache/onnxruntime/$(ONNXRUNTIME_VERSION)/$(ONNXRUNTIME_LIBNA
 
 .PHONY: onnxruntime
 onnxruntime: $(ONNXRUNTIME_LIB)
-test test-short isolated bench: onnxruntime browser-tools vectra-browser ort-web
+test test-short isolated bench: onnxruntime browser-tools vectra-browser ort-web typescript
 
 ## vectra-browser: Vectra 0.15's browser build (vectra/browser from npm) bundled
 ## for a page with esbuild (npm, pinned), for the browser interop tests.
@@ -274,6 +274,19 @@ $(ORT_WEB_DIR)/.complete: $(ORT_WEB_SUMS)
 			[ "$$(sha256 "$$tmp/package/dist/$$f")" = "$$(want package/dist/$$f)" ] || { echo "checksum mismatch: $$f"; exit 1; }; \
 			mv "$$tmp/package/dist/$$f" $(@D)/$$f; \
 		done; touch $@
+
+## typescript: the TypeScript compiler (npm, pinned) that checks folio.d.ts
+## against Vectra's declarations in the js tests (FOLIO_TSC). Installed when
+## missing.
+TYPESCRIPT_VERSION := 5.9.3
+TSC := .cache/typescript-$(TYPESCRIPT_VERSION)/node_modules/.bin/tsc
+export FOLIO_TSC := $(CURDIR)/$(TSC)
+export FOLIO_VECTRA_NPM := $(CURDIR)/$(VECTRA_NPM)
+.PHONY: typescript
+typescript: $(TSC)
+$(TSC):
+	@echo "==> typescript $(TYPESCRIPT_VERSION) into .cache/typescript-$(TYPESCRIPT_VERSION)"
+	@npm install --prefix .cache/typescript-$(TYPESCRIPT_VERSION) --no-audit --no-fund --loglevel=error typescript@$(TYPESCRIPT_VERSION) >/dev/null
 
 ## js: Folio's JavaScript package (Vectra's browser API as an ES module) in
 ## $(JS_DIST): folio.js, bridge.js, transformers.js, folio.d.ts, folio.wasm,
