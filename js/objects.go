@@ -83,10 +83,6 @@ func tokenizerMethods() map[string]method {
 	t := func(obj any) core.Tokenizer { return obj.(core.Tokenizer) }
 	return map[string]method{
 		"encode": func(_ context.Context, obj any, args []js.Value) (any, error) {
-			if ct, ok := obj.(*tokenizertiktoken.DefaultTokenizer); ok {
-				// As Vectra's GPT3Tokenizer, special-token text is an error.
-				return ct.EncodeContext(context.Background(), str(args, 0))
-			}
 			ids := t(obj).Encode(str(args, 0))
 			if ids == nil {
 				ids = []int{}

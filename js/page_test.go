@@ -36,7 +36,7 @@ var (
 // buildPackage builds folio.wasm once per test run and lays out the
 // package beside the test pages: folio.js, transformers.js, folio.d.ts,
 // wasm_exec.js, and onnxruntime-web's files when FOLIO_ORT_WEB names them.
-func buildPackage(t *testing.T) string {
+func buildPackage(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "folio-js-")
@@ -60,7 +60,9 @@ func buildPackage(t *testing.T) string {
 		for _, glob := range []string{"package/*", "testdata/*"} {
 			matches, _ := filepath.Glob(glob)
 			for _, m := range matches {
-				files[m] = filepath.Base(m)
+				if info, err := os.Stat(m); err == nil && !info.IsDir() {
+					files[m] = filepath.Base(m)
+				}
 			}
 		}
 		if ort := os.Getenv("FOLIO_ORT_WEB"); ort != "" {
@@ -100,7 +102,7 @@ func TestMain(m *testing.M) {
 
 // newSite serves the package; extra handlers (an embeddings server, a
 // page to fetch) are mounted beside it.
-func newSite(t *testing.T, extra map[string]http.Handler) *site {
+func newSite(t testing.TB, extra map[string]http.Handler) *site {
 	t.Helper()
 	if !haveChromium() {
 		t.Skip("no Chromium on PATH (make test installs Debian's chromium)")
@@ -118,7 +120,7 @@ func newSite(t *testing.T, extra map[string]http.Handler) *site {
 
 // browser is one headless Chromium with its own profile, so IndexedDB
 // persists across page loads within a test and not between tests.
-func newBrowser(t *testing.T) context.Context {
+func newBrowser(t testing.TB) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.NoSandbox, chromedp.UserDataDir(t.TempDir()))
 	actx, cancelAlloc := chromedp.NewExecAllocator(t.Context(), opts...)
@@ -135,7 +137,7 @@ func newBrowser(t *testing.T) context.Context {
 
 // runPage loads page.html with the query parameters and decodes the test
 // module's result into out; a thrown error fails the test.
-func (s *site) runPage(t *testing.T, ctx context.Context, params map[string]string, out any) {
+func (s *site) runPage(t testing.TB, ctx context.Context, params map[string]string, out any) {
 	t.Helper()
 	q := url.Values{}
 	for k, v := range params {

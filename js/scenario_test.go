@@ -33,20 +33,23 @@ type scenarioResult struct {
 // embedded by a JavaScript object, queries with and without BM25, rendered
 // sections, then a reload and the same queries. Both libraries give the
 // same documents in the same order with the same sections, and the reload
-// changes nothing.
+// changes nothing; Folio's module also opens the index Vectra's build
+// wrote and answers as Vectra did.
 func TestScenarioAsVectra(t *testing.T) {
 	if os.Getenv("FOLIO_VECTRA_BROWSER_BUNDLE") == "" {
 		t.Skip("FOLIO_VECTRA_BROWSER_BUNDLE is not set (make test builds Vectra's browser bundle and sets it)")
 	}
 	s := newSite(t, nil)
 	ctx := newBrowser(t)
-	run := func(lib, phase string) scenarioResult {
+	run := func(lib, phase, db string) scenarioResult {
 		var r scenarioResult
-		s.runPage(t, ctx, map[string]string{"test": "scenario", "lib": lib, "db": lib + "-db", "phase": phase}, &r)
+		s.runPage(t, ctx, map[string]string{"test": "scenario", "lib": lib, "db": db, "phase": phase}, &r)
 		return r
 	}
-	vectra, folio := run("vectra", "1"), run("folio", "1")
-	vectraAgain, folioAgain := run("vectra", "2"), run("folio", "2")
+	vectra, folio := run("vectra", "1", "vectra-db"), run("folio", "1", "folio-db")
+	vectraAgain, folioAgain := run("vectra", "2", "vectra-db"), run("folio", "2", "folio-db")
+	// Folio's module opens the index Vectra's build wrote in IndexedDB.
+	folioOnVectra := run("folio", "2", "vectra-db")
 
 	if folio.Documents != 3 || !slices.Equal(folio.Listed, []string{"rivers.md", "stars.md", "tides.md"}) {
 		t.Errorf("Folio holds %d documents %v, want the three", folio.Documents, folio.Listed)
@@ -54,6 +57,7 @@ func TestScenarioAsVectra(t *testing.T) {
 	sameAnswers(t, "Folio against Vectra", vectra, folio, false)
 	sameAnswers(t, "Vectra after the reload", vectra, vectraAgain, true)
 	sameAnswers(t, "Folio after the reload", folio, folioAgain, true)
+	sameAnswers(t, "Folio on the index Vectra wrote", vectra, folioOnVectra, false)
 	for _, a := range folio.Answers {
 		if len(a.Docs) == 0 {
 			t.Errorf("query %q (bm25 %v) found nothing", a.Query, a.IsBm25)

@@ -1,7 +1,6 @@
 package embedonnx
 
 import (
-	"errors"
 	"math"
 	"path/filepath"
 	"testing"
@@ -67,5 +66,3 @@ func maxAbsDiff(got []float32, want []float64) float64 {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-func errorsIs(err, target error) bool { return err != nil && errors.Is(err, target) }

@@ -1,0 +1,51 @@
+//go:build !(js && wasm)
+
+package main
+
+import (
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// BenchmarkPageQuery10kx384 times a top-10 queryItems over 10,000 × 384
+// vectors in headless Chromium, on Vectra 0.15's browser build and on
+// Folio's module, in one Chromium: the same page module, only the import
+// differing. Each iteration is a batch of 10 queries timed in the page;
+// ms/query is that in-page time (ns/op adds the DevTools round trip).
+// Both libraries' top 10 for the first query must agree.
+func BenchmarkPageQuery10kx384(b *testing.B) {
+	if os.Getenv("FOLIO_VECTRA_BROWSER_BUNDLE") == "" {
+		b.Skip("FOLIO_VECTRA_BROWSER_BUNDLE is not set (make bench builds Vectra's browser bundle and sets it)")
+	}
+	s := newSite(b, nil)
+	ctx := newBrowser(b)
+	tops := map[string][]string{}
+	for _, lib := range []string{"vectra", "folio"} {
+		b.Run("lib="+lib, func(b *testing.B) {
+			var setup struct {
+				InsertMs float64
+				Top      []string
+			}
+			s.runPage(b, ctx, map[string]string{"test": "bench", "lib": lib}, &setup)
+			tops[lib] = setup.Top
+			var total float64
+			var batches int
+			for b.Loop() {
+				ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`window.__bench.query(10)`, chromedp.EvalAwaitPromise))
+				if err != nil {
+					b.Fatal(err)
+				}
+				total += ms
+				batches++
+			}
+			b.ReportMetric(total/float64(batches), "ms/query")
+			b.ReportMetric(setup.InsertMs, "insert-ms")
+		})
+	}
+	if len(tops["folio"]) != 10 || !slices.Equal(tops["folio"], tops["vectra"]) {
+		b.Errorf("top 10 of the first query: Folio %v, Vectra %v", tops["folio"], tops["vectra"])
+	}
+}
