@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"syscall/js"
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
@@ -15,33 +16,14 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// item is Vectra's IndexItem.
+// item is Vectra's IndexItem. Its vector is an index into the vectors of
+// the answer (see packed).
 type item struct {
 	ID           string        `json:"id"`
 	Metadata     core.Metadata `json:"metadata"`
-	Vector       []float32     `json:"vector"`
+	Vector       vectorRef     `json:"vector"`
 	Norm         float64       `json:"norm"`
 	MetadataFile string        `json:"metadataFile,omitempty"`
-}
-
-func itemOf(it core.IndexItem) item {
-	md := it.Metadata
-	if md == nil {
-		md = core.Metadata{}
-	}
-	v := it.Vector
-	if v == nil {
-		v = []float32{}
-	}
-	return item{ID: it.ID, Metadata: md, Vector: v, Norm: it.Norm, MetadataFile: it.MetadataFile}
-}
-
-func itemsOf(its []core.IndexItem) []item {
-	out := make([]item, len(its))
-	for i, it := range its {
-		out[i] = itemOf(it)
-	}
-	return out
 }
 
 // queryResult is Vectra's QueryResult.
@@ -50,12 +32,65 @@ type queryResult struct {
 	Score float64 `json:"score"`
 }
 
-func resultsOf(rs []core.QueryResult) []queryResult {
-	out := make([]queryResult, len(rs))
-	for i, r := range rs {
-		out[i] = queryResult{Item: itemOf(r.Item), Score: finite(r.Score)}
+// vectors collects the vectors of one answer. They go to JavaScript as
+// float32 values in one typed array, not through JSON: formatting
+// thousands of floats in wasm takes longer than the query itself.
+type vectors struct{ list [][]float32 }
+
+// vectorRef marshals as {"\u0000v": k}, the k-th vector of the answer,
+// which the JSON.parse reviver of packed replaces with the vector.
+type vectorRef int
+
+func (r vectorRef) MarshalJSON() ([]byte, error) {
+	return []byte(`{"\u0000v":` + strconv.Itoa(int(r)) + `}`), nil
+}
+
+func (vs *vectors) item(it core.IndexItem) item {
+	md := it.Metadata
+	if md == nil {
+		md = core.Metadata{}
+	}
+	vs.list = append(vs.list, it.Vector)
+	return item{ID: it.ID, Metadata: md, Vector: vectorRef(len(vs.list) - 1), Norm: it.Norm, MetadataFile: it.MetadataFile}
+}
+
+func (vs *vectors) items(its []core.IndexItem) []item {
+	out := make([]item, len(its))
+	for i, it := range its {
+		out[i] = vs.item(it)
 	}
 	return out
+}
+
+func (vs *vectors) results(rs []core.QueryResult) []queryResult {
+	out := make([]queryResult, len(rs))
+	for i, r := range rs {
+		out[i] = queryResult{Item: vs.item(r.Item), Score: finite(r.Score)}
+	}
+	return out
+}
+
+// packed is an answer with its items' vectors.
+type packed struct {
+	v  any
+	vs *vectors
+}
+
+// packItem, packItems and packResults are answers of one item, of items
+// and of query results.
+func packItem(it core.IndexItem) packed {
+	vs := &vectors{}
+	return packed{vs.item(it), vs}
+}
+
+func packItems(its []core.IndexItem) packed {
+	vs := &vectors{}
+	return packed{vs.items(its), vs}
+}
+
+func packResults(rs []core.QueryResult) packed {
+	vs := &vectors{}
+	return packed{vs.results(rs), vs}
 }
 
 // finite keeps a NaN score (a zero vector's) from breaking JSON; it is 0
@@ -127,13 +162,14 @@ func (b *bridge) documentOf(doc *core.LocalDocument) document {
 	return document{H: b.handles.add(doc), ID: doc.ID(), URI: doc.URI()}
 }
 
-func (b *bridge) resultsOf(rs []*core.LocalDocumentResult) []document {
+func (b *bridge) resultsOf(rs []*core.LocalDocumentResult) packed {
+	vs := &vectors{}
 	out := make([]document, len(rs))
 	for i, r := range rs {
 		score := finite(r.Score)
-		out[i] = document{H: b.handles.add(r), ID: r.ID(), URI: r.URI(), Chunks: resultsOf(r.Chunks), Score: &score}
+		out[i] = document{H: b.handles.add(r), ID: r.ID(), URI: r.URI(), Chunks: vs.results(r.Chunks), Score: &score}
 	}
-	return out
+	return packed{out, vs}
 }
 
 // indexOptions reads the options Folio adds to Vectra's (all optional):
@@ -374,7 +410,7 @@ func indexMethods(index func(obj any) *core.LocalIndex) map[string]method {
 				return nil, err
 			}
 			out, err := index(obj).InsertItem(ctx, it)
-			return itemOf(out), err
+			return packItem(out), err
 		},
 		"upsertItem": func(ctx context.Context, obj any, args []js.Value) (any, error) {
 			it, err := itemIn(arg(args, 0))
@@ -382,7 +418,7 @@ func indexMethods(index func(obj any) *core.LocalIndex) map[string]method {
 				return nil, err
 			}
 			out, err := index(obj).UpsertItem(ctx, it)
-			return itemOf(out), err
+			return packItem(out), err
 		},
 		"batchInsertItems": func(ctx context.Context, obj any, args []js.Value) (any, error) {
 			list := arg(args, 0)
@@ -397,7 +433,7 @@ func indexMethods(index func(obj any) *core.LocalIndex) map[string]method {
 				}
 			}
 			out, err := index(obj).BatchInsertItems(ctx, items)
-			return itemsOf(out), err
+			return packItems(out), err
 		},
 		"deleteItem": func(ctx context.Context, obj any, args []js.Value) (any, error) {
 			return nil, index(obj).DeleteItem(ctx, str(args, 0))
@@ -414,11 +450,11 @@ func indexMethods(index func(obj any) *core.LocalIndex) map[string]method {
 			if err != nil || !ok {
 				return nil, err
 			}
-			return itemOf(it), nil
+			return packItem(it), nil
 		},
 		"listItems": func(ctx context.Context, obj any, _ []js.Value) (any, error) {
 			its, err := index(obj).ListItems(ctx)
-			return itemsOf(its), err
+			return packItems(its), err
 		},
 		"listItemsByMetadata": func(ctx context.Context, obj any, args []js.Value) (any, error) {
 			f, err := filterIn(arg(args, 0))
@@ -426,7 +462,7 @@ func indexMethods(index func(obj any) *core.LocalIndex) map[string]method {
 				return nil, err
 			}
 			its, err := index(obj).ListItemsByMetadata(ctx, f)
-			return itemsOf(its), err
+			return packItems(its), err
 		},
 		"queryItems": func(ctx context.Context, obj any, args []js.Value) (any, error) {
 			vec, err := vector(arg(args, 0))
@@ -438,7 +474,7 @@ func indexMethods(index func(obj any) *core.LocalIndex) map[string]method {
 				return nil, err
 			}
 			rs, err := index(obj).QueryItems(ctx, vec, str(args, 1), num(args, 2, 10), f, arg(args, 4).Truthy())
-			return resultsOf(rs), err
+			return packResults(rs), err
 		},
 	}
 }

@@ -4,9 +4,11 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"syscall/js"
 )
@@ -239,12 +241,41 @@ func toJS(v any) (any, error) {
 		return v, nil
 	case string, bool, int, float64:
 		return v, nil
+	case packed:
+		return v.toJS()
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
 	return js.Global().Get("JSON").Call("parse", string(b)), nil
+}
+
+// toJS parses the answer's JSON with a reviver that puts each vector in
+// place of its reference, from one Float32Array of them all.
+func (p packed) toJS() (any, error) {
+	b, err := json.Marshal(p.v)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, v := range p.vs.list {
+		n += len(v)
+	}
+	flat := make([]byte, 0, 4*n)
+	offsets := make([]any, 0, len(p.vs.list)+1)
+	offsets = append(offsets, 0)
+	for _, v := range p.vs.list {
+		for _, f := range v {
+			flat = binary.LittleEndian.AppendUint32(flat, math.Float32bits(f))
+		}
+		offsets = append(offsets, len(flat)/4)
+	}
+	all := js.Global().Get("Float32Array").New(uint8Array(flat).Get("buffer"))
+	reviver := js.Global().Get("Function").New("all", "offsets",
+		`return (key, value) => key === "vector" && value !== null && typeof value === "object" && "\u0000v" in value
+			? Array.from(all.subarray(offsets[value["\u0000v"]], offsets[value["\u0000v"] + 1])) : value;`)
+	return js.Global().Get("JSON").Call("parse", string(b), reviver.Invoke(all, js.ValueOf(offsets))), nil
 }
 
 // fromJSON decodes a JavaScript value through JSON into v. undefined and

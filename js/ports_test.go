@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -20,11 +21,16 @@ func TestJavaScriptPorts(t *testing.T) {
 		FailedWrite, Rejected, Thrown, ErrorStatus, RejectedString string
 		QueryRejected, RenderRejected, BadVector, BadFilter        string
 		DocumentsAfter, StillAnswers                               []string
+		Vectors                                                    []any
+		MetadataVector                                             float64
 	}
 	s.runPage(t, ctx, map[string]string{"test": "ports", "lib": "folio"}, &r)
 
 	if !slices.Equal(r.Hits, []string{"a", "b"}) {
 		t.Errorf("queryItems on a JavaScript storage = %v, want [a b]", r.Hits)
+	}
+	if got := fmt.Sprint(r.Vectors); got != "[[1 0 0] [0 1 0.5] [3 3]]" || r.MetadataVector != 7 {
+		t.Errorf("vectors from queryItems, getItem and listItems: %s, metadata.vector %v; want [[1 0 0] [0 1 0.5] [3 3]] and 7", got, r.MetadataVector)
 	}
 	if !slices.Contains(r.StoredFiles, "items/index.json") || !slices.Equal(r.StoredItems, []string{"a", "b"}) || r.StorageCalls == 0 {
 		t.Errorf("the JavaScript storage holds %v with items %v after %d calls, want items/index.json with a and b",

@@ -94,9 +94,13 @@ export async function run(lib) {
   const index = new LocalIndex("items", undefined, storage);
   await index.createIndex({ version: 1 });
   await index.insertItem({ id: "a", vector: [1, 0, 0], metadata: { kind: "x" } });
-  await index.insertItem({ id: "b", vector: [0, 1, 0], metadata: { kind: "y" } });
+  await index.insertItem({ id: "b", vector: [0, 1, 0.5], metadata: { kind: "y", vector: 7 } });
   const hits = await index.queryItems([0.9, 0.1, 0], "", 2);
   out.hits = hits.map((h) => h.item.id);
+  // Vectors come back as arrays of numbers; a metadata key named "vector"
+  // is metadata.
+  out.vectors = [hits[0].item.vector, (await index.getItem("b")).vector, (await index.listItems()).map((i) => i.vector.length)];
+  out.metadataVector = (await index.getItem("b")).metadata.vector;
   out.storedFiles = [...storage.entries.keys()].sort();
   out.storedItems = JSON.parse(new TextDecoder().decode(storage.entries.get("items/index.json").content)).items.map((i) => i.id);
   out.storageCalls = storage.calls;
