@@ -15,7 +15,9 @@ import (
 // Folio's module, in one Chromium: the same page module, only the import
 // differing. Each iteration is a batch of 10 queries timed in the page;
 // ms/query is that in-page time (ns/op adds the DevTools round trip).
-// Both libraries' top 10 for the first query must agree.
+// Both libraries' top 10 for the first query must agree. folio-quantized
+// is Folio's int8 scan (quantizedScan), which re-ranks its candidates
+// exactly.
 func BenchmarkPageQuery10kx384(b *testing.B) {
 	if os.Getenv("FOLIO_VECTRA_BROWSER_BUNDLE") == "" {
 		b.Skip("FOLIO_VECTRA_BROWSER_BUNDLE is not set (make bench builds Vectra's browser bundle and sets it)")
@@ -23,13 +25,17 @@ func BenchmarkPageQuery10kx384(b *testing.B) {
 	s := newSite(b, nil)
 	ctx := newBrowser(b)
 	tops := map[string][]string{}
-	for _, lib := range []string{"vectra", "folio"} {
+	for _, lib := range []string{"vectra", "folio", "folio-quantized"} {
 		b.Run("lib="+lib, func(b *testing.B) {
+			params := map[string]string{"test": "bench", "lib": lib}
+			if lib == "folio-quantized" {
+				params["lib"], params["quantized"] = "folio", "1"
+			}
 			var setup struct {
 				InsertMs float64
 				Top      []string
 			}
-			s.runPage(b, ctx, map[string]string{"test": "bench", "lib": lib}, &setup)
+			s.runPage(b, ctx, params, &setup)
 			tops[lib] = setup.Top
 			var total float64
 			var batches int
@@ -45,7 +51,9 @@ func BenchmarkPageQuery10kx384(b *testing.B) {
 			b.ReportMetric(setup.InsertMs, "insert-ms")
 		})
 	}
-	if len(tops["folio"]) != 10 || !slices.Equal(tops["folio"], tops["vectra"]) {
-		b.Errorf("top 10 of the first query: Folio %v, Vectra %v", tops["folio"], tops["vectra"])
+	for _, lib := range []string{"folio", "folio-quantized"} {
+		if len(tops[lib]) != 10 || !slices.Equal(tops[lib], tops["vectra"]) {
+			b.Errorf("top 10 of the first query: %s %v, Vectra %v", lib, tops[lib], tops["vectra"])
+		}
 	}
 }

@@ -1,6 +1,7 @@
 // Query speed in the page: a 10,000 × 384 LocalIndex in memory (seeded
 // Gaussian vectors), then window.__bench.query(n) times n top-10 queries
 // with performance.now() and answers the mean milliseconds per query.
+// ?quantized=1 turns on Folio's int8 scan.
 function rng(seed) {
   let s = seed >>> 0;
   return () => {
@@ -26,7 +27,9 @@ export async function run(lib, params) {
   for (let i = 0; i < n; i++) items.push({ id: "item-" + i, vector: gaussians(next, dims), metadata: {} });
   const queries = [];
   for (let i = 0; i < 64; i++) queries.push(gaussians(next, dims));
-  const index = new LocalIndex("bench", undefined, new VirtualFileStorage());
+  // Folio's engine option (Vectra's LocalIndex takes no such option).
+  const options = params.quantized ? { quantizedScan: true } : undefined;
+  const index = new LocalIndex("bench", undefined, new VirtualFileStorage(), undefined, options);
   await index.createIndex({ version: 1 });
   let t0 = performance.now();
   await index.batchInsertItems(items);
