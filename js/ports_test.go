@@ -23,6 +23,7 @@ func TestJavaScriptPorts(t *testing.T) {
 		DocumentsAfter, StillAnswers                               []string
 		Vectors                                                    []any
 		MetadataVector                                             float64
+		Together, AfterTogether                                    int
 	}
 	s.runPage(t, ctx, map[string]string{"test": "ports", "lib": "folio"}, &r)
 
@@ -31,6 +32,9 @@ func TestJavaScriptPorts(t *testing.T) {
 	}
 	if got := fmt.Sprint(r.Vectors); got != "[[1 0 0] [0 1 0.5] [3 3]]" || r.MetadataVector != 7 {
 		t.Errorf("vectors from queryItems, getItem and listItems: %s, metadata.vector %v; want [[1 0 0] [0 1 0.5] [3 3]] and 7", got, r.MetadataVector)
+	}
+	if r.Together != 40 || r.AfterTogether != 22 {
+		t.Errorf("40 calls at once: %d fulfilled, %d items after; want 40 and 22", r.Together, r.AfterTogether)
 	}
 	if !slices.Contains(r.StoredFiles, "items/index.json") || !slices.Equal(r.StoredItems, []string{"a", "b"}) || r.StorageCalls == 0 {
 		t.Errorf("the JavaScript storage holds %v with items %v after %d calls, want items/index.json with a and b",

@@ -136,6 +136,16 @@ export async function run(lib) {
   out.renderRejected = await rejects(result.renderAllSections(100));
   out.stillAnswers = (await docs.queryDocuments("apples")).map((d) => d.uri);
 
+  // Calls made together each run in their own goroutine: 20 inserts and 20
+  // queries at once all settle, and every insert lands.
+  const together = [];
+  for (let i = 0; i < 20; i++) {
+    together.push(index.insertItem({ id: "t" + i, vector: [i, 1, 0] }));
+    together.push(index.queryItems([1, 0, 0], "", 3));
+  }
+  out.together = (await Promise.allSettled(together)).filter((r) => r.status === "fulfilled").length;
+  out.afterTogether = (await index.getIndexStats()).items;
+
   // Bad input from the page is a rejection too.
   out.badVector = await rejects(index.queryItems("not a vector", "", 1));
   out.badFilter = await rejects(index.queryItems([1, 0, 0], "", 1, { kind: { $regex: "x" } }));
