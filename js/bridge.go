@@ -219,13 +219,9 @@ func rejected(err error) js.Value {
 	return js.Global().Get("Promise").Call("reject", jsError(err))
 }
 
-// jsError is err as a JavaScript Error with err's message. An error that
-// came from JavaScript is given back as it was thrown.
+// jsError is err as a JavaScript Error with err's message (which keeps
+// the message of an error a page's object threw).
 func jsError(err error) js.Value {
-	var je *jsThrown
-	if errors.As(err, &je) && je.direct {
-		return je.value
-	}
 	return js.Global().Get("Error").New(err.Error())
 }
 

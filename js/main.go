@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"syscall/js"
 
 	embedhosted "github.com/foliovec/folio/adapters/embed-hosted"
@@ -21,6 +22,7 @@ func main() {
 	select {} // answer the page's calls until it closes
 }
 
+// newBridge makes the bridge with every class's constructor and methods.
 func newBridge() *bridge {
 	b := &bridge{handles: handles{objs: map[int]any{}}}
 	index := func(obj any) *core.LocalIndex {
@@ -30,25 +32,23 @@ func newBridge() *bridge {
 		return obj.(*core.LocalIndex)
 	}
 	docIndex := indexMethods(index)
-	for name, m := range documentIndexMethods(b) {
-		docIndex[name] = m
-	}
+	maps.Copy(docIndex, documentIndexMethods(b))
 	storage := storageMethods()
+	idbStorage := maps.Clone(storage)
+	idbStorage["destroy"] = func(ctx context.Context, obj any, _ []js.Value) (any, error) {
+		return nil, obj.(*storageidb.IndexedDBStorage).Destroy(ctx)
+	}
 	embeddings := map[string]method{
 		"createEmbeddings": func(ctx context.Context, obj any, args []js.Value) (any, error) {
 			return createEmbeddings(ctx, obj.(core.EmbeddingsModel), arg(args, 0))
 		},
 	}
 	b.methods = map[string]map[string]method{
-		kind(&core.LocalIndex{}):          indexMethods(index),
-		kind(&core.LocalDocumentIndex{}):  docIndex,
-		kind(&core.LocalDocument{}):       documentMethods(func(obj any) *core.LocalDocument { return obj.(*core.LocalDocument) }),
-		kind(&core.LocalDocumentResult{}): resultMethods(),
-		kind(&storageidb.IndexedDBStorage{}): mergeMethods(storage, map[string]method{
-			"destroy": func(ctx context.Context, obj any, _ []js.Value) (any, error) {
-				return nil, obj.(*storageidb.IndexedDBStorage).Destroy(ctx)
-			},
-		}),
+		kind(&core.LocalIndex{}):                indexMethods(index),
+		kind(&core.LocalDocumentIndex{}):        docIndex,
+		kind(&core.LocalDocument{}):             documentMethods(func(obj any) *core.LocalDocument { return obj.(*core.LocalDocument) }),
+		kind(&core.LocalDocumentResult{}):       resultMethods(),
+		kind(&storageidb.IndexedDBStorage{}):    idbStorage,
 		kind(&core.MemoryStorage{}):             storage,
 		kind(&embedhosted.HostedEmbeddings{}):   embeddings,
 		kind(&fetchbrowser.BrowserWebFetcher{}): {"fetch": b.fetch},
@@ -83,16 +83,6 @@ func newBridge() *bridge {
 	return b
 }
 
-func mergeMethods(ms ...map[string]method) map[string]method {
-	out := map[string]method{}
-	for _, m := range ms {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 func cancelUpdate(index func(obj any) *core.LocalIndex) method {
 	return func(_ context.Context, obj any, _ []js.Value) (any, error) {
 		index(obj).CancelUpdate()
@@ -100,7 +90,8 @@ func cancelUpdate(index func(obj any) *core.LocalIndex) method {
 	}
 }
 
-// errorf is fmt.Errorf with core.ErrInvalidArgument wrapped in.
+// invalid is an error of bad input from the page: "folio: " and the
+// message, wrapping core.ErrInvalidArgument.
 func invalid(format string, a ...any) error {
 	return fmt.Errorf("folio: "+format+": %w", append(a, core.ErrInvalidArgument)...)
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math"
@@ -13,13 +14,11 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// jsThrown is an error thrown or rejected in JavaScript. Its message is
-// the JavaScript error's; direct marks a value that goes back to
-// JavaScript as it came (when a call is answered with it unwrapped).
+// jsThrown is an error thrown or rejected in JavaScript, with the
+// JavaScript error's message.
 type jsThrown struct {
 	value   js.Value
 	message string
-	direct  bool
 }
 
 func (e *jsThrown) Error() string { return e.message }
@@ -35,22 +34,29 @@ func thrown(v js.Value) error {
 	case !v.IsUndefined() && !v.IsNull():
 		msg = js.Global().Call("String", v).String()
 	}
-	e := &jsThrown{value: v, message: msg}
-	// Storage errors a FileStorage throws (Vectra's say "File not found: x",
-	// "Path not found: x", "File already exists: x"; Node's carry a code)
-	// are matched to io/fs's sentinels, so Folio reads them as it reads
-	// its own storages' errors.
+	return &jsThrown{value: v, message: msg}
+}
+
+// storageError matches what a FileStorage written in JavaScript threw to
+// io/fs's sentinels, so Folio reads it as it reads its own storages'
+// errors: Vectra's storages say "File not found: x", "Path not found: x"
+// and "File already exists: x"; Node's errors carry a code.
+func storageError(err error) error {
+	var e *jsThrown
+	if !errors.As(err, &e) {
+		return err
+	}
 	code := ""
-	if v.Type() == js.TypeObject && v.Get("code").Type() == js.TypeString {
-		code = v.Get("code").String()
+	if e.value.Type() == js.TypeObject && e.value.Get("code").Type() == js.TypeString {
+		code = e.value.Get("code").String()
 	}
 	switch {
-	case code == "ENOENT" || notFound.MatchString(msg):
-		return fmt.Errorf("%w: %w", e, fs.ErrNotExist)
-	case code == "EEXIST" || exists.MatchString(msg):
-		return fmt.Errorf("%w: %w", e, fs.ErrExist)
+	case code == "ENOENT" || notFound.MatchString(e.message):
+		return fmt.Errorf("%w: %w", err, fs.ErrNotExist)
+	case code == "EEXIST" || exists.MatchString(e.message):
+		return fmt.Errorf("%w: %w", err, fs.ErrExist)
 	}
-	return e
+	return err
 }
 
 var (
@@ -262,7 +268,7 @@ var _ core.FileStorage = jsStorage{}
 func (s jsStorage) do(ctx context.Context, name string, args ...any) (js.Value, error) {
 	v, err := invoke(ctx, s.obj, name, args...)
 	if err != nil {
-		return v, fmt.Errorf("%s %q: %w", name, fmt.Sprint(args[0]), err)
+		return v, fmt.Errorf("%s %q: %w", name, fmt.Sprint(args[0]), storageError(err))
 	}
 	return v, nil
 }
