@@ -4,9 +4,7 @@ package main
 
 import (
 	"context"
-	"net/http"
 	"syscall/js"
-	"time"
 
 	embedhosted "github.com/foliovec/folio/adapters/embed-hosted"
 	fetchbrowser "github.com/foliovec/folio/adapters/fetch-browser"
@@ -163,48 +161,19 @@ func nonNil(s []int) []int {
 	return s
 }
 
-// newOpenAIEmbeddings reads Vectra's OpenAIEmbeddings options: OpenAI's
-// (apiKey, model, organization, endpoint), Azure's (azureApiKey,
-// azureEndpoint, azureDeployment, azureApiVersion) or an OSS server's
-// (ossModel, ossEndpoint), with dimensions, maxTokens, retryPolicy (ms),
-// logRequests and requestConfig.headers.
+// newOpenAIEmbeddings reads Vectra's OpenAIEmbeddings options, the same
+// shapes as a keys file of Vectra's CLI (embedhosted.OptionsFromKeysJSON):
+// OpenAI's, Azure's or an OpenAI-compatible server's.
 func newOpenAIEmbeddings(args []js.Value) (any, error) {
-	var o struct {
-		APIKey          string                              `json:"apiKey"`
-		Model           string                              `json:"model"`
-		Organization    string                              `json:"organization"`
-		Endpoint        string                              `json:"endpoint"`
-		AzureAPIKey     string                              `json:"azureApiKey"`
-		AzureEndpoint   string                              `json:"azureEndpoint"`
-		AzureDeployment string                              `json:"azureDeployment"`
-		AzureAPIVersion string                              `json:"azureApiVersion"`
-		OSSModel        string                              `json:"ossModel"`
-		OSSEndpoint     string                              `json:"ossEndpoint"`
-		Dimensions      int                                 `json:"dimensions"`
-		MaxTokens       int                                 `json:"maxTokens"`
-		RetryPolicy     []float64                           `json:"retryPolicy"`
-		LogRequests     bool                                `json:"logRequests"`
-		RequestConfig   struct{ Headers map[string]string } `json:"requestConfig"`
+	opts := arg(args, 0)
+	if opts.Type() != js.TypeObject {
+		return nil, invalid("OpenAIEmbeddings needs its options")
 	}
-	if err := fromJSON(arg(args, 0), &o); err != nil {
-		return nil, invalid("OpenAIEmbeddings options: %w", err)
+	o, err := embedhosted.OptionsFromKeysJSON([]byte(js.Global().Get("JSON").Call("stringify", opts).String()))
+	if err != nil {
+		return nil, err
 	}
-	opts := embedhosted.Options{
-		APIKey: o.APIKey, Model: o.Model, Organization: o.Organization, Endpoint: o.Endpoint,
-		CloudAPIKey: o.AzureAPIKey, CloudEndpoint: o.AzureEndpoint, CloudDeployment: o.AzureDeployment, CloudAPIVersion: o.AzureAPIVersion,
-		OSSModel: o.OSSModel, OSSEndpoint: o.OSSEndpoint,
-		Dimensions: o.Dimensions, MaxTokens: o.MaxTokens, LogRequests: o.LogRequests,
-	}
-	for _, ms := range o.RetryPolicy {
-		opts.RetryPolicy = append(opts.RetryPolicy, time.Duration(ms*float64(time.Millisecond)))
-	}
-	if len(o.RequestConfig.Headers) > 0 {
-		opts.Headers = http.Header{}
-		for k, v := range o.RequestConfig.Headers {
-			opts.Headers.Set(k, v)
-		}
-	}
-	return embedhosted.New(&opts)
+	return embedhosted.New(&o)
 }
 
 // embeddingsResponse is Vectra's EmbeddingsResponse.

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -180,75 +179,28 @@ func rememberModel(ctx context.Context, storage core.FileStorage, folder string,
 	return err
 }
 
-// keysFile is a keys file in Vectra's shapes: OpenAI, Azure (also spelled
-// cloud…) and OpenAI-compatible (oss…).
-type keysFile struct {
-	APIKey          string  `json:"apiKey"`
-	Model           string  `json:"model"`
-	Organization    string  `json:"organization"`
-	Endpoint        string  `json:"endpoint"`
-	AzureAPIKey     string  `json:"azureApiKey"`
-	AzureEndpoint   string  `json:"azureEndpoint"`
-	AzureDeployment string  `json:"azureDeployment"`
-	AzureAPIVersion string  `json:"azureApiVersion"`
-	CloudAPIKey     string  `json:"cloudApiKey"`
-	CloudEndpoint   string  `json:"cloudEndpoint"`
-	CloudDeployment string  `json:"cloudDeployment"`
-	CloudAPIVersion string  `json:"cloudApiVersion"`
-	OSSModel        string  `json:"ossModel"`
-	OSSEndpoint     string  `json:"ossEndpoint"`
-	MaxTokens       int     `json:"maxTokens"`
-	Dimensions      int     `json:"dimensions"`
-	RetryPolicy     []int64 `json:"retryPolicy"` // milliseconds
-}
-
-// readKeysFile reads a keys file into hosted options and the record of
-// the model it names (no key in it).
+// readKeysFile reads a keys file (embedhosted.OptionsFromKeysJSON: Vectra's
+// shapes and defaults) into hosted options and the record of the model it
+// names (no key in it).
 func readKeysFile(path string) (embedhosted.Options, modelRecord, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return embedhosted.Options{}, modelRecord{}, fmt.Errorf("keys file: %w", err)
 	}
-	var k keysFile
-	if err := json.Unmarshal(raw, &k); err != nil {
+	opts, err := embedhosted.OptionsFromKeysJSON(raw)
+	if err != nil {
 		return embedhosted.Options{}, modelRecord{}, fmt.Errorf("keys file %s: %w", path, err)
-	}
-	opts := embedhosted.Options{MaxTokens: k.MaxTokens, Dimensions: k.Dimensions}
-	if k.RetryPolicy != nil {
-		opts.RetryPolicy = make([]time.Duration, len(k.RetryPolicy))
-		for i, ms := range k.RetryPolicy {
-			opts.RetryPolicy[i] = time.Duration(ms) * time.Millisecond
-		}
 	}
 	var rec modelRecord
 	switch {
-	case k.OSSModel != "" || k.OSSEndpoint != "":
-		opts.OSSModel, opts.OSSEndpoint = k.OSSModel, k.OSSEndpoint
-		rec = modelRecord{Kind: "hosted", Name: "oss:" + strings.TrimRight(k.OSSEndpoint, "/") + "/" + k.OSSModel}
-	case k.AzureAPIKey != "" || k.CloudAPIKey != "" || k.AzureEndpoint != "" || k.CloudEndpoint != "":
-		opts.CloudAPIKey = first(k.AzureAPIKey, k.CloudAPIKey)
-		opts.CloudEndpoint = first(k.AzureEndpoint, k.CloudEndpoint)
-		opts.CloudDeployment = first(k.AzureDeployment, k.CloudDeployment)
-		opts.CloudAPIVersion = first(k.AzureAPIVersion, k.CloudAPIVersion)
+	case opts.OSSModel != "" || opts.OSSEndpoint != "":
+		rec = modelRecord{Kind: "hosted", Name: "oss:" + strings.TrimRight(opts.OSSEndpoint, "/") + "/" + opts.OSSModel}
+	case opts.CloudAPIKey != "" || opts.CloudEndpoint != "":
 		rec = modelRecord{Kind: "hosted", Name: "azure:" + strings.TrimRight(opts.CloudEndpoint, "/") + "/" + opts.CloudDeployment}
 	default:
-		opts.APIKey, opts.Model, opts.Organization, opts.Endpoint = k.APIKey, k.Model, k.Organization, k.Endpoint
-		if opts.Model == "" {
-			// As Vectra's CLI: the old default model, with its token limit.
-			opts.Model, opts.MaxTokens = "text-embedding-ada-002", 8000
-		}
 		rec = modelRecord{Kind: "hosted", Name: "openai:" + opts.Model}
 	}
 	return opts, rec, nil
-}
-
-func first(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // absFolder is the folder as a storage path: on local storage without a
