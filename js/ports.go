@@ -158,13 +158,7 @@ func (m jsEmbeddings) CreateEmbeddings(ctx context.Context, inputs []string) (co
 		return core.EmbeddingsResponse{Status: core.EmbeddingsFailed, Message: err.Error()},
 			fmt.Errorf("%w: %w", core.ErrEmbeddingsFailed, err)
 	}
-	var resp struct {
-		Status  core.EmbeddingsStatus `json:"status"`
-		Output  [][]float32           `json:"output"`
-		Message string                `json:"message"`
-		Model   string                `json:"model"`
-		Usage   map[string]any        `json:"usage"`
-	}
+	var resp embeddingsResponse
 	if err := readEmbeddings(v, &resp.Output); err != nil {
 		return core.EmbeddingsResponse{Status: core.EmbeddingsFailed, Message: err.Error()}, err
 	}

@@ -324,30 +324,13 @@ export declare class FileStorageUtilities {
 }
 
 /** Files in memory, gone with the page. */
-export declare class VirtualFileStorage implements FileStorage {
-  createFile(filePath: string, content: Uint8Array | string): Promise<void>;
-  createFolder(folderPath: string): Promise<void>;
-  deleteFile(filePath: string): Promise<void>;
-  deleteFolder(folderPath: string): Promise<void>;
-  getDetails(fileOrFolderPath: string): Promise<FileDetails>;
-  listFiles(folderPath: string, filter?: ListFilesFilter): Promise<FileDetails[]>;
-  pathExists(fileOrFolderPath: string): Promise<boolean>;
-  readFile(filePath: string): Promise<Uint8Array>;
-  upsertFile(filePath: string, content: Uint8Array | string): Promise<void>;
-}
+export interface VirtualFileStorage extends FileStorage {}
+export declare class VirtualFileStorage implements FileStorage {}
 
 /** The page's IndexedDB database, laid out as Vectra's IndexedDBStorage lays it out. */
+export interface IndexedDBStorage extends FileStorage {}
 export declare class IndexedDBStorage implements FileStorage {
   constructor(dbName?: string);
-  createFile(filePath: string, content: Uint8Array | string): Promise<void>;
-  createFolder(folderPath: string): Promise<void>;
-  deleteFile(filePath: string): Promise<void>;
-  deleteFolder(folderPath: string): Promise<void>;
-  getDetails(fileOrFolderPath: string): Promise<FileDetails>;
-  listFiles(folderPath: string, filter?: ListFilesFilter): Promise<FileDetails[]>;
-  pathExists(fileOrFolderPath: string): Promise<boolean>;
-  readFile(filePath: string): Promise<Uint8Array>;
-  upsertFile(filePath: string, content: Uint8Array | string): Promise<void>;
   close(): void;
   destroy(): Promise<void>;
 }
