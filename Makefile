@@ -191,19 +191,18 @@ demo:
 	bin/folio query $(DEMO_INDEX) "How do I run every test with the race detector?" --document-count 2 --tokens 500
 	bin/folio query $(DEMO_INDEX) "BM25 keyword matches in hybrid queries" --bm25 --document-count 2 --tokens 500
 
-## browser-demo: examples/browser, a page with a document index in IndexedDB,
-## built into .cache/browser-demo and served on http://127.0.0.1:8080/
-## (BROWSER_DEMO_ADDR to change it).
+## browser-demo: examples/browser, a page with a document index in IndexedDB
+## on Folio's JavaScript package, laid out in .cache/browser-demo and served
+## on http://127.0.0.1:8080/ (BROWSER_DEMO_ADDR to change it).
 BROWSER_DEMO := .cache/browser-demo
 BROWSER_DEMO_ADDR ?= 127.0.0.1:8080
 .PHONY: browser-demo browser-demo-build
 browser-demo: browser-demo-build
 	$(GO) run ./examples/browser/serve -dir $(BROWSER_DEMO) -addr $(BROWSER_DEMO_ADDR)
-browser-demo-build:
-	@mkdir -p $(BROWSER_DEMO)
-	cd examples && GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o ../$(BROWSER_DEMO)/folio.wasm ./browser
-	cp examples/browser/index.html examples/browser/app.js "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(BROWSER_DEMO)/
-	@ls -l $(BROWSER_DEMO)/folio.wasm | awk '{ printf "folio.wasm: %.1f MB\n", $$5 / 1e6 }'
+browser-demo-build: js
+	@rm -rf $(BROWSER_DEMO) && mkdir -p $(BROWSER_DEMO)
+	cp -r $(JS_DIST)/. $(BROWSER_DEMO)/
+	cp examples/browser/index.html examples/browser/app.js $(BROWSER_DEMO)/
 
 ## ci: everything CI checks.
 ci: test large-files lint core-deps isolated wasm generate-check tidy-check purego vectra-client-test

@@ -8,9 +8,6 @@ require (
 	github.com/foliovec/folio/adapters/codec-json v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/codec-pb v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/embed-hash v0.0.0-00010101000000-000000000000
-	github.com/foliovec/folio/adapters/embed-hosted v0.0.0-00010101000000-000000000000
-	github.com/foliovec/folio/adapters/fetch-browser v0.0.0-00010101000000-000000000000
-	github.com/foliovec/folio/browser v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
 )
 
@@ -18,13 +15,11 @@ require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/dlclark/regexp2 v1.10.0 // indirect
 	github.com/foliovec/folio/adapters/storage-fs v0.0.0-00010101000000-000000000000 // indirect
-	github.com/foliovec/folio/adapters/storage-idb v0.0.0-00010101000000-000000000000 // indirect
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken v0.0.0-00010101000000-000000000000 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/pkoukk/tiktoken-go v0.1.8 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
-	golang.org/x/net v0.58.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )

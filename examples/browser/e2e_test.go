@@ -17,12 +17,14 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// buildPage builds the example into a fresh folder: folio.wasm, the page's
-// files and Go's wasm_exec.js.
+// buildPage lays the example out in a fresh folder as make browser-demo
+// does: Folio's JavaScript package (folio.wasm built from ../../js, its
+// ES modules, Go's wasm_exec.js) and the page's files.
 func buildPage(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "folio.wasm"), ".")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s", "-o", filepath.Join(dir, "folio.wasm"), ".")
+	cmd.Dir = filepath.Join("..", "..", "js")
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build folio.wasm: %v\n%s", err, out)
@@ -31,11 +33,15 @@ func buildPage(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for src, dst := range map[string]string{
+	files := map[string]string{
 		"index.html": "index.html",
 		"app.js":     "app.js",
 		filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"): "wasm_exec.js",
-	} {
+	}
+	for _, name := range []string{"folio.js", "bridge.js", "transformers.js"} {
+		files[filepath.Join("..", "..", "js", "package", name)] = name
+	}
+	for src, dst := range files {
 		copyFile(t, src, filepath.Join(dir, dst))
 	}
 	return dir
