@@ -348,6 +348,11 @@ func (d fileDetails) core() core.FileDetails {
 	return core.FileDetails{Name: d.Name, Path: d.Path, IsFolder: d.IsFolder, FileType: core.FileType(d.FileType)}
 }
 
+// detailsOf is d as Vectra's storages give it: a folder has no fileType.
 func detailsOf(d core.FileDetails) fileDetails {
-	return fileDetails{Name: d.Name, Path: d.Path, IsFolder: d.IsFolder, FileType: string(d.FileType)}
+	out := fileDetails{Name: d.Name, Path: d.Path, IsFolder: d.IsFolder}
+	if !d.IsFolder {
+		out.FileType = string(d.FileType)
+	}
+	return out
 }

@@ -4,8 +4,8 @@
 // OpenAIEmbeddings against the test's OpenAI-compatible endpoint.
 const text = "Hello world! Folio and Vectra split text the same way.\n\nA second paragraph, with more words in it than the first one has.\n\nA third.";
 
-export async function run(lib) {
-  const { GPT3Tokenizer, TextSplitter, ItemSelector, FileStorageUtilities, pathUtils, VirtualFileStorage, BrowserWebFetcher, OpenAIEmbeddings } = lib;
+export async function run(lib, params) {
+  const { IndexedDBStorage, GPT3Tokenizer, TextSplitter, ItemSelector, FileStorageUtilities, pathUtils, VirtualFileStorage, BrowserWebFetcher, OpenAIEmbeddings } = lib;
   const out = {};
   const tok = new GPT3Tokenizer();
   out.tokens = tok.encode(text);
@@ -43,6 +43,23 @@ export async function run(lib) {
   out.vfsEnsured = await vfs.pathExists("other");
   out.vfsTryDelete = (await FileStorageUtilities.tryDeleteFile(vfs, "root/a.txt")) === undefined;
   out.vfsAfterDelete = await vfs.pathExists("root/a.txt");
+
+  const idb = new IndexedDBStorage("surface-" + params.lib);
+  await idb.createFolder("top/docs");
+  await idb.createFile("top/docs/a.md", "# A");
+  await idb.upsertFile("top/docs/a.md", "# A again");
+  await idb.upsertFile("top/b.json", new TextEncoder().encode("{}"));
+  out.idbCreateTwice = await idb.createFile("top/b.json", "x").then(() => "resolved", () => "rejected");
+  out.idbRead = new TextDecoder().decode(await idb.readFile("top/docs/a.md"));
+  out.idbList = (await idb.listFiles("top")).map((d) => [d.name, d.path, d.isFolder, d.fileType ?? null]).sort();
+  out.idbFilesOnly = (await idb.listFiles("top", "files")).map((d) => d.name);
+  out.idbDetails = [await idb.getDetails("top/docs"), await idb.getDetails("top/b.json")];
+  out.idbMissing = await idb.getDetails("top/nope").then(() => "resolved", () => "rejected");
+  await idb.deleteFolder("top/docs");
+  out.idbAfterDelete = [await idb.pathExists("top/docs/a.md"), await idb.pathExists("top/b.json")];
+  idb.close();
+  await idb.destroy();
+  out.idbAfterDestroy = await new IndexedDBStorage("surface-" + params.lib).pathExists("top/b.json");
 
   const fetched = [];
   const fetcher = new BrowserWebFetcher();
