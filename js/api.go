@@ -473,10 +473,24 @@ func indexMethods(index func(obj any) *core.LocalIndex) map[string]method {
 			if err != nil {
 				return nil, err
 			}
-			rs, err := index(obj).QueryItems(ctx, vec, str(args, 1), num(args, 2, 10), f, arg(args, 4).Truthy())
+			rs, err := index(obj).QueryItems(ctx, vec, str(args, 1), topK(arg(args, 2)), f, arg(args, 4).Truthy())
 			return packResults(rs), err
 		},
 	}
+}
+
+// topK reads queryItems' topK as Vectra does: a fraction counts as the
+// next whole number, and anything but a number (undefined, NaN) as 0, which
+// answers nothing.
+func topK(v js.Value) int {
+	if v.Type() != js.TypeNumber {
+		return 0
+	}
+	f := v.Float()
+	if math.IsNaN(f) || f <= 0 {
+		return 0
+	}
+	return int(math.Ceil(min(f, math.MaxInt32)))
 }
 
 // documentIndexMethods are LocalDocumentIndex's own asynchronous methods.

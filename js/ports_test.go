@@ -24,6 +24,7 @@ func TestJavaScriptPorts(t *testing.T) {
 		Vectors                                                    []any
 		MetadataVector                                             float64
 		Together, AfterTogether                                    int
+		TopKs                                                      []int
 	}
 	s.runPage(t, ctx, map[string]string{"test": "ports", "lib": "folio"}, &r)
 
@@ -32,6 +33,9 @@ func TestJavaScriptPorts(t *testing.T) {
 	}
 	if got := fmt.Sprint(r.Vectors); got != "[[1 0 0] [0 1 0.5] [3 3]]" || r.MetadataVector != 7 {
 		t.Errorf("vectors from queryItems, getItem and listItems: %s, metadata.vector %v; want [[1 0 0] [0 1 0.5] [3 3]] and 7", got, r.MetadataVector)
+	}
+	if !slices.Equal(r.TopKs, []int{2, 0}) {
+		t.Errorf("queryItems with topK 1.5 and undefined gave %v results, want [2 0] as Vectra", r.TopKs)
 	}
 	if r.Together != 40 || r.AfterTogether != 22 {
 		t.Errorf("40 calls at once: %d fulfilled, %d items after; want 40 and 22", r.Together, r.AfterTogether)

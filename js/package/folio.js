@@ -47,7 +47,7 @@ export class LocalIndex {
   listItems() { return call(this, "listItems"); }
   listItemsByMetadata(filter) { return call(this, "listItemsByMetadata", filter); }
   queryItems(vector, query, topK, filter, isBm25) {
-    // Vectra 0.15 also accepts the older (vector, topK, filter) form.
+    // Older Vectra releases took (vector, topK, filter); that form works too.
     if (typeof query === "number") return call(this, "queryItems", vector, "", query, topK, false);
     return call(this, "queryItems", vector, query ?? "", topK, filter, !!isBm25);
   }

@@ -97,6 +97,8 @@ export async function run(lib) {
   await index.insertItem({ id: "b", vector: [0, 1, 0.5], metadata: { kind: "y", vector: 7 } });
   const hits = await index.queryItems([0.9, 0.1, 0], "", 2);
   out.hits = hits.map((h) => h.item.id);
+  // topK as Vectra reads it: a fraction rounds up, undefined is none.
+  out.topKs = [(await index.queryItems([1, 0, 0], "", 1.5)).length, (await index.queryItems([1, 0, 0], "")).length];
   // Vectors come back as arrays of numbers; a metadata key named "vector"
   // is metadata.
   out.vectors = [hits[0].item.vector, (await index.getItem("b")).vector, (await index.listItems()).map((i) => i.vector.length)];
