@@ -32,6 +32,15 @@ func TestTransformersEmbeddingsInPage(t *testing.T) {
 		t.Fatalf("generate the tiny model: %v\n%s", err, out)
 	}
 
+	// The q8 variant's file: the same model under transformers.js's name.
+	onnx, err := os.ReadFile(filepath.Join(model, "onnx", "model.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(model, "onnx", "model_quantized.onnx"), onnx, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	ctx := newBrowser(t)
 	var page struct {
 		Inputs      []string
@@ -41,6 +50,7 @@ func TestTransformersEmbeddingsInPage(t *testing.T) {
 		Status      string
 		Message     string
 		Output      [][]float64
+		CLS         [][]float64
 		Single      [][]float64
 		IDs         [][]int
 		Decoded     string
@@ -59,19 +69,20 @@ func TestTransformersEmbeddingsInPage(t *testing.T) {
 	if err != nil {
 		t.Fatalf("native LocalEmbeddings: %v", err)
 	}
-	worst := 0.0
-	for i, vec := range want.Output {
-		if len(page.Output[i]) != len(vec) {
-			t.Fatalf("input %d: %d dimensions in the page, %d natively", i, len(page.Output[i]), len(vec))
-		}
-		for j, v := range vec {
-			worst = max(worst, math.Abs(page.Output[i][j]-float64(v)))
-		}
+	compare(t, "mean pooling, normalised", page.Output, want.Output)
+
+	cls, err := embedonnx.CreateTransformersEmbeddings(t.Context(), &embedonnx.TransformersOptions{
+		Model: model, Pooling: embedonnx.PoolingCLS, Normalize: new(false), Dtype: embedonnx.DtypeQ8, Device: embedonnx.DeviceCPU,
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("max abs diff, page against native, over %d vectors of %d: %.3g", len(want.Output), len(want.Output[0]), worst)
-	if worst >= 1e-5 {
-		t.Errorf("max abs diff %.3g, want < 1e-5", worst)
+	defer cls.Close()
+	wantCLS, err := cls.CreateEmbeddings(t.Context(), page.Inputs)
+	if err != nil {
+		t.Fatal(err)
 	}
+	compare(t, "CLS pooling, not normalised, q8 file", page.CLS, wantCLS.Output)
 	if len(page.Single) != 1 || !slices.Equal(page.Single[0], page.Output[0]) {
 		t.Errorf("createEmbeddings(a string) gave %d vectors, or not the first vector of the list", len(page.Single))
 	}
@@ -99,5 +110,27 @@ func TestTransformersEmbeddingsInPage(t *testing.T) {
 	}
 	if !strings.Contains(page.Missing, "never downloaded") {
 		t.Errorf("a model that is not served: %q, want an error saying models are never downloaded", page.Missing)
+	}
+}
+
+// compare fails unless every vector of the page is within 1e-5 of the
+// native one, component by component.
+func compare(t *testing.T, what string, page [][]float64, native [][]float32) {
+	t.Helper()
+	if len(page) != len(native) {
+		t.Fatalf("%s: %d vectors in the page, %d natively", what, len(page), len(native))
+	}
+	worst := 0.0
+	for i, vec := range native {
+		if len(page[i]) != len(vec) {
+			t.Fatalf("%s: input %d: %d dimensions in the page, %d natively", what, i, len(page[i]), len(vec))
+		}
+		for j, v := range vec {
+			worst = max(worst, math.Abs(page[i][j]-float64(v)))
+		}
+	}
+	t.Logf("%s: max abs diff, page against native, over %d vectors of %d: %.3g", what, len(native), len(native[0]), worst)
+	if worst >= 1e-5 {
+		t.Errorf("%s: max abs diff %.3g, want < 1e-5", what, worst)
 	}
 }

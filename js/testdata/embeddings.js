@@ -31,6 +31,11 @@ export async function run(lib, params) {
   await index.upsertDocument("hello.txt", "hello world, hello again");
   out.hits = (await index.queryDocuments("the quick brown fox", { maxDocuments: 2 })).map((r) => r.uri);
 
+  // Vectra's other options: CLS pooling without normalising, and the q8
+  // file (the test serves model_quantized.onnx).
+  const cls = await TransformersEmbeddings.create({ model: params.model, pooling: "cls", normalize: false, dtype: "q8" });
+  out.cls = (await cls.createEmbeddings(inputs)).output;
+
   out.missing = await TransformersEmbeddings.create({ model: "no/such-model" }).then(() => "resolved", (e) => e.message);
   return out;
 }
