@@ -221,6 +221,9 @@ type jsTokenizer struct{ obj js.Value }
 
 var _ core.ContextTokenizer = jsTokenizer{}
 
+// Encode and Decode have no error to return: when the page's method
+// throws they panic with its error, which the bridge answers as the
+// call's rejection. Folio's engine calls EncodeContext, which returns it.
 func (t jsTokenizer) Encode(text string) []int {
 	ids, err := t.EncodeContext(context.Background(), text)
 	if err != nil {
