@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/foliovec/folio/core/internal/topk"
 	"github.com/foliovec/folio/core/internal/vecmath"
@@ -17,18 +18,38 @@ const block = 256
 // others would cost more than it saves.
 const MinRowsPerWorker = 4096
 
-// split runs fn(w, lo', hi') for the workers contiguous parts w of
-// [lo, hi), the last on the calling goroutine, and returns when every call
-// has: the caller scans a part instead of waiting to be woken when the
-// others are done, and one goroutine fewer has to start.
-func split(lo, hi, workers int, fn func(w, lo, hi int)) {
-	n := hi - lo
+// chunksPerWorker is how many chunks split cuts a scan into per worker:
+// enough that a worker the system holds back (on a machine shared with
+// other work) leaves the others a few chunks to take instead of waiting at
+// the end, few enough that a chunk is still a long stream of rows.
+const chunksPerWorker = 8
+
+// split runs fn(w, lo', hi') over [lo, hi) cut into chunks of whole
+// blocks, which workers goroutines take in turn, the last worker on the
+// calling goroutine (one goroutine fewer to start, and the caller scans
+// instead of waiting to be woken), and returns when every chunk taken is
+// done. Worker w's chunks come in ascending order and one at a time, so
+// fn may keep per-worker state. Workers take no more chunks once ctx
+// ends; split then returns ctx's error.
+func split(ctx context.Context, lo, hi, workers int, fn func(w, lo, hi int)) error {
+	size := max(block, (hi-lo)/(workers*chunksPerWorker)/block*block)
+	var next atomic.Int64
+	work := func(w int) {
+		for ctx.Err() == nil {
+			start := lo + int(next.Add(1)-1)*size
+			if start >= hi {
+				return
+			}
+			fn(w, start, min(start+size, hi))
+		}
+	}
 	var wg sync.WaitGroup
 	for w := range workers - 1 {
-		wg.Go(func() { fn(w, lo+w*n/workers, lo+(w+1)*n/workers) })
+		wg.Go(func() { work(w) })
 	}
-	fn(workers-1, lo+(workers-1)*n/workers, hi)
+	work(workers - 1)
 	wg.Wait()
+	return ctx.Err()
 }
 
 // scan is one query's scoring pass over a selection.
@@ -72,15 +93,11 @@ func TopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M], 
 		return topk.Merge(k, h), nil
 	}
 	heaps := make([]*topk.Heap, workers)
-	done := make([]bool, workers)
-	split(0, n, workers, func(w, lo, hi int) {
-		heaps[w] = topk.New(min(k, hi-lo)) // a worker never holds more than its rows
-		done[w] = sc.run(ctx, lo, hi, heaps[w])
-	})
-	for _, ok := range done {
-		if !ok {
-			return nil, ctx.Err()
-		}
+	for w := range heaps {
+		heaps[w] = topk.New(k)
+	}
+	if err := split(ctx, 0, n, workers, func(w, lo, hi int) { sc.run(ctx, lo, hi, heaps[w]) }); err != nil {
+		return nil, err
 	}
 	return topk.Merge(k, heaps...), nil
 }
@@ -179,18 +196,14 @@ func batchRange(ctx context.Context, rows *Rows, lo, hi int, queries [][]float32
 	}
 	workers := max(min(runtime.GOMAXPROCS(0), n/MinRowsPerWorker), 1)
 	heaps := make([][]*topk.Heap, workers) // [worker][query]
-	done := make([]bool, workers)
-	split(lo, hi, workers, func(w, wlo, whi int) {
+	for w := range heaps {
 		heaps[w] = make([]*topk.Heap, len(scans))
 		for j := range scans {
-			heaps[w][j] = topk.New(min(scans[j].k, whi-wlo))
+			heaps[w][j] = topk.New(scans[j].k)
 		}
-		done[w] = batchRun(ctx, rows, scans, heaps[w], wlo, whi, blk)
-	})
-	for _, ok := range done {
-		if !ok {
-			return nil, ctx.Err()
-		}
+	}
+	if err := split(ctx, lo, hi, workers, func(w, wlo, whi int) { batchRun(ctx, rows, scans, heaps[w], wlo, whi, blk) }); err != nil {
+		return nil, err
 	}
 	out := make([][]topk.Scored, len(scans))
 	for j := range scans {

@@ -84,15 +84,11 @@ func QuantTopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection
 		cands = h.Items()
 	} else {
 		heaps := make([]*topk.Heap, workers)
-		done := make([]bool, workers)
-		split(0, n, workers, func(w, lo, hi int) {
-			heaps[w] = topk.New(min(m, hi-lo))
-			done[w] = qs.run(ctx, lo, hi, heaps[w])
-		})
-		for _, ok := range done {
-			if !ok {
-				return nil, ctx.Err()
-			}
+		for w := range heaps {
+			heaps[w] = topk.New(m)
+		}
+		if err := split(ctx, 0, n, workers, func(w, lo, hi int) { qs.run(ctx, lo, hi, heaps[w]) }); err != nil {
+			return nil, err
 		}
 		cands = topk.Merge(m, heaps...)
 	}

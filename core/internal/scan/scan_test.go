@@ -133,6 +133,49 @@ func TestScansAgree(t *testing.T) {
 	}
 }
 
+// Rows that all score alike rank in storage order, whichever worker took
+// which chunk of them: the exact, batched, shared and int8 scans alike.
+func TestTiesRankInStorageOrderAcrossWorkers(t *testing.T) {
+	const n, d, k = 5 * MinRowsPerWorker, 8, 40
+	rows := &Rows{Dim: d, Arena: make([]float32, n*d), Scale: make([]float64, n)}
+	meta := make([]map[string]any, n)
+	for i := range n {
+		copy(rows.Arena[i*d:], []float32{1, 2, 3, 4, 5, 6, 7, 8})
+		rows.Scale[i] = vecmath.FastScale(rows.Vector(i))
+		meta[i] = map[string]any{}
+	}
+	q := []float32{8, 7, 6, 5, 4, 3, 2, 1}
+	want := make([]int32, k)
+	for i := range want {
+		want[i] = int32(i)
+	}
+	ctx := context.Background()
+	for range 20 { // chunks go to workers differently each time
+		exact, err := TopK(ctx, rows, Selection[map[string]any]{Meta: meta, All: true}, q, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch, err := Batch(ctx, rows, n, [][]float32{q, q, q, q, q}, []int{k, k, k, k, k})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var shared Shared
+		alone, err := shared.TopK(ctx, rows, n, q, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		quant, err := QuantTopK(ctx, rows, Selection[map[string]any]{Meta: meta, All: true}, q, k, 2, Quantize(rows, n, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, got := range map[string][]topk.Scored{"TopK": exact, "Batch": batch[4], "Shared": alone, "QuantTopK": quant} {
+			if !slices.Equal(slotsOf(got), want) {
+				t.Fatalf("%s ranks tied rows %v, want %v", name, slotsOf(got), want)
+			}
+		}
+	}
+}
+
 // A zero query ranks the first k selected rows, all undefined; a zero row
 // ranks after every real score.
 func TestUndirectedRows(t *testing.T) {
@@ -207,22 +250,26 @@ func BenchmarkExactScanAgainstReadFloor(b *testing.B) {
 	}
 }
 
-// split covers [lo, hi) with workers contiguous parts, each once.
+// split covers [lo, hi) once, in chunks each worker takes in ascending
+// order, and stops taking chunks when its context ends.
 func TestSplit(t *testing.T) {
-	for _, c := range []struct{ lo, hi, workers int }{{0, 10, 1}, {0, 10, 3}, {5, 8, 3}, {100, 20_100, 7}} {
+	for _, c := range []struct{ lo, hi, workers int }{{0, 10, 1}, {0, 10, 3}, {5, 8, 3}, {100, 20_100, 7}, {0, 100_000, 2}} {
 		seen := make([]atomic.Int32, c.hi)
-		var last atomic.Int32
-		split(c.lo, c.hi, c.workers, func(w, lo, hi int) {
-			if w == c.workers-1 {
-				last.Store(1)
-				if lo > hi || hi != c.hi {
-					t.Errorf("%+v: the last part is %d..%d", c, lo, hi)
-				}
+		last := make([]int, c.workers) // the end of each worker's last chunk
+		var chunks atomic.Int32
+		err := split(context.Background(), c.lo, c.hi, c.workers, func(w, lo, hi int) {
+			if lo < last[w] || lo >= hi {
+				t.Errorf("%+v: worker %d took %d..%d after a chunk ending at %d", c, w, lo, hi, last[w])
 			}
+			last[w] = hi
+			chunks.Add(1)
 			for i := lo; i < hi; i++ {
 				seen[i].Add(1)
 			}
 		})
+		if err != nil {
+			t.Fatal(err)
+		}
 		for i := range seen {
 			want := int32(0)
 			if i >= c.lo {
@@ -232,8 +279,18 @@ func TestSplit(t *testing.T) {
 				t.Fatalf("%+v: row %d covered %d times", c, i, got)
 			}
 		}
-		if last.Load() != 1 {
-			t.Fatalf("%+v: no last part", c)
+		if n := c.hi - c.lo; n >= 2*block*c.workers*chunksPerWorker && int(chunks.Load()) < c.workers*chunksPerWorker {
+			t.Errorf("%+v: %d chunks, want at least %d", c, chunks.Load(), c.workers*chunksPerWorker)
 		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls atomic.Int32
+	err := split(ctx, 0, 100_000, 2, func(w, lo, hi int) {
+		if calls.Add(1) == 1 {
+			cancel()
+		}
+	})
+	if err != context.Canceled || calls.Load() > 2 {
+		t.Fatalf("split after cancel: %v, %d chunks taken", err, calls.Load())
 	}
 }
