@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/foliovec/folio/adapters/fetch"
 	"github.com/foliovec/folio/conformance/fetchtest"
+	"github.com/foliovec/folio/core/filetree"
 )
 
 // fileHarness publishes texts as files numbered in name order in a fresh
@@ -165,24 +167,108 @@ func TestFileFetcherSymlinkCycleEnds(t *testing.T) {
 	if err := os.Symlink(dir, filepath.Join(dir, "a", "up")); err != nil {
 		t.Fatal(err)
 	}
-	// A link to a file elsewhere is followed.
-	other := t.TempDir()
-	writeFile(t, filepath.Join(other, "linked.md"), "linked text")
-	if err := os.Symlink(filepath.Join(other, "linked.md"), filepath.Join(dir, "link.md")); err != nil {
-		t.Fatal(err)
-	}
 	// A dangling link is skipped.
 	if err := os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "dangling.md")); err != nil {
 		t.Fatal(err)
 	}
 	got := fetchFiles(t, fetch.NewFileFetcher(nil), dir)
-	want := []string{filepath.Join(dir, "a", "doc.md"), filepath.Join(dir, "link.md")}
+	want := []string{filepath.Join(dir, "a", "doc.md")}
 	if !slices.Equal(uris(got), want) {
 		t.Fatalf("got %v, want %v", uris(got), want)
 	}
-	if got[1].text != "linked text" {
-		t.Errorf("linked file text %q", got[1].text)
+}
+
+// The reproduction of a walk that followed a link to /etc: a tree holding
+// links to a folder and a file outside it reads nothing from outside and
+// reports each link as skipped with its target; FollowLinks reads what
+// they lead to, under its real path.
+func TestFileFetcherStaysInsideTheFolder(t *testing.T) {
+	secrets := realTempDir(t)
+	writeFile(t, filepath.Join(secrets, "shadow"), "root:secret")
+	writeFile(t, filepath.Join(secrets, "ssl", "key.pem"), "PRIVATE KEY")
+	dir := realTempDir(t)
+	writeFile(t, filepath.Join(dir, "docs", "a.txt"), "inside")
+	for link, target := range map[string]string{"etc-link": secrets, "key-link.pem": filepath.Join(secrets, "ssl", "key.pem")} {
+		if err := os.Symlink(target, filepath.Join(dir, "docs", link)); err != nil {
+			t.Fatal(err)
+		}
 	}
+	docs := filepath.Join(dir, "docs")
+	skips := map[string]error{}
+	f := fetch.NewFileFetcher(&fetch.FileOptions{OnSkip: func(p string, reason error) { skips[p] = reason }})
+	if got := uris(fetchFiles(t, f, docs)); !slices.Equal(got, []string{filepath.Join(docs, "a.txt")}) {
+		t.Errorf("read %v, want only docs/a.txt", got)
+	}
+	for link, target := range map[string]string{"etc-link": secrets, "key-link.pem": filepath.Join(secrets, "ssl", "key.pem")} {
+		reason := skips[filepath.Join(docs, link)]
+		var le *filetree.LinkError
+		if !errors.Is(reason, fetch.ErrOutsideTree) || !errors.As(reason, &le) || le.Target != target {
+			t.Errorf("%s: skipped for %v, want ErrOutsideTree naming %s", link, reason, target)
+		}
+	}
+	// Without OnSkip the links are passed over all the same.
+	if got := uris(fetchFiles(t, fetch.NewFileFetcher(nil), docs)); len(got) != 1 {
+		t.Errorf("without OnSkip: read %v", got)
+	}
+	follow := fetch.NewFileFetcher(&fetch.FileOptions{FollowLinks: true})
+	want := []string{filepath.Join(docs, "a.txt"), filepath.Join(secrets, "shadow"), filepath.Join(secrets, "ssl", "key.pem")}
+	if got := uris(fetchFiles(t, follow, docs)); !slices.Equal(got, want) {
+		t.Errorf("FollowLinks: read %v, want %v (the key once, under its real path)", got, want)
+	}
+}
+
+// A folder reached through a link inside the tree and by its own path is
+// one set of documents, under the real path.
+func TestFileFetcherReportsALinkedFolderOnce(t *testing.T) {
+	dir := realTempDir(t)
+	writeFile(t, filepath.Join(dir, "real", "x.md"), "x")
+	if err := os.Symlink("real", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if got := uris(fetchFiles(t, fetch.NewFileFetcher(nil), dir)); !slices.Equal(got, []string{filepath.Join(dir, "real", "x.md")}) {
+		t.Errorf("read %v, want real/x.md once", got)
+	}
+}
+
+// A file over the cap is skipped without being read: a 2 GB sparse file
+// costs no more memory than a small one.
+func TestFileFetcherSkipsAHugeFileUnread(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.txt"), "small")
+	big, err := os.Create(filepath.Join(dir, "huge.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := big.Truncate(2 << 30); err != nil {
+		t.Fatal(err)
+	}
+	big.Close()
+	var reason error
+	f := fetch.NewFileFetcher(&fetch.FileOptions{OnSkip: func(p string, r error) { reason = r }})
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := uris(fetchFiles(t, f, dir))
+	runtime.ReadMemStats(&after)
+	if !slices.Equal(got, []string{filepath.Join(dir, "a.txt")}) || !errors.Is(reason, fetch.ErrFileTooLarge) {
+		t.Errorf("read %v, skipped for %v; want huge.log skipped as too large", got, reason)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 {
+		t.Errorf("allocated %d bytes", grew)
+	}
+	small := fetch.NewFileFetcher(&fetch.FileOptions{MaxFileBytes: 3, OnSkip: func(p string, r error) { reason = r }})
+	if got := uris(fetchFiles(t, small, filepath.Join(dir, "a.txt"))); len(got) != 0 || !errors.Is(reason, fetch.ErrFileTooLarge) {
+		t.Errorf("a named file over MaxFileBytes: read %v, reason %v", got, reason)
+	}
+}
+
+// realTempDir is t.TempDir with symbolic links resolved.
+func realTempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 func TestFileFetcherSkipsBinaryFiles(t *testing.T) {

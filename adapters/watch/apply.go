@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/filetree"
 	"github.com/foliovec/folio/core/jsvalue"
 	"github.com/foliovec/folio/core/pathutil"
 )
@@ -29,7 +31,15 @@ func (w *FolderWatcher) syncAll(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	indexed, err := w.indexedUnder(ctx, roots)
+	// Files outside the roots, reached through links FollowLinks
+	// followed, are tracked too: the last sync's and this one's.
+	outside := w.trackedOutside(roots)
+	for _, f := range found.files {
+		if !underAny(f, roots) {
+			outside[f] = true
+		}
+	}
+	indexed, err := w.indexedUnder(ctx, roots, outside)
 	if err != nil {
 		return 0, err
 	}
@@ -50,7 +60,10 @@ func (w *FolderWatcher) syncAll(ctx context.Context) (int, error) {
 		return n, err
 	}
 	// What is tracked is what the index holds under the paths now.
-	indexed, err = w.indexedUnder(ctx, roots)
+	for _, uri := range gone {
+		delete(outside, uri)
+	}
+	indexed, err = w.indexedUnder(ctx, roots, outside)
 	if err != nil {
 		return n, err
 	}
@@ -63,20 +76,44 @@ func (w *FolderWatcher) syncAll(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// trackedOutside returns the tracked URIs that lie outside roots.
+func (w *FolderWatcher) trackedOutside(roots []string) map[string]bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := map[string]bool{}
+	for uri := range w.tracked {
+		if !underAny(uri, roots) {
+			out[uri] = true
+		}
+	}
+	return out
+}
+
 // syncPaths syncs the paths events named: a file is upserted, a folder
 // rescanned, a path that is gone deleted with everything tracked below
-// it. The caller holds writeMu.
+// it. A path that is a symbolic link is synced where it leads, when that
+// is inside the watched paths or FollowLinks is set. The caller holds
+// writeMu.
 func (w *FolderWatcher) syncPaths(ctx context.Context, paths []string) (int, error) {
+	roots := w.resolveRoots()
 	var files, gone []string
 	for _, p := range paths {
-		info, err := os.Stat(p)
+		real, err := filepath.EvalSymlinks(p)
+		var info os.FileInfo
+		if err == nil {
+			info, err = os.Stat(real)
+		}
 		switch {
-		case err != nil && missing(err):
+		case err != nil && filetree.Missing(err):
 			gone = append(gone, w.trackedUnder(p)...)
 		case err != nil:
 			w.reportError(err, p)
+		case !w.cfg.FollowLinks && !underAny(real, roots):
+			// A link leading out: whatever p held before is gone.
+			w.reportSkip(p, &filetree.LinkError{Link: p, Target: real})
+			gone = append(gone, w.trackedUnder(p)...)
 		case info.IsDir():
-			found, err := w.collect(ctx, []string{p})
+			found, err := w.collect(ctx, []string{real})
 			if err != nil {
 				return 0, err
 			}
@@ -85,13 +122,13 @@ func (w *FolderWatcher) syncPaths(ctx context.Context, paths []string) (int, err
 			for _, f := range found.files {
 				present[f] = true
 			}
-			for _, uri := range w.trackedUnder(p) {
+			for _, uri := range w.trackedUnder(real) {
 				if !present[uri] && !found.kept(uri) {
 					gone = append(gone, uri)
 				}
 			}
-		case info.Mode().IsRegular() && w.wants(p) && !under(p, w.skip):
-			files = append(files, p)
+		case info.Mode().IsRegular() && w.wants(real) && !under(real, w.skip):
+			files = append(files, real)
 		}
 	}
 	slices.Sort(files)
@@ -103,19 +140,27 @@ func (w *FolderWatcher) syncPaths(ctx context.Context, paths []string) (int, err
 	return n + m, err
 }
 
-// indexedUnder returns the URIs of the index's documents under roots.
-func (w *FolderWatcher) indexedUnder(ctx context.Context, roots []string) ([]string, error) {
+// underAny reports whether p is one of dirs or lies below one.
+func underAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if under(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexedUnder returns the URIs of the index's documents under roots, and
+// those in also.
+func (w *FolderWatcher) indexedUnder(ctx context.Context, roots []string, also map[string]bool) ([]string, error) {
 	uris, err := w.cfg.Index.DocumentURIs(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := uris[:0]
 	for _, uri := range uris {
-		for _, r := range roots {
-			if under(uri, r) {
-				out = append(out, uri)
-				break
-			}
+		if also[uri] || underAny(uri, roots) {
+			out = append(out, uri)
 		}
 	}
 	return out, nil
@@ -183,8 +228,9 @@ const readWave = 32
 // readGroup reads files from the start of files until a group is full and
 // returns the documents read and the files left. Files are read readWave
 // at a time, in parallel. Unreadable files go to OnError, binary ones (a
-// NUL byte near the start) are skipped, files gone meanwhile are left to
-// the event their removal made.
+// NUL byte near the start) and those over MaxFileBytes are skipped unread
+// and go to OnSkip, files gone meanwhile are left to the event their
+// removal made.
 func (w *FolderWatcher) readGroup(files []string) ([]core.DocumentInput, []string) {
 	var docs []core.DocumentInput
 	size := 0
@@ -193,13 +239,14 @@ func (w *FolderWatcher) readGroup(files []string) ([]core.DocumentInput, []strin
 		err     error
 	}
 	var reads [readWave]read
+	opts := &filetree.ReadOptions{MaxBytes: w.cfg.MaxFileBytes}
 	for len(files) > 0 && len(docs) < groupFiles && size < groupBytes {
 		wave := files[:min(len(files), readWave, groupFiles-len(docs))]
 		files = files[len(wave):]
 		var wg sync.WaitGroup
 		for i, p := range wave {
 			wg.Go(func() {
-				content, err := os.ReadFile(p)
+				content, err := filetree.ReadFile(p, opts)
 				reads[i] = read{content, err}
 			})
 		}
@@ -207,13 +254,15 @@ func (w *FolderWatcher) readGroup(files []string) ([]core.DocumentInput, []strin
 		for i, p := range wave {
 			content, err := reads[i].content, reads[i].err
 			reads[i] = read{}
-			if err != nil {
-				if !missing(err) {
-					w.reportError(err, p)
-				}
+			switch {
+			case err == nil:
+			case errors.Is(err, filetree.ErrBinary), errors.Is(err, filetree.ErrTooLarge):
+				w.reportSkip(p, err)
 				continue
-			}
-			if core.LooksBinary("", content) {
+			case !filetree.Missing(err):
+				w.reportError(err, p)
+				continue
+			default:
 				continue
 			}
 			size += len(content)

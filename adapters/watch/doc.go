@@ -32,8 +32,14 @@
 //     events for one path within the debounce window make one upsert.
 //   - Files inside a deleted or renamed-away folder are deleted; a new
 //     folder's tree is watched and synced; a rename is a delete plus an add;
-//     symbolic links to folders are followed (and watched) once, so a cycle
-//     ends; the extension filter ignores case; binary files are skipped.
+//     the extension filter ignores case.
+//   - The watcher stays inside the watched paths: a symbolic link leading
+//     out of them is skipped and reported to OnSkip unless
+//     Options.FollowLinks. A file reached through a link is stored under
+//     its real path, so one file is one document whatever route reaches
+//     it, and each real folder is walked and watched once, so a cycle ends.
+//     Binary files and files over Options.MaxFileBytes are skipped, judged
+//     from their size and first 8 KiB before they are read.
 //   - Stop ends the sync in progress at its next commit, waits for it, and
 //     returns; nothing is written after it returns. What it left undone, the
 //     next Start syncs.
@@ -44,7 +50,7 @@
 // # Concurrency
 //
 // A FolderWatcher's methods are safe to call from several goroutines. The
-// callbacks (OnReady, OnSync, OnError) are called one at a time, from the
+// callbacks (OnReady, OnSync, OnSkip, OnError) are called one at a time, from the
 // goroutine writing the index (Start's, Sync's or the watcher's own); a
 // callback must not call Stop, which waits for that goroutine. Queries on
 // the index may run at any time, concurrently with a watcher's writes.

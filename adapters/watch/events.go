@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/foliovec/folio/core/filetree"
 )
 
 // run is a started watcher's machinery: the fsnotify watcher, the
@@ -81,27 +83,21 @@ func (r *run) watchRoots(roots []string) {
 	}
 }
 
-// watchTree watches dir and every folder below it, following symbolic
-// links; each real folder is watched once.
+// watchTree watches dir and every folder below it, by the rules of the
+// scan (inside the watched paths unless FollowLinks, never the index's
+// folder); each real folder is watched once.
 func (r *run) watchTree(dir string) {
-	if r.w.skip != "" && under(dir, r.w.skip) {
-		return
-	}
-	if !r.watchFolder(dir) {
-		return
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return // the scan reports unreadable folders
-	}
-	for _, e := range entries {
-		p := filepath.Join(dir, e.Name())
-		if e.IsDir() || e.Type()&os.ModeSymlink != 0 {
-			if info, err := os.Stat(p); err == nil && info.IsDir() {
-				r.watchTree(p)
-			}
+	r.mu.Lock()
+	roots := r.roots
+	r.mu.Unlock()
+	opts := r.w.walkOptions(roots)
+	opts.OnFolder = func(p string) error {
+		if !r.watchFolder(p) {
+			return filetree.SkipDir
 		}
+		return nil
 	}
+	_ = filetree.Walk(r.ctx, dir, opts, func(filetree.Entry) error { return nil }) // the scan reports what it cannot read
 }
 
 // watchFolder watches dir unless its real folder is watched already, and
@@ -156,7 +152,10 @@ func (r *run) relevant(p string) bool {
 			return true
 		}
 	}
-	return false
+	// A folder outside the roots, watched through a link FollowLinks
+	// followed.
+	_, watched := r.watched[filepath.Dir(p)]
+	return watched
 }
 
 // readEvents turns file events into pending paths until the fsnotify

@@ -203,6 +203,7 @@ type recorder struct {
 	ready  int
 	notify chan struct{} // closed and replaced at every callback
 	dir    string        // URIs are recorded relative to it
+	skips  map[string]error
 }
 
 func newRecorder(dir string) *recorder { return &recorder{notify: make(chan struct{}), dir: dir} }
@@ -227,6 +228,15 @@ func (r *recorder) add(ev event) {
 func (r *recorder) config(cfg watch.Options) *watch.Options {
 	cfg.OnSync = func(uri string, action watch.SyncAction) { r.add(event{uri: uri, action: action}) }
 	cfg.OnError = func(err error, uri string) { r.add(event{uri: uri, err: err}) }
+	cfg.OnSkip = func(path string, reason error) {
+		r.mu.Lock()
+		if r.skips == nil {
+			r.skips = map[string]error{}
+		}
+		r.skips[r.rel(path)] = reason
+		r.mu.Unlock()
+		r.add(event{uri: path, action: "skipped"})
+	}
 	cfg.OnReady = func() {
 		r.mu.Lock()
 		r.ready++
@@ -254,7 +264,9 @@ func syncs(t testing.TB, evs []event) []string {
 			t.Errorf("unexpected %v", ev)
 			continue
 		}
-		out = append(out, ev.String())
+		if ev.action != "skipped" {
+			out = append(out, ev.String())
+		}
 	}
 	slices.Sort(out)
 	return out
@@ -310,4 +322,12 @@ func start(t testing.TB, e *env, rec *recorder, cfg watch.Options) *watch.Folder
 	}
 	t.Cleanup(w.Stop)
 	return w
+}
+
+// skipped returns why path (relative to the recorder's folder, or
+// absolute outside it) was skipped, or nil.
+func (r *recorder) skipped(path string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.skips[path]
 }

@@ -3,13 +3,11 @@ package watch
 import (
 	"context"
 	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/filetree"
 	"github.com/foliovec/folio/core/pathutil"
 )
 
@@ -61,12 +59,6 @@ func (w *FolderWatcher) wants(p string) bool {
 	return !core.LooksBinary(p, nil)
 }
 
-// missing reports whether err says a path does not exist (also when a
-// component of it is a file).
-func missing(err error) bool {
-	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
-}
-
 // collection is what a scan found.
 type collection struct {
 	files []string // the files to sync, in walk order
@@ -86,93 +78,50 @@ func (c *collection) kept(uri string) bool {
 	return false
 }
 
+// walkOptions are the rules of every walk of the watcher: inside the
+// watched paths (roots, resolved) unless FollowLinks, never into the
+// index's folder.
+func (w *FolderWatcher) walkOptions(roots []string) *filetree.Options {
+	return &filetree.Options{
+		FollowLinks: w.cfg.FollowLinks,
+		Inside:      roots,
+		Exclude:     func(p string) bool { return w.skip != "" && under(p, w.skip) },
+	}
+}
+
 // collect walks paths (folders recursively, in name order, each real
-// folder once, following symbolic links) and returns the files to sync.
-// Unreadable entries go to OnError.
+// folder and file once, inside the watched paths unless FollowLinks; see
+// filetree.Walk) and returns the files to sync. Unreadable entries go to
+// OnError, links leading out to OnSkip.
 func (w *FolderWatcher) collect(ctx context.Context, paths []string) (collection, error) {
-	s := scan{w: w, ctx: ctx, seen: map[string]bool{}}
+	var c collection
+	opts := w.walkOptions(w.resolveRoots())
+	seen := map[string]bool{} // a file two paths reach is synced once
 	for _, p := range paths {
-		if err := ctx.Err(); err != nil {
-			return s.c, err
-		}
-		info, err := os.Stat(p)
+		err := filetree.Walk(ctx, p, opts, func(e filetree.Entry) error {
+			switch {
+			case e.Err == nil:
+				if !seen[e.Path] && w.wants(e.Path) {
+					seen[e.Path] = true
+					c.files = append(c.files, e.Path)
+				}
+			case errors.Is(e.Err, filetree.ErrOutsideTree):
+				w.reportSkip(e.Path, e.Err)
+			case errors.Is(e.Err, filetree.ErrNotRegular):
+				// FIFOs, sockets, devices are not documents
+			default:
+				w.reportError(e.Err, e.Path)
+				c.unreadable = append(c.unreadable, e.Path)
+			}
+			return nil
+		})
 		switch {
-		case err != nil:
-			if !missing(err) {
-				w.reportError(err, p)
-				s.c.unreadable = append(s.c.unreadable, p)
-			}
-		case info.IsDir():
-			s.folder(p)
-		case info.Mode().IsRegular() && w.wants(p):
-			s.c.files = append(s.c.files, p)
+		case ctx.Err() != nil:
+			return c, ctx.Err()
+		case err != nil && !filetree.Missing(err):
+			w.reportError(err, p)
+			c.unreadable = append(c.unreadable, p)
 		}
 	}
-	return s.c, ctx.Err()
-}
-
-// scan is one collect's walk.
-type scan struct {
-	w    *FolderWatcher
-	ctx  context.Context
-	seen map[string]bool // real paths of the folders walked
-	c    collection
-}
-
-func (s *scan) folder(dir string) {
-	if s.ctx.Err() != nil || (s.w.skip != "" && under(dir, s.w.skip)) {
-		return
-	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		if !missing(err) {
-			s.w.reportError(err, dir)
-			s.c.unreadable = append(s.c.unreadable, dir)
-		}
-		return
-	}
-	if s.seen[real] {
-		return
-	}
-	s.seen[real] = true
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		if !missing(err) {
-			s.w.reportError(err, dir)
-			s.c.unreadable = append(s.c.unreadable, dir)
-		}
-		return
-	}
-	for _, e := range entries {
-		p := filepath.Join(dir, e.Name())
-		if s.w.skip != "" && under(p, s.w.skip) {
-			continue
-		}
-		// The entry's type comes with the listing: only a symbolic link
-		// needs a stat, to learn what it points to.
-		switch t := e.Type(); {
-		case t.IsRegular():
-			if s.w.wants(p) {
-				s.c.files = append(s.c.files, p)
-			}
-			continue
-		case t.IsDir():
-			s.folder(p)
-			continue
-		case t&fs.ModeSymlink == 0:
-			continue // FIFOs, sockets, devices are not documents
-		}
-		info, err := os.Stat(p)
-		switch {
-		case err != nil:
-			if !missing(err) { // a dangling link is no file
-				s.w.reportError(err, p)
-				s.c.unreadable = append(s.c.unreadable, p)
-			}
-		case info.IsDir():
-			s.folder(p)
-		case info.Mode().IsRegular() && s.w.wants(p):
-			s.c.files = append(s.c.files, p)
-		}
-	}
+	return c, ctx.Err()
 }

@@ -51,6 +51,21 @@ type Options struct {
 	// OnSync is called for every document a sync added, updated or
 	// deleted, with its URI (the file's absolute path).
 	OnSync func(uri string, action SyncAction)
+	// FollowLinks follows symbolic links that lead outside the watched
+	// paths; what they reach is stored under its real path. By default
+	// such a link is skipped and reported to OnSkip, so a tree holding a
+	// link to ~ or /etc syncs nothing from there.
+	FollowLinks bool
+	// MaxFileBytes caps the size of a file synced; a larger file is
+	// skipped unread and reported to OnSkip. 0 means
+	// filetree.DefaultMaxFileBytes (20 MiB); a negative value means no cap.
+	MaxFileBytes int64
+	// OnSkip, when set, is called for every file a sync passes over and
+	// why: a symbolic link leading outside the watched paths
+	// (filetree.ErrOutsideTree, in a *filetree.LinkError naming the
+	// target), a binary file (filetree.ErrBinary), or one over
+	// MaxFileBytes (filetree.ErrTooLarge).
+	OnSkip func(path string, reason error)
 	// OnError is called for every failure of a file (with its path) or of
 	// the watcher itself (with the path concerned, or "").
 	OnError func(err error, uri string)
@@ -213,6 +228,12 @@ func (w *FolderWatcher) callback(f func()) {
 func (w *FolderWatcher) reportSync(uri string, action SyncAction) {
 	if w.cfg.OnSync != nil {
 		w.callback(func() { w.cfg.OnSync(uri, action) })
+	}
+}
+
+func (w *FolderWatcher) reportSkip(path string, reason error) {
+	if w.cfg.OnSkip != nil {
+		w.callback(func() { w.cfg.OnSkip(path, reason) })
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/foliovec/folio/adapters/watch"
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/filetree"
 )
 
 func TestNewValidates(t *testing.T) {
@@ -237,7 +238,11 @@ func TestRapidWritesCoalesce(t *testing.T) {
 	t.Logf("1000 writes in %v (%d pauses): %d upserts", burst, pauses, upserts)
 }
 
-func TestSymlinksFollowedOnce(t *testing.T) {
+// The reproduction of a walk that followed a link to /etc: a watched tree
+// holding links to a folder and a file outside it syncs nothing from
+// there, at the start or when a link appears later, and reports each link
+// as skipped with its target.
+func TestLinksOutOfTheTreeAreSkipped(t *testing.T) {
 	e := newEnv(t)
 	e.write(t, "a/doc.md", "in a")
 	if err := os.Symlink(e.path("a"), e.path("a/loop")); err != nil { // a cycle
@@ -246,8 +251,8 @@ func TestSymlinksFollowedOnce(t *testing.T) {
 	if err := os.Symlink(e.dir, e.path("a/root")); err != nil { // a cycle through the root
 		t.Fatal(err)
 	}
-	elsewhere := t.TempDir()
-	if err := os.WriteFile(filepath.Join(elsewhere, "far.md"), []byte("far away"), 0o644); err != nil {
+	elsewhere := realTempDir(t)
+	if err := os.WriteFile(filepath.Join(elsewhere, "secret.md"), []byte("far away"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(elsewhere, e.path("linked")); err != nil {
@@ -255,14 +260,118 @@ func TestSymlinksFollowedOnce(t *testing.T) {
 	}
 	rec := newRecorder(e.dir)
 	start(t, e, rec, watch.Options{})
-	if got, want := syncs(t, rec.take()), []string{"added a/doc.md", "added linked/far.md"}; !slices.Equal(got, want) {
+	if got, want := syncs(t, rec.take()), []string{"added a/doc.md"}; !slices.Equal(got, want) {
 		t.Fatalf("initial sync %v, want %v", got, want)
 	}
-	// The linked folder is watched too.
-	if err := os.WriteFile(filepath.Join(elsewhere, "near.md"), []byte("written through the link"), 0o644); err != nil {
+	var le *filetree.LinkError
+	if err := rec.skipped("linked"); !errors.As(err, &le) || le.Target != elsewhere {
+		t.Errorf("linked: skipped for %v, want a LinkError to %s", err, elsewhere)
+	}
+	// A link to a file outside, made while watching.
+	if err := os.Symlink(filepath.Join(elsewhere, "secret.md"), e.path("a/late.md")); err != nil {
 		t.Fatal(err)
 	}
-	rec.waitFor(t, "added linked/near.md")
+	e.write(t, "a/after.md", "after")
+	rec.waitFor(t, "added a/after.md")
+	if err := rec.skipped("a/late.md"); !errors.Is(err, filetree.ErrOutsideTree) {
+		t.Errorf("a/late.md: skipped for %v", err)
+	}
+	if got := e.uris(t); !slices.Equal(got, []string{"a/after.md", "a/doc.md"}) {
+		t.Errorf("index holds %v, want nothing from outside", got)
+	}
+}
+
+// With FollowLinks, what links outside lead to is synced under its real
+// path and watched there; when the link goes, the next sync deletes it.
+func TestFollowLinksSyncsUnderRealPaths(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "a/doc.md", "in a")
+	elsewhere := realTempDir(t)
+	if err := os.WriteFile(filepath.Join(elsewhere, "far.md"), []byte("far away"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, e.path("linked")); err != nil {
+		t.Fatal(err)
+	}
+	rec := newRecorder(e.dir)
+	w := start(t, e, rec, watch.Options{FollowLinks: true})
+	far, near := filepath.Join(elsewhere, "far.md"), filepath.Join(elsewhere, "near.md")
+	want := []string{"added a/doc.md", "added " + far}
+	slices.Sort(want)
+	if got := syncs(t, rec.take()); !slices.Equal(got, want) {
+		t.Fatalf("initial sync %v, want %v", got, want)
+	}
+	if err := os.WriteFile(near, []byte("written through the link"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, "added "+near)
+	if err := os.Remove(e.path("linked")); err != nil {
+		t.Fatal(err)
+	}
+	w.Stop()
+	rec.take()
+	if _, err := w.Sync(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := syncs(t, rec.take()), []string{"deleted " + far, "deleted " + near}; !slices.Equal(got, want) {
+		t.Errorf("after the link went: %v, want %v", got, want)
+	}
+}
+
+// A file reached through a linked folder and by its real path is one
+// document, under the real path, whichever way the paths are named.
+func TestAFileReachedTwiceIsOneDocument(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "real/x.md", "x")
+	if err := os.MkdirAll(e.path("tree"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../real", e.path("tree/link")); err != nil {
+		t.Fatal(err)
+	}
+	rec := newRecorder(e.dir)
+	start(t, e, rec, watch.Options{Paths: []string{e.path("tree"), e.path("real")}})
+	if got, want := syncs(t, rec.take()), []string{"added real/x.md"}; !slices.Equal(got, want) {
+		t.Fatalf("initial sync %v, want %v", got, want)
+	}
+	if err := rec.skipped("tree/link"); err != nil {
+		t.Errorf("a link into another watched path was skipped: %v", err)
+	}
+}
+
+// A huge file is skipped unread, and reported.
+func TestHugeFilesSkipped(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "a.md", "small")
+	f, err := os.Create(e.path("huge.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(2 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	e.write(t, "medium.md", strings.Repeat("x", 100))
+	rec := newRecorder(e.dir)
+	start(t, e, rec, watch.Options{MaxFileBytes: 50})
+	if got, want := syncs(t, rec.take()), []string{"added a.md"}; !slices.Equal(got, want) {
+		t.Fatalf("initial sync %v, want %v", got, want)
+	}
+	for _, name := range []string{"huge.log", "medium.md"} {
+		if err := rec.skipped(name); !errors.Is(err, filetree.ErrTooLarge) {
+			t.Errorf("%s: skipped for %v, want ErrTooLarge", name, err)
+		}
+	}
+}
+
+// realTempDir is t.TempDir with symbolic links resolved.
+func realTempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 func TestExtensionFilterIgnoresCase(t *testing.T) {

@@ -24,6 +24,7 @@ func (a *app) addCommand() *cobra.Command {
 	var chunking core.ChunkingConfig
 	var concurrency, batchSize int
 	var timeout time.Duration
+	var walk walkFlags
 	cmd := &cobra.Command{
 		Use:   "add <index>",
 		Short: "Add files, folders and web pages to a document index",
@@ -37,8 +38,10 @@ watch stores it, so any spelling of one file is one document. Every path
 named is accounted for: one that is missing, unreadable, binary or not a
 file is reported on stderr with the reason, the others are still added, and
 the exit status is then 1 (binary files found below a folder are skipped and
-listed, without failing). Ctrl-C stops cleanly: every committed document is
-kept.`,
+listed, without failing). A folder's walk stays inside it: a symbolic link
+leading out is skipped and listed with its target unless --follow-links.
+Files over --max-file-size are skipped unread. Ctrl-C stops cleanly: every
+committed document is kept.`,
 		Example: `  folio add my-index --hash-dims 384 --uri README.md docs/
   folio add my-index --keys keys.json --list urls.txt --concurrency 8`,
 		Args: exactArgs(1, "<index>"),
@@ -60,6 +63,7 @@ kept.`,
 				return err
 			}
 			ad.opts = core.UpsertDocumentsOptions{Concurrency: concurrency, BatchSize: batchSize}
+			ad.walk = walk
 			addErr := ad.addAll(ctx, list)
 			rep := ad.rep
 			a.result(rep)
@@ -89,6 +93,7 @@ kept.`,
 	cmd.Flags().IntVar(&concurrency, "concurrency", 4, "embeddings requests in flight at once")
 	cmd.Flags().IntVar(&batchSize, "batch-size", 100, "fewest documents per commit; a large index waits for more, or 10 s, between rewrites")
 	cmd.Flags().DurationVar(&timeout, "timeout", fetch.DefaultTimeout, "longest wait for one web page, its redirects and body included (0: no limit)")
+	walk.register(cmd)
 	return cmd
 }
 
@@ -157,6 +162,7 @@ type adder struct {
 	a      *app
 	ix     *core.LocalDocumentIndex
 	opts   core.UpsertDocumentsOptions
+	walk   walkFlags
 	web    *fetch.WebFetcher
 	rep    addReport
 	prog   *progress
@@ -260,9 +266,10 @@ func (ad *adder) read(ctx context.Context, uri string) error {
 			ad.skip(uri, fetch.ErrNotRegular, true)
 			return nil
 		}
-		f = fetch.NewFileFetcher(&fetch.FileOptions{OnSkip: func(p string, reason error) {
-			ad.skip(p, reason, p == uri)
-		}})
+		f = fetch.NewFileFetcher(&fetch.FileOptions{
+			FollowLinks: ad.walk.followLinks, MaxFileBytes: ad.walk.maxBytes(),
+			OnSkip: func(p string, reason error) { ad.skip(p, reason, p == uri) },
+		})
 	}
 	var groupErr error
 	_, err := f.Fetch(ctx, uri, func(ctx context.Context, docURI, text, docType string) (bool, error) {

@@ -17,13 +17,16 @@ func (a *app) watchCommand() *cobra.Command {
 	var extensions []string
 	var chunking core.ChunkingConfig
 	var debounce int
+	var walk walkFlags
 	cmd := &cobra.Command{
 		Use:   "watch <index>",
 		Short: "Keep a document index in step with folders and files until stopped",
 		Long: `watch syncs the index with the --uri folders and files (added, changed and deleted
 files), then follows their changes until Ctrl-C or SIGTERM. Changes made
 while it was stopped are caught when it starts. Files are stored under their
-absolute paths, as add stores them.`,
+absolute paths, as add stores them. As add does, it stays inside the folders
+named (symbolic links leading out are skipped unless --follow-links) and skips
+files over --max-file-size unread.`,
 		Example: "  folio watch my-index --uri docs/ notes/ --extensions .md .txt",
 		Args:    exactArgs(1, "<index>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -39,7 +42,11 @@ absolute paths, as add stores them.`,
 			events := 0
 			w, err := watch.New(&watch.Options{
 				Index: ix, Paths: paths, Extensions: extensions,
-				Debounce: time.Duration(debounce) * time.Millisecond,
+				Debounce:    time.Duration(debounce) * time.Millisecond,
+				FollowLinks: walk.followLinks, MaxFileBytes: walk.maxBytes(),
+				OnSkip: func(path string, reason error) {
+					fmt.Fprintf(a.stderr, "skipped: %s: %v\n", path, reason)
+				},
 				OnSync: func(uri string, action watch.SyncAction) {
 					events++
 					if a.jsonOut {
@@ -78,5 +85,6 @@ absolute paths, as add stores them.`,
 	cmd.Flags().StringArrayVarP(&extensions, "extensions", "e", nil, "`EXT`: file extensions to sync, with or without the dot (e.g. -e .md .txt; default every text file)")
 	registerChunking(cmd, &chunking)
 	cmd.Flags().IntVar(&debounce, "debounce", 500, "milliseconds a file must stay quiet before it is synced")
+	walk.register(cmd)
 	return cmd
 }
