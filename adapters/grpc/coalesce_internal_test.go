@@ -106,12 +106,18 @@ func TestCoalescedQueriesAnswerAsAlone(t *testing.T) {
 	t.Logf("%d batches held %d of %d calls", batches.Load(), batched.Load(), 5*len(queries))
 }
 
-// A call that gives up while queued returns its context's error; the batch
-// it was in still answers the others.
+// A call that gives up while queued returns its context's error and leaves
+// the queue: its query is never run, and the next batch answers the others.
 func TestCoalescedCallCancelledWhileQueued(t *testing.T) {
 	ix := coalesceIndex(t, 2_000, 8)
 	c := itemCoalescer(ix)
-	release := make(chan struct{})
+	var ran atomic.Int64 // queries run, alone or in a batch
+	solo, batch := c.solo, c.batch
+	c.solo = func(ctx context.Context, q core.ItemQuery) ([]core.QueryResult, error) { ran.Add(1); return solo(ctx, q) }
+	c.batch = func(ctx context.Context, qs []core.ItemQuery) ([][]core.QueryResult, error) {
+		ran.Add(int64(len(qs)))
+		return batch(ctx, qs)
+	}
 	c.running = true // a scan is running: calls queue
 	cancelled, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
@@ -119,9 +125,14 @@ func TestCoalescedCallCancelledWhileQueued(t *testing.T) {
 		_, err := c.query(cancelled, core.ItemQuery{Vector: make([]float32, 8), TopK: 1})
 		errc <- err
 	}()
+	waitQueued(c, 1)
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled call: %v", err)
+	}
+	waitQueued(c, 0)
 	other := make(chan []core.QueryResult, 1)
 	go func() {
-		<-release
 		res, err := c.query(context.Background(), core.ItemQuery{Vector: []float32{1, 0, 0, 0, 0, 0, 0, 0}, TopK: 3})
 		if err != nil {
 			t.Error(err)
@@ -129,15 +140,145 @@ func TestCoalescedCallCancelledWhileQueued(t *testing.T) {
 		other <- res
 	}()
 	waitQueued(c, 1)
-	cancel()
-	if err := <-errc; !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancelled call: %v", err)
-	}
-	close(release)
-	waitQueued(c, 2)
 	c.next() // the scan ends: the queue is answered
 	if res := <-other; len(res) != 3 {
 		t.Fatalf("the other call got %d results", len(res))
+	}
+	if n := ran.Load(); n != 1 {
+		t.Errorf("%d queries ran, want 1: the cancelled one ran too", n)
+	}
+}
+
+// A batch whose callers have all left is cancelled: 40 callers that give up
+// leave no work behind them, and the next small call is answered at once.
+func TestCoalescedBatchCancelledWhenAllLeave(t *testing.T) {
+	started := make(chan struct{}, 1)
+	var stopped atomic.Bool
+	c := &coalescer[int, int]{
+		solo: func(ctx context.Context, q int) (int, error) { return q, nil },
+		batch: func(ctx context.Context, qs []int) ([]int, error) {
+			if qs[0] < 0 { // the callers who leave: work until cancelled
+				started <- struct{}{}
+				<-ctx.Done()
+				stopped.Store(true)
+				return nil, ctx.Err()
+			}
+			return qs, nil
+		},
+	}
+	c.running = true
+	var wg sync.WaitGroup
+	ctx, cancel := context.WithCancel(context.Background())
+	for i := range 40 {
+		wg.Go(func() {
+			if _, err := c.query(ctx, -1-i); !errors.Is(err, context.Canceled) {
+				t.Errorf("call %d: %v", i, err)
+			}
+		})
+	}
+	waitQueued(c, 40)
+	c.next()
+	<-started
+	cancel()
+	wg.Wait()
+	done := make(chan int)
+	go func() {
+		n, err := c.query(context.Background(), 7)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- n
+	}()
+	if n := <-done; n != 7 || !stopped.Load() {
+		t.Errorf("next call got %d; the abandoned batch stopped: %v", n, stopped.Load())
+	}
+}
+
+// A queue is answered in batches of at most maxBatchQueries calls and
+// maxBatchCost of text, each call once.
+func TestCoalescedBatchesAreBounded(t *testing.T) {
+	var mu sync.Mutex
+	var sizes, costs []int
+	c := &coalescer[string, string]{
+		solo: func(ctx context.Context, q string) (string, error) { return q, nil },
+		batch: func(ctx context.Context, qs []string) ([]string, error) {
+			cost := 0
+			for _, q := range qs {
+				cost += len(q)
+			}
+			mu.Lock()
+			sizes, costs = append(sizes, len(qs)), append(costs, cost)
+			mu.Unlock()
+			return qs, nil
+		},
+		cost: func(q string) int { return len(q) },
+	}
+	c.running = true
+	var wg sync.WaitGroup
+	const calls = 300
+	for i := range calls {
+		q := fmt.Sprintf("%d:%s", i, strings.Repeat("x", (i%5)*1000)) // up to 4 KB each
+		wg.Go(func() {
+			if got, err := c.query(context.Background(), q); err != nil || got != q {
+				t.Errorf("call %d: %q, %v", i, got, err)
+			}
+		})
+	}
+	waitQueued(c, calls)
+	c.next()
+	wg.Wait()
+	total := 0
+	for i, n := range sizes {
+		total += n
+		if n > maxBatchQueries || costs[i] > maxBatchCost {
+			t.Errorf("batch %d: %d calls, %d bytes; the bounds are %d and %d", i, n, costs[i], maxBatchQueries, maxBatchCost)
+		}
+	}
+	if total != calls || len(sizes) < 2 {
+		t.Errorf("%d batches answered %d calls, want %d calls in several", len(sizes), total, calls)
+	}
+}
+
+// A heavy query runs alone, outside the batches: small calls are answered
+// while it runs, and a second heavy one waits for it, or leaves.
+func TestHeavyQueriesDoNotHoldSmallOnes(t *testing.T) {
+	release := make(chan struct{})
+	heavyRunning := make(chan struct{})
+	c := &coalescer[string, string]{
+		solo: func(ctx context.Context, q string) (string, error) {
+			if len(q) > heavyCost {
+				close(heavyRunning)
+				<-release
+			}
+			return q[:1], nil
+		},
+		batch: func(ctx context.Context, qs []string) ([]string, error) {
+			out := make([]string, len(qs))
+			for i, q := range qs {
+				out[i] = q[:1]
+			}
+			return out, nil
+		},
+		cost:  func(q string) int { return len(q) },
+		heavy: make(chan struct{}, 1),
+	}
+	huge := strings.Repeat("h", heavyCost+1)
+	heavyDone := make(chan error, 1)
+	go func() { _, err := c.query(context.Background(), huge); heavyDone <- err }()
+	<-heavyRunning
+	for i := range 20 {
+		if got, err := c.query(context.Background(), "small"); err != nil || got != "s" {
+			t.Fatalf("small call %d behind a heavy one: %q, %v", i, got, err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := c.query(ctx, huge); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a second heavy call while one runs: %v, want to wait and leave at its deadline", err)
+	}
+	close(release)
+	if err := <-heavyDone; err != nil {
+		t.Error(err)
 	}
 }
 

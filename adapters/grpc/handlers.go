@@ -261,6 +261,9 @@ func (v *service) QueryItems(ctx context.Context, req *vectrapb.QueryItemsReques
 	if err != nil {
 		return nil, err
 	}
+	if err := v.checkQueryText(req.GetText()); err != nil {
+		return nil, err
+	}
 	vec, err := v.vector(ctx, mi, req.GetVector(), req.GetText())
 	if err != nil {
 		return nil, err
@@ -285,6 +288,9 @@ func (v *service) QueryDocuments(ctx context.Context, req *vectrapb.QueryDocumen
 	}
 	if req.GetQuery() == "" {
 		return nil, invalid("query is required")
+	}
+	if err := v.checkQueryText(req.GetQuery()); err != nil {
+		return nil, err
 	}
 	filter, err := parseFilter(req.GetFilter())
 	if err != nil {
@@ -488,6 +494,19 @@ func (v *service) batchVectors(ctx context.Context, mi *manager.Index, items []*
 // embed calls the index's model (manager.Index.Embeddings):
 // FAILED_PRECONDITION without one, the context's code when the call ends,
 // INTERNAL "Embeddings error: …" otherwise, as Vectra words it.
+// checkQueryText answers INVALID_ARGUMENT for a query text over
+// Options.MaxQueryBytes.
+func (v *service) checkQueryText(text string) error {
+	limit := v.s.cfg.MaxQueryBytes
+	if limit == 0 {
+		limit = DefaultMaxQueryBytes
+	}
+	if limit > 0 && len(text) > limit {
+		return invalid(fmt.Sprintf("query text is %d bytes; the server takes at most %d", len(text), limit))
+	}
+	return nil
+}
+
 func (v *service) embed(ctx context.Context, mi *manager.Index, texts []string) ([][]float32, error) {
 	model := mi.Embeddings
 	if model == nil {

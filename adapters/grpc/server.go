@@ -71,7 +71,18 @@ type Options struct {
 	// MaxMessageBytes caps the size of a request the server accepts and of
 	// a response it sends; 0 means gRPC's defaults (4 MiB received).
 	MaxMessageBytes int
+	// MaxQueryBytes caps the query text of QueryItems and QueryDocuments;
+	// a longer one is INVALID_ARGUMENT, answered before anything is
+	// embedded. 0 means DefaultMaxQueryBytes; a negative value means no
+	// cap.
+	MaxQueryBytes int
 }
+
+// DefaultMaxQueryBytes is Options.MaxQueryBytes when it is 0: 64 KiB, twice
+// the text the hosted embeddings models take in one input (8,191 tokens,
+// about 32 KB of English), so no query a model can embed is refused while
+// one caller cannot make the server embed megabytes a call.
+const DefaultMaxQueryBytes = 64 << 10
 
 // IndexServer serves Vectra's gRPC service (vectra.VectraService) over the
 // indexes of a manager.Manager, with the standard health service and

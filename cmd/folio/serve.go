@@ -40,6 +40,7 @@ func (a *app) serveCommand() *cobra.Command {
 	var model modelFlags
 	var ixFlags indexFlags
 	var vectraChunking bool
+	maxQuery := byteSize(grpcserver.DefaultMaxQueryBytes)
 	cmd := &cobra.Command{
 		Use:   "serve [index]",
 		Short: "Serve one index, or every index below --root, over Vectra's gRPC service",
@@ -80,12 +81,16 @@ func (a *app) serveCommand() *cobra.Command {
 			}
 			cfg := grpcserver.Options{
 				Port: port, Address: address, TLSCertFile: tlsCert, TLSKeyFile: tlsKey,
+				MaxQueryBytes: int(maxQuery),
 				Config: manager.Config{
 					Formats:        map[string]core.IndexCodec{folio.FormatJSON: codecjson.New(), folio.FormatProtobuf: codecpb.New()},
 					Tokenizer:      tokenizertiktoken.New(),
 					IndexOptions:   ixFlags.with(storage, nil), // every index served gets the flags' options
 					VectraChunking: vectraChunking,
 				},
+			}
+			if maxQuery == 0 {
+				cfg.MaxQueryBytes = -1 // --max-query-size 0: no cap
 			}
 			// Warnings (a folder a rescan cannot open, …) go to stderr.
 			cfg.Logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -167,6 +172,7 @@ func (a *app) serveCommand() *cobra.Command {
 	f.StringVar(&tokenFile, "token-file", "", "file holding the bearer token every call must carry (else $"+tokenEnv+")")
 	f.StringVar(&tlsCert, "tls-cert", "", "TLS certificate (PEM); with --tls-key, serve TLS")
 	f.StringVar(&tlsKey, "tls-key", "", "TLS private key (PEM)")
+	f.Var(&maxQuery, "max-query-size", "`SIZE` of the longest query text a call may send (e.g. 16KiB; 0: no cap); a longer one is INVALID_ARGUMENT")
 	model.register(cmd)
 	ixFlags.register(cmd)
 	cmd.Flags().BoolVar(&vectraChunking, "vectra-chunking", false, vectraChunkingHelp)

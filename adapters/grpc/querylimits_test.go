@@ -1,0 +1,97 @@
+package grpcserver_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	grpcserver "github.com/foliovec/folio/adapters/grpc"
+	"github.com/foliovec/folio/adapters/grpc/vectrapb"
+)
+
+// A query text over the cap is INVALID_ARGUMENT before anything is
+// embedded, for items and documents alike; MaxQueryBytes moves the cap.
+func TestQueryTextIsCapped(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		limit int
+		ok    int // a length accepted
+		over  int // a length refused, or 0
+	}{
+		{"the default cap", 0, grpcserver.DefaultMaxQueryBytes, grpcserver.DefaultMaxQueryBytes + 1},
+		{"a cap of 100", 100, 100, 101},
+		{"no cap", -1, 200_000, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := t.Context()
+			ts := startServer(t, func(o *grpcserver.Options) { o.MaxQueryBytes = tc.limit })
+			c := ts.client
+			must[*vectrapb.CreateIndexResponse](t, "CreateIndex")(c.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: "docs", IsDocumentIndex: true}))
+			must[*vectrapb.UpsertDocumentResponse](t, "UpsertDocument")(c.UpsertDocument(ctx, &vectrapb.UpsertDocumentRequest{IndexName: "docs", Uri: "a", Text: "some text to find"}))
+			calls := map[string]func(text string) error{
+				"QueryDocuments": func(text string) error {
+					_, err := c.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: "docs", Query: text})
+					return err
+				},
+				"QueryItems": func(text string) error {
+					_, err := c.QueryItems(ctx, &vectrapb.QueryItemsRequest{IndexName: "docs", Text: text, TopK: 1})
+					return err
+				},
+			}
+			for name, call := range calls {
+				if err := call(strings.Repeat("a ", tc.ok/2)); err != nil {
+					t.Errorf("%s of %d bytes: %v", name, tc.ok, err)
+				}
+				if tc.over == 0 {
+					continue
+				}
+				before := ts.emb.calls.Load()
+				err := call(strings.Repeat("b", tc.over))
+				if status.Code(err) != codes.InvalidArgument || !strings.Contains(status.Convert(err).Message(), "bytes") {
+					t.Errorf("%s of %d bytes: %v, want INVALID_ARGUMENT naming the size", name, tc.over, err)
+				}
+				if after := ts.emb.calls.Load(); after != before {
+					t.Errorf("%s: a refused query was embedded", name)
+				}
+			}
+		})
+	}
+}
+
+// The reproduction of callers that give up: 40 QueryDocuments calls with
+// long texts and a 5 ms deadline leave nothing queued behind them, and the
+// next small query is answered at once.
+func TestCallersThatGiveUpLeaveNoWork(t *testing.T) {
+	ctx := t.Context()
+	ts := startServer(t, nil)
+	c := ts.client
+	must[*vectrapb.CreateIndexResponse](t, "CreateIndex")(c.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: "docs", IsDocumentIndex: true}))
+	for i := range 20 {
+		must[*vectrapb.UpsertDocumentResponse](t, "UpsertDocument")(c.UpsertDocument(ctx, &vectrapb.UpsertDocumentRequest{IndexName: "docs", Uri: string(rune('a' + i)), Text: strings.Repeat("words to find again ", 50)}))
+	}
+	long := strings.Repeat("a long query text ", grpcserver.DefaultMaxQueryBytes/18)
+	var wg sync.WaitGroup
+	for range 40 {
+		wg.Go(func() {
+			short, cancel := context.WithTimeout(ctx, 5*time.Millisecond)
+			defer cancel()
+			c.QueryDocuments(short, &vectrapb.QueryDocumentsRequest{IndexName: "docs", Query: long, UseBm25: true}) // gives up
+		})
+	}
+	wg.Wait()
+	start := time.Now()
+	if _, err := c.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: "docs", Query: "words"}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the next small query took %v", time.Since(start))
+	calls := ts.emb.calls.Load()
+	time.Sleep(200 * time.Millisecond)
+	if later := ts.emb.calls.Load(); later != calls {
+		t.Errorf("%d embeddings calls made after every caller had left", later-calls)
+	}
+}
