@@ -193,7 +193,7 @@ func (b *bridge) indexOptions(storage, codec, extra js.Value) (core.IndexOptions
 	}
 	o.Codec = codecjson.New()
 	if codec.Type() == js.TypeObject {
-		ext := codec.Get("extension")
+		ext := prop(codec, "extension")
 		if ext.Type() == js.TypeString && (ext.String() == ".pb" || ext.String() == "pb") {
 			o.Codec = codecpb.New()
 		}
@@ -201,9 +201,9 @@ func (b *bridge) indexOptions(storage, codec, extra js.Value) (core.IndexOptions
 		o.Codec = codecpb.New()
 	}
 	if extra.Type() == js.TypeObject {
-		o.QuantizedScan = extra.Get("quantizedScan").Truthy()
-		o.StrictFilters = extra.Get("strictFilters").Truthy()
-		if v := extra.Get("rerankFactor"); v.Type() == js.TypeNumber {
+		o.QuantizedScan = prop(extra, "quantizedScan").Truthy()
+		o.StrictFilters = prop(extra, "strictFilters").Truthy()
+		if v := prop(extra, "rerankFactor"); v.Type() == js.TypeNumber {
 			o.RerankFactor = v.Int()
 		}
 	}
@@ -256,7 +256,7 @@ func (b *bridge) chunking(v js.Value) (core.ChunkingConfig, error) {
 	}
 	c.ChunkSize, c.ChunkOverlap, c.Separators, c.DocType = cfg.ChunkSize, cfg.ChunkOverlap, cfg.Separators, cfg.DocType
 	c.DropSeparators = cfg.KeepSeparators != nil && !*cfg.KeepSeparators
-	c.Tokenizer = b.tokenizer(v.Get("tokenizer"))
+	c.Tokenizer = b.tokenizer(prop(v, "tokenizer"))
 	return c, nil
 }
 
@@ -285,27 +285,27 @@ func newLocalDocumentIndex(b *bridge) func(args []js.Value) (any, error) {
 		if cfg.Type() != js.TypeObject {
 			return nil, fmt.Errorf("folio: LocalDocumentIndex needs a config with a folderPath: %w", core.ErrInvalidArgument)
 		}
-		o, err := b.indexOptions(cfg.Get("storage"), cfg.Get("codec"), cfg)
+		o, err := b.indexOptions(prop(cfg, "storage"), prop(cfg, "codec"), cfg)
 		if err != nil {
 			return nil, err
 		}
-		if n := cfg.Get("indexName"); n.Type() == js.TypeString {
+		if n := prop(cfg, "indexName"); n.Type() == js.TypeString {
 			o.IndexName = n.String()
 		}
-		chunking, err := b.chunking(cfg.Get("chunkingConfig"))
+		chunking, err := b.chunking(prop(cfg, "chunkingConfig"))
 		if err != nil {
 			return nil, err
 		}
-		tok := b.tokenizer(cfg.Get("tokenizer"))
+		tok := b.tokenizer(prop(cfg, "tokenizer"))
 		if tok == nil && chunking.Tokenizer == nil {
 			tok = tokenizertiktoken.New() // Vectra's GPT3Tokenizer: o200k_base
 		}
 		folder := ""
-		if f := cfg.Get("folderPath"); f.Type() == js.TypeString {
+		if f := prop(cfg, "folderPath"); f.Type() == js.TypeString {
 			folder = f.String()
 		}
 		return core.NewLocalDocumentIndex(core.LocalDocumentIndexConfig{
-			IndexOptions: o, FolderPath: folder, Embeddings: b.model(cfg.Get("embeddings")),
+			IndexOptions: o, FolderPath: folder, Embeddings: b.model(prop(cfg, "embeddings")),
 			Tokenizer: tok, ChunkingConfig: chunking,
 		})
 	}
@@ -314,10 +314,17 @@ func newLocalDocumentIndex(b *bridge) func(args []js.Value) (any, error) {
 // vector reads a query or item vector: an array of numbers or a typed
 // array.
 func vector(v js.Value) ([]float32, error) {
-	if v.Type() != js.TypeObject {
+	kind := tag(v)
+	if kind != "Array" && !js.Global().Get("ArrayBuffer").Call("isView", v).Truthy() || kind == "DataView" {
 		return nil, fmt.Errorf("folio: a vector must be an array of numbers: %w", core.ErrInvalidArgument)
 	}
-	return float32s(js.Global().Get("Float32Array").Call("from", v)), nil
+	out := float32s(js.Global().Get("Float32Array").Call("from", v))
+	for _, x := range out {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return nil, fmt.Errorf("folio: a vector must hold finite numbers: %w", core.ErrInvalidArgument)
+		}
+	}
+	return out, nil
 }
 
 // itemIn reads a (partial) IndexItem.
@@ -333,7 +340,7 @@ func itemIn(v js.Value) (core.IndexItem, error) {
 		return core.IndexItem{}, fmt.Errorf("folio: item: %w: %w", core.ErrInvalidArgument, err)
 	}
 	out := core.IndexItem{ID: it.ID, Metadata: it.Metadata}
-	if vec := v.Get("vector"); !vec.IsUndefined() && !vec.IsNull() {
+	if vec := prop(v, "vector"); !vec.IsUndefined() && !vec.IsNull() {
 		var err error
 		if out.Vector, err = vector(vec); err != nil {
 			return core.IndexItem{}, err
@@ -356,7 +363,7 @@ func filterIn(v js.Value) (core.Filter, error) {
 
 func stringsIn(v js.Value) ([]string, error) {
 	var out []string
-	if v.Type() == js.TypeObject && v.Get("length").Type() != js.TypeNumber {
+	if v.Type() == js.TypeObject && prop(v, "length").Type() != js.TypeNumber {
 		v = js.Global().Get("Array").Call("from", v) // any iterable, as Vectra takes
 	}
 	if err := fromJSON(v, &out); err != nil {
@@ -425,10 +432,10 @@ func indexMethods(index func(obj any) *core.LocalIndex) map[string]method {
 			if list.Type() != js.TypeObject {
 				return nil, fmt.Errorf("folio: batchInsertItems needs an array of items: %w", core.ErrInvalidArgument)
 			}
-			items := make([]core.IndexItem, list.Length())
+			items := make([]core.IndexItem, length(list))
 			for i := range items {
 				var err error
-				if items[i], err = itemIn(list.Index(i)); err != nil {
+				if items[i], err = itemIn(prop(list, i)); err != nil {
 					return nil, err
 				}
 			}
@@ -532,7 +539,7 @@ func documentIndexMethods(b *bridge) map[string]method {
 			}
 			var opts core.UpsertDocumentOptions
 			if o := arg(args, 4); o.Type() == js.TypeObject {
-				opts.Force = o.Get("force").Truthy()
+				opts.Force = prop(o, "force").Truthy()
 			}
 			doc, err := d(obj).UpsertDocument(ctx, str(args, 0), str(args, 1), str(args, 2), md, &opts)
 			if err != nil {
@@ -547,10 +554,10 @@ func documentIndexMethods(b *bridge) map[string]method {
 		"queryDocuments": func(ctx context.Context, obj any, args []js.Value) (any, error) {
 			var o core.DocumentQueryOptions
 			if v := arg(args, 1); v.Type() == js.TypeObject {
-				o.MaxDocuments = num([]js.Value{v.Get("maxDocuments")}, 0, 0)
-				o.MaxChunks = num([]js.Value{v.Get("maxChunks")}, 0, 0)
-				o.IsBm25 = v.Get("isBm25").Truthy()
-				f, err := filterIn(v.Get("filter"))
+				o.MaxDocuments = num([]js.Value{prop(v, "maxDocuments")}, 0, 0)
+				o.MaxChunks = num([]js.Value{prop(v, "maxChunks")}, 0, 0)
+				o.IsBm25 = prop(v, "isBm25").Truthy()
+				f, err := filterIn(prop(v, "filter"))
 				if err != nil {
 					return nil, err
 				}

@@ -49,7 +49,7 @@ func (b *bridge) handleOf(v js.Value) (any, bool) {
 	if v.Type() != js.TypeObject {
 		return nil, false
 	}
-	h := v.Get("_h")
+	h := prop(v, "_h")
 	if h.Type() != js.TypeNumber {
 		return nil, false
 	}
@@ -318,16 +318,16 @@ func bytesOf(v js.Value) ([]byte, error) {
 		return []byte(v.String()), nil
 	case js.TypeObject:
 		u8 := js.Global().Get("Uint8Array")
-		if v.InstanceOf(js.Global().Get("ArrayBuffer")) {
+		if kind := tag(v); kind == "ArrayBuffer" {
 			v = u8.New(v)
-		} else if !v.InstanceOf(u8) {
-			buf := v.Get("buffer")
-			if !buf.Truthy() || !buf.InstanceOf(js.Global().Get("ArrayBuffer")) {
+		} else if kind != "Uint8Array" {
+			buf := prop(v, "buffer")
+			if tag(buf) != "ArrayBuffer" {
 				return nil, errors.New("folio: want bytes (a Uint8Array, an ArrayBuffer or a string)")
 			}
-			v = u8.New(buf, v.Get("byteOffset"), v.Get("byteLength"))
+			v = u8.New(buf, prop(v, "byteOffset"), prop(v, "byteLength"))
 		}
-		out := make([]byte, v.Get("byteLength").Int())
+		out := make([]byte, prop(v, "byteLength").Int())
 		js.CopyBytesToGo(out, v)
 		return out, nil
 	case js.TypeUndefined, js.TypeNull:

@@ -123,7 +123,7 @@ func (b *bridge) newTextSplitter(args []js.Value) (any, error) {
 			cfg.ChunkOverlap = *c.ChunkOverlap
 		}
 		cfg.KeepSeparators, cfg.Separators, cfg.DocType = c.KeepSeparators, c.Separators, c.DocType
-		cfg.Tokenizer = b.tokenizer(v.Get("tokenizer"))
+		cfg.Tokenizer = b.tokenizer(prop(v, "tokenizer"))
 	}
 	if cfg.Tokenizer == nil {
 		cfg.Tokenizer = tokenizertiktoken.New()

@@ -23,12 +23,20 @@ type jsThrown struct {
 
 func (e *jsThrown) Error() string { return e.message }
 
-// thrown wraps a thrown or rejected JavaScript value.
-func thrown(v js.Value) error {
+// thrown wraps a thrown or rejected JavaScript value. It runs on
+// JavaScript's callback goroutine too (a rejection's handler), where a
+// panic would end the program: a reason whose message cannot be read
+// (a Proxy, a getter that throws) is answered as unreadable.
+func thrown(v js.Value) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = &jsThrown{value: v, message: "(a reason that cannot be read)"}
+		}
+	}()
 	msg := "(no reason given)"
 	switch {
-	case v.Type() == js.TypeObject && v.Get("message").Type() == js.TypeString:
-		msg = v.Get("message").String()
+	case v.Type() == js.TypeObject && prop(v, "message").Type() == js.TypeString:
+		msg = prop(v, "message").String()
 	case v.Type() == js.TypeString:
 		msg = v.String()
 	case !v.IsUndefined() && !v.IsNull():
@@ -47,8 +55,8 @@ func storageError(err error) error {
 		return err
 	}
 	code := ""
-	if e.value.Type() == js.TypeObject && e.value.Get("code").Type() == js.TypeString {
-		code = e.value.Get("code").String()
+	if e.value.Type() == js.TypeObject && prop(e.value, "code").Type() == js.TypeString {
+		code = prop(e.value, "code").String()
 	}
 	switch {
 	case code == "ENOENT" || notFound.MatchString(e.message):
@@ -69,7 +77,7 @@ var (
 // error with the JavaScript message. It must not run on JavaScript's own
 // callback goroutine: it blocks until the event loop settles the Promise.
 func invoke(ctx context.Context, obj js.Value, name string, args ...any) (js.Value, error) {
-	f := obj.Get(name)
+	f := prop(obj, name)
 	if f.Type() != js.TypeFunction {
 		return js.Undefined(), fmt.Errorf("folio: the object given has no %s method: %w", name, core.ErrInvalidArgument)
 	}
@@ -101,7 +109,7 @@ type settled struct {
 
 // await waits for a thenable to settle; any other value is its own result.
 func await(ctx context.Context, v js.Value) (js.Value, error) {
-	if v.Type() != js.TypeObject || v.Get("then").Type() != js.TypeFunction {
+	if v.Type() != js.TypeObject || prop(v, "then").Type() != js.TypeFunction {
 		return v, nil
 	}
 	ch := make(chan settled, 1)
@@ -142,13 +150,14 @@ type jsEmbeddings struct{ obj js.Value }
 var _ core.EmbeddingsModel = jsEmbeddings{}
 
 func (m jsEmbeddings) MaxTokens() int {
-	if v := m.obj.Get("maxTokens"); v.Type() == js.TypeNumber {
+	if v := prop(m.obj, "maxTokens"); v.Type() == js.TypeNumber {
 		return v.Int()
 	}
 	return 0
 }
 
-func (m jsEmbeddings) CreateEmbeddings(ctx context.Context, inputs []string) (core.EmbeddingsResponse, error) {
+func (m jsEmbeddings) CreateEmbeddings(ctx context.Context, inputs []string) (_ core.EmbeddingsResponse, err error) {
+	defer guard(&err, "createEmbeddings")
 	list := make([]any, len(inputs))
 	for i, s := range inputs {
 		list[i] = s
@@ -182,22 +191,29 @@ func withoutOutput(v js.Value) js.Value {
 	return c
 }
 
-// readEmbeddings reads a response's output: arrays of numbers or typed
-// arrays, copied through a Float32Array.
+// readEmbeddings reads a response's output: an array of vectors, each an
+// array of numbers or a typed array, copied through a Float32Array.
+// Anything else (a string, an object, a vector holding something other
+// than finite numbers) is an error wrapping core.ErrEmbeddingsFailed.
 func readEmbeddings(resp js.Value, out *[][]float32) error {
 	if resp.Type() != js.TypeObject {
 		return fmt.Errorf("%w: createEmbeddings answered %s, want an object", core.ErrEmbeddingsFailed, resp.Type())
 	}
-	list := resp.Get("output")
+	list := prop(resp, "output")
 	if list.IsUndefined() || list.IsNull() {
 		return nil
 	}
-	n := list.Length()
+	if tag(list) != "Array" {
+		return fmt.Errorf("%w: createEmbeddings answered an output that is not an array of vectors", core.ErrEmbeddingsFailed)
+	}
+	n := length(list)
 	vecs := make([][]float32, n)
-	f32 := js.Global().Get("Float32Array")
 	for i := range n {
-		f := f32.Call("from", list.Index(i))
-		vecs[i] = float32s(f)
+		vec, err := vector(prop(list, i))
+		if err != nil {
+			return fmt.Errorf("%w: createEmbeddings answered output[%d]: %w", core.ErrEmbeddingsFailed, i, err)
+		}
+		vecs[i] = vec
 	}
 	*out = vecs
 	return nil
@@ -205,9 +221,9 @@ func readEmbeddings(resp js.Value, out *[][]float32) error {
 
 // float32s copies a Float32Array.
 func float32s(f js.Value) []float32 {
-	n := f.Get("length").Int()
+	n := prop(f, "length").Int()
 	b := make([]byte, 4*n)
-	js.CopyBytesToGo(b, js.Global().Get("Uint8Array").New(f.Get("buffer"), f.Get("byteOffset"), 4*n))
+	js.CopyBytesToGo(b, js.Global().Get("Uint8Array").New(prop(f, "buffer"), prop(f, "byteOffset"), 4*n))
 	out := make([]float32, n)
 	for i := range out {
 		out[i] = math.Float32frombits(uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24)
@@ -232,7 +248,8 @@ func (t jsTokenizer) Encode(text string) []int {
 	return ids
 }
 
-func (t jsTokenizer) EncodeContext(_ context.Context, text string) ([]int, error) {
+func (t jsTokenizer) EncodeContext(_ context.Context, text string) (_ []int, err error) {
+	defer guard(&err, "encodeContext")
 	v, err := callJS(func() js.Value { return t.obj.Call("encode", text) })
 	if err != nil {
 		return nil, err
@@ -262,7 +279,8 @@ type jsStorage struct{ obj js.Value }
 
 var _ core.FileStorage = jsStorage{}
 
-func (s jsStorage) do(ctx context.Context, name string, args ...any) (js.Value, error) {
+func (s jsStorage) do(ctx context.Context, name string, args ...any) (_ js.Value, err error) {
+	defer guard(&err, "do")
 	v, err := invoke(ctx, s.obj, name, args...)
 	if err != nil {
 		return v, fmt.Errorf("%s %q: %w", name, fmt.Sprint(args[0]), storageError(err))
@@ -270,17 +288,20 @@ func (s jsStorage) do(ctx context.Context, name string, args ...any) (js.Value, 
 	return v, nil
 }
 
-func (s jsStorage) CreateFile(ctx context.Context, p string, content []byte) error {
-	_, err := s.do(ctx, "createFile", p, uint8Array(content))
+func (s jsStorage) CreateFile(ctx context.Context, p string, content []byte) (err error) {
+	defer guard(&err, "createFile")
+	_, err = s.do(ctx, "createFile", p, uint8Array(content))
 	return err
 }
 
-func (s jsStorage) UpsertFile(ctx context.Context, p string, content []byte) error {
-	_, err := s.do(ctx, "upsertFile", p, uint8Array(content))
+func (s jsStorage) UpsertFile(ctx context.Context, p string, content []byte) (err error) {
+	defer guard(&err, "upsertFile")
+	_, err = s.do(ctx, "upsertFile", p, uint8Array(content))
 	return err
 }
 
-func (s jsStorage) ReadFile(ctx context.Context, p string) ([]byte, error) {
+func (s jsStorage) ReadFile(ctx context.Context, p string) (_ []byte, err error) {
+	defer guard(&err, "readFile")
 	v, err := s.do(ctx, "readFile", p)
 	if err != nil {
 		return nil, err
@@ -288,27 +309,32 @@ func (s jsStorage) ReadFile(ctx context.Context, p string) ([]byte, error) {
 	return bytesOf(v)
 }
 
-func (s jsStorage) DeleteFile(ctx context.Context, p string) error {
-	_, err := s.do(ctx, "deleteFile", p)
+func (s jsStorage) DeleteFile(ctx context.Context, p string) (err error) {
+	defer guard(&err, "deleteFile")
+	_, err = s.do(ctx, "deleteFile", p)
 	return err
 }
 
-func (s jsStorage) PathExists(ctx context.Context, p string) (bool, error) {
+func (s jsStorage) PathExists(ctx context.Context, p string) (_ bool, err error) {
+	defer guard(&err, "pathExists")
 	v, err := s.do(ctx, "pathExists", p)
 	return v.Truthy(), err
 }
 
-func (s jsStorage) CreateFolder(ctx context.Context, p string) error {
-	_, err := s.do(ctx, "createFolder", p)
+func (s jsStorage) CreateFolder(ctx context.Context, p string) (err error) {
+	defer guard(&err, "createFolder")
+	_, err = s.do(ctx, "createFolder", p)
 	return err
 }
 
-func (s jsStorage) DeleteFolder(ctx context.Context, p string) error {
-	_, err := s.do(ctx, "deleteFolder", p)
+func (s jsStorage) DeleteFolder(ctx context.Context, p string) (err error) {
+	defer guard(&err, "deleteFolder")
+	_, err = s.do(ctx, "deleteFolder", p)
 	return err
 }
 
-func (s jsStorage) GetDetails(ctx context.Context, p string) (core.FileDetails, error) {
+func (s jsStorage) GetDetails(ctx context.Context, p string) (_ core.FileDetails, err error) {
+	defer guard(&err, "getDetails")
 	v, err := s.do(ctx, "getDetails", p)
 	if err != nil {
 		return core.FileDetails{}, err
@@ -320,7 +346,8 @@ func (s jsStorage) GetDetails(ctx context.Context, p string) (core.FileDetails, 
 	return d.core(), nil
 }
 
-func (s jsStorage) ListFiles(ctx context.Context, p string, filter core.ListFilesFilter) ([]core.FileDetails, error) {
+func (s jsStorage) ListFiles(ctx context.Context, p string, filter core.ListFilesFilter) (_ []core.FileDetails, err error) {
+	defer guard(&err, "listFiles")
 	if filter == "" {
 		filter = core.ListAll
 	}

@@ -29,9 +29,9 @@ func newWordPieceTokenizer(args []js.Value) (any, error) {
 		return nil, invalid("the tokenizer needs its files")
 	}
 	keys := js.Global().Get("Object").Call("keys", obj)
-	for i := range keys.Length() {
-		name := keys.Index(i).String()
-		b, err := bytesOf(obj.Get(name))
+	for i := range length(keys) {
+		name := prop(keys, i).String()
+		b, err := bytesOf(prop(obj, name))
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +89,7 @@ func wordPieceMethods() map[string]method {
 
 func bigInt64Array(b []byte) js.Value {
 	u8 := uint8Array(b)
-	return js.Global().Get("BigInt64Array").New(u8.Get("buffer"), 0, len(b)/8)
+	return js.Global().Get("BigInt64Array").New(prop(u8, "buffer"), 0, len(b)/8)
 }
 
 // pool reduces the model's output (hidden: a Float32Array of

@@ -229,6 +229,16 @@ func (a *app) daemonize(root string, args []string, pidFile string) error {
 			childArgs = append(childArgs, arg)
 		}
 	}
+	// The server holds the PID file's lock as long as it lives, so folio
+	// stop can tell it from a process that took its PID after it died.
+	lock, err := lockPIDFile(pidFile)
+	if errors.Is(err, errPIDFileHeld) {
+		return fmt.Errorf("a server started with pid file %s is running: stop it first (folio stop --pid-file %s)", pidFile, pidFile)
+	}
+	if err != nil {
+		return fmt.Errorf("pid file: %w", err)
+	}
+	defer lock.Close()
 	logPath := pidFile + ".log"
 	logFile, err := os.Create(logPath)
 	if err != nil {
@@ -237,6 +247,7 @@ func (a *app) daemonize(root string, args []string, pidFile string) error {
 	defer logFile.Close()
 	child := exec.Command(self, childArgs...)
 	child.Stdout, child.Stderr = logFile, logFile
+	child.ExtraFiles = []*os.File{lock} // the server's copy holds the lock
 	detach(child)
 	if err := child.Start(); err != nil {
 		return err
@@ -264,6 +275,9 @@ func (a *app) daemonize(root string, args []string, pidFile string) error {
 		}
 	}
 }
+
+// errPIDFileHeld says a running server holds the PID file's lock.
+var errPIDFileHeld = errors.New("a server holds the pid file")
 
 // firstLineWith returns the first line of the file that starts with prefix.
 func firstLineWith(path, prefix string) (string, bool) {
@@ -296,6 +310,18 @@ func (a *app) stopCommand() *cobra.Command {
 			pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
 			if err != nil || pid <= 0 {
 				return fmt.Errorf("pid file %s holds no valid PID", pidFile)
+			}
+			held, err := serverHolds(pidFile)
+			if err != nil {
+				return fmt.Errorf("pid file: %w", err)
+			}
+			if !held {
+				// The server is gone (killed, or the machine restarted) and
+				// the PID may be another process's now: signal nothing.
+				if err := os.Remove(pidFile); err != nil {
+					return err
+				}
+				return fmt.Errorf("no server holds pid file %s: it was stale and is removed; process %d was not signalled", pidFile, pid)
 			}
 			proc, err := os.FindProcess(pid)
 			running := err == nil
