@@ -26,9 +26,9 @@ type UpsertDocumentsOptions struct {
 	Concurrency int
 	// BatchSize is the fewest documents a commit holds (the last one
 	// excepted); 0 means 100. Each commit rewrites the whole index file,
-	// so beyond BatchSize a commit also waits until its chunks are at
-	// least a quarter of the index's items, or CommitInterval has passed
-	// since the last one: a load of many small documents into a large
+	// so beyond BatchSize a commit also waits until its documents and
+	// chunks are at least a quarter of the index's documents and items,
+	// or CommitInterval has passed since the last one: a load of many small documents into a large
 	// index rewrites it a number of times that grows with the logarithm
 	// of its size, not with the number of documents. A cancelled or
 	// failed call keeps every batch committed before.
@@ -230,11 +230,18 @@ func (r *bulkUpsert) run(parent context.Context, todo []int) error {
 		case time.Since(lastCommit) >= r.opts.CommitInterval:
 			return true
 		}
-		items := 0
+		// A commit rewrites the items and the catalog: what is ready
+		// must be a quarter of what is stored, counting documents as well
+		// as chunks, so that documents without chunks (empty files) wait
+		// too.
+		stored := 0
 		if s := r.d.cur.Load(); s != nil {
-			items = s.len()
+			stored = s.len()
 		}
-		return readyChunks >= items/4
+		if c := r.d.cat.Load(); c != nil {
+			stored += len(c.URIToID)
+		}
+		return readyChunks+len(ready) >= stored/4
 	}
 	var firstErr error
 	fail := func(err error) {

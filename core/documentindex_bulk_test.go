@@ -313,6 +313,28 @@ func TestUpsertDocumentsCommitsBySize(t *testing.T) {
 	}
 }
 
+// The reproduction of 100,000 empty files taking five times as long as
+// one-line files: documents without chunks count toward the commit rule
+// too, so they commit as rarely as documents with one chunk each.
+func TestUpsertDocumentsCommitsEmptyDocumentsBySize(t *testing.T) {
+	ctx := context.Background()
+	docs := make([]DocumentInput, 1000)
+	for i := range docs {
+		docs[i] = DocumentInput{URI: fmt.Sprintf("empty-%04d", i)}
+	}
+	env := newCreatedDocEnv(t, nil)
+	if _, err := env.ix.UpsertDocuments(ctx, docs, &UpsertDocumentsOptions{BatchSize: 10, Concurrency: 1}); err != nil {
+		t.Fatal(err)
+	}
+	commits := env.st.writeCount(env.path("catalog.json")) - 1
+	if commits < 5 || commits > 30 {
+		t.Errorf("%d commits of 1000 empty documents, want 5 to 30 (as for one-chunk documents)", commits)
+	}
+	if st, _ := env.ix.GetCatalogStats(ctx); st.Documents != 1000 {
+		t.Errorf("%d documents stored", st.Documents)
+	}
+}
+
 // DeleteDocuments removes many documents in one commit and says which it
 // removed; unknown URIs are skipped.
 func TestDeleteDocumentsIsOneCommit(t *testing.T) {

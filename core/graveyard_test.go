@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
@@ -190,5 +191,38 @@ func TestAmbiguousWriteKeepsWhatTheIndexMayName(t *testing.T) {
 		if err != nil || len(res) != 2 {
 			t.Fatalf("retain %v: after the next commit: %v, %v", retain, res, err)
 		}
+	}
+}
+
+// A dropped list that cannot be written (a folder in its place) does not
+// fail the commit and leaks nothing: the failure is logged, and Vacuum
+// collects the files the list would have held.
+func TestUnwritableDroppedListIsLoggedAndVacuumed(t *testing.T) {
+	st := newMemTestStorage()
+	var logged strings.Builder
+	ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, RetainDropped: time.Hour,
+		Logger: slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.CreateIndex(ctxb, CreateIndexConfig{MetadataConfig: MetadataConfig{Indexed: []string{"a"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateFolder(ctxb, idxTestFolder+"/"+share.DroppedListName); err != nil {
+		t.Fatal(err)
+	}
+	old := mustInsert(t, ix, "1", []float32{1}, Metadata{"a": "x", "b": "old"})
+	if _, err := ix.UpsertItem(ctxb, IndexItem{ID: "1", Vector: []float32{1}, Metadata: Metadata{"a": "x", "b": "new"}}); err != nil {
+		t.Fatalf("a commit failed on the unwritable list: %v", err)
+	}
+	if !strings.Contains(logged.String(), "dropped files") {
+		t.Errorf("nothing logged of the unwritable list: %q", logged.String())
+	}
+	rep, err := ix.Vacuum(ctxb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(rep.Sidecars, old.MetadataFile) || slices.Contains(st.fileNames(idxTestFolder), old.MetadataFile) {
+		t.Errorf("Vacuum removed %v; want the unlisted dropped side-car %s collected", rep.Sidecars, old.MetadataFile)
 	}
 }

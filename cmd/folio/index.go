@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/spf13/cobra"
 
@@ -94,6 +95,12 @@ func (a *app) openForWriting(ctx context.Context, index string, model *modelFlag
 	if err != nil {
 		return nil, nil, err
 	}
+	if flags == nil {
+		flags = &indexFlags{}
+	}
+	// The engine's warnings (files it could not clean up, documents it
+	// could not read) go to stderr, where the command reports.
+	flags.logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ix, err := e.documentIndex(emb, chunking, flags)
 	if err != nil {
 		return nil, nil, err

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"log/slog"
+
 	"github.com/spf13/cobra"
 
 	"github.com/foliovec/folio/core"
@@ -12,6 +14,9 @@ import (
 // reason in indexOptionsWithoutFlag (a test checks every field).
 type indexFlags struct {
 	opts core.IndexOptions
+	// logger, when set, receives the engine's warnings (a list of dropped
+	// files that cannot be written, a document that cannot be read).
+	logger *slog.Logger
 }
 
 // indexOptionFlags names the flag of each field of core.IndexOptions that
@@ -29,7 +34,7 @@ var indexOptionsWithoutFlag = map[string]string{
 	"IndexName": "the index file's name follows the format (index.json, index.pb), as in Vectra's CLI",
 	"Storage":   "--storage and --storage-root choose it",
 	"Codec":     "create's --format chooses it; other commands detect it",
-	"Logger":    "the command reports on stdout and stderr; serve logs its start and its warnings",
+	"Logger":    "the command reports on stdout and stderr; add, watch and serve log the engine's warnings there",
 	"DocReader": "a function; document indexes read their documents' texts themselves",
 }
 
@@ -45,6 +50,6 @@ func (f *indexFlags) register(cmd *cobra.Command) {
 // with returns the options for an index on storage with codec.
 func (f *indexFlags) with(storage core.FileStorage, codec core.IndexCodec) core.IndexOptions {
 	o := f.opts
-	o.Storage, o.Codec = storage, codec
+	o.Storage, o.Codec, o.Logger = storage, codec, f.logger
 	return o
 }
