@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -224,5 +225,40 @@ func TestUnwritableDroppedListIsLoggedAndVacuumed(t *testing.T) {
 	}
 	if !slices.Contains(rep.Sidecars, old.MetadataFile) || slices.Contains(st.fileNames(idxTestFolder), old.MetadataFile) {
 		t.Errorf("Vacuum removed %v; want the unlisted dropped side-car %s collected", rep.Sidecars, old.MetadataFile)
+	}
+}
+
+// The reproduction of a 1,000,000-entry dropped list making every commit
+// slow: a commit that drops nothing, while nothing listed is due, neither
+// reads nor rewrites the list; one that drops a file, or once an entry is
+// due, does.
+func TestCommitsReadTheDroppedListOnlyWhenNeeded(t *testing.T) {
+	ix, st := retainingIndex(t, 300*time.Millisecond)
+	listPath := idxTestFolder + "/" + share.DroppedListName
+	old := mustInsert(t, ix, "1", []float32{1}, Metadata{"a": "x", "b": "old"})
+	if _, err := ix.UpsertItem(ctxb, IndexItem{ID: "1", Vector: []float32{1}, Metadata: Metadata{"a": "x", "b": "new"}}); err != nil {
+		t.Fatal(err)
+	}
+	// A large list, as another process's long retention leaves it.
+	big := []share.Dropped{{Name: old.MetadataFile, At: time.Now().UnixMilli()}}
+	for i := range 100_000 {
+		big = append(big, share.Dropped{Name: fmt.Sprintf("gone-%d.json", i), At: time.Now().UnixMilli()})
+	}
+	raw, _ := json.Marshal(map[string]any{"files": big})
+	st.put(listPath, raw)
+	reads, writes := st.readCount(listPath), st.writeCount(listPath)
+	for i := range 5 {
+		mustInsert(t, ix, fmt.Sprint("n", i), []float32{1}, nil) // drops nothing
+	}
+	if r, w := st.readCount(listPath)-reads, st.writeCount(listPath)-writes; r != 0 || w != 0 {
+		t.Errorf("5 commits that drop nothing read the list %d times and wrote it %d times, want 0", r, w)
+	}
+	time.Sleep(350 * time.Millisecond) // the first entry this process listed falls due
+	mustInsert(t, ix, "late", []float32{1}, nil)
+	if st.readCount(listPath) == reads {
+		t.Error("a commit after an entry fell due did not read the list")
+	}
+	if slices.Contains(st.fileNames(idxTestFolder), old.MetadataFile) {
+		t.Error("the due side-car was not deleted")
 	}
 }

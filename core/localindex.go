@@ -160,11 +160,14 @@ type LocalIndex struct {
 	// Dropped files (graveyard.go), guarded by mu: retain is
 	// IndexOptions.RetainDropped with its default; droppedListed is set
 	// while this process knows the folder's list of dropped files holds
-	// entries; dropping are files of the commit being written that it no
+	// entries, and droppedNext is when the first of those it knows falls
+	// due (zero: now), so that a commit that drops nothing reads the list
+	// only once something in it may be deleted; dropping are files of the commit being written that it no
 	// longer names besides side-cars (a document index's); unsure are
 	// files a failed commit may have left named, dropped by the next.
 	retain        time.Duration
 	droppedListed bool
+	droppedNext   time.Time
 	dropping      []string
 	unsure        []string
 }

@@ -210,8 +210,8 @@ func (ix *LocalIndex) dropLocked(ctx context.Context, names []string) {
 		ix.deleteUnnamed(ctx, names)
 		return
 	}
-	if len(names) == 0 && !ix.droppedListed {
-		return
+	if len(names) == 0 && (!ix.droppedListed || time.Now().Before(ix.droppedNext)) {
+		return // nothing to add, nothing due: the list is not read
 	}
 	list := ix.readDropped(ctx)
 	now := time.Now()
@@ -284,6 +284,20 @@ func (ix *LocalIndex) readDropped(ctx context.Context) []share.Dropped {
 // knows of listed files.
 func (ix *LocalIndex) writeDropped(ctx context.Context, list []share.Dropped) {
 	ix.droppedListed = share.WriteDropped(ctx, ix.storage, ix.path(share.DroppedListName), list, ix.log)
+	ix.noteDropped(list)
+}
+
+// noteDropped remembers when the first entry of list falls due.
+func (ix *LocalIndex) noteDropped(list []share.Dropped) {
+	ix.droppedNext = time.Time{}
+	if len(list) == 0 {
+		return
+	}
+	first := list[0].At
+	for _, e := range list[1:] {
+		first = min(first, e.At)
+	}
+	ix.droppedNext = time.UnixMilli(first).Add(ix.retain)
 }
 
 // collectDroppedAtOpen deletes, when the index is first read, the listed
@@ -309,6 +323,7 @@ func (ix *LocalIndex) collectDroppedAtOpen(ctx context.Context) {
 	}
 	due, kept := share.SplitDue(ix.readDropped(ctx), time.Now(), ix.retain)
 	ix.droppedListed = len(kept) > 0
+	ix.noteDropped(kept)
 	if len(due) == 0 {
 		return
 	}
