@@ -61,9 +61,12 @@ fresh-test:
 		echo "==> fresh-test passed in $$(( $$(date +%s) - start )) s; downloaded $$(find $$tmp/mod/cache/download -name '*.zip' | wc -l) modules, $$(du -sh $$tmp/mod/cache/download | cut -f1)"
 
 ## install: build the folio command from this checkout and install it where
-## go install puts binaries: $$GOBIN, else $$(go env GOPATH)/bin.
+## go install puts binaries: $$GOBIN, else $$(go env GOPATH)/bin. The default
+## build links no cloud SDK; TAGS=objectstorage adds S3, Google Cloud Storage
+## and Azure Blob buckets (--storage-root, serve --root).
+TAGS ?=
 install:
-	$(GO) install ./cmd/folio
+	$(GO) install -tags "$(TAGS)" ./cmd/folio
 	@dir=$$($(GO) env GOBIN); [ -n "$$dir" ] || dir=$$($(GO) env GOPATH)/bin; echo "installed $$dir/folio"
 
 ## large-files: no tracked file over 2 MB but the fixtures listed in the script.

@@ -36,7 +36,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	folioBin = filepath.Join(dir, "folio")
-	if out, err := exec.Command("go", "build", "-o", folioBin, ".").CombinedOutput(); err != nil {
+	// The tests run the build with object storage, a superset of the
+	// default build; TestDefaultBuildLinksNoCloudSDK checks the default.
+	if out, err := exec.Command("go", "build", "-tags", "objectstorage", "-o", folioBin, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		os.Exit(1)
 	}

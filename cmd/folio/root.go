@@ -96,7 +96,7 @@ An index remembers the embeddings model that built it (--keys, --model or
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.storageKind, "storage", "local", "storage: local (files) or virtual (in memory, gone when the command ends)")
-	pf.StringVar(&a.storageRoot, "storage-root", "", "folder, or bucket URL (s3://bucket?region=…, gs://…, azblob://…), that index paths are relative to")
+	pf.StringVar(&a.storageRoot, "storage-root", "", "folder, or bucket URL (s3://bucket?region=…, gs://…, azblob://…; in a folio built with -tags objectstorage), that index paths are relative to")
 	pf.BoolVar(&a.jsonOut, "json", false, "print one JSON document on stdout instead of text")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "no progress bar or progress lines on stderr")
 	pf.DurationVar(&a.progressEvery, "progress-every", defaultProgressEvery, "how often a progress line is printed when stderr is not a terminal")

@@ -19,7 +19,6 @@ import (
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
 	grpcserver "github.com/foliovec/folio/adapters/grpc"
-	storageblob "github.com/foliovec/folio/adapters/storage-blob"
 	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/manager"
@@ -69,7 +68,7 @@ func (a *app) serveCommand() *cobra.Command {
 			var storage core.FileStorage
 			var err error
 			rootDir := a.folderPath(root)
-			if storageblob.IsURL(root) {
+			if isBucketURL(root) {
 				// Every index below the bucket URL's top (or prefix).
 				storage, err = openStorage(ctx, root)
 				rootDir = "."
@@ -164,7 +163,7 @@ func (a *app) serveCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&root, "root", "", "serve every index folder below this folder, or below this bucket URL (s3://…, gs://…, azblob://…)")
+	f.StringVar(&root, "root", "", "serve every index folder below this folder, or below this bucket URL (s3://…, gs://…, azblob://…; in a folio built with -tags objectstorage)")
 	f.IntVarP(&port, "port", "p", grpcserver.DefaultPort, "TCP port")
 	f.StringVar(&address, "address", "", "address to bind (default 127.0.0.1)")
 	f.BoolVar(&daemon, "daemon", false, "run in the background and write its PID to --pid-file")
@@ -212,7 +211,7 @@ func (a *app) daemonize(root string, args []string, pidFile string) error {
 	if pidFile == "" {
 		dir := root
 		switch {
-		case storageblob.IsURL(root) || root == "" && storageblob.IsURL(a.storageRoot):
+		case isBucketURL(root) || root == "" && isBucketURL(a.storageRoot):
 			dir = "." // the index is in a bucket: the PID file goes here
 		case dir == "":
 			dir = filepath.Dir(a.folderPath(args[0]))

@@ -2,8 +2,9 @@ package main
 
 import (
 	"context"
+	"net/url"
+	"strings"
 
-	storageblob "github.com/foliovec/folio/adapters/storage-blob"
 	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	"github.com/foliovec/folio/core"
 )
@@ -15,17 +16,25 @@ type openedStorage interface {
 	Close() error
 }
 
-// openStorage opens the storage a location names: a bucket URL
-// (storageblob.IsURL: S3, Google Cloud Storage, Azure Blob, file://, mem://,
-// with an optional "prefix" parameter; credentials from the environment)
-// gives object storage, anything else is an existing local folder. Index
-// paths are relative to the location.
+// openStorage opens the storage a location names: a bucket URL (S3,
+// Google Cloud Storage, Azure Blob, file://, mem://, with an optional
+// "prefix" parameter; credentials from the environment) gives object
+// storage, in a folio built with the objectstorage tag (openBucket);
+// anything else is an existing local folder. Index paths are relative to
+// the location.
 func openStorage(ctx context.Context, location string) (openedStorage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if storageblob.IsURL(location) {
-		return storageblob.Open(ctx, location)
+	if isBucketURL(location) {
+		return openBucket(ctx, location)
 	}
 	return storagefs.New(&storagefs.Options{Root: location})
+}
+
+// isBucketURL reports whether location is a URL ("scheme://…"), which
+// names a bucket, as storageblob.IsURL decides.
+func isBucketURL(location string) bool {
+	u, err := url.Parse(location)
+	return err == nil && len(u.Scheme) > 1 && strings.HasPrefix(location[len(u.Scheme):], "://")
 }
