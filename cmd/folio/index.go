@@ -131,7 +131,7 @@ func (e *existingIndex) isEmpty(ctx context.Context) (bool, error) {
 // registerChunking binds the chunking flags of the commands that split
 // documents (add, watch).
 func registerChunking(cmd *cobra.Command, c *core.ChunkingConfig) {
-	cmd.Flags().IntVar(&c.ChunkSize, "chunk-size", 512, "most tokens per chunk; pieces merge up to it")
+	cmd.Flags().IntVar(&c.ChunkSize, "chunk-size", 512, "most tokens per chunk; pieces merge up to it (alias --cs)")
 	cmd.Flags().BoolVar(&c.VectraChunking, "vectra-chunking", false, vectraChunkingHelp)
 	cmd.Flags().SetNormalizeFunc(aliasFlags(map[string]string{"cs": "chunk-size"}))
 }

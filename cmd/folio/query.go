@@ -54,6 +54,9 @@ func (a *app) queryCommand() *cobra.Command {
 		Args: exactArgs(2, "<index> <query>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
+			if strings.TrimSpace(args[1]) == "" {
+				return usagef("<query> is empty: give the text to search for")
+			}
 			switch format {
 			case "sections", "stats", "chunks":
 			default:
@@ -147,9 +150,9 @@ func (a *app) queryCommand() *cobra.Command {
 	model.register(cmd)
 	ixFlags.register(cmd)
 	fl := cmd.Flags()
-	fl.IntVar(&docCount, "document-count", 10, "most documents returned")
-	fl.IntVar(&chunkCount, "chunk-count", 50, "most chunks the vector search returns")
-	fl.IntVar(&sectionCount, "section-count", 1, "sections rendered per document")
+	fl.IntVar(&docCount, "document-count", 10, "most documents returned (alias --dc)")
+	fl.IntVar(&chunkCount, "chunk-count", 50, "most chunks the vector search returns (alias --cc)")
+	fl.IntVar(&sectionCount, "section-count", 1, "sections rendered per document (alias --sc)")
 	fl.IntVarP(&tokens, "tokens", "t", 2000, "token budget of a document's sections")
 	fl.StringVarP(&format, "format", "f", "sections", "output: sections, stats or chunks")
 	fl.BoolVarP(&overlap, "overlap", "o", true, "render overlapping chunks")

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Small things a first hour trips on.
+func TestFirstHourPapercuts(t *testing.T) {
+	dir := t.TempDir()
+	must(t, dir, 0, "create", "ix", "--hash-dims", "16")
+	writeDocs(t, dir)
+	must(t, dir, 0, "add", "ix", "--uri", "docs", "-q")
+	// An empty query is a usage error, not every passage of the index.
+	for _, q := range []string{"", "   "} {
+		r := must(t, dir, 2, "query", "ix", q)
+		if !strings.Contains(r.stderr, "empty") || r.stdout != "" {
+			t.Errorf("query %q: stdout %q, stderr %q; want a usage error saying the query is empty", q, r.stdout, r.stderr)
+		}
+	}
+	// Vectra's two-letter aliases are in the help.
+	help := must(t, dir, 0, "query", "--help").stdout
+	for _, alias := range []string{"--dc", "--cc", "--sc"} {
+		if !strings.Contains(help, alias) {
+			t.Errorf("query --help does not name %s", alias)
+		}
+	}
+	if help := must(t, dir, 0, "add", "--help").stdout; !strings.Contains(help, "--cs") {
+		t.Error("add --help does not name --cs")
+	}
+}
