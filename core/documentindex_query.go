@@ -75,7 +75,7 @@ func (d *LocalDocumentIndex) queryDocuments(ctx context.Context, op string, quer
 		return fmt.Errorf("%w (query %d)", wrapOp(ctx, op, queries[i].Query, err), i)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fail(0, err)
+		return nil, err // unchanged, as every method returns ctx's error
 	}
 	if d.embeddings == nil {
 		return nil, fail(0, d.noModel())

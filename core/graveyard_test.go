@@ -233,14 +233,14 @@ func TestUnwritableDroppedListIsLoggedAndVacuumed(t *testing.T) {
 // reads nor rewrites the list; one that drops a file, or once an entry is
 // due, does.
 func TestCommitsReadTheDroppedListOnlyWhenNeeded(t *testing.T) {
-	ix, st := retainingIndex(t, 300*time.Millisecond)
+	ix, st := retainingIndex(t, time.Hour)
 	listPath := idxTestFolder + "/" + share.DroppedListName
 	old := mustInsert(t, ix, "1", []float32{1}, Metadata{"a": "x", "b": "old"})
 	if _, err := ix.UpsertItem(ctxb, IndexItem{ID: "1", Vector: []float32{1}, Metadata: Metadata{"a": "x", "b": "new"}}); err != nil {
 		t.Fatal(err)
 	}
 	// A large list, as another process's long retention leaves it.
-	big := []share.Dropped{{Name: old.MetadataFile, At: time.Now().UnixMilli()}}
+	big := []share.Dropped{{Name: old.MetadataFile, At: time.Now().Add(-2 * time.Hour).UnixMilli()}}
 	for i := range 100_000 {
 		big = append(big, share.Dropped{Name: fmt.Sprintf("gone-%d.json", i), At: time.Now().UnixMilli()})
 	}
@@ -253,7 +253,11 @@ func TestCommitsReadTheDroppedListOnlyWhenNeeded(t *testing.T) {
 	if r, w := st.readCount(listPath)-reads, st.writeCount(listPath)-writes; r != 0 || w != 0 {
 		t.Errorf("5 commits that drop nothing read the list %d times and wrote it %d times, want 0", r, w)
 	}
-	time.Sleep(350 * time.Millisecond) // the first entry this process listed falls due
+	// Once the first entry this process listed falls due, the next commit
+	// reads the list and deletes what is due.
+	ix.mu.Lock()
+	ix.droppedNext = time.Now().Add(-time.Millisecond)
+	ix.mu.Unlock()
 	mustInsert(t, ix, "late", []float32{1}, nil)
 	if st.readCount(listPath) == reads {
 		t.Error("a commit after an entry fell due did not read the list")

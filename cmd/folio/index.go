@@ -42,6 +42,16 @@ type existingIndex struct {
 	documents bool
 }
 
+// noIndexError says there is no index in a folder; errors.Is finds
+// core.ErrIndexNotFound in it, whose own words it does not repeat.
+type noIndexError struct{ folder string }
+
+func (e noIndexError) Error() string {
+	return fmt.Sprintf("no index at %s (folio create makes one)", e.folder)
+}
+
+func (e noIndexError) Unwrap() error { return core.ErrIndexNotFound }
+
 // openExisting finds the index in folder; a missing one is an error
 // wrapping core.ErrIndexNotFound.
 func (a *app) openExisting(ctx context.Context, index string) (*existingIndex, error) {
@@ -53,7 +63,7 @@ func (a *app) openExisting(ctx context.Context, index string) (*existingIndex, e
 	codec, err := folio.DetectCodec(ctx, folder, storage)
 	if err != nil {
 		if errors.Is(err, core.ErrIndexNotFound) {
-			return nil, fmt.Errorf("no index at %s: %w", folder, core.ErrIndexNotFound)
+			return nil, noIndexError{folder}
 		}
 		return nil, err
 	}

@@ -28,4 +28,14 @@ func TestFirstHourPapercuts(t *testing.T) {
 	if help := must(t, dir, 0, "add", "--help").stdout; !strings.Contains(help, "--cs") {
 		t.Error("add --help does not name --cs")
 	}
+	// A missing index is said once, without the sentinel's own words.
+	r := must(t, dir, 1, "query", "nothere", "x")
+	if strings.Count(r.stderr, "no index") != 1 || strings.Contains(r.stderr, "does not exist") {
+		t.Errorf("query of a missing index: %q", r.stderr)
+	}
+	// A usage error points to the command's own help.
+	r = must(t, dir, 2, "query", "ix", "x", "--format", "nonsense")
+	if !strings.Contains(r.stderr, "Run 'folio query --help'") {
+		t.Errorf("usage error: %q, want a pointer to folio query --help", r.stderr)
+	}
 }

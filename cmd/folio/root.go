@@ -58,13 +58,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
 	var usage usageError
 	if errors.As(err, &usage) || isCobraUsage(err) {
-		fmt.Fprintf(stderr, "folio: %v\nRun 'folio --help' for usage.\n", err)
+		fmt.Fprintf(stderr, "folio: %v\nRun '%s --help' for usage.\n", err, cmd.CommandPath())
 		return exitUsage
 	}
 	if a.jsonOut {

@@ -97,7 +97,7 @@ func (a *app) serveCommand() *cobra.Command {
 				cfg.IndexPath = a.folderPath(args[0])
 				if _, err := folio.DetectCodec(ctx, cfg.IndexPath, storage); err != nil {
 					if isNotFound(err) {
-						return fmt.Errorf("no index at %s", cfg.IndexPath)
+						return noIndexError{cfg.IndexPath}
 					}
 					return err
 				}

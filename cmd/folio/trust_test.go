@@ -271,7 +271,7 @@ func TestWording(t *testing.T) {
 	}
 	// serve on a missing index: one line.
 	r = must(t, dir, 1, "serve", "nothere", "--port", fmt.Sprint(freePort(t)))
-	if want := "folio: no index at " + filepath.Join(dir, "nothere") + "\n"; r.stderr != want {
+	if want := "folio: no index at " + filepath.Join(dir, "nothere") + " (folio create makes one)\n"; r.stderr != want {
 		t.Errorf("serve of a missing index: %q, want %q", r.stderr, want)
 	}
 }
