@@ -152,3 +152,21 @@ func TestAddSkipsAHugeFileUnread(t *testing.T) {
 		t.Errorf("--max-file-size lots: exit %d, %s", r.code, r.stderr)
 	}
 }
+
+// A list of dropped files that cannot be written (a folder in its place)
+// is reported on stderr, not passed over in silence: add gives the engine a
+// logger for its warnings.
+func TestAddReportsAnUnwritableDroppedList(t *testing.T) {
+	dir := realTemp(t)
+	writeFiles(t, dir, map[string]string{"docs/a.md": "first text"})
+	must(t, dir, 0, "create", "ix", "--hash-dims", "16")
+	must(t, dir, 0, "add", "ix", "--uri", "docs", "-q")
+	if err := os.Mkdir(filepath.Join(dir, "ix", ".folio-dropped.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{"docs/a.md": "second text, which drops the first one's files"})
+	r := must(t, dir, 0, "add", "ix", "--uri", "docs", "-q")
+	if !strings.Contains(r.stderr, "dropped files") {
+		t.Errorf("stderr %q, want the unwritable list reported", r.stderr)
+	}
+}
