@@ -320,7 +320,7 @@ func (ad *adder) flush(ctx context.Context) error {
 	var last core.UpsertProgress
 	opts.Progress = func(p core.UpsertProgress) {
 		last = p
-		ad.prog.update(ad.baseDocs+p.Documents, ad.baseChunks+p.Chunks)
+		ad.prog.update(len(ad.seen), ad.baseDocs+p.Documents, ad.baseChunks+p.Chunks)
 	}
 	docs, err := ad.ix.UpsertDocuments(ctx, group, &opts)
 	for i, doc := range docs {

@@ -42,11 +42,14 @@ func (a *app) newProgress(what string) *progress {
 	return p
 }
 
-// update reports the documents done and chunks embedded so far.
-func (p *progress) update(docs, chunks int) {
+// update reports the files read, the documents stored and the chunks
+// embedded so far. The files read are the total known so far: a folder is
+// walked as it is added.
+func (p *progress) update(read, docs, chunks int) {
+	counts := fmt.Sprintf("%s read, %s stored, %s embedded", plural(read, "file"), plural(docs, "document"), plural(chunks, "chunk"))
 	switch {
 	case p.bar != nil:
-		p.bar.Describe(fmt.Sprintf("%s: %s, %s", p.what, plural(docs, "document"), plural(chunks, "chunk")))
+		p.bar.Describe(p.what + ": " + counts)
 		_ = p.bar.Add(0)
 	case p.lines:
 		now := time.Now()
@@ -55,8 +58,7 @@ func (p *progress) update(docs, chunks int) {
 		}
 		p.last = now
 		secs := now.Sub(p.start).Seconds()
-		fmt.Fprintf(p.a.stderr, "%s: %s, %s in %.0f s (%.0f chunks/s)\n",
-			p.what, plural(docs, "document"), plural(chunks, "chunk"), secs, float64(chunks)/secs)
+		fmt.Fprintf(p.a.stderr, "%s: %s in %.0f s (%.0f chunks/s)\n", p.what, counts, secs, float64(chunks)/secs)
 	}
 }
 

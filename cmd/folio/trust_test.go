@@ -232,7 +232,7 @@ func TestAddProgressWithoutATerminal(t *testing.T) {
 	keys := writeKeys(t, dir, srv.URL, 40)
 	must(t, dir, 0, "create", "ix")
 	r := must(t, dir, 0, "add", "ix", "--keys", keys, "--uri", "many", "--concurrency", "1", "--progress-every", "50ms")
-	if n := strings.Count(r.stderr, "adding: "); n < 2 || !strings.Contains(r.stderr, "chunks/s") {
+	if n := strings.Count(r.stderr, "adding: "); n < 2 || !strings.Contains(r.stderr, "chunks/s") || !strings.Contains(r.stderr, "30 files read") {
 		t.Errorf("%d progress lines, want several:\n%s", n, r.stderr)
 	}
 	os.WriteFile(filepath.Join(dir, "many", "note-0000.md"), []byte("changed"), 0o644)
