@@ -113,7 +113,10 @@ func TestCoalescedCallCancelledWhileQueued(t *testing.T) {
 	c := itemCoalescer(ix)
 	var ran atomic.Int64 // queries run, alone or in a batch
 	solo, batch := c.solo, c.batch
-	c.solo = func(ctx context.Context, q core.ItemQuery) ([]core.QueryResult, error) { ran.Add(1); return solo(ctx, q) }
+	c.solo = func(ctx context.Context, q core.ItemQuery) ([]core.QueryResult, error) {
+		ran.Add(1)
+		return solo(ctx, q)
+	}
 	c.batch = func(ctx context.Context, qs []core.ItemQuery) ([][]core.QueryResult, error) {
 		ran.Add(int64(len(qs)))
 		return batch(ctx, qs)

@@ -26,8 +26,10 @@ so no protoc is needed. Build it and list the indexes of the server at $FOLIO_AD
   cd %[1]s && go mod tidy && go run .
 Query a document index:
   go run . -addr 127.0.0.1:50051 index-name "your query"`,
-	"python": `A ready client is in client.py. Generate its stubs and run it:
-  pip install grpcio grpcio-tools   (or Debian's python3-grpcio python3-grpc-tools)
+	"python": `A ready client is in client.py. Install gRPC for Python (offline on Debian and Ubuntu,
+from their packages; or from PyPI: pip install grpcio grpcio-tools):
+  sudo apt-get install python3-grpcio python3-grpc-tools
+Generate its stubs and run it against the server at $FOLIO_ADDR (default 127.0.0.1:50051):
   cd %[1]s && python3 -m grpc_tools.protoc -I. --python_out=. --grpc_python_out=. vectra_service.proto
   python3 client.py index-name "your query"`,
 	"typescript": `Only the proto is written. Generate stubs with, for example:

@@ -106,8 +106,10 @@ func TestGeneratedPythonClient(t *testing.T) {
 	if b, err := protoc.CombinedOutput(); err != nil {
 		t.Fatalf("grpc_tools.protoc: %v\n%s", err, b)
 	}
-	run := exec.CommandContext(t.Context(), python, "client.py", "--addr", addr, "ix", "rocket thrust fuel")
+	// The address from $FOLIO_ADDR, as the Go client reads it.
+	run := exec.CommandContext(t.Context(), python, "client.py", "ix", "rocket thrust fuel")
 	run.Dir = out
+	run.Env = append(os.Environ(), "FOLIO_ADDR="+addr)
 	b, err := run.CombinedOutput()
 	if err != nil {
 		t.Fatalf("generated Python client: %v\n%s", err, b)

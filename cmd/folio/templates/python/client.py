@@ -3,6 +3,9 @@ given an index and a query, prints the best documents.
 
     python3 -m grpc_tools.protoc -I. --python_out=. --grpc_python_out=. vectra_service.proto
     python3 client.py [--addr 127.0.0.1:50051] [index query]
+
+The address defaults to $FOLIO_ADDR, else 127.0.0.1:50051; a bearer token
+is read from $FOLIO_TOKEN.
 """
 import argparse
 import os
@@ -15,7 +18,8 @@ import vectra_service_pb2_grpc as rpc
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--addr", default="127.0.0.1:50051")
+    parser.add_argument("--addr", default=os.environ.get("FOLIO_ADDR") or "127.0.0.1:50051",
+                        help="server address (default $FOLIO_ADDR or 127.0.0.1:50051)")
     parser.add_argument("index", nargs="?")
     parser.add_argument("query", nargs="?")
     args = parser.parse_args()
