@@ -30,8 +30,9 @@ type TextSplitterConfig struct {
 	// list for DocType.
 	Separators []string
 	// DocType picks the separators when Separators is empty: "md", "py",
-	// "go", "html"… exact and case-sensitive; anything else gets blank lines
-	// then line breaks.
+	// "go", "html", "rb"… exact and case-sensitive; anything else gets blank
+	// lines then line breaks. ("rb" is Ruby, as Vectra documents it, except
+	// with VectraChunking, which splits it as plain text as Vectra does.)
 	DocType string
 	// Tokenizer counts and cuts tokens. Required.
 	Tokenizer Tokenizer
@@ -104,7 +105,14 @@ func NewTextSplitter(cfg TextSplitterConfig) (*TextSplitter, error) {
 	}
 	seps := slices.Clone(cfg.Separators)
 	if len(seps) == 0 {
-		seps = split.SeparatorsFor(cfg.DocType)
+		docType := cfg.DocType
+		if docType == "rb" && !cfg.VectraChunking {
+			// Vectra documents "rb" as Ruby but splits it as plain text;
+			// Folio splits it as Ruby, except where it makes Vectra's
+			// exact chunks.
+			docType = "ruby"
+		}
+		seps = split.SeparatorsFor(docType)
 	}
 	inner := split.Config{
 		ChunkSize:      cfg.ChunkSize,

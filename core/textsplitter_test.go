@@ -735,3 +735,23 @@ func (wordsTokenizer) Encode(text string) []int {
 }
 
 func (wordsTokenizer) Decode(tokens []int) string { return strings.Repeat("w ", len(tokens)) }
+
+// "rb" splits as Ruby, as Vectra documents it; with VectraChunking it
+// splits as Vectra's code does, as plain text.
+func TestRubyDocTypeRB(t *testing.T) {
+	text := "class A\n  x = 1\nend\ndef helper\n  2\nend\n"
+	split := func(docType string, vectra bool) []string {
+		return tsChunkTexts(specSplitter(t, func(c *TextSplitterConfig) {
+			c.ChunkSize, c.ChunkOverlap, c.DocType, c.VectraChunking = 6, 0, docType, vectra
+		}).Split(text))
+	}
+	if rb, ruby := split("rb", false), split("ruby", false); !slices.Equal(rb, ruby) {
+		t.Errorf("rb splits as %q, ruby as %q", rb, ruby)
+	}
+	if rb, plain := split("rb", true), split("", true); !slices.Equal(rb, plain) {
+		t.Errorf("with VectraChunking rb splits as %q, plain text as %q", rb, plain)
+	}
+	if slices.Equal(split("ruby", false), split("", false)) {
+		t.Error("the sample does not tell Ruby's separators from plain text's")
+	}
+}
