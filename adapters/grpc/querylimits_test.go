@@ -7,7 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+	channelzpb "google.golang.org/grpc/channelz/grpc_channelz_v1"
+	channelzsvc "google.golang.org/grpc/channelz/service"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	grpcserver "github.com/foliovec/folio/adapters/grpc"
@@ -93,5 +97,22 @@ func TestCallersThatGiveUpLeaveNoWork(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	if later := ts.emb.calls.Load(); later != calls {
 		t.Errorf("%d embeddings calls made after every caller had left", later-calls)
+	}
+}
+
+// Options.Register puts another service on the server's port, behind the
+// same bearer token.
+func TestRegisterAnotherService(t *testing.T) {
+	ts := startServer(t, func(o *grpcserver.Options) {
+		o.AuthToken = "secret"
+		o.Register = func(s *grpc.Server) { channelzsvc.RegisterChannelzServiceToServer(s) }
+	})
+	client := channelzpb.NewChannelzClient(ts.conn)
+	if _, err := client.GetTopChannels(t.Context(), &channelzpb.GetTopChannelsRequest{}); status.Code(err) != codes.Unauthenticated {
+		t.Errorf("the other service without the token: %v, want UNAUTHENTICATED", err)
+	}
+	ctx := metadata.AppendToOutgoingContext(t.Context(), "authorization", "Bearer secret")
+	if _, err := client.GetTopChannels(ctx, &channelzpb.GetTopChannelsRequest{}); err != nil {
+		t.Errorf("the other service with the token: %v", err)
 	}
 }

@@ -71,6 +71,11 @@ type Options struct {
 	// MaxMessageBytes caps the size of a request the server accepts and of
 	// a response it sends; 0 means gRPC's defaults (4 MiB received).
 	MaxMessageBytes int
+	// Register, when set, is called with the gRPC server before it serves,
+	// to register other services on the same port beside Vectra's, the
+	// health service and reflection. They get the same interceptors: the
+	// debug log line per call and AuthToken's check.
+	Register func(*grpc.Server)
 	// MaxQueryBytes caps the query text of QueryItems and QueryDocuments;
 	// a longer one is INVALID_ARGUMENT, answered before anything is
 	// embedded. 0 means DefaultMaxQueryBytes; a negative value means no
@@ -189,6 +194,9 @@ func (s *IndexServer) Start(ctx context.Context) (int, error) {
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	reflection.Register(s.grpc)
+	if s.cfg.Register != nil {
+		s.cfg.Register(s.grpc)
+	}
 	s.started = time.Now()
 	s.state = stateStarted
 	go func() {
