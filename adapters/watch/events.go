@@ -90,6 +90,13 @@ func (r *run) watchTree(dir string) {
 	r.mu.Lock()
 	roots := r.roots
 	r.mu.Unlock()
+	if r.w.skip != "" && under(dir, r.w.skip) {
+		return
+	}
+	// A folder made while watching may be a link leading out.
+	if real, err := filepath.EvalSymlinks(dir); err != nil || !r.w.cfg.FollowLinks && !underAny(real, roots) {
+		return
+	}
 	opts := r.w.walkOptions(roots)
 	opts.OnFolder = func(p string) error {
 		if !r.watchFolder(p) {

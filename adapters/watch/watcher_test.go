@@ -271,12 +271,25 @@ func TestLinksOutOfTheTreeAreSkipped(t *testing.T) {
 	if err := os.Symlink(filepath.Join(elsewhere, "secret.md"), e.path("a/late.md")); err != nil {
 		t.Fatal(err)
 	}
+	// A link to a folder outside, made while watching: skipped, and its
+	// folder not watched.
+	if err := os.Symlink(elsewhere, e.path("a/late-folder")); err != nil {
+		t.Fatal(err)
+	}
 	e.write(t, "a/after.md", "after")
 	rec.waitFor(t, "added a/after.md")
+	if err := os.WriteFile(filepath.Join(elsewhere, "written-later.md"), []byte("far away"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.write(t, "a/after2.md", "after")
+	rec.waitFor(t, "added a/after2.md")
 	if err := rec.skipped("a/late.md"); !errors.Is(err, filetree.ErrOutsideTree) {
 		t.Errorf("a/late.md: skipped for %v", err)
 	}
-	if got := e.uris(t); !slices.Equal(got, []string{"a/after.md", "a/doc.md"}) {
+	if err := rec.skipped("a/late-folder"); !errors.Is(err, filetree.ErrOutsideTree) {
+		t.Errorf("a/late-folder: skipped for %v", err)
+	}
+	if got := e.uris(t); !slices.Equal(got, []string{"a/after.md", "a/after2.md", "a/doc.md"}) {
 		t.Errorf("index holds %v, want nothing from outside", got)
 	}
 }
