@@ -72,7 +72,7 @@ files over --max-file-size unread.`,
 			if a.jsonOut {
 				a.printJSON(map[string]any{"event": "ready", "tracked": w.TrackedFileCount()})
 			} else {
-				fmt.Fprintf(a.stdout, "watching %d files; Ctrl-C stops\n", w.TrackedFileCount())
+				fmt.Fprintf(a.stdout, "watching %s; Ctrl-C stops\n", plural(w.TrackedFileCount(), "file"))
 			}
 			<-ctx.Done()
 			w.Stop()
