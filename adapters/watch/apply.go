@@ -127,7 +127,7 @@ func (w *FolderWatcher) syncPaths(ctx context.Context, paths []string) (int, err
 					gone = append(gone, uri)
 				}
 			}
-		case info.Mode().IsRegular() && w.wants(real) && !under(real, w.skip):
+		case info.Mode().IsRegular() && w.wants(real) && !filetree.Under(real, w.skip):
 			files = append(files, real)
 		}
 	}
@@ -143,7 +143,7 @@ func (w *FolderWatcher) syncPaths(ctx context.Context, paths []string) (int, err
 // underAny reports whether p is one of dirs or lies below one.
 func underAny(p string, dirs []string) bool {
 	for _, d := range dirs {
-		if under(p, d) {
+		if filetree.Under(p, d) {
 			return true
 		}
 	}
@@ -172,7 +172,7 @@ func (w *FolderWatcher) trackedUnder(p string) []string {
 	defer w.mu.Unlock()
 	var out []string
 	for uri := range w.tracked {
-		if under(uri, p) {
+		if filetree.Under(uri, p) {
 			out = append(out, uri)
 		}
 	}

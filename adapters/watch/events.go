@@ -90,7 +90,7 @@ func (r *run) watchTree(dir string) {
 	r.mu.Lock()
 	roots := r.roots
 	r.mu.Unlock()
-	if r.w.skip != "" && under(dir, r.w.skip) {
+	if r.w.skip != "" && filetree.Under(dir, r.w.skip) {
 		return
 	}
 	// A folder made while watching may be a link leading out.
@@ -137,7 +137,7 @@ func (r *run) unwatchTree(p string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for dir, real := range r.watched {
-		if under(dir, p) {
+		if filetree.Under(dir, p) {
 			_ = r.fsw.Remove(dir) // the kernel may have dropped it already
 			delete(r.watched, dir)
 			delete(r.real, real)
@@ -151,11 +151,11 @@ func (r *run) unwatchTree(p string) {
 func (r *run) relevant(p string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.w.skip != "" && under(p, r.w.skip) {
+	if r.w.skip != "" && filetree.Under(p, r.w.skip) {
 		return false
 	}
 	for _, root := range r.roots {
-		if under(p, root) {
+		if filetree.Under(p, root) {
 			return true
 		}
 	}

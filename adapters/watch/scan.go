@@ -37,17 +37,6 @@ func indexFolder(folder string) string {
 	return abs
 }
 
-// under reports whether p is dir or lies below it.
-func under(p, dir string) bool {
-	if p == dir {
-		return true
-	}
-	if !strings.HasSuffix(dir, string(filepath.Separator)) {
-		dir += string(filepath.Separator)
-	}
-	return strings.HasPrefix(p, dir)
-}
-
 // wants reports whether the file at p is synced: it matches the extension
 // filter and is not binary by its extension (a binary extension named in
 // Options.Extensions is synced).
@@ -71,7 +60,7 @@ type collection struct {
 // did not find its file: it lies below a folder the scan could not read.
 func (c *collection) kept(uri string) bool {
 	for _, dir := range c.unreadable {
-		if under(uri, dir) {
+		if filetree.Under(uri, dir) {
 			return true
 		}
 	}
@@ -85,7 +74,7 @@ func (w *FolderWatcher) walkOptions(roots []string) *filetree.Options {
 	return &filetree.Options{
 		FollowLinks: w.cfg.FollowLinks,
 		Inside:      roots,
-		Exclude:     func(p string) bool { return w.skip != "" && under(p, w.skip) },
+		Exclude:     func(p string) bool { return w.skip != "" && filetree.Under(p, w.skip) },
 	}
 }
 

@@ -157,7 +157,7 @@ func (w *walk) entry(p, real string, t fs.FileMode) error {
 			return nil // a dangling link is no file
 		case err != nil:
 			return w.fn(Entry{Path: p, Err: err})
-		case within(target, w.realRoot):
+		case Under(target, w.realRoot):
 			p = w.spell(target)
 		case !w.opts.FollowLinks && !w.inside(target):
 			return w.fn(Entry{Path: p, Err: &LinkError{Link: p, Target: target}})
@@ -204,15 +204,16 @@ func (w *walk) spell(target string) string {
 // inside reports whether target lies in one of Options.Inside.
 func (w *walk) inside(target string) bool {
 	for _, dir := range w.opts.Inside {
-		if within(target, dir) {
+		if Under(target, dir) {
 			return true
 		}
 	}
 	return false
 }
 
-// within reports whether p is dir or lies below it.
-func within(p, dir string) bool {
+// Under reports whether the path p is dir or lies below it (both
+// cleaned, in the same spelling: absolute, or relative to one folder).
+func Under(p, dir string) bool {
 	if p == dir {
 		return true
 	}
