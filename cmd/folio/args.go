@@ -20,11 +20,14 @@ import (
 //   - camelCase spellings name the kebab-case options ("--chunkSize" is
 //     "--chunk-size");
 //   - Vectra's two-letter aliases may take one dash ("-cs 256" is
-//     "--cs 256").
+//     "--cs 256");
+//   - an unknown "--option" is dropped, with the word after it when that
+//     is not an option (yargs reads it as the option's value), and ignored
+//     is told of it, as yargs ignores options it does not know.
 //
 // Words after "--" are left alone. cmd is the command args run, whose
 // flags decide what each word is.
-func vectraArgs(cmd *cobra.Command, args []string) []string {
+func vectraArgs(cmd *cobra.Command, args []string, ignored func(option string)) []string {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
@@ -43,8 +46,17 @@ func vectraArgs(cmd *cobra.Command, args []string) []string {
 				continue
 			}
 		}
+		if f == nil && strings.HasPrefix(arg, "--") && name != "help" && name != "version" {
+			dropped := arg
+			if !hasValue && i+1 < len(args) && args[i+1] != "--" && !startsOption(args[i+1]) {
+				i++
+				dropped += " " + args[i]
+			}
+			ignored(dropped)
+			continue
+		}
 		if f == nil {
-			out = append(out, arg) // cobra reports it
+			out = append(out, arg) // a shorthand group, or cobra reports it
 			continue
 		}
 		switch {

@@ -39,3 +39,24 @@ func TestFirstHourPapercuts(t *testing.T) {
 		t.Errorf("usage error: %q, want a pointer to folio query --help", r.stderr)
 	}
 }
+
+// An option folio does not know is ignored with a warning, with its value,
+// as Vectra's yargs ignores it; a shorthand group is still cobra's.
+func TestUnknownOptionsAreIgnoredAsYargsDoes(t *testing.T) {
+	dir := t.TempDir()
+	must(t, dir, 0, "create", "ix", "--hash-dims", "16")
+	writeDocs(t, dir)
+	must(t, dir, 0, "add", "ix", "--uri", "docs", "-q", "--futureOption", "on")
+	r := must(t, dir, 0, "query", "ix", "yeast dough", "--dc", "1", "--verbose", "--color=never", "--format", "stats")
+	for _, w := range []string{"ignoring unknown option --verbose\n", "ignoring unknown option --color=never\n"} {
+		if !strings.Contains(r.stderr, w) {
+			t.Errorf("stderr %q, want %q", r.stderr, w)
+		}
+	}
+	if !strings.Contains(r.stdout, "bread.md") {
+		t.Errorf("the query with unknown options: %q", r.stdout)
+	}
+	if r := folioIn(t, dir, "query", "ix", "x", "-zq"); r.code != 2 {
+		t.Errorf("an unknown shorthand group: exit %d, want 2", r.code)
+	}
+}

@@ -53,7 +53,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	a := &app{stdout: stdout, stderr: stderr, stderrIsTerminal: isTerminal(stderr)}
 	root := a.rootCommand()
 	if cmd, _, err := root.Find(args); err == nil {
-		args = vectraArgs(cmd, args)
+		args = vectraArgs(cmd, args, func(option string) {
+			fmt.Fprintf(stderr, "folio: ignoring unknown option %s\n", option)
+		})
 	}
 	root.SetArgs(args)
 	root.SetOut(stdout)
