@@ -204,21 +204,29 @@ export class BrowserWebFetcher {
 }
 
 export class ItemSelector {
+  /** As Vectra: over the overlapping prefix of the two vectors (norms too); NaN when a norm is 0. */
   static cosineSimilarity(vector1, vector2) {
-    return ItemSelector.dotProduct(vector1, vector2) / (ItemSelector.normalize(vector1) * ItemSelector.normalize(vector2));
+    const n = Math.min(vector1.length, vector2.length);
+    const a = vector1.slice(0, n), b = vector2.slice(0, n);
+    const norm1 = ItemSelector.normalize(a), norm2 = ItemSelector.normalize(b);
+    if (norm1 === 0 || norm2 === 0) return NaN;
+    return ItemSelector.dotProduct(a, b) / (norm1 * norm2);
   }
   static normalize(vector) {
     let sum = 0;
     for (const v of vector) sum += v * v;
     return Math.sqrt(sum);
   }
+  /** As Vectra: NaN when a norm is 0. */
   static normalizedCosineSimilarity(vector1, norm1, vector2, norm2) {
+    if (norm1 === 0 || norm2 === 0) return NaN;
     return ItemSelector.dotProduct(vector1, vector2) / (norm1 * norm2);
   }
   static select(metadata, filter) { return unwrap(bridge.static("select", metadata, filter)); }
   static dotProduct(a, b) {
     let sum = 0;
-    for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) sum += a[i] * b[i];
     return sum;
   }
 }

@@ -22,6 +22,11 @@ export async function run(lib, params) {
   out.cosine = ItemSelector.cosineSimilarity([1, 2, 3], [3, 2, 1]);
   out.norm = ItemSelector.normalize([3, 4]);
   out.normalizedCosine = ItemSelector.normalizedCosineSimilarity([1, 0], 1, [1, 1], Math.SQRT2);
+  // Vectors of different lengths compare their overlapping prefix; a zero
+  // norm is NaN (as a string: JSON would make it null).
+  out.cosinePrefix = ItemSelector.cosineSimilarity([1, 2, 3], [1, 2]);
+  out.cosineZero = String(ItemSelector.cosineSimilarity([0, 0], [1, 1]));
+  out.normalizedCosineZero = String(ItemSelector.normalizedCosineSimilarity([1, 0], 0, [1, 1], 1));
   out.fileTypes = ["a/b.md", "x.PNG", "noext", "c.tar.gz", "d.pb"].map((p) => FileStorageUtilities.getFileType(p) ?? null);
   out.contentTypes = ["text/html; charset=utf-8", "application/json", "image/png", "nope/nope"].map((c) => FileStorageUtilities.getFileTypeFromContentType(c) ?? null);
   out.paths = [
