@@ -129,7 +129,11 @@ export interface FileStorage {
   upsertFile(filePath: string, content: Uint8Array | string): Promise<void>;
 }
 
-/** Vectra's codec objects: one whose extension is ".pb" selects protobuf, anything else JSON. */
+/**
+ * Vectra's codec objects: one whose extension is ".pb" selects protobuf, anything else JSON.
+ * Folio reads the extension only: its own codecs write Vectra's bytes, and a codec's methods
+ * are not called (a codec of another format is not supported).
+ */
 export interface IndexCodec {
   readonly extension: string;
 }
@@ -153,8 +157,10 @@ export declare class LocalIndex<TMetadata extends Record<string, MetadataTypes> 
   constructor(folderPath: string, indexName?: string, storage?: FileStorage, codec?: IndexCodec, options?: EngineOptions);
   get folderPath(): string;
   get indexName(): string;
-  get storage(): FileStorage | undefined;
-  get codec(): IndexCodec | undefined;
+  /** The storage given, or the IndexedDBStorage("vectra-db") made for the index. */
+  get storage(): FileStorage;
+  /** The codec given, or JSON's ({ extension: ".json" }). */
+  get codec(): IndexCodec;
   beginUpdate(): Promise<void>;
   cancelUpdate(): void;
   createIndex(config?: CreateIndexConfig): Promise<void>;

@@ -10,21 +10,27 @@ import { bridge, create, own, call, callSync, unwrap } from "./bridge.js";
 
 // ---- Indexes ----
 
+// The codec a LocalIndex is given when none is: JSON, Vectra's default.
+// Folio reads a codec's extension only (".pb" is protobuf, anything else
+// JSON); its own codecs write Vectra's bytes.
+const JSON_CODEC = Object.freeze({ extension: ".json" });
+const isProtobuf = (codec) => codec?.extension === ".pb" || codec?.extension === "pb";
+
 export class LocalIndex {
   /**
    * @param {string} folderPath
-   * @param {string} [indexName] "index.json" by default
+   * @param {string} [indexName] "index" and the codec's extension by default
    * @param {object} [storage] a FileStorage; IndexedDBStorage("vectra-db") by default
    * @param {object} [codec] Vectra's codec objects: one whose extension is ".pb" is protobuf, else JSON
    * @param {object} [options] Folio's engine options: quantizedScan, rerankFactor, strictFilters
    */
   constructor(folderPath, indexName, storage, codec, options) {
     this._folderPath = folderPath;
-    this._indexName = indexName || "index.json";
-    this._storage = storage;
-    this._codec = codec;
+    this._storage = storage ?? new IndexedDBStorage("vectra-db");
+    this._codec = codec ?? JSON_CODEC;
+    this._indexName = indexName || (isProtobuf(this._codec) ? "index.pb" : "index.json");
     if (new.target === LocalIndex) {
-      own(this, create("LocalIndex", folderPath, indexName || "", storage, codec, options));
+      own(this, create("LocalIndex", folderPath, indexName || "", this._storage, this._codec, options));
     }
   }
   get folderPath() { return this._folderPath; }
@@ -64,7 +70,7 @@ export class LocalDocumentIndex extends LocalIndex {
     super(config?.folderPath, config?.indexName, config?.storage, config?.codec);
     this._embeddings = config?.embeddings;
     this._tokenizer = config?.tokenizer ?? config?.chunkingConfig?.tokenizer;
-    own(this, create("LocalDocumentIndex", config));
+    own(this, create("LocalDocumentIndex", config && { ...config, storage: this._storage, codec: this._codec }));
     if (!this._tokenizer) this._tokenizer = new GPT3Tokenizer();
   }
   get embeddings() { return this._embeddings; }

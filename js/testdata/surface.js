@@ -24,6 +24,13 @@ export async function run(lib, params) {
   out.normalizedCosine = ItemSelector.normalizedCosineSimilarity([1, 0], 1, [1, 1], Math.SQRT2);
   // Vectors of different lengths compare their overlapping prefix; a zero
   // norm is NaN (as a string: JSON would make it null).
+  // Defaults a page can read back: the storage and codec made, the index
+  // file named after the codec.
+  const { LocalIndex: LI, LocalDocumentIndex: LDI } = lib;
+  const defaulted = new LDI({ folderPath: "surface-defaults-" + params.lib });
+  out.defaultStorageWorks = await defaulted.storage.pathExists("surface-defaults-" + params.lib);
+  out.defaultCodec = [defaulted.codec?.extension, defaulted.indexName];
+  out.pbIndexName = new LI("surface-pb", undefined, undefined, { extension: ".pb" }).indexName;
   out.cosinePrefix = ItemSelector.cosineSimilarity([1, 2, 3], [1, 2]);
   out.cosineZero = String(ItemSelector.cosineSimilarity([0, 0], [1, 1]));
   out.normalizedCosineZero = String(ItemSelector.normalizedCosineSimilarity([1, 0], 0, [1, 1], 1));
