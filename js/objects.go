@@ -161,15 +161,16 @@ func nonNil(s []int) []int {
 	return s
 }
 
-// newOpenAIEmbeddings reads Vectra's OpenAIEmbeddings options, the same
-// shapes as a keys file of Vectra's CLI (embedhosted.OptionsFromKeysJSON):
-// OpenAI's, Azure's or an OpenAI-compatible server's.
+// newOpenAIEmbeddings reads Vectra's OpenAIEmbeddings options
+// (embedhosted.OptionsFromJSON: the shapes of a keys file of Vectra's CLI,
+// without the defaults the CLI adds): OpenAI's, Azure's or an
+// OpenAI-compatible server's.
 func newOpenAIEmbeddings(args []js.Value) (any, error) {
 	opts := arg(args, 0)
 	if opts.Type() != js.TypeObject {
 		return nil, invalid("OpenAIEmbeddings needs its options")
 	}
-	o, err := embedhosted.OptionsFromKeysJSON([]byte(js.Global().Get("JSON").Call("stringify", opts).String()))
+	o, err := embedhosted.OptionsFromJSON([]byte(js.Global().Get("JSON").Call("stringify", opts).String()))
 	if err != nil {
 		return nil, err
 	}

@@ -14,10 +14,14 @@ import (
 // folioOwn are the values where Folio deliberately differs from Vectra,
 // with what Folio gives: its splitter merges a piece under 16 tokens (the
 // closing "A third.") into its neighbour, and its o200k_base tokenizer
-// encodes special-token text as ordinary text where Vectra's throws.
+// encodes special-token text as ordinary text where Vectra's throws, and
+// an OpenAI options object without its model is refused at once.
 var folioOwn = map[string]string{
 	"chunks":       `[["Hello world! Folio and Vectra split text the same way.",0,53,15,0,4],["A second paragraph, with more words in it than the first one has. A third.",56,130,18,4,0]]`,
 	"specialToken": `"no error"`,
+	// An OpenAI options object without a model is refused at construction;
+	// Vectra's sends requests without one, which the API refuses.
+	"openaiNoModel": `"threw"`,
 }
 
 // TestSurfaceAsVectra runs testdata/surface.js against Vectra's browser

@@ -46,6 +46,23 @@ func OptionsFromKeysJSON(data []byte) (Options, error) {
 	if err != nil {
 		return Options{}, fmt.Errorf("embedhosted: keys file: %w", err)
 	}
+	if o.APIKey != "" && o.Model == "" {
+		o.Model = keysFileDefaultModel
+		o.MaxTokens = keysFileDefaultMaxTokens
+	}
+	return o, nil
+}
+
+// OptionsFromJSON decodes the options object of Vectra's OpenAIEmbeddings
+// class: the keys OptionsFromKeysJSON reads, without the defaults Vectra's
+// CLI adds to a keys file. An OpenAI object without "model" sends none,
+// and MaxTokens is "maxTokens" or, without it, DefaultMaxTokens (500), as
+// the class has them.
+func OptionsFromJSON(data []byte) (Options, error) {
+	o, err := decodeKeysFile(data)
+	if err != nil {
+		return Options{}, fmt.Errorf("embedhosted: options: %w", err)
+	}
 	return o, nil
 }
 
@@ -77,10 +94,6 @@ func decodeKeysFile(data []byte) (Options, error) {
 	}
 	if k.err != nil {
 		return Options{}, k.err
-	}
-	if o.APIKey != "" && o.Model == "" {
-		o.Model = keysFileDefaultModel
-		o.MaxTokens = keysFileDefaultMaxTokens
 	}
 	return o, nil
 }

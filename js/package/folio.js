@@ -196,12 +196,34 @@ export class TextSplitter {
 }
 
 export class OpenAIEmbeddings {
+  /** Vectra's options, filled with its defaults; an OpenAI variant needs its model. */
   constructor(options) {
-    this.options = options;
     this.maxTokens = options?.maxTokens ?? 500;
-    own(this, create("OpenAIEmbeddings", options));
+    const defaults = { retryPolicy: [2000, 5000] };
+    if (options?.azureApiKey) defaults.azureApiVersion = "2023-05-15";
+    this.options = Object.assign(defaults, options);
+    if (options?.azureApiKey && typeof this.options.azureEndpoint === "string") {
+      this.options.azureEndpoint = this.options.azureEndpoint.trim().replace(/\/$/, "");
+    }
+    own(this, create("OpenAIEmbeddings", this.options));
   }
-  createEmbeddings(inputs) { return call(this, "createEmbeddings", inputs); }
+  /** With options.logRequests, the request and the response go to the console, as Vectra logs them. */
+  async createEmbeddings(inputs) {
+    const log = this.options.logRequests;
+    if (log) {
+      console.log("EMBEDDINGS REQUEST:");
+      console.log(inputs);
+    }
+    const start = Date.now();
+    const response = await call(this, "createEmbeddings", inputs);
+    if (log) {
+      console.log("RESPONSE:");
+      console.log("status:", response?.status);
+      console.log("duration:", Date.now() - start, "ms");
+      console.log(response);
+    }
+    return response;
+  }
 }
 
 export class BrowserWebFetcher {

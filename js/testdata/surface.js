@@ -83,6 +83,23 @@ export async function run(lib, params) {
   out.maxTokens = openai.maxTokens;
   const resp = await openai.createEmbeddings(["one", "two words"]);
   out.embeddings = { status: resp.status, output: resp.output };
+  // Options filled with Vectra's defaults; maxTokens 500 without one.
+  out.openaiOptions = [
+    new OpenAIEmbeddings({ ossModel: "m", ossEndpoint: location.origin }).options,
+    new OpenAIEmbeddings({ azureApiKey: "k", azureEndpoint: " https://x.example/ ", azureDeployment: "d" }).options,
+  ];
+  out.openaiMaxTokens = new OpenAIEmbeddings({ apiKey: "k", model: "text-embedding-3-small" }).maxTokens;
+  out.openaiNoModel = (() => { try { new OpenAIEmbeddings({ apiKey: "k" }); return "constructed"; } catch (e) { return "threw"; } })();
+  // logRequests prints the request and the response.
+  const logged = [];
+  const consoleLog = console.log;
+  console.log = (...args) => logged.push(args.map(String).join(" "));
+  try {
+    await new OpenAIEmbeddings({ ossModel: "test-model", ossEndpoint: location.origin, retryPolicy: [], logRequests: true }).createEmbeddings(["logged"]);
+  } finally {
+    console.log = consoleLog;
+  }
+  out.openaiLogged = [logged.some((l) => l.includes("EMBEDDINGS REQUEST:")), logged.some((l) => l.includes("RESPONSE:"))];
   const failing = new OpenAIEmbeddings({ ossModel: "fail", ossEndpoint: location.origin, retryPolicy: [] });
   const failed = await failing.createEmbeddings("x");
   out.failedStatus = failed.status;
