@@ -1,10 +1,12 @@
 package core
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"runtime/debug"
@@ -494,18 +496,39 @@ func (ix *LocalIndex) decodeIndexFile(ctx context.Context, p string) (data Index
 	return data, arena, int64(len(raw)), err
 }
 
+// saveBuffer is the buffer between a streaming encoder and the storage.
+const saveBuffer = 1 << 20
+
 // releaseAfterLoad is the index file size from which loading it ends with
 // returning freed memory to the operating system.
 const releaseAfterLoad = 64 << 20
 
-// save writes s as the index file.
+// save writes s as the index file: encoded straight into the file when the
+// storage is a FileStreamWriter and the codec an IndexStreamEncoder, else
+// encoded whole, then written.
 func (ix *LocalIndex) save(ctx context.Context, s *snapshot) error {
-	raw, err := ix.codec.SerializeIndex(s.data())
-	if err != nil {
-		return fmt.Errorf("serialize index: %w", err)
-	}
-	if err := ix.storage.UpsertFile(ctx, ix.indexPath(), raw); err != nil {
-		return fmt.Errorf("save index: %w", err)
+	sw, streams := ix.storage.(FileStreamWriter)
+	enc, encodes := ix.codec.(IndexStreamEncoder)
+	if streams && encodes {
+		src := s.source()
+		err := sw.UpsertFileFrom(ctx, ix.indexPath(), func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, saveBuffer)
+			if err := enc.EncodeIndexTo(bw, src); err != nil {
+				return err
+			}
+			return bw.Flush()
+		})
+		if err != nil {
+			return fmt.Errorf("save index: %w", err)
+		}
+	} else {
+		raw, err := ix.codec.SerializeIndex(s.data())
+		if err != nil {
+			return fmt.Errorf("serialize index: %w", err)
+		}
+		if err := ix.storage.UpsertFile(ctx, ix.indexPath(), raw); err != nil {
+			return fmt.Errorf("save index: %w", err)
+		}
 	}
 	ix.watch.Note(ctx, ix.indexPath())
 	ix.strays = false

@@ -116,6 +116,53 @@ type IndexStreamDecoder interface {
 	DecodeIndexFrom(r io.Reader, size int64) (IndexData, []float32, error)
 }
 
+// FileStreamWriter is an optional capability of a [FileStorage], found by
+// type assertion: writing a file as a stream. A LocalIndex whose storage
+// has it and whose codec is an [IndexStreamEncoder] encodes its index file
+// straight into the storage at each commit, never holding the encoded file
+// or a copy of its items.
+//
+// Implementations must be safe for concurrent use.
+type FileStreamWriter interface {
+	// UpsertFileFrom creates or replaces a file, as UpsertFile does
+	// (atomically and durably), with what write writes to w. An error of
+	// write, or ctx ending, leaves the file as it was and returns that
+	// error; no partial file is left behind.
+	UpsertFileFrom(ctx context.Context, filePath string, write func(w io.Writer) error) error
+}
+
+// IndexStreamEncoder is an optional capability of an IndexCodec (checked
+// by type assertion): encoding an index file into a stream.
+type IndexStreamEncoder interface {
+	// EncodeIndexTo writes to w exactly the bytes SerializeIndex returns
+	// for the index src describes, and fails where it fails (the error
+	// may come after some bytes are written). Besides small buffers it
+	// holds a bounded number of items' bytes at a time, however many
+	// items src has.
+	EncodeIndexTo(w io.Writer, src IndexSource) error
+}
+
+// IndexSource is an index file's content as an [IndexStreamEncoder] reads
+// it: the items one at a time instead of in a slice.
+type IndexSource struct {
+	Version        int
+	MetadataConfig MetadataConfig
+	// Len is the number of items.
+	Len int
+	// Item returns item i, 0 ≤ i < Len. It may be called from several
+	// goroutines at once; the item is read, never changed.
+	Item func(i int) IndexItem
+}
+
+// Data returns the content of src as IndexData, its items in one slice.
+func (src IndexSource) Data() IndexData {
+	items := make([]IndexItem, src.Len)
+	for i := range items {
+		items[i] = src.Item(i)
+	}
+	return IndexData{Version: src.Version, MetadataConfig: src.MetadataConfig, Items: items}
+}
+
 // EmbeddingsModel turns texts into vectors.
 //
 // Implementations must be safe for concurrent use.

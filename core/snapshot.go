@@ -71,14 +71,15 @@ func (s *snapshot) item(i int) IndexItem {
 	}
 }
 
-// data returns the content to serialise. Vectors share the arena.
-func (s *snapshot) data() IndexData {
-	items := make([]IndexItem, s.len())
-	for i := range items {
-		items[i] = s.item(i)
-	}
-	return IndexData{Version: s.version, MetadataConfig: cloneConfig(s.config), Items: items}
+// source is the content to serialise, item by item. Vectors share the
+// arena.
+func (s *snapshot) source() IndexSource {
+	return IndexSource{Version: s.version, MetadataConfig: cloneConfig(s.config), Len: s.len(), Item: s.item}
 }
+
+// data returns the content to serialise in one slice. Vectors share the
+// arena.
+func (s *snapshot) data() IndexData { return s.source().Data() }
 
 func cloneConfig(c MetadataConfig) MetadataConfig {
 	if c.Indexed == nil {

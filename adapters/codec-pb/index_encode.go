@@ -3,6 +3,7 @@ package codecpb
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"unicode/utf8"
@@ -44,25 +45,77 @@ func (*ProtobufCodec) SerializeIndex(d core.IndexData) ([]byte, error) {
 		total += protowire.SizeTag(fieldIndexItems) + protowire.SizeBytes(sizes[i])
 	}
 
-	b := make([]byte, 0, total)
-	if d.Version != 0 {
-		b = protowire.AppendTag(b, fieldIndexVersion, protowire.VarintType)
-		b = protowire.AppendVarint(b, uint64(d.Version))
-	}
-	b = protowire.AppendTag(b, fieldIndexMetadataConfig, protowire.BytesType)
-	b = protowire.AppendVarint(b, uint64(configSize))
-	for _, k := range d.MetadataConfig.Indexed {
-		b = protowire.AppendTag(b, fieldConfigIndexed, protowire.BytesType)
-		b = protowire.AppendString(b, k)
+	b, err := appendIndexHead(make([]byte, 0, total), d.Version, d.MetadataConfig.Indexed)
+	if err != nil {
+		return nil, invalid(op, err.Error())
 	}
 	var keys []string // reused across items
 	for i := range d.Items {
-		var err error
 		b = protowire.AppendTag(b, fieldIndexItems, protowire.BytesType)
 		b = protowire.AppendVarint(b, uint64(sizes[i]))
 		if b, keys, err = appendItem(b, &d.Items[i], keys); err != nil {
 			return nil, invalid(op, fmt.Sprintf("item %q: %v", d.Items[i].ID, err))
 		}
+	}
+	return b, nil
+}
+
+// EncodeIndexTo writes to w the bytes SerializeIndex returns for the index
+// src describes, one item at a time (core.IndexStreamEncoder): besides one
+// item's bytes it holds nothing of the file. It fails where SerializeIndex
+// fails, possibly after writing the items before.
+func (*ProtobufCodec) EncodeIndexTo(w io.Writer, src core.IndexSource) error {
+	const op = "encode index"
+	if src.Version < 0 || uint64(src.Version) > math.MaxUint32 {
+		return invalid(op, fmt.Sprintf("version %d is outside 0…4294967295", src.Version))
+	}
+	b, err := appendIndexHead(nil, src.Version, src.MetadataConfig.Indexed)
+	if err != nil {
+		return invalid(op, err.Error())
+	}
+	var keys []string // reused across items
+	for i := range src.Len {
+		it := src.Item(i)
+		b = protowire.AppendTag(b, fieldIndexItems, protowire.BytesType)
+		b = protowire.AppendVarint(b, uint64(itemSize(&it)))
+		if b, keys, err = appendItem(b, &it, keys); err != nil {
+			return invalid(op, fmt.Sprintf("item %q: %v", it.ID, err))
+		}
+		if len(b) >= streamChunk {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	if len(b) > 0 {
+		_, err = w.Write(b)
+	}
+	return err
+}
+
+// streamChunk is how much EncodeIndexTo gathers before it writes.
+const streamChunk = 256 << 10
+
+// appendIndexHead appends the fields before the items: the version (when
+// not 0) and metadata_config.
+func appendIndexHead(b []byte, version int, indexed []string) ([]byte, error) {
+	configSize := 0
+	for _, k := range indexed {
+		if !utf8.ValidString(k) {
+			return nil, fmt.Errorf("metadata_config.indexed %q is not valid UTF-8", k)
+		}
+		configSize += protowire.SizeTag(fieldConfigIndexed) + protowire.SizeBytes(len(k))
+	}
+	if version != 0 {
+		b = protowire.AppendTag(b, fieldIndexVersion, protowire.VarintType)
+		b = protowire.AppendVarint(b, uint64(version))
+	}
+	b = protowire.AppendTag(b, fieldIndexMetadataConfig, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(configSize))
+	for _, k := range indexed {
+		b = protowire.AppendTag(b, fieldConfigIndexed, protowire.BytesType)
+		b = protowire.AppendString(b, k)
 	}
 	return b, nil
 }

@@ -3,6 +3,7 @@ package storagefs
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -17,6 +18,16 @@ func (s *LocalFileStorage) writeTemp(dir string, content []byte) (string, error)
 
 // writeTempFile is writeTemp that syncs the file only when sync is set.
 func (s *LocalFileStorage) writeTempFile(dir string, content []byte, sync bool) (string, error) {
+	return s.writeTempWith(dir, func(w io.Writer) error {
+		_, err := w.Write(content)
+		return err
+	}, sync)
+}
+
+// writeTempWith writes what write writes to a new temporary file in dir,
+// syncs it when sync is set, and returns its name; on any error the file
+// is removed.
+func (s *LocalFileStorage) writeTempWith(dir string, write func(w io.Writer) error, sync bool) (string, error) {
 	for range 16 {
 		name := filepath.Join(dir, fmt.Sprintf("%s%016x", TempPrefix, rand.Uint64()))
 		f, err := s.fsys.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
@@ -26,7 +37,11 @@ func (s *LocalFileStorage) writeTempFile(dir string, content []byte, sync bool) 
 		if err != nil {
 			return "", err
 		}
-		if err := writeAndClose(f, content, sync); err != nil {
+		err = write(f)
+		if err == nil && sync {
+			err = f.Sync()
+		}
+		if err := closeFile(f, err); err != nil {
 			s.fsys.Remove(name)
 			return "", err
 		}

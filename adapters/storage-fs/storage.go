@@ -162,6 +162,20 @@ func (s *LocalFileStorage) CreateFile(ctx context.Context, filePath string, cont
 // filePath is replaced, never written through. It fails if a folder is at
 // filePath, and with fs.ErrNotExist if the parent folder is missing.
 func (s *LocalFileStorage) UpsertFile(ctx context.Context, filePath string, content []byte) error {
+	return s.UpsertFileFrom(ctx, filePath, func(w io.Writer) error {
+		if _, err := w.Write(content); err != nil {
+			return s.fail("upsert file", filePath, err)
+		}
+		return nil
+	})
+}
+
+// UpsertFileFrom creates or replaces a file with what write writes, as
+// UpsertFile does with its content (core.FileStreamWriter): to a
+// temporary file in the same folder, synced, renamed over filePath, the
+// folder synced. An error of write, or ctx ending, removes the temporary
+// file, leaves filePath as it was, and is returned (write's unchanged).
+func (s *LocalFileStorage) UpsertFileFrom(ctx context.Context, filePath string, write func(w io.Writer) error) error {
 	const op = "upsert file"
 	t, err := s.resolveWritable(ctx, op, filePath)
 	if err != nil {
@@ -171,8 +185,18 @@ func (s *LocalFileStorage) UpsertFile(ctx context.Context, filePath string, cont
 		return fmt.Errorf("storagefs: %s %q: %w", op, filePath, errIsFolder)
 	}
 	dir := filepath.Dir(t.name)
-	tmp, err := s.writeTemp(dir, content)
+	var writeErr error
+	tmp, err := s.writeTempWith(dir, func(w io.Writer) error {
+		writeErr = write(ctxWriter{ctx, w})
+		return writeErr
+	}, true)
 	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		if writeErr != nil {
+			return writeErr
+		}
 		return s.fail(op, filePath, err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -187,6 +211,19 @@ func (s *LocalFileStorage) UpsertFile(ctx context.Context, filePath string, cont
 		return s.fail(op, filePath, fmt.Errorf("sync folder: %w", err))
 	}
 	return nil
+}
+
+// ctxWriter is a writer whose writes fail with ctx's error once ctx ends.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // ReadFile returns a file's content. It fails with fs.ErrNotExist if

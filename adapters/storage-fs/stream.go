@@ -9,7 +9,10 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-var _ core.FileStreamer = (*LocalFileStorage)(nil)
+var (
+	_ core.FileStreamer     = (*LocalFileStorage)(nil)
+	_ core.FileStreamWriter = (*LocalFileStorage)(nil)
+)
 
 // OpenFile opens a regular file for reading, as a stream, and returns its
 // size; the same files as ReadFile open, with the same errors (a missing

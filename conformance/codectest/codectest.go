@@ -98,6 +98,7 @@ func cases() []suite.Case[core.IndexCodec, Capabilities] {
 	all = append(all, metadataCases()...)
 	all = append(all, corruptCases()...)
 	all = append(all, decoderCases()...)
+	all = append(all, encoderCases()...)
 	all = append(all, sharingCases()...)
 	all = append(all, concurrencyCases()...)
 	all = append(all, localIndexCases()...)

@@ -338,6 +338,7 @@ func TestCheckCatchesBrokenCodecs(t *testing.T) {
 	}
 	tests = append(tests, sharingBreakages()...)
 	tests = append(tests, decoderBreakages()...)
+	tests = append(tests, encoderBreakages()...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			caps := refCaps

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"testing"
 
@@ -148,4 +149,21 @@ func pattern(n int, seed byte) []byte {
 		b[i] = seed + byte(i) + byte(i>>8)
 	}
 	return b
+}
+
+// wantNames checks that the folder rel lists exactly names (files and
+// folders): no temporary file left behind by what.
+func (e *env) wantNames(what, rel string, names []string) {
+	list, err := e.s.ListFiles(e.ctx, e.p(rel), core.ListAll)
+	if err != nil {
+		e.errorf("after %s: ListFiles(%q): %w", what, e.p(rel), err)
+		return
+	}
+	got := make([]string, len(list))
+	for i, d := range list {
+		got[i] = d.Name
+	}
+	if !slices.Equal(got, names) {
+		e.errorf("after %s, %q lists %v, want %v", what, e.p(rel), got, names)
+	}
 }

@@ -91,6 +91,8 @@ func TestCheckFindsEachBrokenRule(t *testing.T) {
 		{"lock is not exclusive", "LockFolder lets one holder at a time into the folder among many"},
 		{"lock is one for all folders", "LockFolder of one folder leaves another folder free"},
 		{"version is the content", "FileVersion changes with every write of the file, even of the same bytes"},
+		{"stream write drops the last byte", "UpsertFileFrom writes what its function writes, new or replaced, byte for byte"},
+		{"stream write keeps a failed write", "UpsertFileFrom whose function fails returns its error and leaves the file as it was"},
 	}
 	for _, tt := range bugs {
 		t.Run(tt.bug, func(t *testing.T) {

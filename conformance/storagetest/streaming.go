@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 
@@ -81,4 +82,75 @@ func streamCancelled(e *env) {
 	if !errors.Is(err, context.Canceled) {
 		e.errorf("reading after the context ended: %v, want context.Canceled", err)
 	}
+}
+
+// fileStreamWriterCases hold for storages that implement
+// core.FileStreamWriter.
+func fileStreamWriterCases() []rule {
+	return []rule{
+		{name: "UpsertFileFrom writes what its function writes, new or replaced, byte for byte", run: needsStreamWriter(streamWriteContent)},
+		{name: "UpsertFileFrom whose function fails returns its error and leaves the file as it was", run: needsStreamWriter(streamWriteFails)},
+	}
+}
+
+func needsStreamWriter(run func(e *env)) func(e *env) {
+	return func(e *env) {
+		if _, ok := e.s.(core.FileStreamWriter); !ok {
+			e.t.Skip("the storage does not implement core.FileStreamWriter")
+		}
+		run(e)
+	}
+}
+
+// writeInPieces returns a function that writes content in pieces of n
+// bytes, as an encoder does.
+func writeInPieces(content []byte, n int) func(w io.Writer) error {
+	return func(w io.Writer) error {
+		for b := content; len(b) > 0; b = b[min(n, len(b)):] {
+			if _, err := w.Write(b[:min(n, len(b))]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+func streamWriteContent(e *env) {
+	if !e.mkdir("w") {
+		return
+	}
+	sw := e.s.(core.FileStreamWriter)
+	for _, content := range [][]byte{{}, []byte("x"), bytes.Repeat([]byte("0123456789abcdef"), 300_000)} {
+		if err := sw.UpsertFileFrom(e.ctx, e.p("w/file.bin"), writeInPieces(content, 1000)); err != nil {
+			e.errorf("UpsertFileFrom of %d bytes: %w", len(content), err)
+			return
+		}
+		e.wantContent(fmt.Sprintf("after UpsertFileFrom of %d bytes", len(content)), "w/file.bin", content)
+	}
+	e.wantNames("UpsertFileFrom", "w", []string{"file.bin"})
+}
+
+func streamWriteFails(e *env) {
+	if !e.mkdir("w") || !e.write("w/old.bin", []byte("the old content")) {
+		return
+	}
+	sw := e.s.(core.FileStreamWriter)
+	boom := errors.New("the encoder failed")
+	half := func(w io.Writer) error {
+		if _, err := w.Write(bytes.Repeat([]byte("n"), 100_000)); err != nil {
+			return err
+		}
+		return boom
+	}
+	if err := sw.UpsertFileFrom(e.ctx, e.p("w/old.bin"), half); !errors.Is(err, boom) {
+		e.errorf("UpsertFileFrom over a file, its function failing: %v, want its error", err)
+	}
+	e.wantContent("after a failed UpsertFileFrom", "w/old.bin", []byte("the old content"))
+	if err := sw.UpsertFileFrom(e.ctx, e.p("w/new.bin"), half); !errors.Is(err, boom) {
+		e.errorf("UpsertFileFrom of a new file, its function failing: %v, want its error", err)
+	}
+	if ok, err := e.s.PathExists(e.ctx, e.p("w/new.bin")); err != nil || ok {
+		e.errorf("a new file whose UpsertFileFrom failed exists: %v, %v", ok, err)
+	}
+	e.wantNames("failed UpsertFileFrom calls", "w", []string{"old.bin"})
 }
