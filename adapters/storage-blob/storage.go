@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"io/fs"
 	"net/url"
 	"slices"
@@ -48,9 +49,10 @@ type Storage struct {
 }
 
 var (
-	_ core.FileStorage   = (*Storage)(nil)
-	_ core.GroupWriter   = (*Storage)(nil)
-	_ core.FileVersioner = (*Storage)(nil)
+	_ core.FileStorage      = (*Storage)(nil)
+	_ core.GroupWriter      = (*Storage)(nil)
+	_ core.FileStreamWriter = (*Storage)(nil)
+	_ core.FileVersioner    = (*Storage)(nil)
 )
 
 var (
@@ -334,6 +336,45 @@ func (s *Storage) UpsertFile(ctx context.Context, filePath string, content []byt
 	if err := s.write(ctx, k, content, false); err != nil {
 		return pathError(ctx, "upsert file", filePath, err)
 	}
+	return nil
+}
+
+// UpsertFileFrom creates or replaces a file with what write writes
+// (core.FileStreamWriter): the object is uploaded as it is written, in
+// parts, and appears whole when write returns; an error of write, or ctx
+// ending, aborts the upload, so the old object stays and write's error is
+// returned unchanged.
+func (s *Storage) UpsertFileFrom(ctx context.Context, filePath string, write func(w io.Writer) error) error {
+	k, err := key(ctx, filePath)
+	if err != nil {
+		return err
+	}
+	if err := s.checkWrite(ctx, k); err != nil {
+		return pathError(ctx, "upsert file", filePath, err)
+	}
+	token := make([]byte, 12)
+	_, _ = rand.Read(token)
+	upload, abort := context.WithCancel(ctx)
+	defer abort()
+	w, err := s.bucket.NewWriter(upload, k, &blob.WriterOptions{
+		ContentType: "application/octet-stream",
+		Metadata:    map[string]string{versionKey: hex.EncodeToString(token)},
+	})
+	if err != nil {
+		return pathError(ctx, "upsert file", filePath, err)
+	}
+	if err := write(w); err != nil {
+		abort() // before Close: the upload is dropped, not committed
+		_ = w.Close()
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return pathError(ctx, "upsert file", filePath, err)
+	}
+	s.remember(k, true, false)
 	return nil
 }
 
