@@ -27,7 +27,7 @@ func FuzzHTMLToMarkdown(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, page string) {
-		md, err := htmlToMarkdown(context.Background(), jsvalue.DecodeUTF8([]byte(page)), "http://127.0.0.1/dir/page.html")
+		md, err := htmlToMarkdown(context.Background(), jsvalue.DecodeUTF8([]byte(page)), "http://127.0.0.1/dir/page.html", true)
 		if err != nil {
 			return // the converter may refuse a page; it must not panic
 		}

@@ -21,8 +21,9 @@ const leadingRunLimit = 64
 
 // htmlToMarkdown converts an HTML page to markdown: <script> and <style>
 // dropped, the <body> converted with links and images made absolute against
-// pageURL, GFM tables, "---" rules, then Vectra's leading-run rule.
-func htmlToMarkdown(ctx context.Context, page, pageURL string) (string, error) {
+// pageURL, GFM tables, "---" rules, then, when trim is set, Vectra's
+// leading-run rule.
+func htmlToMarkdown(ctx context.Context, page, pageURL string, trim bool) (string, error) {
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(page))
 	if err != nil {
 		return "", fmt.Errorf("parse html: %w", err)
@@ -40,6 +41,9 @@ func htmlToMarkdown(ctx context.Context, page, pageURL string) (string, error) {
 	md, err := conv.ConvertNode(body.Get(0), converter.WithContext(ctx), converter.WithDomain(pageURL))
 	if err != nil {
 		return "", fmt.Errorf("convert html: %w", err)
+	}
+	if !trim {
+		return string(md), nil
 	}
 	return dropLeadingRun(string(md)), nil
 }

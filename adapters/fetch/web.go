@@ -31,6 +31,13 @@ type WebOptions struct {
 	// KeepHTML reports HTML pages as they are, with docType "html", instead
 	// of converting them to markdown (Vectra's htmlToMarkdown: false).
 	KeepHTML bool
+	// KeepLeadingText keeps the start of a converted page that Vectra
+	// drops: when the markdown's first space or line break comes after
+	// its 64th character, everything before it (a long URL, a run of
+	// symbols, or text). Vectra documents a summarizeHtml option for
+	// this trimming but never reads it and always trims; by default Folio
+	// trims as Vectra does.
+	KeepLeadingText bool
 	// Headers are sent with every request, over the browser-like defaults
 	// (DefaultHeaders); a header given here replaces the default of the
 	// same name. The map is read, never changed.
@@ -273,7 +280,7 @@ func (f *WebFetcher) get(ctx context.Context, uri string) (text, docType string,
 		return "", "", fmt.Errorf("fetch %q: %w", uri, err)
 	}
 	if mediaType == "text/html" && !f.opts.KeepHTML {
-		md, err := htmlToMarkdown(ctx, text, resp.Request.URL.String())
+		md, err := htmlToMarkdown(ctx, text, resp.Request.URL.String(), !f.opts.KeepLeadingText)
 		if err != nil {
 			return "", "", fmt.Errorf("fetch %q: %w", uri, err)
 		}

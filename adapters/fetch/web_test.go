@@ -181,6 +181,16 @@ func TestWebFetcherDropsLeadingRun(t *testing.T) {
 	}
 }
 
+// KeepLeadingText turns Vectra's leading-run rule off.
+func TestWebFetcherKeepLeadingText(t *testing.T) {
+	run := strings.Repeat("x", 65)
+	srv := serve(t, page("text/html", "<html><body><p>"+run+" kept text</p></body></html>"))
+	text, _, err := fetchWeb(t.Context(), fetch.NewWebFetcher(&fetch.WebOptions{KeepLeadingText: true}), srv.URL)
+	if err != nil || text != run+" kept text" {
+		t.Errorf("KeepLeadingText: got %q, %v; want the whole text", text, err)
+	}
+}
+
 func TestWebFetcherContentTypes(t *testing.T) {
 	for _, tc := range []struct {
 		header, docType string
