@@ -81,7 +81,7 @@ test-short:
 ## workload (items, documents) and codec. make test runs 12 of each.
 KILLS ?= 250
 kill-test:
-	FOLIO_KILLS=$(KILLS) $(GO) test -count=1 -run '^TestKillDuringWrites$$' -v -timeout 60m ./acceptance | grep -E '^(---|ok|FAIL)|kills'
+	cd acceptance && FOLIO_KILLS=$(KILLS) $(GO) test -count=1 -run '^TestKillDuringWrites$$' -v -timeout 60m . | grep -E '^(---|ok|FAIL)|kills'
 
 ## readers-test: four writer processes (one killed half-way) replacing and
 ## deleting items, two replacing documents, and reader processes querying
@@ -89,7 +89,7 @@ kill-test:
 ## runs 3 s of it.
 READERS_SECONDS ?= 20
 readers-test:
-	FOLIO_MP_SECONDS=$(READERS_SECONDS) $(GO) test -count=1 -run '^TestReadersDuringOtherProcessesCommits$$' -v -timeout 10m ./acceptance | grep -E '^\s*(---|ok|FAIL)|readers_test'
+	cd acceptance && FOLIO_MP_SECONDS=$(READERS_SECONDS) $(GO) test -count=1 -run '^TestReadersDuringOtherProcessesCommits$$' -v -timeout 10m . | grep -E '^\s*(---|ok|FAIL)|readers_test'
 
 ## load-test: 32 gRPC clients mixing queries and writes on one index for LOAD_SECONDS (30), under -race.
 LOAD_SECONDS ?= 30
