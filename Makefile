@@ -223,6 +223,23 @@ ONNXRUNTIME_LIB := .cache/onnxruntime/$(ONNXRUNTIME_VERSION)/$(ONNXRUNTIME_LIBNA
 onnxruntime: $(ONNXRUNTIME_LIB)
 test test-short isolated bench: onnxruntime browser-tools vectra-browser ort-web typescript
 
+## test/<module>: one module's tests, with the race detector, fetching only
+## the tools that module needs (make test/core, make test/adapters/grpc).
+test/%:
+	cd $* && $(GO) test -race -count=1 ./...
+test/js test/browser test/adapters/storage-idb test/adapters/fetch-browser test/examples: browser-tools
+test/js test/examples: vectra-browser ort-web typescript
+test/adapters/embed-onnx test/cmd/folio test/js test/examples: onnxruntime
+
+## lint/<module>: go vet and staticcheck over one module.
+lint/%: $(STATICCHECK)
+	cd $* && $(GO) vet ./... && $(CURDIR)/$(STATICCHECK) ./...
+
+## help: the targets, from their comments.
+.PHONY: help
+help:
+	@awk '/^## [a-z][a-z0-9%\/<>-]*:/ { sub(/^## /, ""); print }' $(MAKEFILE_LIST)
+
 ## vectra-browser: Vectra 0.15's browser build (vectra/browser from npm) bundled
 ## for a page with esbuild (npm, pinned), for the browser interop tests.
 ## Node's built-in modules it names but never calls in a browser are
