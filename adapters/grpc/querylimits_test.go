@@ -68,8 +68,10 @@ func TestQueryTextIsCapped(t *testing.T) {
 }
 
 // The reproduction of callers that give up: 40 QueryDocuments calls with
-// long texts and a 5 ms deadline leave nothing queued behind them, and the
-// next small query is answered at once.
+// long texts and a 5 ms deadline. Before, every one of them was embedded
+// and searched after its caller had gone (one batch, run to the end), and
+// the next small query waited behind them; now a caller that leaves takes
+// its query with it, so few of the 40 are ever embedded.
 func TestCallersThatGiveUpLeaveNoWork(t *testing.T) {
 	ctx := t.Context()
 	ts := startServer(t, nil)
@@ -79,6 +81,7 @@ func TestCallersThatGiveUpLeaveNoWork(t *testing.T) {
 		must[*vectrapb.UpsertDocumentResponse](t, "UpsertDocument")(c.UpsertDocument(ctx, &vectrapb.UpsertDocumentRequest{IndexName: "docs", Uri: string(rune('a' + i)), Text: strings.Repeat("words to find again ", 50)}))
 	}
 	long := strings.Repeat("a long query text ", grpcserver.DefaultMaxQueryBytes/18)
+	before := ts.emb.inputs.Load()
 	var wg sync.WaitGroup
 	for range 40 {
 		wg.Go(func() {
@@ -88,16 +91,18 @@ func TestCallersThatGiveUpLeaveNoWork(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	// The server's own deadlines (5 ms from each call's arrival) have passed
+	// well before this; whatever was still to run has been dropped.
+	time.Sleep(300 * time.Millisecond)
+	embedded := ts.emb.inputs.Load() - before
+	if embedded >= 20 {
+		t.Errorf("%d of 40 queries whose callers gave up were embedded anyway", embedded)
+	}
 	start := time.Now()
 	if _, err := c.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: "docs", Query: "words"}); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("the next small query took %v", time.Since(start))
-	calls := ts.emb.calls.Load()
-	time.Sleep(200 * time.Millisecond)
-	if later := ts.emb.calls.Load(); later != calls {
-		t.Errorf("%d embeddings calls made after every caller had left", later-calls)
-	}
+	t.Logf("%d of 40 abandoned queries were embedded; the next small query took %v", embedded, time.Since(start))
 }
 
 // Options.Register puts another service on the server's port, behind the
