@@ -432,7 +432,7 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) error {
 		if ix.part == nil || !ix.part.commitDecided() {
 			return err
 		}
-		ix.log.Warn("core: save index after its change was decided: the file keeps chunks the next commit drops", "folder", ix.folder, "err", err)
+		ix.log.Warn("save index after its change was decided: the file keeps chunks the next commit drops", "folder", ix.folder, "err", err)
 	}
 	if ix.part != nil {
 		if err := ix.part.onAfterSave(ctx); err != nil {

@@ -218,7 +218,7 @@ func (d *LocalDocumentIndex) onLoad(ctx context.Context, data *IndexData, reload
 		}
 	}
 	if kept != nil {
-		d.log.Info("core: stray chunks left out", "folder", d.FolderPath(), "chunks", len(data.Items)-len(kept))
+		d.log.Info("stray chunks left out", "folder", d.FolderPath(), "chunks", len(data.Items)-len(kept))
 		data.Items = kept
 		d.strays = true
 	}
@@ -266,7 +266,7 @@ func (d *LocalDocumentIndex) inlineChunkKeys(ctx context.Context, items []IndexI
 	}
 	for j, i := range todo {
 		if errs[j] != nil {
-			d.log.Warn("core: read chunk keys from metadata file", "folder", d.FolderPath(), "item", items[i].ID, "err", errs[j])
+			d.log.Warn("read chunk keys from metadata file", "folder", d.FolderPath(), "item", items[i].ID, "err", errs[j])
 			continue
 		}
 		if _, ok := meta.DocumentID(found[j]); !ok {
@@ -444,7 +444,7 @@ func (d *LocalDocumentIndex) onCancel() {
 	if p.wrote {
 		if c := d.cat.Load(); c != nil {
 			if err := d.writeCatalog(ctx, c); err != nil {
-				d.log.Warn("core: restore document catalog", "path", d.catalogPath(), "err", err)
+				d.log.Warn("restore document catalog", "path", d.catalogPath(), "err", err)
 				return
 			}
 		}
@@ -464,11 +464,11 @@ func (d *LocalDocumentIndex) removeFiles(ctx context.Context, names []string) ma
 	var failed map[string]error
 	for _, name := range names {
 		if !d.ownFile(name, ".txt", d.Codec().Extension()) {
-			d.log.Warn("core: document file not removed: not named as a document file", "folder", d.FolderPath(), "file", name)
+			d.log.Warn("document file not removed: not named as a document file", "folder", d.FolderPath(), "file", name)
 			continue
 		}
 		if err := d.Storage().DeleteFile(ctx, d.path(name)); err != nil {
-			d.log.Warn("core: remove document file", "folder", d.FolderPath(), "file", name, "err", err)
+			d.log.Warn("remove document file", "folder", d.FolderPath(), "file", name, "err", err)
 			if failed == nil {
 				failed = map[string]error{}
 			}

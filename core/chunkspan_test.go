@@ -54,7 +54,7 @@ func TestOddSpansReadAlikeEverywhere(t *testing.T) {
 			t.Errorf("%v–%v: ChunkTexts %q, want %q", tc.start, tc.end, texts, want)
 		}
 		// A budget under the text's 72 tokens: not the whole text.
-		sections, err := res[0].Render(ctx, &RenderOptions{MaxTokens: 40, NoOverlap: true})
+		sections, err := res[0].Render(ctx, &RenderOptions{MaxTokens: 40, VectraSections: true, NoOverlap: true})
 		if err != nil || len(sections) == 0 || sections[0].Text != want {
 			t.Errorf("%v–%v: rendered %+v (%v), want %q", tc.start, tc.end, sections, err, want)
 		}

@@ -127,11 +127,11 @@ func NewLocalDocumentIndex(cfg LocalDocumentIndexConfig) (*LocalDocumentIndex, e
 		tok = chunking.Tokenizer
 	}
 	if tok == nil {
-		return nil, fmt.Errorf("core: new document index %q: a tokenizer is required: %w", cfg.FolderPath, ErrInvalidArgument)
+		return nil, fmt.Errorf("new document index %q: a tokenizer is required: %w", cfg.FolderPath, ErrInvalidArgument)
 	}
 	chunking.Tokenizer = tok
 	if _, err := NewTextSplitter(chunking); err != nil {
-		return nil, fmt.Errorf("core: new document index %q: chunking config: %w", cfg.FolderPath, err)
+		return nil, fmt.Errorf("new document index %q: chunking config: %w", cfg.FolderPath, err)
 	}
 	d := &LocalDocumentIndex{embeddings: cfg.Embeddings, tokenizer: tok, chunking: chunking, texts: map[string]string{}}
 	opts := cfg.IndexOptions

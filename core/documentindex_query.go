@@ -136,7 +136,7 @@ func (d *LocalDocumentIndex) queryDocuments(ctx context.Context, op string, quer
 		out := make([][]*LocalDocumentResult, len(qs))
 		var all []*LocalDocumentResult
 		for i, q := range qs {
-			out[i] = d.documentsOf(cat, results[i], q.Options, items[i].fusion)
+			out[i] = d.documentsOf(cat, results[i], q, items[i].fusion)
 			all = append(all, out[i]...)
 		}
 		err = loadTexts(ctx, all)
@@ -151,8 +151,10 @@ func (d *LocalDocumentIndex) queryDocuments(ctx context.Context, op string, quer
 }
 
 // documentsOf turns one query's chunk results into its documents, best
-// first, at most o.MaxDocuments.
-func (d *LocalDocumentIndex) documentsOf(cat *DocumentCatalog, results []QueryResult, o DocumentQueryOptions, fuse bool) []*LocalDocumentResult {
+// first, at most q.Options.MaxDocuments, each knowing the query (Render
+// focuses on its words).
+func (d *LocalDocumentIndex) documentsOf(cat *DocumentCatalog, results []QueryResult, q DocumentQuery, fuse bool) []*LocalDocumentResult {
+	o := q.Options
 	if fuse {
 		results = fuseRanks(results, o.FusionK)
 	}
@@ -163,6 +165,9 @@ func (d *LocalDocumentIndex) documentsOf(cat *DocumentCatalog, results []QueryRe
 		}
 	}
 	slices.SortStableFunc(docs, func(a, b *LocalDocumentResult) int { return cmp.Compare(b.Score, a.Score) })
+	for _, doc := range docs {
+		doc.query = q.Query
+	}
 	return docs[:min(o.MaxDocuments, len(docs))]
 }
 

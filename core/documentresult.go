@@ -25,6 +25,8 @@ type LocalDocumentResult struct {
 	*LocalDocument
 	Chunks []QueryResult
 	Score  float64
+
+	query string // the query that found it; "" for a listed document
 }
 
 // newLocalDocumentResult returns doc with its matching chunks.
@@ -71,13 +73,90 @@ func (r *LocalDocumentResult) renderer(ctx context.Context) (*render.Renderer, *
 // maxTokens below 1 is ErrInvalidArgument.
 func (r *LocalDocumentResult) RenderAllSections(ctx context.Context, maxTokens int) ([]DocumentTextSection, error) {
 	if maxTokens < 1 {
-		return nil, fmt.Errorf("core: render all sections of document %q: maxTokens %d is below 1: %w", r.uri, maxTokens, ErrInvalidArgument)
+		return nil, fmt.Errorf("render all sections of document %q: maxTokens %d is below 1: %w", r.uri, maxTokens, ErrInvalidArgument)
 	}
 	rd, _, err := r.renderer(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return sections(rd.All(renderChunks(r.Chunks), maxTokens)), nil
+}
+
+// RenderOptions are the options of Render.
+type RenderOptions struct {
+	// MaxTokens is the token budget of each section; 0 means
+	// DefaultRenderTokens, or DefaultVectraRenderTokens with
+	// VectraSections.
+	MaxTokens int
+	// MaxSections is the most sections rendered; 0 means 1, Vectra's
+	// default.
+	MaxSections int
+	// VectraSections renders Vectra's sections (RenderSections: chunks
+	// gathered around heat-map peaks, joined by Connector) instead of
+	// passages.
+	VectraSections bool
+	// NoOverlap, with VectraSections, renders chunks without the tokens
+	// they overlap with their neighbours; by default they overlap, as
+	// Vectra's overlappingChunks defaults to true. Passages ignore it.
+	NoOverlap bool
+}
+
+// DefaultRenderTokens is RenderOptions.MaxTokens when it is 0: a passage
+// of about 30 lines, which a terminal shows whole.
+const DefaultRenderTokens = 400
+
+// DefaultVectraRenderTokens is RenderOptions.MaxTokens when it is 0 and
+// VectraSections is set: Vectra's default budget.
+const DefaultVectraRenderTokens = 2000
+
+// Render renders the document's best passages, by default Folio's way:
+//
+//   - Each passage is built around one of the best chunks, taken by score
+//     (the ranking that chose the document, so with rank fusion the chunk
+//     that made the document's score comes first); a chunk inside an
+//     earlier passage starts none, and passages do not overlap.
+//   - A passage is cut from the document's text, never pieced together
+//     from chunks: it starts at the beginning of a line and ends at the end
+//     of one, and grows by whole lines on both sides while they fit in
+//     MaxTokens, so a heading or declaration just above the chunk comes
+//     with it and nothing a splitter dropped goes missing. When the lines
+//     of the chunk itself are longer than MaxTokens, the passage is built
+//     around the three lines of the chunk that best match the query's words
+//     (each weighed by how rare it is among the document's lines), or, when
+//     none does, is the most of the chunk that fits, cut at white space. A
+//     document that fits in MaxTokens is one passage, the whole text.
+//   - A passage's score is its chunk's score, on the scale of the
+//     document's score (with rank fusion, the first passage's score is the
+//     document's); IsBm25 says its chunk came from the keyword search.
+//
+// With opts.VectraSections it is RenderSections, Vectra's rendering.
+// MaxTokens or MaxSections below 0 is ErrInvalidArgument; opts nil means
+// every default.
+func (r *LocalDocumentResult) Render(ctx context.Context, opts *RenderOptions) ([]DocumentTextSection, error) {
+	var o RenderOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxTokens < 0 || o.MaxSections < 0 {
+		return nil, fmt.Errorf("render document %q: maxTokens %d, maxSections %d: %w", r.uri, o.MaxTokens, o.MaxSections, ErrInvalidArgument)
+	}
+	if o.MaxSections == 0 {
+		o.MaxSections = 1
+	}
+	if o.VectraSections {
+		if o.MaxTokens == 0 {
+			o.MaxTokens = DefaultVectraRenderTokens
+		}
+		return r.RenderSections(ctx, o.MaxTokens, o.MaxSections, !o.NoOverlap)
+	}
+	if o.MaxTokens == 0 {
+		o.MaxTokens = DefaultRenderTokens
+	}
+	rd, _, err := r.renderer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return sections(rd.Passages(renderChunks(r.Chunks), r.query, o.MaxTokens, o.MaxSections)), nil
 }
 
 // RenderSections renders the best passages of the document, each of at
@@ -110,43 +189,9 @@ func (r *LocalDocumentResult) RenderAllSections(ctx context.Context, maxTokens i
 // The heat map is computed over runs of positions covered by the same
 // chunks, so time and memory grow with the number of chunks, not with their
 // length. maxTokens below 1 or maxSections below 0 is ErrInvalidArgument.
-// RenderOptions are the options of Render, RenderSections' arguments by
-// name with defaults for what is left zero.
-type RenderOptions struct {
-	// MaxTokens is the token budget of each section; 0 means
-	// DefaultRenderTokens.
-	MaxTokens int
-	// MaxSections is the most sections rendered; 0 means 1, Vectra's
-	// default.
-	MaxSections int
-	// NoOverlap renders chunks without the tokens they overlap with their
-	// neighbours; by default they overlap, as Vectra's overlappingChunks
-	// defaults to true.
-	NoOverlap bool
-}
-
-// DefaultRenderTokens is RenderOptions.MaxTokens when it is 0.
-const DefaultRenderTokens = 2000
-
-// Render is RenderSections with its arguments in opts (nil: every
-// default).
-func (r *LocalDocumentResult) Render(ctx context.Context, opts *RenderOptions) ([]DocumentTextSection, error) {
-	var o RenderOptions
-	if opts != nil {
-		o = *opts
-	}
-	if o.MaxTokens == 0 {
-		o.MaxTokens = DefaultRenderTokens
-	}
-	if o.MaxSections == 0 {
-		o.MaxSections = 1
-	}
-	return r.RenderSections(ctx, o.MaxTokens, o.MaxSections, !o.NoOverlap)
-}
-
 func (r *LocalDocumentResult) RenderSections(ctx context.Context, maxTokens, maxSections int, overlappingChunks bool) ([]DocumentTextSection, error) {
 	if maxTokens < 1 || maxSections < 0 {
-		return nil, fmt.Errorf("core: render sections of document %q: maxTokens %d, maxSections %d: %w", r.uri, maxTokens, maxSections, ErrInvalidArgument)
+		return nil, fmt.Errorf("render sections of document %q: maxTokens %d, maxSections %d: %w", r.uri, maxTokens, maxSections, ErrInvalidArgument)
 	}
 	length, err := r.GetLength(ctx)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // Sentinel errors. Match them with [errors.Is]; messages that wrap them carry
-// the operation and key, for example `core: insert item "42": item exists`.
+// the operation and key, for example `insert item "42": item exists`.
 var (
 	// ErrIndexExists: CreateIndex found an index and DeleteIfExists was false.
 	ErrIndexExists = errors.New("index already exists")
@@ -41,7 +41,7 @@ var (
 )
 
 // wrapOp is the one funnel of core's errors: it returns the error of an
-// operation op on key ("" for none) as "core: <op> <key>: <err>", naming
+// operation op on key ("" for none) as "<op> <key>: <err>", naming
 // both once, except that an error caused by ctx ending is returned as
 // ctx's own error, unchanged (context.Canceled or
 // context.DeadlineExceeded, not wrapped), whatever reported it.
@@ -56,7 +56,7 @@ func wrapOp(ctx context.Context, op, key string, err error) error {
 		return err
 	}
 	if key == "" {
-		return fmt.Errorf("core: %s: %w", op, err)
+		return fmt.Errorf("%s: %w", op, err)
 	}
-	return fmt.Errorf("core: %s %q: %w", op, key, err)
+	return fmt.Errorf("%s %q: %w", op, key, err)
 }

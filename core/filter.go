@@ -42,7 +42,7 @@ import (
 //     object, and an operand of an unsupported type (a slice or map where a
 //     scalar is expected, a Go value that is not a string, number, bool or
 //     nil) are errors wrapping [ErrInvalidFilter] that name the offending
-//     key, for example `core: filter "year": unknown operator "$foo": invalid filter`.
+//     key, for example `filter "year": unknown operator "$foo": invalid filter`.
 //     Vectra treated these as silent equality or threw a TypeError.
 //
 // Objects may be Filter, map[string]any or Metadata (or any map with

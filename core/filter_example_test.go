@@ -29,7 +29,7 @@ func ExampleParseFilter() {
 	// true
 	// false
 	// false
-	// core: filter "year": unknown operator "$foo": invalid filter
+	// filter "year": unknown operator "$foo": invalid filter
 	// true
 }
 

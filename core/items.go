@@ -105,6 +105,6 @@ func (ix *LocalIndex) selection(s *snapshot, f Filter) (selection, error) {
 	if ix.strictFilters {
 		return selection{}, fmt.Errorf("filter on %q, not indexed (MetadataConfig.Indexed is %q): it would match nothing: %w", missing, s.config.Indexed, ErrInvalidFilter)
 	}
-	ix.log.Warn("core: a filter on keys that are not indexed matches nothing", "folder", ix.folder, "keys", missing, "indexed", s.config.Indexed)
+	ix.log.Warn("a filter on keys that are not indexed matches nothing", "folder", ix.folder, "keys", missing, "indexed", s.config.Indexed)
 	return sel, nil
 }

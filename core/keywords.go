@@ -81,7 +81,7 @@ func (ix *LocalIndex) updateBM25(ctx context.Context, b *batch, s *snapshot) {
 		return ok
 	})
 	if err := ix.indexChunks(ctx, s, fresh, docs); err != nil {
-		ix.log.Warn("core: update keyword index", "folder", ix.folder, "err", err)
+		ix.log.Warn("update keyword index", "folder", ix.folder, "err", err)
 		return
 	}
 	s.bm25.Store(old.Derive(docs, s.serials, fresh, kept, base.serials))
@@ -115,7 +115,7 @@ func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int,
 		return bm25.Span{DocID: id, Start: start, End: end}
 	}
 	return ix.vocab.Tokenize(ctx, slots, span, ix.docReader, docs, func(id string, err error) {
-		ix.log.Warn("core: read document for keyword search", "folder", ix.folder, "document", id, "err", err)
+		ix.log.Warn("read document for keyword search", "folder", ix.folder, "document", id, "err", err)
 	})
 }
 
@@ -171,13 +171,13 @@ func (ix *LocalIndex) readKeywordFile(ctx context.Context) map[string]bm25.Saved
 	raw, err := ix.storage.ReadFile(ctx, ix.path(keywordFileName))
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			ix.log.Debug("core: read the keyword file", "folder", ix.folder, "err", err)
+			ix.log.Debug("read the keyword file", "folder", ix.folder, "err", err)
 		}
 		return nil
 	}
 	f, err := bm25.Decode(raw)
 	if err != nil {
-		ix.log.Debug("core: the keyword file is not valid; it is rebuilt", "folder", ix.folder, "err", err)
+		ix.log.Debug("the keyword file is not valid; it is rebuilt", "folder", ix.folder, "err", err)
 		return nil
 	}
 	return ix.vocab.Load(f)
@@ -203,7 +203,7 @@ func (ix *LocalIndex) writeKeywordFile(ctx context.Context, s *snapshot, docs []
 	}
 	f.Finish(&ix.vocab)
 	if err := ix.storage.UpsertFile(ctx, ix.path(keywordFileName), bm25.Encode(f)); err != nil {
-		ix.log.Debug("core: write the keyword file", "folder", ix.folder, "err", err)
+		ix.log.Debug("write the keyword file", "folder", ix.folder, "err", err)
 	}
 }
 

@@ -212,20 +212,20 @@ type commitParticipant interface {
 // the folder, is an error wrapping ErrInvalidArgument.
 func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 	if opts.Storage == nil {
-		return nil, fmt.Errorf("core: new local index %q: storage is required: %w", folderPath, ErrInvalidArgument)
+		return nil, fmt.Errorf("new local index %q: storage is required: %w", folderPath, ErrInvalidArgument)
 	}
 	if opts.Codec == nil {
-		return nil, fmt.Errorf("core: new local index %q: codec is required: %w", folderPath, ErrInvalidArgument)
+		return nil, fmt.Errorf("new local index %q: codec is required: %w", folderPath, ErrInvalidArgument)
 	}
 	name := opts.IndexName
 	if name == "" {
 		name = "index" + opts.Codec.Extension()
 	}
 	if !pathutil.IsLocal(name) {
-		return nil, fmt.Errorf("core: new local index %q: index name %q leaves the folder: %w", folderPath, name, ErrInvalidArgument)
+		return nil, fmt.Errorf("new local index %q: index name %q leaves the folder: %w", folderPath, name, ErrInvalidArgument)
 	}
 	if opts.RerankFactor < 0 {
-		return nil, fmt.Errorf("core: new local index %q: rerank factor %d is negative: %w", folderPath, opts.RerankFactor, ErrInvalidArgument)
+		return nil, fmt.Errorf("new local index %q: rerank factor %d is negative: %w", folderPath, opts.RerankFactor, ErrInvalidArgument)
 	}
 	ix := &LocalIndex{
 		opts:      opts,
@@ -287,7 +287,7 @@ func (ix *LocalIndex) indexPath() string { return ix.path(ix.name) }
 func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) error {
 	p := ix.indexPath()
 	if cfg.DeleteIfExists && cfg.OpenIfExists {
-		return fmt.Errorf("core: create index %q: DeleteIfExists and OpenIfExists together: %w", p, ErrInvalidArgument)
+		return fmt.Errorf("create index %q: DeleteIfExists and OpenIfExists together: %w", p, ErrInvalidArgument)
 	}
 	if err := ix.mu.LockContext(ctx); err != nil {
 		return err
@@ -328,7 +328,7 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 	if err != nil {
 		ix.cur.Store(nil)
 		if derr := ix.storage.DeleteFile(context.WithoutCancel(ctx), p); derr != nil {
-			ix.log.Warn("core: create index: remove partial index file", "path", p, "err", derr)
+			ix.log.Warn("create index: remove partial index file", "path", p, "err", derr)
 		}
 		return wrapOp(ctx, "create index", p, err)
 	}

@@ -51,7 +51,7 @@ func (ix *LocalIndex) refresh(ctx context.Context) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
-		ix.log.Warn("core: check the index for changes by other processes", "folder", ix.folder, "err", err)
+		ix.log.Warn("check the index for changes by other processes", "folder", ix.folder, "err", err)
 		return nil
 	}
 	if !changed {
@@ -153,7 +153,7 @@ func (ix *LocalIndex) newerState(ctx context.Context, current func() bool) bool 
 		err = ix.reload(ctx, true)
 	}
 	if err != nil {
-		ix.log.Warn("core: read the index again after a file vanished", "folder", ix.folder, "err", err)
+		ix.log.Warn("read the index again after a file vanished", "folder", ix.folder, "err", err)
 		return false
 	}
 	return !current()
@@ -232,7 +232,7 @@ func (ix *LocalIndex) deleteUnnamed(ctx context.Context, names []string) {
 	}
 	named, err := ix.namedFiles(ctx, ix.cur.Load())
 	if err != nil {
-		ix.log.Warn("core: list document files; dropped files kept", "folder", ix.folder, "err", err)
+		ix.log.Warn("list document files; dropped files kept", "folder", ix.folder, "err", err)
 		return
 	}
 	ix.deleteDropped(ctx, slices.DeleteFunc(names, func(n string) bool { return named[n] }))
@@ -267,11 +267,11 @@ func (ix *LocalIndex) namedFiles(ctx context.Context, s *snapshot) (map[string]b
 func (ix *LocalIndex) deleteDropped(ctx context.Context, names []string) {
 	for _, name := range names {
 		if !ix.ownFile(name, ".txt", ix.codec.Extension()) {
-			ix.log.Warn("core: dropped file not removed: not named as Folio names its files", "folder", ix.folder, "file", name)
+			ix.log.Warn("dropped file not removed: not named as Folio names its files", "folder", ix.folder, "file", name)
 			continue
 		}
 		if err := ix.storage.DeleteFile(ctx, ix.path(name)); err != nil {
-			ix.log.Warn("core: remove dropped file", "folder", ix.folder, "file", name, "err", err)
+			ix.log.Warn("remove dropped file", "folder", ix.folder, "file", name, "err", err)
 		}
 	}
 }

@@ -45,7 +45,7 @@ func (ix *LocalIndex) removeStaleTemps(ctx context.Context) int {
 	}
 	n, err := tr.RemoveTempFiles(ctx, ix.folder, staleTempAge)
 	if err != nil {
-		ix.log.Warn("core: remove temporary files", "folder", ix.folder, "err", err)
+		ix.log.Warn("remove temporary files", "folder", ix.folder, "err", err)
 	}
 	return n
 }
@@ -154,7 +154,7 @@ func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return rep, ctxErr
 			}
-			ix.log.Warn("core: vacuum: remove file", "folder", ix.folder, "file", name, "err", err)
+			ix.log.Warn("vacuum: remove file", "folder", ix.folder, "file", name, "err", err)
 			continue
 		}
 		*into = append(*into, name)

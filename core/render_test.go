@@ -316,9 +316,9 @@ func TestConnectorIsTheOneRenderingUses(t *testing.T) {
 	}
 }
 
-// Render is RenderSections with named options and defaults: 2000 tokens,
-// one section, overlapping chunks.
-func TestRenderOptions(t *testing.T) {
+// Render with VectraSections is RenderSections with named options and
+// defaults: 2000 tokens, one section, overlapping chunks.
+func TestRenderVectraSectionsOptions(t *testing.T) {
 	ctx := context.Background()
 	env := newCreatedDocEnv(t, nil)
 	text := strings.Repeat("alpha beta gamma delta. ", 200)
@@ -331,9 +331,9 @@ func TestRenderOptions(t *testing.T) {
 		opts *RenderOptions
 		args [3]any
 	}{
-		{nil, [3]any{DefaultRenderTokens, 1, true}},
-		{&RenderOptions{MaxTokens: 40}, [3]any{40, 1, true}},
-		{&RenderOptions{MaxTokens: 40, MaxSections: 3, NoOverlap: true}, [3]any{40, 3, false}},
+		{&RenderOptions{VectraSections: true}, [3]any{DefaultVectraRenderTokens, 1, true}},
+		{&RenderOptions{VectraSections: true, MaxTokens: 40}, [3]any{40, 1, true}},
+		{&RenderOptions{VectraSections: true, MaxTokens: 40, MaxSections: 3, NoOverlap: true}, [3]any{40, 3, false}},
 	} {
 		got, err := res[0].Render(ctx, tc.opts)
 		if err != nil {
@@ -346,5 +346,8 @@ func TestRenderOptions(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("Render(%+v) = %v, want RenderSections%v = %v", tc.opts, got, tc.args, want)
 		}
+	}
+	if _, err := res[0].Render(ctx, &RenderOptions{MaxTokens: -1}); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("Render(MaxTokens -1) = %v, want ErrInvalidArgument", err)
 	}
 }

@@ -66,11 +66,11 @@ func (ix *LocalIndex) writeSidecars(ctx context.Context, b *batch) error {
 func (ix *LocalIndex) removeSidecars(ctx context.Context, names []string) {
 	for _, name := range names {
 		if !ix.ownFile(name, ix.codec.Extension()) {
-			ix.log.Warn("core: metadata file not removed: not named as a side-car", "folder", ix.folder, "file", name)
+			ix.log.Warn("metadata file not removed: not named as a side-car", "folder", ix.folder, "file", name)
 			continue
 		}
 		if err := ix.storage.DeleteFile(ctx, ix.path(name)); err != nil {
-			ix.log.Warn("core: remove metadata file", "folder", ix.folder, "file", name, "err", err)
+			ix.log.Warn("remove metadata file", "folder", ix.folder, "file", name, "err", err)
 		}
 	}
 }

@@ -94,14 +94,14 @@ func NewTextSplitter(cfg TextSplitterConfig) (*TextSplitter, error) {
 	}
 	switch {
 	case cfg.ChunkSize < 1:
-		return nil, fmt.Errorf("core: new text splitter: chunkSize must be >= 1, got %d: %w", cfg.ChunkSize, ErrInvalidArgument)
+		return nil, fmt.Errorf("new text splitter: chunkSize must be >= 1, got %d: %w", cfg.ChunkSize, ErrInvalidArgument)
 	case cfg.ChunkOverlap < 0:
-		return nil, fmt.Errorf("core: new text splitter: chunkOverlap must be >= 0, got %d: %w", cfg.ChunkOverlap, ErrInvalidArgument)
+		return nil, fmt.Errorf("new text splitter: chunkOverlap must be >= 0, got %d: %w", cfg.ChunkOverlap, ErrInvalidArgument)
 	case cfg.ChunkOverlap > cfg.ChunkSize:
-		return nil, fmt.Errorf("core: new text splitter: chunkOverlap must be <= chunkSize, got %d > %d: %w",
+		return nil, fmt.Errorf("new text splitter: chunkOverlap must be <= chunkSize, got %d > %d: %w",
 			cfg.ChunkOverlap, cfg.ChunkSize, ErrInvalidArgument)
 	case cfg.Tokenizer == nil:
-		return nil, fmt.Errorf("core: new text splitter: a tokenizer is required: %w", ErrInvalidArgument)
+		return nil, fmt.Errorf("new text splitter: a tokenizer is required: %w", ErrInvalidArgument)
 	}
 	seps := slices.Clone(cfg.Separators)
 	if len(seps) == 0 {

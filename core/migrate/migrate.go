@@ -26,7 +26,7 @@ import (
 // [core.ErrPartiallyMigrated]; when none exists, [ErrIndexNotFound]; with no
 // codecs or a nil storage, [ErrInvalidArgument].
 func DetectCodec(ctx context.Context, folderPath string, storage core.FileStorage, codecs ...core.IndexCodec) (core.IndexCodec, error) {
-	const op = "core: detect codec"
+	const op = "detect codec"
 	if storage == nil || len(codecs) == 0 || slices.Contains(codecs, nil) {
 		return nil, fmt.Errorf("%s in %q: a storage and at least one codec are required: %w", op, folderPath, core.ErrInvalidArgument)
 	}
@@ -100,7 +100,7 @@ func DetectCodec(ctx context.Context, folderPath string, storage core.FileStorag
 // fs.ErrNotExist) and context errors as they come.
 func Index(ctx context.Context, folderPath string, from, to core.IndexCodec, storage core.FileStorage) error {
 	if from == nil || to == nil || storage == nil {
-		return fmt.Errorf("core: migrate index in %q: codecs and storage are required: %w", folderPath, core.ErrInvalidArgument)
+		return fmt.Errorf("migrate index in %q: codecs and storage are required: %w", folderPath, core.ErrInvalidArgument)
 	}
 	m := &migration{ctx: ctx, folder: folderPath, from: from, to: to, storage: storage}
 	if from.Extension() != to.Extension() {
@@ -376,11 +376,11 @@ func (m *migration) write(name string, encode func() ([]byte, error)) error {
 	return nil
 }
 
-// wrapOp returns the error of operation op on key as "core: <op> <key>:
+// wrapOp returns the error of operation op on key as "<op> <key>:
 // <err>", except that an error caused by ctx ending is ctx's own error.
 func wrapOp(ctx context.Context, op, key string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 		return ctxErr
 	}
-	return fmt.Errorf("core: %s %q: %w", op, key, err)
+	return fmt.Errorf("%s %q: %w", op, key, err)
 }

@@ -58,14 +58,14 @@ func Compile(f map[string]any) (Predicate, Plan, error) {
 func Parse(jsonText []byte) (map[string]any, error) {
 	var v any
 	if err := json.Unmarshal(jsonText, &v); err != nil {
-		return nil, fmt.Errorf("core: parse filter: %w: %w", ErrInvalid, err)
+		return nil, fmt.Errorf("parse filter: %w: %w", ErrInvalid, err)
 	}
 	if v == nil {
 		return nil, nil
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("core: parse filter: want a JSON object, got %s: %w", describe(v), ErrInvalid)
+		return nil, fmt.Errorf("parse filter: want a JSON object, got %s: %w", describe(v), ErrInvalid)
 	}
 	if _, _, err := Compile(obj); err != nil {
 		return nil, err
@@ -104,7 +104,7 @@ func (c *filterCompiler) errorf(key, format string, args ...any) error {
 		}
 		b.WriteString(key)
 	}
-	return fmt.Errorf("core: filter %q: %s: %w", b.String(), fmt.Sprintf(format, args...), ErrInvalid)
+	return fmt.Errorf("filter %q: %s: %w", b.String(), fmt.Sprintf(format, args...), ErrInvalid)
 }
 
 // count adds n clauses to the filter's count.

@@ -51,20 +51,28 @@ func (t *Text) Len16() int {
 // a surrogate pair takes in the whole character (JavaScript would cut it
 // into a lone surrogate, which UTF-8 cannot hold).
 func (t *Text) Substring(start, end int) string {
+	a, b := t.Bytes(start, end)
+	return t.s[a:b]
+}
+
+// String returns the whole text.
+func (t *Text) String() string { return t.s }
+
+// Bytes returns the byte offsets into String() of the UTF-16 offsets start
+// and end, clamped and ordered as Substring does: s[Bytes(a, b)] is
+// Substring(a, b).
+func (t *Text) Bytes(start, end int) (int, int) {
 	n := t.Len16()
 	start, end = min(max(start, 0), n), min(max(end, 0), n)
 	if start > end {
 		start, end = end, start
 	}
 	if t.at == nil {
-		return t.s[start:end]
+		return start, end
 	}
-	b := t.at[end]
-	if end > 0 && end < n && t.at[end-1] == b {
-		b = t.at[end+1] // end falls inside a surrogate pair
+	b := int(t.at[end])
+	if end > 0 && end < n && int(t.at[end-1]) == b {
+		b = int(t.at[end+1]) // end falls inside a surrogate pair
 	}
-	return t.s[t.at[start]:b]
+	return int(t.at[start]), b
 }
-
-// String returns the whole text.
-func (t *Text) String() string { return t.s }

@@ -35,7 +35,7 @@ func ReadDropped(ctx context.Context, files Files, path string, log *slog.Logger
 	raw, err := files.ReadFile(ctx, path)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			log.Warn("core: read the list of dropped files", "path", path, "err", err)
+			log.Warn("read the list of dropped files", "path", path, "err", err)
 		}
 		return nil
 	}
@@ -43,7 +43,7 @@ func ReadDropped(ctx context.Context, files Files, path string, log *slog.Logger
 		Files []Dropped `json:"files"`
 	}
 	if err := json.Unmarshal(raw, &list); err != nil {
-		log.Warn("core: the list of dropped files is not valid; its files are left for Vacuum", "path", path, "err", err)
+		log.Warn("the list of dropped files is not valid; its files are left for Vacuum", "path", path, "err", err)
 		return nil
 	}
 	return list.Files
@@ -56,7 +56,7 @@ func ReadDropped(ctx context.Context, files Files, path string, log *slog.Logger
 func WriteDropped(ctx context.Context, files Files, path string, list []Dropped, log *slog.Logger) bool {
 	if len(list) == 0 {
 		if err := files.DeleteFile(ctx, path); err != nil {
-			log.Warn("core: remove the list of dropped files", "path", path, "err", err)
+			log.Warn("remove the list of dropped files", "path", path, "err", err)
 		}
 		return false
 	}
@@ -67,7 +67,7 @@ func WriteDropped(ctx context.Context, files Files, path string, list []Dropped,
 		err = files.UpsertFile(ctx, path, raw)
 	}
 	if err != nil {
-		log.Warn("core: write the list of dropped files; its files are left for Vacuum", "path", path, "err", err)
+		log.Warn("write the list of dropped files; its files are left for Vacuum", "path", path, "err", err)
 	}
 	return true
 }

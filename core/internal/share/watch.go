@@ -112,7 +112,7 @@ func (w *Watch) Current(ctx context.Context, p string) string {
 	}
 	v, err := w.version(ctx, p)
 	if err != nil {
-		w.log.Warn("core: read file version", "path", p, "err", err)
+		w.log.Warn("read file version", "path", p, "err", err)
 		return Unknown
 	}
 	return v
