@@ -163,8 +163,9 @@ bench:
 
 ## demo: the main job, through the folio command — build it, index this
 ## repository's README and docs/ into a document index with the offline
-## word-hashing model, ask two questions (the second with BM25) and print the
-## rendered passages. examples/docsearch does the same through the library.
+## word-hashing model, ask two questions (vector and keyword matches ranked
+## together, folio query's default) and print the passage of each of the best
+## two files. examples/docsearch does the same through the library.
 ## several-servers-test: the several-servers test at length: three folio
 ## serve processes over one S3-protocol bucket, a writer adding 60 documents
 ## one commit each, clients spread over the servers, one server killed.
@@ -192,7 +193,7 @@ demo:
 	bin/folio create $(DEMO_INDEX)
 	bin/folio add $(DEMO_INDEX) --hash-dims 384 --uri README.md --uri docs
 	bin/folio query $(DEMO_INDEX) "How do I run every test with the race detector?" --document-count 2 --tokens 500
-	bin/folio query $(DEMO_INDEX) "BM25 keyword matches in hybrid queries" --bm25 --document-count 2 --tokens 500
+	bin/folio query $(DEMO_INDEX) "BM25 keyword matches in hybrid queries" --document-count 2 --tokens 500
 
 ## browser-demo: examples/browser, a page with a document index in IndexedDB
 ## on Folio's JavaScript package, laid out in .cache/browser-demo and served

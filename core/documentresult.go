@@ -111,22 +111,24 @@ const DefaultVectraRenderTokens = 2000
 
 // Render renders the document's best passages, by default Folio's way:
 //
-//   - Each passage is built around one of the best chunks, taken by score
-//     (the ranking that chose the document, so with rank fusion the chunk
-//     that made the document's score comes first); a chunk inside an
-//     earlier passage starts none, and passages do not overlap.
+//   - Each passage starts from the lines of one of the document's matching
+//     chunks that best match the query's words: three lines, each query
+//     word weighed by how rare it is among the document's lines, twice on a
+//     heading or declaration line, and each chunk's lines weighed by the
+//     chunk's rank i as 60/(60+i), the ranking that chose the document.
+//     Without a query (a listed document) or a matching line, passages
+//     start from the chunks, best first.
 //   - A passage is cut from the document's text, never pieced together
 //     from chunks: it starts at the beginning of a line and ends at the end
 //     of one, and grows by whole lines on both sides while they fit in
-//     MaxTokens, so a heading or declaration just above the chunk comes
-//     with it and nothing a splitter dropped goes missing. When the lines
-//     of the chunk itself are longer than MaxTokens, the passage is built
-//     around the three lines of the chunk that best match the query's words
-//     (each weighed by how rare it is among the document's lines), or, when
-//     none does, is the most of the chunk that fits, cut at white space. A
-//     document that fits in MaxTokens is one passage, the whole text.
+//     MaxTokens, so a declaration's comment comes with it and nothing a
+//     splitter dropped goes missing. It grows up to a Markdown heading and
+//     no further, and lines that match under a heading start at it. When
+//     the lines are longer than MaxTokens, the passage is the most of them
+//     that fits, cut at white space. A document that fits in MaxTokens is
+//     one passage, the whole text. Passages do not overlap.
 //   - A passage's score is its chunk's score, on the scale of the
-//     document's score (with rank fusion, the first passage's score is the
+//     document's score (with rank fusion, the best chunk's score is the
 //     document's); IsBm25 says its chunk came from the keyword search.
 //
 // With opts.VectraSections it is RenderSections, Vectra's rendering.

@@ -98,7 +98,7 @@ func TestEverySentinelHasAStatusCode(t *testing.T) {
 			t.Errorf("core.%s has no status code: add it to statusCodes and wantCodes", name)
 			continue
 		}
-		if got := codeOf(fmt.Errorf("core: some call: %w", want.err)); got != want.code {
+		if got := codeOf(fmt.Errorf("some call: %w", want.err)); got != want.code {
 			t.Errorf("core.%s: %v, want %v", name, got, want.code)
 		}
 	}

@@ -28,6 +28,9 @@ func (v *service) QueryDocuments(ctx context.Context, req *vectrapb.QueryDocumen
 		Filter:       filter,
 		IsBm25:       req.GetUseBm25(),
 	}
+	if v.s.cfg.DocumentRanking == RankingFusion {
+		opts.IsBm25, opts.Fusion = true, core.FusionRRF
+	}
 	if opts.MaxDocuments == 0 {
 		opts.MaxDocuments = defaultMaxDocuments
 	}

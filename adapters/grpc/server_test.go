@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -534,5 +535,47 @@ func TestConcurrentWritesAreSerialised(t *testing.T) {
 				t.Errorf("item i-%d-%d: %v", w, i, err)
 			}
 		}
+	}
+}
+
+// DocumentRanking "fusion" ranks every document query by rank fusion,
+// whatever use_bm25 says; by default the request's use_bm25 picks Vectra's
+// ranking, a document scored by the mean of its chunks' scores.
+func TestDocumentRanking(t *testing.T) {
+	ctx := t.Context()
+	text := "the quick brown fox jumps over the lazy dog while the small cat sleeps on the warm mat near the door"
+	for _, ranking := range []string{grpcserver.RankingVectra, grpcserver.RankingFusion} {
+		ts := startServer(t, func(o *grpcserver.Options) { o.DocumentRanking = ranking })
+		c := ts.client
+		must[*vectrapb.CreateIndexResponse](t, "CreateIndex")(c.CreateIndex(ctx, &vectrapb.CreateIndexRequest{
+			IndexName: "docs", Format: "protobuf", IsDocumentIndex: true, DocumentConfig: &vectrapb.DocumentIndexConfig{ChunkSize: 24},
+		}))
+		must[*vectrapb.UpsertDocumentResponse](t, "UpsertDocument")(c.UpsertDocument(ctx, &vectrapb.UpsertDocumentRequest{IndexName: "docs", Uri: "doc://animals", Text: text}))
+		for _, bm25 := range []bool{false, true} {
+			res := must[*vectrapb.QueryDocumentsResponse](t, "QueryDocuments")(c.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: "docs", Query: "lazy dog", UseBm25: bm25}))
+			r := res.GetResults()
+			if len(r) != 1 || len(r[0].GetChunks()) == 0 {
+				t.Fatalf("ranking %q, bm25 %v: %v", ranking, bm25, r)
+			}
+			var sum float64
+			for _, ch := range r[0].GetChunks() {
+				sum += ch.GetScore()
+			}
+			best := r[0].GetChunks()[0].GetScore()
+			switch mean := sum / float64(len(r[0].GetChunks())); ranking {
+			case grpcserver.RankingFusion:
+				if r[0].GetScore() != best || best <= 0 || best > 2.0/61 {
+					t.Errorf("fusion, bm25 %v: document %v, best chunk %v; want the best chunk's fused score, at most 2/61", bm25, r[0].GetScore(), best)
+				}
+			default:
+				if math.Abs(r[0].GetScore()-mean) > 1e-9 {
+					t.Errorf("Vectra's, bm25 %v: document %v, want the mean of its chunks' scores %v", bm25, r[0].GetScore(), mean)
+				}
+			}
+		}
+	}
+	_, err := grpcserver.New(&grpcserver.Options{DocumentRanking: "borda", Config: manager.Config{RootDir: "root", Formats: formats, IndexOptions: core.IndexOptions{Storage: core.NewMemoryStorage()}}})
+	if !errors.Is(err, core.ErrInvalidArgument) {
+		t.Errorf("DocumentRanking borda: %v, want ErrInvalidArgument", err)
 	}
 }

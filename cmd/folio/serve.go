@@ -33,7 +33,7 @@ const tokenEnv = "FOLIO_TOKEN"
 const listeningLine = "Folio gRPC server listening on "
 
 func (a *app) serveCommand() *cobra.Command {
-	var root, address, pidFile, tokenFile, tlsCert, tlsKey string
+	var root, address, pidFile, tokenFile, tlsCert, tlsKey, ranking string
 	var port int
 	var daemon bool
 	var model modelFlags
@@ -62,6 +62,14 @@ func (a *app) serveCommand() *cobra.Command {
 			if err := model.check(); err != nil {
 				return err
 			}
+			var docRanking string
+			switch ranking {
+			case "vectra":
+			case rankingFusion:
+				docRanking = grpcserver.RankingFusion
+			default:
+				return usagef("--ranking %q: want vectra or %s", ranking, rankingFusion)
+			}
 			if daemon {
 				return a.daemonize(root, args, pidFile)
 			}
@@ -80,7 +88,7 @@ func (a *app) serveCommand() *cobra.Command {
 			}
 			cfg := grpcserver.Options{
 				Port: port, Address: address, TLSCertFile: tlsCert, TLSKeyFile: tlsKey,
-				MaxQueryBytes: int(maxQuery),
+				MaxQueryBytes: int(maxQuery), DocumentRanking: docRanking,
 				Config: manager.Config{
 					Formats:        map[string]core.IndexCodec{folio.FormatJSON: codecjson.New(), folio.FormatProtobuf: codecpb.New()},
 					Tokenizer:      tokenizertiktoken.New(),
@@ -171,6 +179,7 @@ func (a *app) serveCommand() *cobra.Command {
 	f.StringVar(&tokenFile, "token-file", "", "file holding the bearer token every call must carry (else $"+tokenEnv+")")
 	f.StringVar(&tlsCert, "tls-cert", "", "TLS certificate (PEM); with --tls-key, serve TLS")
 	f.StringVar(&tlsKey, "tls-key", "", "TLS private key (PEM)")
+	f.StringVar(&ranking, "ranking", "vectra", "how QueryDocuments ranks: vectra (the request's use_bm25 picks Vectra's vector or hybrid search, scores as Vectra's clients read them) or fusion (vector and keyword matches ranked together by reciprocal rank fusion, as folio query does; scores of about 1/60)")
 	f.Var(&maxQuery, "max-query-size", "`SIZE` of the longest query text a call may send (e.g. 16KiB; 0: no cap); a longer one is INVALID_ARGUMENT")
 	model.register(cmd)
 	ixFlags.register(cmd)

@@ -73,3 +73,39 @@ func TestServeRootUsesEachIndexModel(t *testing.T) {
 		t.Fatalf("the start-up log does not say which index has no model:\n%s", log)
 	}
 }
+
+// folio serve --ranking fusion answers document queries as folio query
+// does by default: the same documents in the same order, fused scores; by
+// default a document scores Vectra's mean of its chunks.
+func TestServeRankingFusion(t *testing.T) {
+	dir := t.TempDir()
+	writeDocs(t, dir)
+	must(t, dir, 0, "create", "ix", "--hash-dims", "64")
+	must(t, dir, 0, "add", "ix", "--uri", "docs")
+	want := decode[queryOutput](t, must(t, dir, 0, "query", "ix", "rocket thrust fuel", "--json"))
+	for _, ranking := range []string{"vectra", "fusion"} {
+		port := freePort(t)
+		pidFile := filepath.Join(dir, ranking+".pid")
+		must(t, dir, 0, "serve", "ix", "--ranking", ranking, "--port", fmt.Sprint(port), "--daemon", "--pid-file", pidFile)
+		t.Cleanup(func() { _ = exec.Command(folioBin, "stop", "--pid-file", pidFile).Run() })
+		client, ctx := dialServer(t, port)
+		res, err := client.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: "ix", Query: "rocket thrust fuel", MaxDocuments: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := res.GetResults()
+		if len(got) == 0 {
+			t.Fatalf("%s: no results", ranking)
+		}
+		fused := true
+		for i, r := range got {
+			if ranking == "fusion" && (i >= len(want.Results) || r.GetUri() != want.Results[i].URI || r.GetScore() != want.Results[i].Score) {
+				t.Errorf("fusion: result %d is %s %v, want folio query's %+v", i, r.GetUri(), r.GetScore(), want.Results)
+			}
+			fused = fused && r.GetScore() > 0 && r.GetScore() <= 2.0/61
+		}
+		if fused != (ranking == "fusion") {
+			t.Errorf("%s: scores %v; fused: %v", ranking, got, fused)
+		}
+	}
+}

@@ -373,6 +373,59 @@ func TestChunkingAndFusionFlags(t *testing.T) {
 	if len(q.Results) == 0 || q.Results[0].Score <= 0 || q.Results[0].Score > 2.0/61 {
 		t.Errorf("fused results %+v", q.Results)
 	}
-	must(t, dir, 2, "query", "vectra", "return x", "--fusion", "rrf")
 	must(t, dir, 2, "query", "vectra", "return x", "--bm25", "--fusion", "borda")
+}
+
+// query ranks by rank fusion unless told otherwise; Vectra's flags keep
+// Vectra's meaning, and contradictions are usage errors.
+func TestQueryRanking(t *testing.T) {
+	dir := t.TempDir()
+	writeDocs(t, dir)
+	must(t, dir, 0, "create", "ix", "--hash-dims", "64")
+	must(t, dir, 0, "add", "ix", "--uri", "docs")
+	for _, tc := range []struct {
+		args    []string
+		ranking string
+	}{
+		{nil, rankingFusion},
+		{[]string{"--ranking", "fusion"}, rankingFusion},
+		{[]string{"--fusion", "rrf"}, rankingFusion},
+		{[]string{"--bm25", "--fusion", "rrf"}, rankingFusion},
+		{[]string{"--bm25"}, rankingHybrid},
+		{[]string{"--bm25", "true"}, rankingHybrid},
+		{[]string{"--bm25=false"}, rankingVector},
+		{[]string{"--ranking", "hybrid"}, rankingHybrid},
+		{[]string{"--ranking", "vector"}, rankingVector},
+		{[]string{"--vectra"}, rankingVector},
+		{[]string{"--vectra", "--bm25"}, rankingHybrid},
+	} {
+		q := decode[queryOutput](t, must(t, dir, 0, append([]string{"query", "ix", "rocket", "--json"}, tc.args...)...))
+		if q.Ranking != tc.ranking {
+			t.Errorf("query %v: ranking %q, want %q", tc.args, q.Ranking, tc.ranking)
+		}
+	}
+	for _, bad := range [][]string{
+		{"--ranking", "vector", "--bm25"},
+		{"--ranking", "hybrid", "--bm25=false"},
+		{"--ranking", "hybrid", "--fusion", "rrf"},
+		{"--ranking", "fusion", "--vectra"},
+		{"--fusion", "rrf", "--vectra"},
+		{"--ranking", "borda"},
+		{"--tokens", "0"},
+		{"--document-count", "0"},
+	} {
+		if r := must(t, dir, 2, append([]string{"query", "ix", "rocket"}, bad...)...); r.stderr == "" {
+			t.Errorf("query %v: exit 2 with nothing said", bad)
+		}
+	}
+	// --vectra is Vectra's query: its sections and sizes. By default five
+	// documents, each a passage cut at line boundaries.
+	def := decode[queryOutput](t, must(t, dir, 0, "query", "ix", "rocket thrust", "--json"))
+	vec := decode[queryOutput](t, must(t, dir, 0, "query", "ix", "rocket thrust", "--vectra", "--json"))
+	if def.Ranking != rankingFusion || vec.Ranking != rankingVector {
+		t.Errorf("rankings %q and %q, want %q and %q", def.Ranking, vec.Ranking, rankingFusion, rankingVector)
+	}
+	if len(def.Results) == 0 || len(def.Results) > 5 || len(vec.Results) < len(def.Results) {
+		t.Errorf("%d documents by default, %d with --vectra: want at most 5, and as many or more with --vectra", len(def.Results), len(vec.Results))
+	}
 }

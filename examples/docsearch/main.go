@@ -98,13 +98,15 @@ func run(root, dir string, maxTokens int) error {
 
 	for _, q := range questions {
 		fmt.Printf("\n=== %s\n", q)
-		for _, hybrid := range []bool{false, true} {
-			if hybrid {
-				fmt.Println("\n--- vector search + BM25 keyword matches")
-			} else {
-				fmt.Println("\n--- vector search")
-			}
-			if err := ask(ctx, ix, q, hybrid, maxTokens); err != nil {
+		for _, m := range []struct {
+			name string
+			opts core.DocumentQueryOptions
+		}{
+			{"vector search (Vectra's default)", core.DocumentQueryOptions{}},
+			{"vector and keyword matches ranked together by rank fusion (folio query's default)", core.DocumentQueryOptions{IsBm25: true, Fusion: core.FusionRRF}},
+		} {
+			fmt.Printf("\n--- %s\n", m.name)
+			if err := ask(ctx, ix, q, m.opts, maxTokens); err != nil {
 				return err
 			}
 		}
@@ -127,10 +129,11 @@ func upsertAll(ctx context.Context, ix *core.LocalDocumentIndex, root string, fi
 }
 
 // ask queries the index for its 4 best chunks (and up to 4 keyword
-// matches when hybrid) and prints, for each document found, its best
-// vector section and its best keyword section.
-func ask(ctx context.Context, ix *core.LocalDocumentIndex, question string, hybrid bool, maxTokens int) error {
-	docs, err := ix.QueryDocuments(ctx, question, &core.DocumentQueryOptions{MaxDocuments: 2, MaxChunks: 4, IsBm25: hybrid})
+// matches with IsBm25) and prints, for each of the two best documents, its
+// best passage.
+func ask(ctx context.Context, ix *core.LocalDocumentIndex, question string, opts core.DocumentQueryOptions, maxTokens int) error {
+	opts.MaxDocuments, opts.MaxChunks = 2, 4
+	docs, err := ix.QueryDocuments(ctx, question, &opts)
 	if err != nil {
 		return err
 	}
@@ -145,7 +148,7 @@ func ask(ctx context.Context, ix *core.LocalDocumentIndex, question string, hybr
 			}
 		}
 		fmt.Printf("%s  score %.4f  (%d matching chunks, %d by keyword)\n", d.URI(), d.Score, len(d.Chunks), keyword)
-		sections, err := d.RenderSections(ctx, maxTokens, 1, true)
+		sections, err := d.Render(ctx, &core.RenderOptions{MaxTokens: maxTokens})
 		if err != nil {
 			return err
 		}
@@ -154,7 +157,7 @@ func ask(ctx context.Context, ix *core.LocalDocumentIndex, question string, hybr
 			if s.IsBm25 {
 				kind = "keyword"
 			}
-			fmt.Printf("  [%s section, %d tokens, score %.4f]\n", kind, s.TokenCount, s.Score)
+			fmt.Printf("  [passage of a %s match, %d tokens, score %.4f]\n", kind, s.TokenCount, s.Score)
 			for _, line := range strings.Split(strings.TrimSpace(s.Text), "\n") {
 				fmt.Printf("  | %s\n", line)
 			}

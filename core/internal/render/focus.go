@@ -48,18 +48,20 @@ func newFocus(text, query string) *focus {
 	return &focus{weight: q}
 }
 
-// best returns the byte range of the three lines, within [start, end) of
-// s, whose query words weigh the most together (each word once), and that
-// weight: 0 when no line there holds one.
+// best returns the byte range of the three whole lines, among those
+// [start, end) of s touches, whose query words weigh the most together
+// (each word once, at its highest weight there), and that weight: 0 when
+// no line there holds one.
 func (f *focus) best(s string, start, end int) (int, int, float64) {
 	type line struct {
 		start, end int
 		words      map[string]bool
+		title      bool
 	}
 	var ls []line
-	for i := start; i < end; {
-		j := min(lineEnd(s, i+1), end)
-		l := line{start: i, end: j, words: map[string]bool{}}
+	for i := lineBegin(s, start); i < end; {
+		j := lineEnd(s, i+1)
+		l := line{start: i, end: j, words: map[string]bool{}, title: isTitle(s[i:j])}
 		words(s[i:j], func(w string) {
 			if _, ok := f.weight[w]; ok {
 				l.words[w] = true
@@ -71,15 +73,19 @@ func (f *focus) best(s string, start, end int) (int, int, float64) {
 	bestScore, at := 0.0, -1
 	for i := range ls {
 		lo, hi := max(0, i-1), min(len(ls), i+2)
-		covered := map[string]bool{}
-		score := 0.0
+		covered := map[string]float64{} // word → its weight here
 		for _, l := range ls[lo:hi] {
 			for w := range l.words {
-				if !covered[w] {
-					covered[w] = true
-					score += f.weight[w]
+				wt := f.weight[w]
+				if l.title {
+					wt *= 2
 				}
+				covered[w] = max(covered[w], wt)
 			}
+		}
+		score := 0.0
+		for _, wt := range covered {
+			score += wt
 		}
 		if score > bestScore {
 			bestScore, at = score, i
@@ -89,6 +95,28 @@ func (f *focus) best(s string, start, end int) (int, int, float64) {
 		return 0, 0, 0
 	}
 	return ls[max(0, at-1)].start, ls[min(len(ls)-1, at+1)].end, bestScore
+}
+
+// isTitle reports whether line names what follows it: a Markdown heading
+// (isHeading), or a declaration at the start of a line (func, type, class,
+// def and the like).
+func isTitle(line string) bool {
+	if isHeading(line) {
+		return true
+	}
+	for _, kw := range []string{"func ", "type ", "class ", "def ", "fn ", "pub fn ", "function ", "interface ", "struct ", "enum ", "impl "} {
+		if strings.HasPrefix(line, kw) {
+			return true
+		}
+	}
+	return false
+}
+
+// isHeading reports whether line is a Markdown heading: one to six # and a
+// space.
+func isHeading(line string) bool {
+	t := strings.TrimLeft(line, "#")
+	return len(line)-len(t) >= 1 && len(line)-len(t) <= 6 && strings.HasPrefix(t, " ")
 }
 
 // words calls fn with each word of text, as focus counts them.

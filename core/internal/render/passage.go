@@ -19,19 +19,33 @@ import (
 //     of one, so no separator a splitter dropped goes missing and no
 //     connector is needed. It grows by whole lines, one before and one after
 //     in turn, while they fit in maxTokens; a direction whose next line does
-//     not fit stops growing. Passages do not overlap.
+//     not fit stops growing, and it grows up to a Markdown heading and no
+//     further (the lines of a seed that match the query start at their
+//     heading, if they hold one). Passages do not overlap.
 //   - When the lines of the seed do not fit, the passage is the most of the
 //     seed that fits, cut at white space (at tokens only for a single word
 //     longer than maxTokens).
 //   - A passage's score is its chunk's score, so it reads on the scale of
 //     the document's score; it is BM25 when its chunk is.
 //
-// Blank lines at either end are left out. Unplaced chunks render nothing.
+// A document that fits in maxTokens is one passage, the whole text. Blank
+// lines at either end are left out. Unplaced chunks render nothing.
 func (r *Renderer) Passages(chunks []*Chunk, query string, maxTokens, maxSections int) []Section {
 	s := r.text.String()
 	seeds := r.seeds(chunks, query)
-	var shown [][2]int // byte ranges of the passages so far
 	out := []Section{}
+	if len(seeds) == 0 {
+		return out
+	}
+	// A document that fits is one passage, the whole text. (A token is
+	// rarely over 32 bytes: a longer text is not tokenized to find out.)
+	if ws, we := trimBlankLines(s, 0, len(s)); len(s) <= 32*maxTokens {
+		if n := r.count(s[ws:we]); n <= maxTokens && ws < we {
+			c := seeds[0].chunk
+			return append(out, Section{Text: s[ws:we], TokenCount: n, Score: c.score, IsBm25: c.bm25})
+		}
+	}
+	var shown [][2]int // byte ranges of the passages so far
 	for _, sd := range seeds {
 		if len(out) == maxSections {
 			break
@@ -54,7 +68,7 @@ func (r *Renderer) Passages(chunks []*Chunk, query string, maxTokens, maxSection
 			continue
 		}
 		start, end = max(start, lo), min(end, hi)
-		ps, pe := r.passage(start, end, lo, hi, maxTokens)
+		ps, pe := r.passage(start, end, lo, hi, maxTokens, sd.focused)
 		ps, pe = trimBlankLines(s, ps, pe)
 		if ps >= pe {
 			continue
@@ -76,6 +90,7 @@ func (r *Renderer) Passages(chunks []*Chunk, query string, maxTokens, maxSection
 type seed struct {
 	start, end int
 	chunk      *Chunk
+	focused    bool // the lines of the chunk that match the query best
 }
 
 // seeds returns the places passages start from, the first first: the
@@ -109,11 +124,11 @@ func (r *Renderer) seeds(chunks []*Chunk, query string) []seed {
 		}
 		if f != nil {
 			if fs, fe, score := f.best(s, start, end); score > 0 {
-				focused = append(focused, weighed{seed{fs, fe, c}, score * 60 / float64(60+i)})
+				focused = append(focused, weighed{seed{fs, fe, c, true}, score * 60 / float64(60+i)})
 				continue
 			}
 		}
-		rest = append(rest, weighed{seed: seed{start, end, c}})
+		rest = append(rest, weighed{seed: seed{start, end, c, false}})
 	}
 	slices.SortStableFunc(focused, func(a, b weighed) int { return cmp.Compare(b.key, a.key) })
 	out := make([]seed, 0, len(focused)+len(rest))
@@ -125,21 +140,32 @@ func (r *Renderer) seeds(chunks []*Chunk, query string) []seed {
 
 // passage returns the byte range of the passage around the seed at
 // [start, end), inside [lo, hi).
-func (r *Renderer) passage(start, end, lo, hi, maxTokens int) (int, int) {
+func (r *Renderer) passage(start, end, lo, hi, maxTokens int, focused bool) (int, int) {
 	s := r.text.String()
 	ls, le := max(lineBegin(s, start), lo), min(lineEnd(s, end), hi)
+	if focused {
+		// The lines that match start at their heading, if they hold one.
+		for i := ls; i < le; i = lineEnd(s, i+1) {
+			if isHeading(lineAt(s, i)) {
+				ls = i
+				break
+			}
+		}
+	}
 	ls0, le0 := ls, le
 	used := r.count(s[ls:le])
 	if used > maxTokens {
 		return r.within(start, end, maxTokens)
 	}
-	before, after := ls > lo, le < hi
+	// A passage grows up to a heading and no further: the heading starts
+	// the section the passage is about.
+	before, after := ls > lo && !isHeading(lineAt(s, ls)), le < hi
 	for before || after {
 		if before {
 			pls := max(lineBegin(s, ls-1), lo)
 			if n := r.count(s[pls:ls]); used+n <= maxTokens {
 				ls, used = pls, used+n
-				before = ls > lo
+				before = ls > lo && !isHeading(s[pls:ls])
 			} else {
 				before = false
 			}
@@ -200,6 +226,9 @@ func (r *Renderer) within(start, end, maxTokens int) (int, int) {
 }
 
 func (r *Renderer) count(s string) int { return len(r.tok.Encode(s)) }
+
+// lineAt returns the line that starts at byte i of s.
+func lineAt(s string, i int) string { return s[i:lineEnd(s, i+1)] }
 
 // isSpaceBefore reports whether the character before byte i of s is white
 // space (false at the start of s).

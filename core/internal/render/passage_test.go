@@ -254,3 +254,17 @@ func TestFocusWords(t *testing.T) {
 		t.Errorf("words = %q, want %q", got, want)
 	}
 }
+
+// A passage grows up to a Markdown heading and no further, and the lines
+// that match a query start at the heading they hold.
+func TestPassageStartsAtItsHeading(t *testing.T) {
+	doc := "The end of an unrelated section, which goes on\nfor a few lines\nand more.\n\n### Several processes on one folder\n\nA watcher feeding a folder is safe.\nEvery commit takes the lock.\n"
+	rd := New(NewText(doc), testtok.Char{})
+	c := placed(t, doc, "Several processes on one folder\n\nA watcher feeding a folder is safe.\nEvery commit takes the lock.", 0.1)
+	for _, query := range []string{"", "how do several processes share one folder?"} {
+		got := rd.Passages([]*Chunk{c}, query, 150, 1)
+		if len(got) != 1 || !strings.HasPrefix(got[0].Text, "### Several processes") || !strings.HasSuffix(got[0].Text, "the lock.") {
+			t.Errorf("query %q: Passages = %+v, want the section from its heading", query, got)
+		}
+	}
+}
