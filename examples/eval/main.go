@@ -85,7 +85,7 @@ func main() {
 	data := flag.String("data", "testdata/eval", "folder whose subfolders hold corpus/ and questions.json")
 	var c config
 	flag.IntVar(&c.dims, "dims", 384, "dimensions of the word-hashing model")
-	flag.IntVar(&c.chunkSize, "chunk-size", 512, "most tokens per chunk")
+	flag.IntVar(&c.chunkSize, "chunk-size", 256, "most tokens per chunk (folio add's default)")
 	flag.IntVar(&c.fusionK, "k", 0, "reciprocal rank fusion's k (0: the default, 60)")
 	flag.IntVar(&c.tokens, "tokens", core.DefaultRenderTokens, "token budget of the passage shown")
 	verbose := flag.Bool("v", false, "print the passages that miss the answer (default ranking, Folio's chunking)")
