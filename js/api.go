@@ -557,6 +557,12 @@ func documentIndexMethods(b *bridge) map[string]method {
 				o.MaxDocuments = num([]js.Value{prop(v, "maxDocuments")}, 0, 0)
 				o.MaxChunks = num([]js.Value{prop(v, "maxChunks")}, 0, 0)
 				o.IsBm25 = prop(v, "isBm25").Truthy()
+				// Folio's: fusion "rrf" ranks vector and keyword matches
+				// together (with isBm25), fusionK its k.
+				if fu := prop(v, "fusion"); fu.Type() == js.TypeString {
+					o.Fusion = fu.String()
+				}
+				o.FusionK = num([]js.Value{prop(v, "fusionK")}, 0, 0)
 				f, err := filterIn(prop(v, "filter"))
 				if err != nil {
 					return nil, err
@@ -595,6 +601,19 @@ func resultMethods() map[string]method {
 	m := documentMethods(func(obj any) *core.LocalDocument { return obj.(*core.LocalDocumentResult).LocalDocument })
 	m["renderSections"] = func(ctx context.Context, obj any, args []js.Value) (any, error) {
 		ss, err := obj.(*core.LocalDocumentResult).RenderSections(ctx, num(args, 0, 0), num(args, 1, 1), boolArg(args, 2, true))
+		return sectionsOf(ss), err
+	}
+	// render is Folio's: passages by default, Vectra's sections with
+	// vectraSections (core.LocalDocumentResult.Render).
+	m["render"] = func(ctx context.Context, obj any, args []js.Value) (any, error) {
+		var o core.RenderOptions
+		if v := arg(args, 0); v.Type() == js.TypeObject {
+			o.MaxTokens = num([]js.Value{prop(v, "maxTokens")}, 0, 0)
+			o.MaxSections = num([]js.Value{prop(v, "maxSections")}, 0, 0)
+			o.VectraSections = prop(v, "vectraSections").Truthy()
+			o.NoOverlap = !boolArg([]js.Value{prop(v, "overlappingChunks")}, 0, true)
+		}
+		ss, err := obj.(*core.LocalDocumentResult).Render(ctx, &o)
 		return sectionsOf(ss), err
 	}
 	m["renderAllSections"] = func(ctx context.Context, obj any, args []js.Value) (any, error) {

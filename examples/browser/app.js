@@ -54,12 +54,15 @@ async function showDocuments() {
   $('documents').textContent = uris.length ? 'Indexed: ' + uris.join(', ') : 'No documents yet.';
 }
 
-// search shows the best three documents and their best two sections of up
-// to 300 tokens.
-async function search(query, isBm25) {
+// search shows the best three documents and their best two passages of
+// up to 300 tokens: by default vector and keyword matches ranked together
+// (rank fusion) and Folio's passages; with vectra, Vectra's vector search
+// and sections.
+async function search(query, vectra) {
   const box = $('results');
   box.replaceChildren();
-  const results = await index.queryDocuments(query, { maxDocuments: 3, isBm25 });
+  const options = vectra ? { maxDocuments: 3 } : { maxDocuments: 3, isBm25: true, fusion: 'rrf' };
+  const results = await index.queryDocuments(query, options);
   for (const r of results) {
     const div = document.createElement('div');
     div.className = 'result';
@@ -70,12 +73,12 @@ async function search(query, isBm25) {
     score.textContent = 'score ' + r.score.toFixed(4);
     h.append(score);
     div.append(h);
-    for (const s of await r.renderSections(300, 2, true)) {
+    for (const s of await r.render({ maxTokens: 300, maxSections: 2, vectraSections: vectra })) {
       const sec = document.createElement('div');
       sec.className = 'section';
       const meta = document.createElement('span');
       meta.className = 'score';
-      meta.textContent = (s.isBm25 ? 'BM25 section' : 'section') + ', score ' + s.score.toFixed(4) + ', ' + s.tokenCount + ' tokens';
+      meta.textContent = (s.isBm25 ? 'keyword match' : 'passage') + ', score ' + s.score.toFixed(4) + ', ' + s.tokenCount + ' tokens';
       sec.append(meta, s.text);
       div.append(sec);
     }
@@ -118,7 +121,7 @@ $('add-url').onclick = () => run('Fetching', async () => {
   await showDocuments();
   status('Added ' + url + '.');
 });
-$('search').onclick = () => run('Searching', () => search($('query').value, $('bm25').checked));
+$('search').onclick = () => run('Searching', () => search($('query').value, $('vectra').checked));
 $('query').addEventListener('keydown', (e) => { if (e.key === 'Enter') $('search').click(); });
 $('clear').onclick = () => run('Clearing', async () => {
   await index.createIndex({ version: 1, deleteIfExists: true });

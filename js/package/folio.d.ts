@@ -194,6 +194,22 @@ export interface DocumentQueryOptions {
   maxChunks?: number;
   filter?: MetadataFilter;
   isBm25?: boolean;
+  /** Folio's: with isBm25, "rrf" ranks vector and keyword matches together by reciprocal rank fusion. */
+  fusion?: "rrf";
+  /** Folio's: reciprocal rank fusion's k (default 60). */
+  fusionK?: number;
+}
+
+/** Folio's options of LocalDocumentResult.render. */
+export interface RenderOptions {
+  /** Token budget of each passage (default 400; 2000 with vectraSections). */
+  maxTokens?: number;
+  /** Most passages (default 1). */
+  maxSections?: number;
+  /** Render Vectra's sections (renderSections) instead of passages. */
+  vectraSections?: boolean;
+  /** With vectraSections, render overlapping chunks (default true). */
+  overlappingChunks?: boolean;
 }
 
 export interface LocalDocumentIndexConfig extends EngineOptions {
@@ -237,6 +253,8 @@ export declare class LocalDocumentResult extends LocalDocument {
   get score(): number;
   renderAllSections(maxTokens: number): Promise<DocumentTextSection[]>;
   renderSections(maxTokens: number, maxSections: number, overlappingChunks?: boolean): Promise<DocumentTextSection[]>;
+  /** Folio's: the best passages, whole lines cut from the text around what the query matched. */
+  render(options?: RenderOptions): Promise<DocumentTextSection[]>;
 }
 
 export declare class TextSplitter {

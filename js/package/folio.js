@@ -121,6 +121,9 @@ export class LocalDocumentResult extends LocalDocument {
   }
   get chunks() { return this._chunks; }
   get score() { return this._score; }
+  // Folio's: the best passages, whole lines around what the query matched
+  // (options: maxTokens 400, maxSections 1; vectraSections for Vectra's).
+  render(options) { return call(this, "render", options); }
   renderAllSections(maxTokens) { return call(this, "renderAllSections", maxTokens); }
   renderSections(maxTokens, maxSections, overlappingChunks = true) {
     return call(this, "renderSections", maxTokens, maxSections, overlappingChunks);
