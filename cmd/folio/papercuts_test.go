@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -32,6 +34,20 @@ func TestFirstHourPapercuts(t *testing.T) {
 	r := must(t, dir, 1, "query", "nothere", "x")
 	if strings.Count(r.stderr, "no index") != 1 || strings.Contains(r.stderr, "does not exist") {
 		t.Errorf("query of a missing index: %q", r.stderr)
+	}
+	// Errors from the library carry no internal package prefix.
+	must(t, dir, 0, "create", "broken", "--hash-dims", "16")
+	if err := os.WriteFile(filepath.Join(dir, "broken", "index.json"), []byte(`{"broken`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"query", "ix", "x", "--filter", `{"a": {"$foo": 1}}`},
+		{"stats", "broken"},
+		{"query", "broken", "x"},
+	} {
+		if r := folioIn(t, dir, args...); r.code == 0 || strings.Contains(r.stderr, "core:") {
+			t.Errorf("folio %v: exit %d, %q; want an error without core:", args, r.code, r.stderr)
+		}
 	}
 	// A usage error points to the command's own help.
 	r = must(t, dir, 2, "query", "ix", "x", "--format", "nonsense")
