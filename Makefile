@@ -222,7 +222,7 @@ ONNXRUNTIME_LIB := .cache/onnxruntime/$(ONNXRUNTIME_VERSION)/$(ONNXRUNTIME_LIBNA
 
 .PHONY: onnxruntime
 onnxruntime: $(ONNXRUNTIME_LIB)
-test test-short isolated bench: onnxruntime browser-tools vectra-browser ort-web typescript
+test test-short isolated bench: onnxruntime browser-tools vectra-browser ort-web typescript js-package
 
 ## test/<module>: one module's tests, with the race detector, fetching only
 ## the tools that module needs (make test/core, make test/adapters/grpc).
@@ -230,6 +230,7 @@ test/%:
 	cd $* && $(GO) test -race -count=1 ./...
 test/js test/browser test/adapters/storage-idb test/adapters/fetch-browser test/examples: browser-tools
 test/js test/examples: vectra-browser ort-web typescript
+test/js: js-package
 test/adapters/embed-onnx test/cmd/folio test/js test/examples: onnxruntime
 
 ## lint/<module>: go vet and staticcheck over one module.
@@ -252,6 +253,7 @@ ESBUILD_VERSION := 0.25.12
 SHAJS_VERSION := 2.4.12
 VECTRA_BROWSER := .cache/vectra-browser/vectra.js
 export FOLIO_VECTRA_BROWSER_BUNDLE := $(CURDIR)/$(VECTRA_BROWSER)
+export FOLIO_ESBUILD := $(CURDIR)/.cache/vectra-browser/node_modules/.bin/esbuild
 .PHONY: vectra-browser
 vectra-browser: $(VECTRA_BROWSER)
 $(VECTRA_BROWSER): scripts/vectra-browser/crypto.js
@@ -319,6 +321,21 @@ js: ort-web
 	cd js && GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o ../$(JS_DIST)/folio.wasm .
 	cp js/package/* "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(addprefix $(ORT_WEB_DIR)/,$(ORT_WEB_FILES)) $(JS_DIST)/
 	@ls -l $(JS_DIST)/folio.wasm | awk '{ printf "folio.wasm: %.1f MB, ", $$5 / 1e6 }'; gzip -9c $(JS_DIST)/folio.wasm | wc -c | awk '{ printf "%.1f MB gzipped\n", $$1 / 1e6 }'
+
+## js-package: the npm package of Folio's JavaScript module, packed by npm
+## into $(JS_PACKAGE)/foliovec-folio-<version>.tgz (the version is
+## folio.Version, the Go modules'). onnxruntime-web is an optional peer
+## dependency, not in the tarball.
+JS_PACKAGE := .cache/js-package
+FOLIO_VERSION := $(shell awk -F'"' '/^const Version/ { print $$2 }' version.go)
+export FOLIO_JS_PACKAGE := $(CURDIR)/$(JS_PACKAGE)/foliovec-folio-$(FOLIO_VERSION).tgz
+.PHONY: js-package
+js-package: js
+	@rm -rf $(JS_PACKAGE) && mkdir -p $(JS_PACKAGE)/package
+	cp $(addprefix $(JS_DIST)/,folio.js folio.d.ts bridge.js transformers.js wasm_exec.js folio.wasm) js/npm/README.md $(JS_PACKAGE)/package/
+	sed -e 's/@VERSION@/$(FOLIO_VERSION)/' -e 's/@ORT_WEB_VERSION@/$(ORT_WEB_VERSION)/' js/npm/package.json.in > $(JS_PACKAGE)/package/package.json
+	cd $(JS_PACKAGE)/package && npm pack --silent --pack-destination .. >/dev/null
+	@ls -l $(FOLIO_JS_PACKAGE) | awk '{ printf "%s: %.1f MB\n", $$NF, $$5 / 1e6 }'
 
 ## browser-tools: what the browser tests need, each installed when missing:
 ## Debian's Chromium and wasmbrowsertest.

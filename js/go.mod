@@ -3,6 +3,7 @@ module github.com/foliovec/folio/js
 go 1.26
 
 require (
+	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/foliovec/folio/adapters/codec-json v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/codec-pb v0.0.0-00010101000000-000000000000
@@ -15,7 +16,6 @@ require (
 )
 
 require (
-	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/dlclark/regexp2 v1.10.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
 	github.com/google/uuid v1.3.0 // indirect

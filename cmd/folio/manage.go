@@ -364,11 +364,13 @@ func (a *app) migrateCommand() *cobra.Command {
 }
 
 // version is the module version of this build, "(devel)" from a checkout.
+// version is the module version folio was built at, or folio.Version for a
+// build from a checkout.
 func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
-	return "(devel)"
+	return folio.Version
 }
 
 func (a *app) versionCommand() *cobra.Command {

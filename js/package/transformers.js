@@ -12,12 +12,21 @@ const DEFAULT_MODEL_PATH = "/models/";
 
 let ortPromise;
 
+// onnxruntime-web's two files, looked for beside this module (make js puts
+// them there; a bundled page serves them beside folio.wasm). The names are
+// not literals in import() or new URL(), so bundlers neither bundle the
+// 12 MB runtime into every page nor fail on a package without it: a page
+// that never creates a TransformersEmbeddings never loads it.
+const ORT_MODULE = "ort.wasm.bundle.min.mjs";
+const ORT_WASM = "ort-wasm-simd-threaded.wasm";
+const beside = (name) => new URL("./" + name, import.meta.url).href;
+
 // loadOrt imports onnxruntime-web (its WebAssembly build) from beside this
 // module, once, and points it at its .wasm file there.
 function loadOrt() {
-  ortPromise ??= import("./ort.wasm.bundle.min.mjs").then((ort) => {
+  ortPromise ??= import(/* @vite-ignore */ /* webpackIgnore: true */ beside(ORT_MODULE)).then((ort) => {
     // The bundle carries its JavaScript glue; only the .wasm is fetched.
-    ort.env.wasm.wasmPaths = { wasm: new URL("./ort-wasm-simd-threaded.wasm", import.meta.url).href };
+    ort.env.wasm.wasmPaths = { wasm: beside(ORT_WASM) };
     if (!globalThis.crossOriginIsolated) ort.env.wasm.numThreads = 1;
     return ort;
   });
