@@ -355,7 +355,7 @@ func (ix *LocalIndex) BeginUpdate(ctx context.Context) error {
 	}
 	defer ix.mu.Unlock()
 	if _, err := ix.beginLocked(ctx); err != nil {
-		return wrapOp(ctx, "begin update", ix.folder, err)
+		return WrapOp(ctx, "begin update", ix.folder, err)
 	}
 	return nil
 }
@@ -387,10 +387,10 @@ func (ix *LocalIndex) EndUpdate(ctx context.Context) error {
 	}
 	defer ix.mu.Unlock()
 	if ix.update == nil {
-		return wrapOp(ctx, "end update", ix.folder, ErrNoUpdate)
+		return WrapOp(ctx, "end update", ix.folder, ErrNoUpdate)
 	}
 	if err := ix.commitLocked(ctx); err != nil {
-		return wrapOp(ctx, "end update", ix.folder, err)
+		return WrapOp(ctx, "end update", ix.folder, err)
 	}
 	return nil
 }

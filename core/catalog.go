@@ -117,7 +117,7 @@ func (d *LocalDocumentIndex) catalog(ctx context.Context, op, key string) (*Docu
 	}
 	if c := d.cat.Load(); c != nil && d.cur.Load() != nil {
 		if err := d.refresh(ctx); err != nil {
-			return nil, wrapOp(ctx, op, key, err)
+			return nil, WrapOp(ctx, op, key, err)
 		}
 		if c := d.cat.Load(); c != nil && d.cur.Load() != nil {
 			return c, nil
@@ -129,7 +129,7 @@ func (d *LocalDocumentIndex) catalog(ctx context.Context, op, key string) (*Docu
 	defer d.mu.Unlock()
 	c, err := d.catalogLocked(ctx)
 	if err != nil {
-		return nil, wrapOp(ctx, op, key, err)
+		return nil, WrapOp(ctx, op, key, err)
 	}
 	return c, nil
 }

@@ -94,7 +94,7 @@ func (doc *LocalDocument) loadText(ctx context.Context) (*render.Text, error) {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return nil, err
 	}
-	return nil, wrapOp(ctx, "read text of document", doc.uri, err)
+	return nil, WrapOp(ctx, "read text of document", doc.uri, err)
 }
 
 // GetLength returns the document's length in tokens: exact for texts of at
@@ -137,7 +137,7 @@ func (doc *LocalDocument) HasMetadata(ctx context.Context) (bool, error) {
 	}
 	ok, err := doc.storage.PathExists(ctx, p)
 	if err != nil {
-		return false, wrapOp(ctx, "has metadata of document", doc.uri, err)
+		return false, WrapOp(ctx, "has metadata of document", doc.uri, err)
 	}
 	return ok, nil
 }
@@ -157,18 +157,18 @@ func (doc *LocalDocument) LoadMetadata(ctx context.Context) (Metadata, error) {
 	}
 	p, err := doc.file(doc.codec.Extension())
 	if err != nil {
-		return nil, wrapOp(ctx, "load metadata of document", doc.uri, err)
+		return nil, WrapOp(ctx, "load metadata of document", doc.uri, err)
 	}
 	raw, err := doc.storage.ReadFile(ctx, p)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err
 		}
-		return nil, wrapOp(ctx, "read metadata of document", doc.uri, err)
+		return nil, WrapOp(ctx, "read metadata of document", doc.uri, err)
 	}
 	md, err := doc.codec.DeserializeMetadata(raw)
 	if err != nil {
-		return nil, wrapOp(ctx, "decode metadata of document", doc.uri, err)
+		return nil, WrapOp(ctx, "decode metadata of document", doc.uri, err)
 	}
 	if md == nil {
 		md = Metadata{}

@@ -189,7 +189,7 @@ func (d *LocalDocumentIndex) IsCatalogCreated(ctx context.Context) (bool, error)
 	}
 	ok, err := d.Storage().PathExists(ctx, d.catalogPath())
 	if err != nil {
-		return false, wrapOp(ctx, "is catalog created", d.catalogPath(), err)
+		return false, WrapOp(ctx, "is catalog created", d.catalogPath(), err)
 	}
 	return ok, nil
 }

@@ -99,7 +99,7 @@ func (d *LocalDocumentIndex) upsertDocuments(ctx context.Context, op, key string
 		o = *opts
 	}
 	if o.Concurrency < 0 || o.BatchSize < 0 {
-		return nil, wrapOp(ctx, op, key, fmt.Errorf("concurrency %d, batch size %d: %w", o.Concurrency, o.BatchSize, ErrInvalidArgument))
+		return nil, WrapOp(ctx, op, key, fmt.Errorf("concurrency %d, batch size %d: %w", o.Concurrency, o.BatchSize, ErrInvalidArgument))
 	}
 	if o.Concurrency == 0 {
 		o.Concurrency = defaultUpsertConcurrency
@@ -111,7 +111,7 @@ func (d *LocalDocumentIndex) upsertDocuments(ctx context.Context, op, key string
 		o.CommitInterval = defaultUpsertCommitInterval
 	}
 	if d.embeddings == nil {
-		return nil, wrapOp(ctx, op, key, d.noModel())
+		return nil, WrapOp(ctx, op, key, d.noModel())
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -122,7 +122,7 @@ func (d *LocalDocumentIndex) upsertDocuments(ctx context.Context, op, key string
 	for i, in := range docs {
 		md, hash, err := cleanDocument(in.Text, in.DocType, in.Metadata)
 		if err != nil {
-			return nil, wrapOp(ctx, op, in.URI, err)
+			return nil, WrapOp(ctx, op, in.URI, err)
 		}
 		run.docs[i] = bulkDoc{in: in, md: md, hash: hash}
 		last[in.URI] = i
@@ -165,7 +165,7 @@ func (d *LocalDocumentIndex) upsertDocuments(ctx context.Context, op, key string
 	}
 	run.report()
 	if err != nil {
-		return run.out, wrapOp(ctx, op, key, err)
+		return run.out, WrapOp(ctx, op, key, err)
 	}
 	return run.out, nil
 }

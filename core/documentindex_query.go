@@ -70,9 +70,9 @@ func (d *LocalDocumentIndex) QueryDocumentsBatch(ctx context.Context, queries []
 func (d *LocalDocumentIndex) queryDocuments(ctx context.Context, op string, queries []DocumentQuery) ([][]*LocalDocumentResult, error) {
 	fail := func(i int, err error) error {
 		if len(queries) == 1 {
-			return wrapOp(ctx, op, queries[0].Query, err)
+			return WrapOp(ctx, op, queries[0].Query, err)
 		}
-		return fmt.Errorf("%w (query %d)", wrapOp(ctx, op, queries[i].Query, err), i)
+		return fmt.Errorf("%w (query %d)", WrapOp(ctx, op, queries[i].Query, err), i)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err // unchanged, as every method returns ctx's error

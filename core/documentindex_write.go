@@ -364,7 +364,7 @@ func (d *LocalDocumentIndex) deleteDocuments(ctx context.Context, op, key string
 		return nil
 	})
 	if err != nil {
-		return nil, wrapOp(ctx, op, key, err)
+		return nil, WrapOp(ctx, op, key, err)
 	}
 	return removed, nil
 }

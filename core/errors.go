@@ -3,7 +3,7 @@ package core
 import (
 	"context"
 	"errors"
-	"fmt"
+	"strconv"
 
 	"github.com/foliovec/folio/core/internal/errs"
 	"github.com/foliovec/folio/core/internal/filter"
@@ -40,12 +40,34 @@ var (
 	ErrPartiallyMigrated = errors.New("index is partially migrated")
 )
 
-// wrapOp is the one funnel of core's errors: it returns the error of an
-// operation op on key ("" for none) as "<op> <key>: <err>", naming
-// both once, except that an error caused by ctx ending is returned as
-// ctx's own error, unchanged (context.Canceled or
-// context.DeadlineExceeded, not wrapped), whatever reported it.
-func wrapOp(ctx context.Context, op, key string, err error) error {
+// Error is a failed operation, as fs.PathError is for files: Op names the
+// operation ("insert item", "query documents", "create index"),
+// Key what it was done to (an item id, a query, a path; "" for nothing in
+// particular), and Err what went wrong. Its message is "<op> <key>: <err>"
+// (the key quoted) or "<op>: <err>". Sentinels are matched through Unwrap
+// with errors.Is; errors.As finds the *Error for its Op and Key.
+type Error struct {
+	Op  string
+	Key string
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Key == "" {
+		return e.Op + ": " + e.Err.Error()
+	}
+	return e.Op + " " + strconv.Quote(e.Key) + ": " + e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e *Error) Unwrap() error { return e.Err }
+
+// WrapOp is the one funnel of Folio's errors (core, core/manager and
+// core/migrate): it returns err as the *Error of operation op on key, except
+// that nil is nil and an error caused by ctx ending is returned as ctx's own
+// error, unchanged (context.Canceled or context.DeadlineExceeded, not
+// wrapped), whatever reported it.
+func WrapOp(ctx context.Context, op, key string, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -55,8 +77,5 @@ func wrapOp(ctx context.Context, op, key string, err error) error {
 	if err == context.Canceled || err == context.DeadlineExceeded {
 		return err
 	}
-	if key == "" {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	return fmt.Errorf("%s %q: %w", op, key, err)
+	return &Error{Op: op, Key: key, Err: err}
 }

@@ -52,7 +52,7 @@ func (ix *LocalIndex) ListItemsByMetadata(ctx context.Context, f Filter) ([]Inde
 	}
 	sel, err := ix.selection(s, f)
 	if err != nil {
-		return nil, wrapOp(ctx, "list items by metadata", "", err)
+		return nil, WrapOp(ctx, "list items by metadata", "", err)
 	}
 	out := []IndexItem{}
 	sel.Each(func(slot int32) { out = append(out, s.item(int(slot))) })

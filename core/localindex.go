@@ -294,26 +294,26 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 	}
 	defer ix.mu.Unlock()
 	if err := ix.storage.CreateFolder(ctx, ix.folder); err != nil {
-		return wrapOp(ctx, "create index", p, err)
+		return WrapOp(ctx, "create index", p, err)
 	}
 	unlock, err := ix.lockFolder(ctx)
 	if err != nil {
-		return wrapOp(ctx, "create index", p, err)
+		return WrapOp(ctx, "create index", p, err)
 	}
 	defer unlock()
 	exists, err := ix.storage.PathExists(ctx, p)
 	if err != nil {
-		return wrapOp(ctx, "create index", p, err)
+		return WrapOp(ctx, "create index", p, err)
 	}
 	if exists {
 		if cfg.OpenIfExists {
 			return nil
 		}
 		if !cfg.DeleteIfExists {
-			return wrapOp(ctx, "create index", p, ErrIndexExists)
+			return WrapOp(ctx, "create index", p, ErrIndexExists)
 		}
 		if err := ix.deleteIndexLocked(ctx); err != nil {
-			return wrapOp(ctx, "create index", p, err)
+			return WrapOp(ctx, "create index", p, err)
 		}
 	}
 	version := cfg.Version
@@ -330,7 +330,7 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 		if derr := ix.storage.DeleteFile(context.WithoutCancel(ctx), p); derr != nil {
 			ix.log.Warn("create index: remove partial index file", "path", p, "err", derr)
 		}
-		return wrapOp(ctx, "create index", p, err)
+		return WrapOp(ctx, "create index", p, err)
 	}
 	ix.cur.Store(s)
 	return nil
@@ -345,11 +345,11 @@ func (ix *LocalIndex) DeleteIndex(ctx context.Context) error {
 	defer ix.mu.Unlock()
 	unlock, err := ix.lockFolder(ctx)
 	if err != nil {
-		return wrapOp(ctx, "delete index", ix.folder, err)
+		return WrapOp(ctx, "delete index", ix.folder, err)
 	}
 	defer unlock()
 	if err := ix.deleteIndexLocked(ctx); err != nil {
-		return wrapOp(ctx, "delete index", ix.folder, err)
+		return WrapOp(ctx, "delete index", ix.folder, err)
 	}
 	return nil
 }
@@ -374,7 +374,7 @@ func (ix *LocalIndex) IsIndexCreated(ctx context.Context) (bool, error) {
 	}
 	ok, err := ix.storage.PathExists(ctx, ix.indexPath())
 	if err != nil {
-		return false, wrapOp(ctx, "is index created", ix.indexPath(), err)
+		return false, WrapOp(ctx, "is index created", ix.indexPath(), err)
 	}
 	return ok, nil
 }
@@ -397,7 +397,7 @@ func (ix *LocalIndex) snapshot(ctx context.Context, op string) (*snapshot, error
 	}
 	if s := ix.cur.Load(); s != nil {
 		if err := ix.refresh(ctx); err != nil {
-			return nil, wrapOp(ctx, op, "", err)
+			return nil, WrapOp(ctx, op, "", err)
 		}
 		if s := ix.cur.Load(); s != nil {
 			return s, nil
@@ -409,7 +409,7 @@ func (ix *LocalIndex) snapshot(ctx context.Context, op string) (*snapshot, error
 	defer ix.mu.Unlock()
 	s, err := ix.loadLocked(ctx)
 	if err != nil {
-		return nil, wrapOp(ctx, op, "", err)
+		return nil, WrapOp(ctx, op, "", err)
 	}
 	return s, nil
 }

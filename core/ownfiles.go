@@ -89,31 +89,31 @@ func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 	defer ix.mu.Unlock()
 	unlock, err := ix.lockFolder(ctx)
 	if err != nil {
-		return rep, wrapOp(ctx, op, ix.folder, err)
+		return rep, WrapOp(ctx, op, ix.folder, err)
 	}
 	defer unlock()
 	s, err := ix.loadLocked(ctx)
 	if err != nil {
-		return rep, wrapOp(ctx, op, ix.folder, err)
+		return rep, WrapOp(ctx, op, ix.folder, err)
 	}
 	// What other processes committed is kept too.
 	if changed, err := ix.watch.Changed(ctx); err != nil {
-		return rep, wrapOp(ctx, op, ix.folder, err)
+		return rep, WrapOp(ctx, op, ix.folder, err)
 	} else if changed {
 		if s, err = ix.readLocked(ctx, true); err != nil {
-			return rep, wrapOp(ctx, op, ix.folder, err)
+			return rep, WrapOp(ctx, op, ix.folder, err)
 		}
 	}
 	if ix.strays {
 		// The file on disk still holds stray chunks whose files are about
 		// to go: write it as this process sees it first.
 		if err := ix.save(ctx, s); err != nil {
-			return rep, wrapOp(ctx, op, ix.folder, err)
+			return rep, WrapOp(ctx, op, ix.folder, err)
 		}
 	}
 	keep, err := ix.namedFiles(ctx, s)
 	if err != nil {
-		return rep, wrapOp(ctx, op, ix.folder, err)
+		return rep, WrapOp(ctx, op, ix.folder, err)
 	}
 	documents := ix.part != nil
 	// Dropped files whose time is not up yet are kept for the readers
@@ -133,7 +133,7 @@ func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 	rep.TempFiles = ix.removeStaleTemps(ctx)
 	list, err := ix.storage.ListFiles(ctx, ix.folder, ListFilesOnly)
 	if err != nil {
-		return rep, wrapOp(ctx, op, ix.folder, err)
+		return rep, WrapOp(ctx, op, ix.folder, err)
 	}
 	ext := ix.codec.Extension()
 	for _, fd := range list {

@@ -74,7 +74,7 @@ func (ix *LocalIndex) query(ctx context.Context, q ItemQuery, retries int) ([]Qu
 	}
 	sel, err := ix.selection(s, q.Filter)
 	if err != nil {
-		return nil, wrapOp(ctx, op, "", err)
+		return nil, WrapOp(ctx, op, "", err)
 	}
 	if q.TopK <= 0 {
 		return []QueryResult{}, nil
@@ -91,7 +91,7 @@ func (ix *LocalIndex) query(ctx context.Context, q ItemQuery, retries int) ([]Qu
 		return ix.query(ctx, q, retries-1)
 	}
 	if err != nil {
-		return nil, wrapOp(ctx, op, "", err)
+		return nil, WrapOp(ctx, op, "", err)
 	}
 	return results, nil
 }
@@ -138,7 +138,7 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 			return nil, fmt.Errorf("%w (query %d)", err, i)
 		}
 		if sels[i], err = ix.selection(s, q.Filter); err != nil {
-			return nil, fmt.Errorf("%w (query %d)", wrapOp(ctx, op, "", err), i)
+			return nil, fmt.Errorf("%w (query %d)", WrapOp(ctx, op, "", err), i)
 		}
 	}
 	hits := make([][]topk.Scored, len(queries))
@@ -180,7 +180,7 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 			return ix.queryItemsBatch(ctx, queries, retries-1)
 		}
 		if err != nil {
-			return nil, wrapOp(ctx, op, "", err)
+			return nil, WrapOp(ctx, op, "", err)
 		}
 	}
 	return out, nil

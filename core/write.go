@@ -89,9 +89,9 @@ func (ix *LocalIndex) putItem(ctx context.Context, op string, item IndexItem, un
 		return out, nil
 	case given == "":
 		// The generated id means nothing to the caller: name none.
-		return IndexItem{}, wrapOp(ctx, op+" (new id)", "", err)
+		return IndexItem{}, WrapOp(ctx, op+" (new id)", "", err)
 	}
-	return IndexItem{}, wrapOp(ctx, op, given, err)
+	return IndexItem{}, WrapOp(ctx, op, given, err)
 }
 
 // BatchInsertItems inserts every item in one batch of its own, all or
@@ -107,7 +107,7 @@ func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) (
 	defer ix.mu.Unlock()
 	b, err := ix.beginLocked(ctx)
 	if err != nil {
-		return nil, wrapOp(ctx, op, ix.folder, err)
+		return nil, WrapOp(ctx, op, ix.folder, err)
 	}
 	if b.base.len() == 0 && len(items) > 0 {
 		// Filling an empty index: the vectors go into one slab that the
@@ -137,9 +137,9 @@ func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) (
 			var err error
 			if out[i], err = ix.addItem(ctx, b, item, true, nil); err != nil {
 				if !given[i] {
-					return wrapOp(ctx, fmt.Sprintf("%s: item %d (new id)", op, i), "", err)
+					return WrapOp(ctx, fmt.Sprintf("%s: item %d (new id)", op, i), "", err)
 				}
-				return wrapOp(ctx, fmt.Sprintf("%s: item %d", op, i), item.ID, err)
+				return WrapOp(ctx, fmt.Sprintf("%s: item %d", op, i), item.ID, err)
 			}
 		}
 		return nil
@@ -150,7 +150,7 @@ func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) (
 	}
 	if err := ix.commitLocked(ctx); err != nil {
 		ix.cancelLocked(ctx)
-		return nil, wrapOp(ctx, op, ix.folder, err)
+		return nil, WrapOp(ctx, op, ix.folder, err)
 	}
 	return out, nil
 }
@@ -160,7 +160,7 @@ func (ix *LocalIndex) BatchInsertItems(ctx context.Context, items []IndexItem) (
 func (ix *LocalIndex) DeleteItem(ctx context.Context, id string) error {
 	err := ix.write(ctx, func(b *batch) (bool, error) { return b.remove(id), nil })
 	if err != nil {
-		return wrapOp(ctx, "delete item", id, err)
+		return WrapOp(ctx, "delete item", id, err)
 	}
 	return nil
 }
@@ -181,7 +181,7 @@ func (ix *LocalIndex) DeleteItems(ctx context.Context, ids []string) error {
 		return changed, nil
 	})
 	if err != nil {
-		return wrapOp(ctx, "delete items", ix.folder, err)
+		return WrapOp(ctx, "delete items", ix.folder, err)
 	}
 	return nil
 }

@@ -151,7 +151,7 @@ type Manager struct {
 // indexes. A nil Storage, no Formats or a DefaultFormat not among them is
 // ErrInvalidArgument.
 func New(cfg Config) (*Manager, error) {
-	const op = "manager: new"
+	const op = "new index manager"
 	if cfg.Storage == nil {
 		return nil, fmt.Errorf("%s: a storage is required: %w", op, core.ErrInvalidArgument)
 	}
@@ -197,7 +197,7 @@ func (m *Manager) Initialize(ctx context.Context) error {
 		name := pathutil.Basename(m.cfg.IndexPath)
 		mi, err := m.open(ctx, name, m.cfg.IndexPath)
 		if err != nil {
-			return wrapOp(ctx, "initialize index manager: open", m.cfg.IndexPath, err)
+			return core.WrapOp(ctx, "initialize index manager: open", m.cfg.IndexPath, err)
 		}
 		m.add(mi)
 		return nil
@@ -256,7 +256,7 @@ func (m *Manager) Rescan(ctx context.Context) error {
 		entries, err = nil, nil
 	}
 	if err != nil {
-		return wrapOp(ctx, "rescan", m.cfg.RootDir, err)
+		return core.WrapOp(ctx, "rescan", m.cfg.RootDir, err)
 	}
 	present := map[string]bool{}
 	for _, e := range entries {
@@ -394,7 +394,7 @@ func (m *Manager) GetIndex(name string) (*Index, bool) {
 func (m *Manager) RequireIndex(name string) (*Index, error) {
 	mi, ok := m.GetIndex(name)
 	if !ok {
-		return nil, fmt.Errorf("manager: index %q: %w", name, core.ErrIndexNotFound)
+		return nil, &core.Error{Op: "index", Key: name, Err: core.ErrIndexNotFound}
 	}
 	return mi, nil
 }
@@ -407,7 +407,7 @@ func (m *Manager) RequireDocumentIndex(name string) (*Index, error) {
 		return nil, err
 	}
 	if !mi.IsDocumentIndex() {
-		return nil, fmt.Errorf("manager: index %q: %w", name, core.ErrNotDocumentIndex)
+		return nil, &core.Error{Op: "index", Key: name, Err: core.ErrNotDocumentIndex}
 	}
 	return mi, nil
 }
@@ -424,17 +424,17 @@ func (m *Manager) CreateIndex(ctx context.Context, name string, cfg CreateConfig
 		return nil, err
 	}
 	if err := validIndexName(name); err != nil {
-		return nil, wrapOp(ctx, op, name, err)
+		return nil, core.WrapOp(ctx, op, name, err)
 	}
 	format := cfg.Format
 	if format == "" {
 		format = m.cfg.DefaultFormat
 	}
 	if _, ok := m.cfg.Formats[format]; !ok {
-		return nil, wrapOp(ctx, op, name, fmt.Errorf("unknown format %q (known: %q): %w", format, slices.Sorted(maps.Keys(m.cfg.Formats)), core.ErrInvalidArgument))
+		return nil, core.WrapOp(ctx, op, name, fmt.Errorf("unknown format %q (known: %q): %w", format, slices.Sorted(maps.Keys(m.cfg.Formats)), core.ErrInvalidArgument))
 	}
 	if cfg.ChunkSize < 0 || cfg.ChunkOverlap < 0 || cfg.Version < 0 {
-		return nil, wrapOp(ctx, op, name, fmt.Errorf("version %d, chunk size %d and overlap %d must not be negative: %w", cfg.Version, cfg.ChunkSize, cfg.ChunkOverlap, core.ErrInvalidArgument))
+		return nil, core.WrapOp(ctx, op, name, fmt.Errorf("version %d, chunk size %d and overlap %d must not be negative: %w", cfg.Version, cfg.ChunkSize, cfg.ChunkOverlap, core.ErrInvalidArgument))
 	}
 	var folder string
 	switch {
@@ -443,16 +443,16 @@ func (m *Manager) CreateIndex(ctx context.Context, name string, cfg CreateConfig
 	case m.cfg.RootDir != "":
 		folder = pathutil.Join(m.cfg.RootDir, name)
 	default:
-		return nil, wrapOp(ctx, op, name, fmt.Errorf("no root folder configured: %w", core.ErrInvalidArgument))
+		return nil, core.WrapOp(ctx, op, name, fmt.Errorf("no root folder configured: %w", core.ErrInvalidArgument))
 	}
 	m.changeMu.Lock()
 	defer m.changeMu.Unlock()
 	if m.loaded(name) {
-		return nil, wrapOp(ctx, op, name, core.ErrIndexExists)
+		return nil, core.WrapOp(ctx, op, name, core.ErrIndexExists)
 	}
 	mi, err := m.newManaged(ctx, name, format, folder, cfg.IsDocumentIndex, cfg.ChunkSize, cfg.ChunkOverlap)
 	if err != nil {
-		return nil, wrapOp(ctx, op, name, err)
+		return nil, core.WrapOp(ctx, op, name, err)
 	}
 	version := max(cfg.Version, 1)
 	if mi.Documents != nil {
@@ -461,7 +461,7 @@ func (m *Manager) CreateIndex(ctx context.Context, name string, cfg CreateConfig
 		err = mi.Index.CreateIndex(ctx, core.CreateIndexConfig{Version: version})
 	}
 	if err != nil {
-		return nil, wrapOp(ctx, op, name, err)
+		return nil, core.WrapOp(ctx, op, name, err)
 	}
 	m.add(mi)
 	return mi, nil
@@ -494,7 +494,7 @@ func (m *Manager) DeleteIndex(ctx context.Context, name string) error {
 		err = mi.Index.DeleteIndex(ctx)
 	}
 	if err != nil {
-		return wrapOp(ctx, "delete index", name, err)
+		return core.WrapOp(ctx, "delete index", name, err)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -552,11 +552,3 @@ func validIndexName(name string) error {
 	return nil
 }
 
-// wrapOp returns the error of operation op on key as "manager: <op> <key>:
-// <err>", except that an error caused by ctx ending is ctx's own error.
-func wrapOp(ctx context.Context, op, key string, err error) error {
-	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-		return ctxErr
-	}
-	return fmt.Errorf("manager: %s %q: %w", op, key, err)
-}

@@ -40,7 +40,7 @@ func DetectCodec(ctx context.Context, folderPath string, storage core.FileStorag
 		seen[ext] = true
 		ok, err := storage.PathExists(ctx, pathutil.Join(folderPath, indexFileName(c)))
 		if err != nil {
-			return nil, wrapOp(ctx, "detect codec in", folderPath, err)
+			return nil, core.WrapOp(ctx, "detect codec in", folderPath, err)
 		}
 		if ok {
 			found = append(found, c)
@@ -106,12 +106,12 @@ func Index(ctx context.Context, folderPath string, from, to core.IndexCodec, sto
 	if from.Extension() != to.Extension() {
 		unlock, err := share.Lock(ctx, storage, folderPath)
 		if err != nil {
-			return wrapOp(ctx, "migrate index in", folderPath, err)
+			return core.WrapOp(ctx, "migrate index in", folderPath, err)
 		}
 		defer unlock()
 	}
 	if err := m.run(); err != nil {
-		return wrapOp(ctx, "migrate index from "+from.Extension()+" to "+to.Extension()+" in", folderPath, err)
+		return core.WrapOp(ctx, "migrate index from "+from.Extension()+" to "+to.Extension()+" in", folderPath, err)
 	}
 	return nil
 }
@@ -376,11 +376,3 @@ func (m *migration) write(name string, encode func() ([]byte, error)) error {
 	return nil
 }
 
-// wrapOp returns the error of operation op on key as "<op> <key>:
-// <err>", except that an error caused by ctx ending is ctx's own error.
-func wrapOp(ctx context.Context, op, key string, err error) error {
-	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-		return ctxErr
-	}
-	return fmt.Errorf("%s %q: %w", op, key, err)
-}
