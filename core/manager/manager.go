@@ -551,4 +551,3 @@ func validIndexName(name string) error {
 	}
 	return nil
 }
-

@@ -375,4 +375,3 @@ func (m *migration) write(name string, encode func() ([]byte, error)) error {
 	m.written[name] = true
 	return nil
 }
-
