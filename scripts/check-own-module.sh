@@ -1,30 +1,31 @@
 #!/usr/bin/env bash
 # Uses Folio as the README tells a new user to, in empty folders outside the
 # repository, so the README cannot drift from the code. Run by `make test`.
-#  1. The workspace recipe under "Using Folio from your own module", run word
-#     for word (with /path/to/folio replaced by this checkout), with the first
-#     Go program of the README saved as main.go where the recipe says so.
+#  1. The workspace recipe under the README's "Installing", run word for
+#     word (with /path/to/folio replaced by this checkout), with the first Go
+#     program of the README saved as main.go where the recipe says so.
 #  2. The replace-lines variant: the same program through go.mod replaces and
 #     go mod tidy.
-#  3. Every other Go program in the README is built (js/wasm ones for
-#     js/wasm), and the plain-index one is run.
+#  3. Every other Go program in the README and in docs/*.md is built
+#     (js/wasm ones for js/wasm), and the plain-index one is run.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 readme="$repo/README.md"
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 
-# Every ```go block of the README, in order, as blocks/NN.go.
+# Every ```go block of the README, then of docs/*.md, in order, as
+# blocks/NN.go.
 mkdir -p "$work/blocks"
 awk -v dir="$work/blocks" '
 	/^```go$/ { n++; f = sprintf("%s/%02d.go", dir, n); inb = 1; next }
 	inb && /^```$/ { inb = 0; close(f); next }
-	inb { print > f }' "$readme"
+	inb { print > f }' "$readme" "$repo"/docs/*.md
 first="$work/blocks/01.go"
 [ -s "$first" ] || { echo "README.md has no Go program"; exit 1; }
-# The recipe: the first ```sh block under "Using Folio from your own module".
+# The recipe: the first ```sh block under "Installing".
 recipe=$(awk '
-	/^## Using Folio from your own module/ { sec = 1; next }
+	/^## Installing/ { sec = 1; next }
 	sec && /^## / { exit }
 	sec && /^```sh$/ { inb = 1; next }
 	inb && /^```$/ { exit }
@@ -65,21 +66,23 @@ out=$(cd "$work/with-replace" && GOWORK=off go run . 2>&1) || { echo "$out"; exi
 check_first "$out"
 echo "own module (replace lines): $(printf '%s\n' "$out" | head -n 1)"
 
-# 3. Every other README program builds in the recipe's module; the plain
-#    index program also runs.
+# 3. Every other program of the README and docs/ builds in the recipe's
+#    module; the plain index program also runs.
 for f in "$work"/blocks/*.go; do
 	n=$(basename "$f" .go)
 	[ "$f" = "$first" ] && continue
 	mkdir -p "$mod/samples/$n"
 	cp "$f" "$mod/samples/$n/main.go"
 	if grep -q '^//go:build js && wasm' "$f"; then
-		(cd "$mod" && GOWORK= GOOS=js GOARCH=wasm go build -o /dev/null "./samples/$n") || { echo "README program $n (js/wasm) does not build"; exit 1; }
+		(cd "$mod" && GOWORK= GOOS=js GOARCH=wasm go build -o /dev/null "./samples/$n") || { echo "program $n of the README or docs/ (js/wasm) does not build"; exit 1; }
 	else
-		(cd "$mod" && GOWORK= go build -o /dev/null "./samples/$n") || { echo "README program $n does not build"; exit 1; }
+		(cd "$mod" && GOWORK= go build -o /dev/null "./samples/$n") || { echo "program $n of the README or docs/ does not build"; exit 1; }
 	fi
 done
-echo "README programs: $(ls "$work"/blocks | wc -l) build"
-out=$(cd "$mod" && GOWORK= go run ./samples/02 2>&1) || { echo "$out"; exit 1; }
+echo "README and docs programs: $(ls "$work"/blocks | wc -l) build"
+plain=$(grep -l 'folio.NewLocalIndex("my-index"' "$work"/blocks/*.go | head -n 1)
+[ -n "$plain" ] || { echo "no plain index program (folio.NewLocalIndex(\"my-index\", …)) in the README or docs/"; exit 1; }
+out=$(cd "$mod" && GOWORK= go run "./samples/$(basename "$plain" .go)" 2>&1) || { echo "$out"; exit 1; }
 case "$out" in
 *" a map[category:news year:2024]"*) echo "README plain index program: $out" ;;
 *) echo "the README's plain index program printed:"; echo "$out"; exit 1 ;;
