@@ -1,0 +1,42 @@
+# The long checks: make test runs a short form of each.
+
+## kill-test: the SIGKILL test (acceptance/kill_test.go) at length: 250 kills per
+## workload (items, documents) and codec. make test runs 12 of each.
+KILLS ?= 250
+kill-test:
+	cd acceptance && FOLIO_KILLS=$(KILLS) $(GO) test -count=1 -run '^TestKillDuringWrites$$' -v -timeout 60m . | grep -E '^(---|ok|FAIL)|kills'
+
+## readers-test: four writer processes (one killed half-way) replacing and
+## deleting items, two replacing documents, and reader processes querying
+## the same folders the whole time, for READERS_SECONDS (20); make test
+## runs 3 s of it.
+READERS_SECONDS ?= 20
+readers-test:
+	cd acceptance && FOLIO_MP_SECONDS=$(READERS_SECONDS) $(GO) test -count=1 -run '^TestReadersDuringOtherProcessesCommits$$' -v -timeout 10m . | grep -E '^\s*(---|ok|FAIL)|readers_test'
+
+## load-test: 32 gRPC clients mixing queries and writes on one index for LOAD_SECONDS (30), under -race.
+LOAD_SECONDS ?= 30
+load-test:
+	cd adapters/grpc && FOLIO_LOAD_SECONDS=$(LOAD_SECONDS) $(GO) test -race -count=1 -run '^TestLoadMixedClients$$' -v -timeout 10m . | grep -E '^(---|ok|FAIL)|calls in|load_test'
+
+## vectra-client-test: Vectra 0.15's own generated Python client, unchanged, against the gRPC server,
+## and the Python client `folio generate` writes, against `folio serve`.
+VECTRA_PY := .cache/vectra-py
+vectra-client-test: python-grpc-tools $(VECTRA_NPM_PKG)
+	@rm -rf $(VECTRA_PY) && node $(VECTRA_NPM)/node_modules/vectra/bin/vectra.js generate -l python -o $(VECTRA_PY) >/dev/null
+	@cd $(VECTRA_PY) && $(DEBIAN_PYTHON) -m grpc_tools.protoc -I. --python_out=. --grpc_python_out=. vectra_service.proto
+	cd adapters/grpc && FOLIO_VECTRA_PY=$(CURDIR)/$(VECTRA_PY) FOLIO_PYTHON=$(DEBIAN_PYTHON) $(GO) test -count=1 -run '^TestVectraPythonClient$$' -v . | grep -E '^(---|ok|FAIL)|python|vectra'
+	cd cmd/folio && FOLIO_PYTHON=$(DEBIAN_PYTHON) $(GO) test -count=1 -run '^TestGeneratedPythonClient$$' -v . | grep -E '^(---|ok|FAIL)|python'
+
+## several-servers-test: the several-servers test at length: three folio
+## serve processes over one S3-protocol bucket, a writer adding 60 documents
+## one commit each, clients spread over the servers, one server killed.
+several-servers-test:
+	cd cmd/folio && FOLIO_SEVERAL_SERVERS_ROUNDS=60 $(GO) test -count=1 -run '^TestSeveralServersOverABucket$$' -v . | grep -E '^(---|ok|FAIL)|commits seen|servers_test'
+
+## server-bench: the server figures of docs/benchmarks.md in one run: folio
+## serve and Vectra 0.15's own server under folio load, beside the engine in
+## process (SECONDS_EACH=10 a load).
+.PHONY: server-bench
+server-bench:
+	scripts/server-bench.sh
