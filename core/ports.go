@@ -85,7 +85,11 @@ type VectorArenaDecoder interface {
 	// must be arena[i*d:(i+1)*d] (the same memory, capacity may be
 	// clipped) and len(arena) must be len(items)*d. The engine checks this
 	// and copies the vectors when it does not hold (for example when the
-	// lengths differ). The codec must not keep or reuse arena.
+	// lengths differ). The codec must not keep or reuse arena. The engine
+	// owns arena's capacity beyond its length too and appends the vectors
+	// of later inserts there, so a codec that leaves room there (ArenaRoom
+	// rows; memory never written is never made resident on most systems)
+	// spares the first commits after an open a copy of every vector.
 	DeserializeIndexArena(b []byte) (IndexData, []float32, error)
 }
 
@@ -317,3 +321,8 @@ func writeGroup(ctx context.Context, st FileStorage, files []FileWrite) error {
 	wg.Wait()
 	return errors.Join(errs...) // every file was tried: a failure leaves the others written
 }
+
+// ArenaRoom is the capacity, in vectors, that a [VectorArenaDecoder] or an
+// [IndexStreamDecoder] gives an arena of n vectors: n and an eighth more
+// (256 at least), room for the inserts of the first commits after an open.
+func ArenaRoom(n int) int { return n + max(n/8, 256) }

@@ -182,14 +182,14 @@ func (s *snapshot) setVectors(items []IndexItem, decoded []float32, wantScales b
 		return false
 	}
 	if vecmath.IsArenaOf(decoded, d, len(items), func(i int) []float32 { return items[i].Vector }) {
-		s.Arena = decoded[: n*d : n*d]
+		s.Arena = decoded[:n*d] // its capacity is the engine's: later inserts append there
 		return false
 	}
 	if arena, ok := vecmath.Contiguous(n, d, func(i int) []float32 { return items[i].Vector }); ok {
 		s.Arena = arena
 		return false
 	}
-	s.Arena = make([]float32, n*d)
+	s.Arena = make([]float32, n*d, ArenaRoom(n)*d)
 	vecmath.ParallelRanges(n, scan.MinRowsPerWorker, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := s.Arena[i*d : (i+1)*d : (i+1)*d]

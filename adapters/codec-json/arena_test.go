@@ -2,6 +2,7 @@ package codecjson_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -112,5 +113,27 @@ func TestDeserializeIndexArenaRejectsCorruptText(t *testing.T) {
 				t.Errorf("a failed decode returned %d items and an arena of %d", len(d.Items), len(arena))
 			}
 		})
+	}
+}
+
+// The decoder leaves the engine room to append the vectors of later
+// inserts (core.ArenaRoom), so the first commits after an open do not copy
+// every vector.
+func TestArenaLeavesRoomForInserts(t *testing.T) {
+	c := codecjson.New()
+	items := make([]core.IndexItem, 2000)
+	for i := range items {
+		items[i] = core.IndexItem{ID: fmt.Sprint("i", i), Vector: []float32{float32(i), 1, 2}}
+	}
+	raw, err := c.SerializeIndex(core.IndexData{Version: 1, Items: items})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, arena, err := c.DeserializeIndexArena(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(arena) != 2000*3 || cap(arena) < core.ArenaRoom(2000)*3 {
+		t.Errorf("arena of %d floats, capacity %d; want 6000 and room for %d", len(arena), cap(arena), core.ArenaRoom(2000)*3)
 	}
 }

@@ -124,7 +124,7 @@ func decodeItems(pieces [][]byte) (items []core.IndexItem, arena []float32, err 
 		// Each component takes two bytes at least ("0,"); a first vector
 		// longer than the other pieces could each hold sizes no arena (it
 		// would be larger than the file allows).
-		arena = make([]float32, len(pieces)*dim)
+		arena = make([]float32, len(pieces)*dim, core.ArenaRoom(len(pieces))*dim)
 		items[0].Vector = append(arena[:0:dim], items[0].Vector...)
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(rest), total/parallelItemBytes+1)

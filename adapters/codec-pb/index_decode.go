@@ -143,7 +143,7 @@ func decodeItems(items []core.IndexItem, spans []itemSpan, maxFloats int) ([]flo
 		for i := range spans {
 			spans[i].float = i * d
 		}
-		arena := make([]float32, len(spans)*d)
+		arena := make([]float32, len(spans)*d, core.ArenaRoom(len(spans))*d)
 		err := decodeRuns(items, spans, arena)
 		if !errors.Is(err, errVectorLength) {
 			if err != nil {

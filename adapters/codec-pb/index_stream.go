@@ -110,7 +110,10 @@ func (sd *streamDecoder) decode(size int64) (core.IndexData, []float32, error) {
 				// least, to bound the guess).
 				items = make([]core.IndexItem, 0, size/int64(max(len(b), 64))+1)
 				dim = k
-				arena = make([]float32, size/4)
+				// Room for every float the message could hold, and an
+				// eighth more for the inserts after an open (core.ArenaRoom,
+				// counted in floats here).
+				arena = make([]float32, size/4, core.ArenaRoom(int(size/4)))
 			}
 			var it core.IndexItem
 			if pos+k > len(arena) {
@@ -147,7 +150,7 @@ func (sd *streamDecoder) decode(size int64) (core.IndexData, []float32, error) {
 	if mixed {
 		return data, nil, nil
 	}
-	return data, arena[:pos:pos], nil
+	return data, arena[:pos], nil // room to grow, the engine's (core.ArenaRoom)
 }
 
 // tag reads a field's tag; io.EOF at the clean end of the message.
