@@ -15,6 +15,7 @@ import (
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -90,11 +91,11 @@ var docsFolders = []struct {
 func TestDocsVectraFoldersReadAsVectraReadsThem(t *testing.T) {
 	ctx := context.Background()
 	var jsonDump docsDump
-	docsReadJSON(t, filepath.Join(docsFixtures(t), "dumps", "docs-json.json"), &jsonDump)
+	docsReadJSON(t, filepath.Join(testkit.FixtureDir(t), "dumps", "docs-json.json"), &jsonDump)
 	for _, f := range docsFolders {
 		t.Run(f.name, func(t *testing.T) {
 			var dump docsDump
-			docsReadJSON(t, filepath.Join(docsFixtures(t), "dumps", f.name+".json"), &dump)
+			docsReadJSON(t, filepath.Join(testkit.FixtureDir(t), "dumps", f.name+".json"), &dump)
 			if len(dump.Documents) != 5 {
 				t.Fatalf("dump has %d documents", len(dump.Documents))
 			}
@@ -169,7 +170,7 @@ func TestDocsVectraFoldersReadAsVectraReadsThem(t *testing.T) {
 func TestDocsUnchangedVectraDocumentIsSkipped(t *testing.T) {
 	ctx := context.Background()
 	var inputs docsInputs
-	docsReadJSON(t, filepath.Join(docsFixtures(t), "inputs.json"), &inputs)
+	docsReadJSON(t, filepath.Join(testkit.FixtureDir(t), "inputs.json"), &inputs)
 	for _, f := range docsFolders {
 		t.Run(f.name, func(t *testing.T) {
 			ix, emb, dir := docsOpenFixture(t, f.name, f.codec)
@@ -184,7 +185,7 @@ func TestDocsUnchangedVectraDocumentIsSkipped(t *testing.T) {
 					t.Fatalf("%s: id %s, was %s", d.URI, doc.ID(), id)
 				}
 			}
-			if n := emb.calls.Load(); n != 0 {
+			if n := emb.Calls(); n != 0 {
 				t.Fatalf("%d embeddings calls for unchanged documents", n)
 			}
 			if after := docsFileNames(t, dir); !slices.Equal(after, before) {
@@ -249,7 +250,7 @@ type docsGolden struct {
 
 func docsLoadGolden(t *testing.T) docsGolden {
 	var g docsGolden
-	docsReadJSON(t, filepath.Join(docsFixtures(t), "..", "documents", "golden.json"), &g)
+	docsReadJSON(t, filepath.Join(testkit.FixtureDir(t), "..", "documents", "golden.json"), &g)
 	if len(g.Folders) != len(docsFolders) {
 		t.Fatalf("golden has %d folders", len(g.Folders))
 	}
@@ -273,7 +274,7 @@ func TestDocsQueriesMatchVectra(t *testing.T) {
 	ctx := context.Background()
 	golden := docsLoadGolden(t)
 	var inputs docsInputs
-	docsReadJSON(t, filepath.Join(docsFixtures(t), "inputs.json"), &inputs)
+	docsReadJSON(t, filepath.Join(testkit.FixtureDir(t), "inputs.json"), &inputs)
 	type chunk struct {
 		id    string
 		score float64
@@ -511,7 +512,7 @@ func TestDocsChangedVectraDocumentIsReplaced(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := emb.calls.Load(); n != int64(want.EmbeddingsCalls) {
+			if n := emb.Calls(); n != int64(want.EmbeddingsCalls) {
 				t.Fatalf("%d embeddings calls, Vectra %d", n, want.EmbeddingsCalls)
 			}
 			if doc.ID() == oldID {
@@ -571,7 +572,7 @@ func TestDocsChangedVectraDocumentIsReplaced(t *testing.T) {
 			if _, err := ix.UpsertDocument(ctx, want.URI, want.Text, "", want.Metadata, nil); err != nil {
 				t.Fatal(err)
 			}
-			if n := emb.calls.Load(); n != int64(want.EmbeddingsCalls) {
+			if n := emb.Calls(); n != int64(want.EmbeddingsCalls) {
 				t.Fatal("an unchanged document was embedded again")
 			}
 		})

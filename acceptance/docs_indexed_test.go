@@ -8,6 +8,7 @@ import (
 
 	"github.com/foliovec/folio"
 	embedhash "github.com/foliovec/folio/adapters/embed-hash"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -86,7 +87,7 @@ func TestDocsHybridSearchWithIndexedMetadata(t *testing.T) {
 func vectraIndexedCopy(t *testing.T, folder string, codec core.IndexCodec) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), folder)
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join(docsFixtures(t), folder))); err != nil {
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join(testkit.FixtureDir(t), folder))); err != nil {
 		t.Fatal(err)
 	}
 	indexFile := filepath.Join(dst, "index"+codec.Extension())

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/foliovec/folio"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -101,7 +102,7 @@ func docsContentOf(t *testing.T, ix *core.LocalDocumentIndex, dir string, uris [
 func TestDocsFolioWrittenIndexReadsBack(t *testing.T) {
 	ctx := context.Background()
 	var inputs docsInputs
-	docsReadJSON(t, filepath.Join(docsFixtures(t), "inputs.json"), &inputs)
+	docsReadJSON(t, filepath.Join(testkit.FixtureDir(t), "inputs.json"), &inputs)
 	type doc struct {
 		uri, text string
 		md        core.Metadata

@@ -14,6 +14,7 @@ import (
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -136,7 +137,7 @@ func toFloat32(v []float64) []float32 {
 
 func TestFakeEmbeddingsMatchTheReference(t *testing.T) {
 	var in fixtureInputs
-	readJSON(t, filepath.Join(docsFixtures(t), "inputs.json"), &in)
+	readJSON(t, filepath.Join(testkit.FixtureDir(t), "inputs.json"), &in)
 	if len(in.FakeEmbeddings.Reference) == 0 {
 		t.Fatal("no reference vectors")
 	}
@@ -228,7 +229,7 @@ var itemFixtures = []fixtureCase{
 }
 
 func TestVectraItemFixtures(t *testing.T) {
-	fx := docsFixtures(t)
+	fx := testkit.FixtureDir(t)
 	var in fixtureInputs
 	readJSON(t, filepath.Join(fx, "inputs.json"), &in)
 	if len(in.ItemQueries) == 0 || len(in.ListFilters) == 0 {

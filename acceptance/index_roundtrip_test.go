@@ -13,6 +13,7 @@ import (
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
 	storagemem "github.com/foliovec/folio/adapters/storage-mem"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -124,7 +125,7 @@ func roundTrip(t *testing.T, codec core.IndexCodec, storage string) {
 
 // A Vectra-made folder saved again by Folio reads back the same.
 func TestVectraFolderSavedByFolioReadsBackTheSame(t *testing.T) {
-	fx := docsFixtures(t)
+	fx := testkit.FixtureDir(t)
 	for _, fc := range itemFixtures {
 		t.Run(fc.folder, func(t *testing.T) {
 			ctx := context.Background()

@@ -9,6 +9,7 @@ import (
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestJSONToProtobufToJSONKeepsIndexData(t *testing.T) {
 	js, pb := codecjson.New(), codecpb.New()
 	for _, folder := range []string{"items-json", "docs-json"} {
-		raw, err := os.ReadFile(filepath.Join(docsFixtures(t), folder, "index.json"))
+		raw, err := os.ReadFile(filepath.Join(testkit.FixtureDir(t), folder, "index.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +57,7 @@ func TestJSONToProtobufToJSONKeepsIndexData(t *testing.T) {
 
 func TestCatalogIsTheSameInBothCodecs(t *testing.T) {
 	js, pb := codecjson.New(), codecpb.New()
-	fixtures := docsFixtures(t)
+	fixtures := testkit.FixtureDir(t)
 	rawJSON, err := os.ReadFile(filepath.Join(fixtures, "docs-json", "catalog.json"))
 	if err != nil {
 		t.Fatal(err)

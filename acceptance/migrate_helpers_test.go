@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	storagefs "github.com/foliovec/folio/adapters/storage-fs"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -17,7 +18,7 @@ import (
 // and returns its path.
 func migrateCopyFixture(t testing.TB, folder string) string {
 	t.Helper()
-	src := filepath.Join(docsFixtures(t), folder)
+	src := filepath.Join(testkit.FixtureDir(t), folder)
 	dst := filepath.Join(t.TempDir(), folder)
 	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 		t.Fatal(err)

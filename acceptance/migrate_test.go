@@ -14,6 +14,7 @@ import (
 	"github.com/foliovec/folio"
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -75,7 +76,7 @@ func TestMigrateItemsJSONToProtobufAsVectraDoes(t *testing.T) {
 	if err := folio.MigrateIndex(ctx, dir, folio.MigrateOptions{To: folio.FormatProtobuf}); err != nil {
 		t.Fatal(err)
 	}
-	vectra := filepath.Join(docsFixtures(t), "items-migrated-protobuf")
+	vectra := filepath.Join(testkit.FixtureDir(t), "items-migrated-protobuf")
 	migrateSameContent(t, dir, vectra, codecpb.New())
 	// Every item's inline metadata is {category, year}, in sorted order, so
 	// even the bytes of the index agree (side-cars differ only in key order).
@@ -96,7 +97,7 @@ func TestMigrateItemsBackToJSONGivesTheOriginalContent(t *testing.T) {
 	}
 	// Vectors were float32 in between; the JSON codec reads them as float32
 	// anyway, so the decoded content is the same.
-	migrateSameContent(t, dir, filepath.Join(docsFixtures(t), "items-json"), codecjson.New())
+	migrateSameContent(t, dir, filepath.Join(testkit.FixtureDir(t), "items-json"), codecjson.New())
 }
 
 func TestMigrateProtobufItemsToJSON(t *testing.T) {
@@ -105,7 +106,7 @@ func TestMigrateProtobufItemsToJSON(t *testing.T) {
 	if err := folio.MigrateIndex(ctx, dir, folio.MigrateOptions{To: folio.FormatJSON}); err != nil {
 		t.Fatal(err)
 	}
-	migrateSameContent(t, dir, filepath.Join(docsFixtures(t), "items-json"), codecjson.New())
+	migrateSameContent(t, dir, filepath.Join(testkit.FixtureDir(t), "items-json"), codecjson.New())
 }
 
 func TestMigrateDocumentIndexCarriesCatalogAndDocumentMetadata(t *testing.T) {
@@ -114,12 +115,12 @@ func TestMigrateDocumentIndexCarriesCatalogAndDocumentMetadata(t *testing.T) {
 	if err := folio.MigrateIndex(ctx, dir, folio.MigrateOptions{To: folio.FormatProtobuf}); err != nil {
 		t.Fatal(err)
 	}
-	migrateSameContent(t, dir, filepath.Join(docsFixtures(t), "docs-protobuf"), codecpb.New())
+	migrateSameContent(t, dir, filepath.Join(testkit.FixtureDir(t), "docs-protobuf"), codecpb.New())
 
 	if err := folio.MigrateIndex(ctx, dir, folio.MigrateOptions{To: folio.FormatJSON}); err != nil {
 		t.Fatal(err)
 	}
-	migrateSameContent(t, dir, filepath.Join(docsFixtures(t), "docs-json"), codecjson.New())
+	migrateSameContent(t, dir, filepath.Join(testkit.FixtureDir(t), "docs-json"), codecjson.New())
 }
 
 func TestDetectCodecOnVectraFolders(t *testing.T) {
@@ -136,7 +137,7 @@ func TestDetectCodecOnVectraFolders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.folder, func(t *testing.T) {
-			c, err := folio.DetectCodec(ctx, filepath.Join(docsFixtures(t), tt.folder), nil)
+			c, err := folio.DetectCodec(ctx, filepath.Join(testkit.FixtureDir(t), tt.folder), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,7 +148,7 @@ func TestDetectCodecOnVectraFolders(t *testing.T) {
 	}
 	t.Run("both index files mean a partial migration", func(t *testing.T) {
 		dir := migrateCopyFixture(t, "items-json")
-		raw, _ := os.ReadFile(filepath.Join(docsFixtures(t), "items-protobuf", "index.pb"))
+		raw, _ := os.ReadFile(filepath.Join(testkit.FixtureDir(t), "items-protobuf", "index.pb"))
 		if err := os.WriteFile(filepath.Join(dir, "index.pb"), raw, 0o644); err != nil {
 			t.Fatal(err)
 		}

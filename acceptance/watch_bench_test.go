@@ -13,19 +13,9 @@ import (
 	"github.com/foliovec/folio"
 	embedhash "github.com/foliovec/folio/adapters/embed-hash"
 	"github.com/foliovec/folio/adapters/watch"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
-
-// countedHash is embed-hash counting its calls.
-type countedHash struct {
-	*embedhash.HashEmbeddings
-	calls atomic.Int64
-}
-
-func (m *countedHash) CreateEmbeddings(ctx context.Context, inputs []string) (core.EmbeddingsResponse, error) {
-	m.calls.Add(1)
-	return m.HashEmbeddings.CreateEmbeddings(ctx, inputs)
-}
 
 // watchedTree writes n small markdown files (about 300 bytes, each
 // different) into 100 folders under a temporary folder and returns it.
@@ -88,7 +78,7 @@ const watchBenchFiles = 10_000
 // (every file read, split, embedded with embed-hash and committed).
 func BenchmarkWatcherInitialSync(b *testing.B) {
 	dir := watchedTree(b, watchBenchFiles)
-	model := &countedHash{HashEmbeddings: embedhash.New(nil)}
+	model := &testkit.Recorder{Model: embedhash.New(nil)}
 	var added atomic.Int64
 	for b.Loop() {
 		b.StopTimer()
@@ -104,7 +94,7 @@ func BenchmarkWatcherInitialSync(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(watchBenchFiles)*float64(b.N)/b.Elapsed().Seconds(), "files/s")
-	b.ReportMetric(float64(model.calls.Load())/float64(b.N), "embed-calls/op")
+	b.ReportMetric(float64(model.Calls())/float64(b.N), "embed-calls/op")
 }
 
 // BenchmarkWatcherRestartUnchanged: a new process's Start on the same
@@ -112,10 +102,10 @@ func BenchmarkWatcherInitialSync(b *testing.B) {
 // index opened, every file read and hashed, nothing embedded or written.
 func BenchmarkWatcherRestartUnchanged(b *testing.B) {
 	dir := watchedTree(b, watchBenchFiles)
-	model := &countedHash{HashEmbeddings: embedhash.New(nil)}
+	model := &testkit.Recorder{Model: embedhash.New(nil)}
 	folder := filepath.Join(b.TempDir(), "index")
 	startWatcher(b, newWatchedIndex(b, folder, model, true), dir, watch.Options{}).Stop()
-	model.calls.Store(0)
+	before := model.Calls()
 	var events atomic.Int64
 	for b.Loop() {
 		ix := newWatchedIndex(b, folder, model, false) // a fresh process: the index is loaded again
@@ -127,8 +117,8 @@ func BenchmarkWatcherRestartUnchanged(b *testing.B) {
 		w.Stop()
 		b.StartTimer()
 	}
-	if model.calls.Load() != 0 || events.Load() != 0 {
-		b.Fatalf("restart with nothing changed: %d embeddings calls, %d events", model.calls.Load(), events.Load())
+	if model.Calls() != before || events.Load() != 0 {
+		b.Fatalf("restart with nothing changed: %d embeddings calls, %d events", model.Calls()-before, events.Load())
 	}
 	b.ReportMetric(float64(watchBenchFiles)*float64(b.N)/b.Elapsed().Seconds(), "files/s")
 	b.ReportMetric(0, "embed-calls/op")
@@ -139,7 +129,7 @@ func BenchmarkWatcherRestartUnchanged(b *testing.B) {
 // median and p99.
 func BenchmarkWatcherWriteToSync(b *testing.B) {
 	dir := watchedTree(b, 1000)
-	model := &countedHash{HashEmbeddings: embedhash.New(nil)}
+	model := &testkit.Recorder{Model: embedhash.New(nil)}
 	ix := newWatchedIndex(b, filepath.Join(b.TempDir(), "index"), model, true)
 	target := filepath.Join(dir, "d00", "hot.md")
 	synced := make(chan struct{}, 1)

@@ -13,25 +13,15 @@ import (
 	"github.com/foliovec/folio/core/internal/testtok"
 )
 
-// docTestFixtureDir finds testdata/vectra-0.15 by walking up from the
-// package directory.
+// docTestFixtureDir is the repository's testdata/vectra-0.15, beside core
+// (core's tests cannot use conformance/testkit, which imports core).
 func docTestFixtureDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	p := filepath.Join("..", "testdata", "vectra-0.15")
+	if st, err := os.Stat(p); err != nil || !st.IsDir() {
+		t.Fatalf("the Vectra fixtures: %v", err)
 	}
-	for {
-		p := filepath.Join(dir, "testdata", "vectra-0.15")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("testdata/vectra-0.15 not found above the package directory")
-		}
-		dir = parent
-	}
+	return p
 }
 
 func docTestReadJSON(t testing.TB, path string, v any) {

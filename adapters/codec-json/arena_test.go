@@ -8,6 +8,7 @@ import (
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	"github.com/foliovec/folio/conformance/codectest"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -83,7 +84,7 @@ func TestArenaOfVectraFixtures(t *testing.T) {
 	c := codecjson.New()
 	for _, folder := range []string{"items-json", "docs-json"} {
 		t.Run(folder, func(t *testing.T) {
-			raw := readFixture(t, folder, "index.json")
+			raw := testkit.ReadFixture(t, folder, "index.json")
 			if _, arena, err := codectest.CheckArenaDecode(c, raw); err != nil {
 				t.Fatal(err)
 			} else if arena == nil {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
+	"github.com/foliovec/folio/conformance/testkit"
 )
 
 // Byte compatibility with the files Vectra wrote.
@@ -48,7 +49,7 @@ func TestReencodingVectraFilesGivesVectraBytes(t *testing.T) {
 	// Vectra's protobuf codec writes side-car and document metadata as JSON
 	// text too, in .pb files.
 	for _, folder := range []string{"items-protobuf", "items-migrated-protobuf", "docs-protobuf"} {
-		names, err := filepath.Glob(filepath.Join(fixtureDir(t), folder, "*.pb"))
+		names, err := filepath.Glob(filepath.Join(testkit.FixtureDir(t), folder, "*.pb"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +67,7 @@ func TestReencodingVectraFilesGivesVectraBytes(t *testing.T) {
 	identical := 0
 	for _, f := range files {
 		t.Run(f.folder+"/"+f.name, func(t *testing.T) {
-			original := readFixture(t, f.folder, f.name)
+			original := testkit.ReadFixture(t, f.folder, f.name)
 			var (
 				got    []byte
 				err    error

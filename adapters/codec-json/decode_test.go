@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -176,8 +177,8 @@ func TestDeserializeCatalogAndMetadata(t *testing.T) {
 func TestCompactAndIndentedIndexesDecodeAlike(t *testing.T) {
 	c := codecjson.New()
 	inputs := map[string][]byte{
-		"items-json": readFixture(t, "items-json", "index.json"),
-		"docs-json":  readFixture(t, "docs-json", "index.json"),
+		"items-json": testkit.ReadFixture(t, "items-json", "index.json"),
+		"docs-json":  testkit.ReadFixture(t, "docs-json", "index.json"),
 	}
 	big := core.IndexData{Version: 1, MetadataConfig: core.MetadataConfig{Indexed: []string{"n"}}}
 	for i := range 4000 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -48,7 +49,7 @@ type vectraDump struct {
 func readDump(t *testing.T, folder string) vectraDump {
 	t.Helper()
 	var d vectraDump
-	if err := json.Unmarshal(readFixture(t, "dumps", folder+".json"), &d); err != nil {
+	if err := json.Unmarshal(testkit.ReadFixture(t, "dumps", folder+".json"), &d); err != nil {
 		t.Fatal(err)
 	}
 	return d
@@ -63,7 +64,7 @@ func TestDecodedFixturesMatchWhatVectraReads(t *testing.T) {
 	for _, folder := range []string{"items-json", "docs-json"} {
 		t.Run(folder, func(t *testing.T) {
 			dump := readDump(t, folder)
-			index, err := c.DeserializeIndex(readFixture(t, folder, "index.json"))
+			index, err := c.DeserializeIndex(testkit.ReadFixture(t, folder, "index.json"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +110,7 @@ func TestDecodedFixturesMatchWhatVectraReads(t *testing.T) {
 				if want.MetadataFile == "" {
 					continue
 				}
-				side, err := c.DeserializeMetadata(readFixture(t, folder, want.MetadataFile))
+				side, err := c.DeserializeMetadata(testkit.ReadFixture(t, folder, want.MetadataFile))
 				if err != nil {
 					t.Errorf("item %q side-car: %v", want.ID, err)
 					continue
@@ -121,7 +122,7 @@ func TestDecodedFixturesMatchWhatVectraReads(t *testing.T) {
 			if dump.Catalog == nil {
 				return
 			}
-			cat, err := c.DeserializeCatalog(readFixture(t, folder, "catalog.json"))
+			cat, err := c.DeserializeCatalog(testkit.ReadFixture(t, folder, "catalog.json"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +141,7 @@ func TestDecodedFixturesMatchWhatVectraReads(t *testing.T) {
 				if !doc.HasMetadata {
 					continue
 				}
-				m, err := c.DeserializeMetadata(readFixture(t, folder, doc.ID+".json"))
+				m, err := c.DeserializeMetadata(testkit.ReadFixture(t, folder, doc.ID+".json"))
 				if err != nil {
 					t.Errorf("document %q metadata: %v", doc.URI, err)
 					continue

@@ -9,6 +9,7 @@ import (
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	"github.com/foliovec/folio/conformance/codectest"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -20,8 +21,8 @@ import (
 // keeping its promise.
 
 func FuzzDeserializeIndex(f *testing.F) {
-	f.Add(readFixture(f, "items-json", "index.json"))
-	f.Add(readFixture(f, "docs-json", "index.json"))
+	f.Add(testkit.ReadFixture(f, "items-json", "index.json"))
+	f.Add(testkit.ReadFixture(f, "docs-json", "index.json"))
 	for _, s := range []string{
 		`{"version":1,"metadata_config":{},"items":[]}`,
 		`{"version":1,"metadata_config":{"indexed":["a"]},"items":[{"id":"a","metadata":{"a":1,"b":[null,{}]},"vector":[1,-0,null,1e-7,3.4028235e+38],"norm":1,"metadataFile":"x.json"}]}`,
@@ -89,7 +90,7 @@ func FuzzDeserializeIndex(f *testing.F) {
 }
 
 func FuzzDeserializeCatalog(f *testing.F) {
-	f.Add(readFixture(f, "docs-json", "catalog.json"))
+	f.Add(testkit.ReadFixture(f, "docs-json", "catalog.json"))
 	for _, s := range []string{
 		`{"version":1,"count":0,"uriToId":{},"idToUri":{}}`,
 		`{"version":1,"count":1,"uriToId":{"a":"b"},"idToUri":{"b":"a"},"uriToHash":{}}`,
@@ -127,10 +128,10 @@ func FuzzDeserializeCatalog(f *testing.F) {
 func FuzzDeserializeMetadata(f *testing.F) {
 	for _, name := range jsonFiles(f, "docs-json") {
 		if name != "index.json" && name != "catalog.json" {
-			f.Add(readFixture(f, "docs-json", name))
+			f.Add(testkit.ReadFixture(f, "docs-json", name))
 		}
 	}
-	f.Add(readFixture(f, "items-json", "00000001-0000-4000-8000-000000000001.json"))
+	f.Add(testkit.ReadFixture(f, "items-json", "00000001-0000-4000-8000-000000000001.json"))
 	for _, s := range []string{
 		`{}`, `null`, `{"a":[1,[2,[3]]],"b":{"c":{"d":null}},"e":-0,"f":1e-7,"g":"\u0000"}`,
 		`{"a":1,"a":2}`, `{"":""}`, `{"1":1,"0":0,"b":2,"a":1}`,

@@ -9,6 +9,7 @@ import (
 
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
 	"github.com/foliovec/folio/conformance/codectest"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -110,7 +111,7 @@ func TestArenaOfVectraFixtures(t *testing.T) {
 	c := codecpb.New()
 	for _, name := range []string{"items-protobuf/index.pb", "items-migrated-protobuf/index.pb", "docs-protobuf/index.pb"} {
 		t.Run(name, func(t *testing.T) {
-			raw := readFixture(t, name)
+			raw := testkit.ReadFixture(t, name)
 			if _, arena, err := codectest.CheckArenaDecode(c, raw); err != nil {
 				t.Fatal(err)
 			} else if arena == nil {

@@ -2,41 +2,10 @@ package codecpb_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/foliovec/folio/conformance/testkit"
 )
-
-// fixtureDir finds testdata/vectra-0.15 by walking up from the package
-// directory.
-func fixtureDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "testdata", "vectra-0.15")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("testdata/vectra-0.15 not found above the package directory")
-		}
-		dir = parent
-	}
-}
-
-// readFixture reads a file of the fixture folder, e.g. "items-protobuf/index.pb".
-func readFixture(t testing.TB, rel string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(fixtureDir(t), filepath.FromSlash(rel)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // dump is dumps/<folder>.json: what Vectra itself reads back from a folder.
 type dump struct {
@@ -75,7 +44,7 @@ type dump struct {
 func readDump(t testing.TB, folder string) dump {
 	t.Helper()
 	var d dump
-	if err := json.Unmarshal(readFixture(t, "dumps/"+folder+".json"), &d); err != nil {
+	if err := json.Unmarshal(testkit.ReadFixture(t, "dumps/"+folder+".json"), &d); err != nil {
 		t.Fatal(err)
 	}
 	return d

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -19,7 +20,7 @@ func TestDecodeVectraIndexFiles(t *testing.T) {
 		t.Run(folder, func(t *testing.T) {
 			c := codecpb.New()
 			want := readDump(t, folder)
-			got, err := c.DeserializeIndex(readFixture(t, folder+"/index.pb"))
+			got, err := c.DeserializeIndex(testkit.ReadFixture(t, folder+"/index.pb"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +65,7 @@ func TestDecodeVectraIndexFiles(t *testing.T) {
 				if w.MetadataFile == "" {
 					continue
 				}
-				side, err := c.DeserializeMetadata(readFixture(t, folder+"/"+w.MetadataFile))
+				side, err := c.DeserializeMetadata(testkit.ReadFixture(t, folder+"/"+w.MetadataFile))
 				if err != nil {
 					t.Errorf("side-car of %q: %v", w.ID, err)
 					continue
@@ -84,7 +85,7 @@ func TestDecodeVectraIndexFiles(t *testing.T) {
 func TestDecodeVectraCatalogAndDocumentMetadata(t *testing.T) {
 	c := codecpb.New()
 	want := readDump(t, "docs-protobuf")
-	got, err := c.DeserializeCatalog(readFixture(t, "docs-protobuf/catalog.pb"))
+	got, err := c.DeserializeCatalog(testkit.ReadFixture(t, "docs-protobuf/catalog.pb"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,8 +117,8 @@ func TestDecodeVectraCatalogAndDocumentMetadata(t *testing.T) {
 			continue
 		}
 		withMetadata++
-		raw := readFixture(t, "docs-protobuf/"+name)
-		if !bytes.Equal(raw, readFixture(t, "docs-json/"+doc.ID+".json")) {
+		raw := testkit.ReadFixture(t, "docs-protobuf/"+name)
+		if !bytes.Equal(raw, testkit.ReadFixture(t, "docs-json/"+doc.ID+".json")) {
 			t.Errorf("%s is not the JSON text of the .json twin", name)
 		}
 		m, err := c.DeserializeMetadata(raw)
@@ -144,7 +145,7 @@ func TestReencodeVectraFiles(t *testing.T) {
 		// that order, which is also sorted order; so Vectra's bytes and
 		// ours agree exactly.
 		for _, folder := range []string{"items-protobuf", "items-migrated-protobuf"} {
-			raw := readFixture(t, folder+"/index.pb")
+			raw := testkit.ReadFixture(t, folder+"/index.pb")
 			d, err := c.DeserializeIndex(raw)
 			if err != nil {
 				t.Fatal(err)
@@ -166,7 +167,7 @@ func TestReencodeVectraFiles(t *testing.T) {
 	// map entries differs).
 	for _, file := range []string{"index.pb", "catalog.pb"} {
 		t.Run("docs "+file+" round-trips", func(t *testing.T) {
-			raw := readFixture(t, "docs-protobuf/"+file)
+			raw := testkit.ReadFixture(t, "docs-protobuf/"+file)
 			var first, second any
 			var b []byte
 			var err error
@@ -211,7 +212,7 @@ func TestReencodeVectraSidecars(t *testing.T) {
 		if w.MetadataFile == "" {
 			continue
 		}
-		raw := readFixture(t, "items-protobuf/"+w.MetadataFile)
+		raw := testkit.ReadFixture(t, "items-protobuf/"+w.MetadataFile)
 		m, err := c.DeserializeMetadata(raw)
 		if err != nil {
 			t.Fatal(err)

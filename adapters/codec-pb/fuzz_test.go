@@ -11,6 +11,7 @@ import (
 
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
 	"github.com/foliovec/folio/conformance/codectest"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -21,7 +22,7 @@ import (
 
 func seedWithFixtures(f *testing.F, files ...string) {
 	for _, name := range files {
-		raw := readFixture(f, name)
+		raw := testkit.ReadFixture(f, name)
 		f.Add(raw)
 		f.Add(raw[:len(raw)/2])
 		if len(raw) > 0 {

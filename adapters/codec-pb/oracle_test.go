@@ -10,6 +10,7 @@ import (
 
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
 	"github.com/foliovec/folio/adapters/codec-pb/internal/pb"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -169,7 +170,7 @@ func TestIndexEncodingMatchesGeneratedCode(t *testing.T) {
 func TestDecodingVectraFilesMatchesGeneratedCode(t *testing.T) {
 	c := codecpb.New()
 	for _, f := range []string{"items-protobuf/index.pb", "items-migrated-protobuf/index.pb", "docs-protobuf/index.pb"} {
-		raw := readFixture(t, f)
+		raw := testkit.ReadFixture(t, f)
 		var m pb.IndexData
 		if err := proto.Unmarshal(raw, &m); err != nil {
 			t.Fatal(err)
@@ -182,7 +183,7 @@ func TestDecodingVectraFilesMatchesGeneratedCode(t *testing.T) {
 			t.Errorf("%s: hand-written and generated decoders disagree", f)
 		}
 	}
-	raw := readFixture(t, "docs-protobuf/catalog.pb")
+	raw := testkit.ReadFixture(t, "docs-protobuf/catalog.pb")
 	var m pb.DocumentCatalog
 	if err := proto.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)

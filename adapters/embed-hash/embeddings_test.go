@@ -12,28 +12,9 @@ import (
 	"testing"
 
 	"github.com/foliovec/folio/conformance/embedtest"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
-
-// fixturesDir walks up from the package directory to testdata/vectra-0.15.
-func fixturesDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "testdata", "vectra-0.15")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("testdata/vectra-0.15 not found above the package directory")
-		}
-		dir = parent
-	}
-}
 
 type referenceEntry struct {
 	Input   string    `json:"input"`
@@ -44,7 +25,7 @@ type referenceEntry struct {
 
 func loadReference(t testing.TB) (dims int, maxTokens int, entries []referenceEntry) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixturesDir(t), "inputs.json"))
+	data, err := os.ReadFile(filepath.Join(testkit.FixtureDir(t), "inputs.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/foliovec/folio/conformance/reference"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -298,53 +299,11 @@ func waitQueued[Q, R any](c *coalescer[Q, R], n int) {
 	}
 }
 
-// wordEmbeddings hashes words into 16 dimensions: enough for queries that
-// match some documents better than others.
-type wordEmbeddings struct{}
-
-func (wordEmbeddings) MaxTokens() int { return 1000 }
-
-func (wordEmbeddings) CreateEmbeddings(_ context.Context, inputs []string) (core.EmbeddingsResponse, error) {
-	out := make([][]float32, len(inputs))
-	for i, in := range inputs {
-		v := make([]float32, 16)
-		v[0] = 0.01
-		for _, w := range strings.Fields(strings.ToLower(in)) {
-			h := 0
-			for _, c := range w {
-				h = h*31 + int(c)
-			}
-			v[(h%16+16)%16]++
-		}
-		out[i] = v
-	}
-	return core.EmbeddingsResponse{Status: core.EmbeddingsSuccess, Output: out}, nil
-}
-
-// charTokens counts one token per byte.
-type charTokens struct{}
-
-func (charTokens) Encode(s string) []int {
-	out := make([]int, len(s))
-	for i := range s {
-		out[i] = int(s[i])
-	}
-	return out
-}
-
-func (charTokens) Decode(ids []int) string {
-	b := make([]byte, len(ids))
-	for i, id := range ids {
-		b[i] = byte(id)
-	}
-	return string(b)
-}
-
 // Concurrent QueryDocuments calls are batched too, each answered as alone.
 func TestCoalescedDocumentQueriesAnswerAsAlone(t *testing.T) {
 	ctx := context.Background()
 	d, err := core.NewLocalDocumentIndex(core.LocalDocumentIndexConfig{
-		FolderPath: "docs", Embeddings: wordEmbeddings{}, Tokenizer: charTokens{},
+		FolderPath: "docs", Embeddings: testkit.Words{Dims: 16}, Tokenizer: testkit.Chars{},
 		IndexOptions: core.IndexOptions{Storage: core.NewMemoryStorage(), Codec: reference.Codec{}},
 	})
 	if err != nil {

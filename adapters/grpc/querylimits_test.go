@@ -54,12 +54,12 @@ func TestQueryTextIsCapped(t *testing.T) {
 				if tc.over == 0 {
 					continue
 				}
-				before := ts.emb.calls.Load()
+				before := ts.emb.Calls()
 				err := call(strings.Repeat("b", tc.over))
 				if status.Code(err) != codes.InvalidArgument || !strings.Contains(status.Convert(err).Message(), "bytes") {
 					t.Errorf("%s of %d bytes: %v, want INVALID_ARGUMENT naming the size", name, tc.over, err)
 				}
-				if after := ts.emb.calls.Load(); after != before {
+				if after := ts.emb.Calls(); after != before {
 					t.Errorf("%s: a refused query was embedded", name)
 				}
 			}
@@ -81,7 +81,7 @@ func TestCallersThatGiveUpLeaveNoWork(t *testing.T) {
 		must[*vectrapb.UpsertDocumentResponse](t, "UpsertDocument")(c.UpsertDocument(ctx, &vectrapb.UpsertDocumentRequest{IndexName: "docs", Uri: string(rune('a' + i)), Text: strings.Repeat("words to find again ", 50)}))
 	}
 	long := strings.Repeat("a long query text ", grpcserver.DefaultMaxQueryBytes/18)
-	before := ts.emb.inputs.Load()
+	before := ts.emb.Inputs()
 	var wg sync.WaitGroup
 	for range 40 {
 		wg.Go(func() {
@@ -94,7 +94,7 @@ func TestCallersThatGiveUpLeaveNoWork(t *testing.T) {
 	// The server's own deadlines (5 ms from each call's arrival) have passed
 	// well before this; whatever was still to run has been dropped.
 	time.Sleep(300 * time.Millisecond)
-	embedded := ts.emb.inputs.Load() - before
+	embedded := ts.emb.Inputs() - before
 	if embedded >= 20 {
 		t.Errorf("%d of 40 queries whose callers gave up were embedded anyway", embedded)
 	}

@@ -18,6 +18,7 @@ import (
 
 	grpcserver "github.com/foliovec/folio/adapters/grpc"
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/manager"
 )
@@ -40,7 +41,7 @@ func TestItemRPCs(t *testing.T) {
 			c := ts.client
 			must[*vectrapb.CreateIndexResponse](t, "CreateIndex")(c.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: "items", Format: format}))
 			byVector := must[*vectrapb.InsertItemResponse](t, "InsertItem")(c.InsertItem(ctx, &vectrapb.InsertItemRequest{
-				IndexName: "items", Vector: hashVector("red apple"), Metadata: map[string]*vectrapb.MetadataValue{"kind": str("fruit"), "n": num(1), "ok": boolean(true)},
+				IndexName: "items", Vector: testkit.WordVector("red apple", 8), Metadata: map[string]*vectrapb.MetadataValue{"kind": str("fruit"), "n": num(1), "ok": boolean(true)},
 			}))
 			if len(byVector.GetId()) != 36 {
 				t.Errorf("generated id %q is no uuid", byVector.GetId())
@@ -56,7 +57,7 @@ func TestItemRPCs(t *testing.T) {
 				Items: []*vectrapb.InsertItemRequest{
 					{Id: "b1", Text: "green pear", Metadata: map[string]*vectrapb.MetadataValue{"kind": str("fruit"), "n": num(4)}},
 					{Text: "yellow banana", Metadata: map[string]*vectrapb.MetadataValue{"kind": str("fruit"), "n": num(5)}},
-					{Id: "b3", Vector: hashVector("blue truck"), Metadata: map[string]*vectrapb.MetadataValue{"kind": str("vehicle"), "n": num(6)}},
+					{Id: "b3", Vector: testkit.WordVector("blue truck", 8), Metadata: map[string]*vectrapb.MetadataValue{"kind": str("vehicle"), "n": num(6)}},
 				},
 			}))
 			if ids := batch.GetIds(); len(ids) != 3 || ids[0] != "b1" || len(ids[1]) != 36 || ids[2] != "b3" {
@@ -78,7 +79,7 @@ func TestItemRPCs(t *testing.T) {
 			if r := q.GetResults(); len(r) != 2 || r[0].GetId() != byVector.GetId() || r[0].GetScore() < 0.99 || r[0].GetMetadata()["kind"].GetStringValue() != "fruit" {
 				t.Errorf("QueryItems = %v", r)
 			}
-			qf := must[*vectrapb.QueryItemsResponse](t, "QueryItems filtered")(c.QueryItems(ctx, &vectrapb.QueryItemsRequest{IndexName: "items", Vector: hashVector("car"), Filter: filter(`{"n":{"$gte":4}}`)}))
+			qf := must[*vectrapb.QueryItemsResponse](t, "QueryItems filtered")(c.QueryItems(ctx, &vectrapb.QueryItemsRequest{IndexName: "items", Vector: testkit.WordVector("car", 8), Filter: filter(`{"n":{"$gte":4}}`)}))
 			if r := qf.GetResults(); len(r) != 3 {
 				t.Errorf("QueryItems with a range filter and the default top_k: %d results, want 3", len(r))
 			}
@@ -134,7 +135,7 @@ func TestDocumentRPCs(t *testing.T) {
 			if ch.GetText() == "" || !strings.Contains(text, strings.TrimSpace(ch.GetText())) {
 				t.Errorf("chunk text %q is not a piece of the document", ch.GetText())
 			}
-			if want := uint32(len(charTokenizer{}.Encode(ch.GetText()))); ch.GetTokenCount() != want {
+			if want := uint32(len(testkit.Chars{}.Encode(ch.GetText()))); ch.GetTokenCount() != want {
 				t.Errorf("chunk %q token_count = %d, want %d", ch.GetText(), ch.GetTokenCount(), want)
 			}
 		}
@@ -154,7 +155,7 @@ func TestDocumentRPCs(t *testing.T) {
 		t.Errorf("after DeleteDocument: %v", docs.GetDocuments())
 	}
 	// Item RPCs work on a document index too.
-	must[*vectrapb.InsertItemResponse](t, "InsertItem into a document index")(c.InsertItem(ctx, &vectrapb.InsertItemRequest{IndexName: "docs", Vector: hashVector("x")}))
+	must[*vectrapb.InsertItemResponse](t, "InsertItem into a document index")(c.InsertItem(ctx, &vectrapb.InsertItemRequest{IndexName: "docs", Vector: testkit.WordVector("x", 8)}))
 	health := must[*vectrapb.HealthcheckResponse](t, "Healthcheck")(c.Healthcheck(ctx, &vectrapb.HealthcheckRequest{}))
 	if health.GetStatus() != "ok" || health.GetLoadedIndexes() != 1 {
 		t.Errorf("Healthcheck = %v", health)
@@ -334,7 +335,7 @@ func TestWithoutEmbeddingsIsFailedPrecondition(t *testing.T) {
 func TestBatchInsertEmbedsInFewCalls(t *testing.T) {
 	ctx := t.Context()
 	ts := startServer(t, nil)
-	ts.emb.maxTokens = 40 // three 13-character texts per call
+	ts.emb.Model = testkit.Words{Tokens: 40} // three 13-character texts per call
 	c := ts.client
 	must[*vectrapb.CreateIndexResponse](t, "CreateIndex")(c.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: "ix"}))
 	var items []*vectrapb.InsertItemRequest
@@ -342,7 +343,7 @@ func TestBatchInsertEmbedsInFewCalls(t *testing.T) {
 		items = append(items, &vectrapb.InsertItemRequest{Text: fmt.Sprintf("text number %d", i)})
 	}
 	must[*vectrapb.BatchInsertItemsResponse](t, "BatchInsertItems")(c.BatchInsertItems(ctx, &vectrapb.BatchInsertItemsRequest{IndexName: "ix", Items: items}))
-	if calls, inputs := ts.emb.calls.Load(), ts.emb.inputs.Load(); calls != 3 || inputs != 9 {
+	if calls, inputs := ts.emb.Calls(), ts.emb.Inputs(); calls != 3 || inputs != 9 {
 		t.Errorf("%d embeddings calls for %d inputs, want 3 for 9", calls, inputs)
 	}
 }
@@ -351,7 +352,7 @@ func TestSingleMode(t *testing.T) {
 	ctx := t.Context()
 	root := startServer(t, nil)
 	must[*vectrapb.CreateIndexResponse](t, "CreateIndex")(root.client.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: "one", Format: "protobuf"}))
-	must[*vectrapb.InsertItemResponse](t, "InsertItem")(root.client.InsertItem(ctx, &vectrapb.InsertItemRequest{IndexName: "one", Id: "x", Vector: hashVector("x")}))
+	must[*vectrapb.InsertItemResponse](t, "InsertItem")(root.client.InsertItem(ctx, &vectrapb.InsertItemRequest{IndexName: "one", Id: "x", Vector: testkit.WordVector("x", 8)}))
 	single := startServer(t, func(c *grpcserver.Options) {
 		c.RootDir, c.IndexPath = "", "root/one"
 		c.Storage = root.storage
@@ -396,13 +397,13 @@ func TestShutdownDrainsAnInFlightCall(t *testing.T) {
 	ts := startServer(t, nil)
 	c := ts.client
 	must[*vectrapb.CreateIndexResponse](t, "CreateIndex")(c.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: "ix"}))
-	ts.emb.gate, ts.emb.entered = make(chan struct{}), make(chan struct{}, 1)
+	ts.emb.Gate, ts.emb.Entered = make(chan struct{}), make(chan struct{}, 1)
 	done := make(chan error, 1)
 	go func() {
 		_, err := c.InsertItem(ctx, &vectrapb.InsertItemRequest{IndexName: "ix", Id: "late", Text: "slow to embed"})
 		done <- err
 	}()
-	<-ts.emb.entered // the call is in flight
+	<-ts.emb.Entered // the call is in flight
 	stopped := make(chan error, 1)
 	go func() { stopped <- ts.srv.Shutdown(context.Background()) }()
 	select {
@@ -410,7 +411,7 @@ func TestShutdownDrainsAnInFlightCall(t *testing.T) {
 		t.Fatal("the server stopped with a call in flight")
 	case <-time.After(100 * time.Millisecond):
 	}
-	close(ts.emb.gate)
+	close(ts.emb.Gate)
 	if err := <-done; err != nil {
 		t.Fatalf("the in-flight call failed: %v", err)
 	}
@@ -474,7 +475,7 @@ func TestMaxMessageBytes(t *testing.T) {
 func TestCancelledCallIsCancelled(t *testing.T) {
 	ts := startServer(t, nil)
 	must[*vectrapb.CreateIndexResponse](t, "CreateIndex")(ts.client.CreateIndex(t.Context(), &vectrapb.CreateIndexRequest{IndexName: "ix"}))
-	ts.emb.gate = make(chan struct{})
+	ts.emb.Gate = make(chan struct{})
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
 	_, err := ts.client.QueryItems(ctx, &vectrapb.QueryItemsRequest{IndexName: "ix", Text: "never embedded"})

@@ -7,37 +7,24 @@ import (
 
 	grpcserver "github.com/foliovec/folio/adapters/grpc"
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
-	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/conformance/testkit"
 )
-
-// stuckModel ignores its context and answers only when released, like an
-// encoding that never looks at its deadline.
-type stuckModel struct {
-	entered chan struct{}
-	release chan struct{}
-}
-
-func (m *stuckModel) MaxTokens() int { return 1000 }
-
-func (m *stuckModel) CreateEmbeddings(_ context.Context, inputs []string) (core.EmbeddingsResponse, error) {
-	close(m.entered)
-	<-m.release
-	return core.EmbeddingsResponse{Status: core.EmbeddingsSuccess, Output: make([][]float32, len(inputs))}, nil
-}
 
 // Shutdown does not wait for a call that ignores its cancelled context:
 // after the drain period it cancels the calls still running, and after as
 // long again it returns without them (SIGTERM once waited 13 minutes for
 // such a call).
 func TestShutdownDoesNotWaitForACallThatIgnoresItsContext(t *testing.T) {
-	model := &stuckModel{entered: make(chan struct{}), release: make(chan struct{})}
-	defer close(model.release)
+	// A model that ignores its context and answers only when released,
+	// like an encoding that never looks at its deadline.
+	model := &testkit.Recorder{Entered: make(chan struct{}, 1), Gate: make(chan struct{}), IgnoreContext: true}
+	defer close(model.Gate)
 	ts := startServer(t, func(o *grpcserver.Options) { o.Embeddings = model })
 	if _, err := ts.client.CreateIndex(t.Context(), &vectrapb.CreateIndexRequest{IndexName: "ix"}); err != nil {
 		t.Fatal(err)
 	}
 	go ts.client.QueryItems(context.Background(), &vectrapb.QueryItemsRequest{IndexName: "ix", Text: "never answered", TopK: 1})
-	<-model.entered
+	<-model.Entered
 	start := time.Now()
 	done := make(chan error, 1)
 	go func() { done <- ts.srv.Shutdown(context.Background()) }()

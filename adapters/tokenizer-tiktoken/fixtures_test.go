@@ -5,27 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-)
 
-// fixturesDir walks up from the package directory to testdata/vectra-0.15.
-func fixturesDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "testdata", "vectra-0.15")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("testdata/vectra-0.15 not found above the package directory")
-		}
-		dir = parent
-	}
-}
+	"github.com/foliovec/folio/conformance/testkit"
+)
 
 // fixtureDocument is a document of dumps/docs-json.json.
 type fixtureDocument struct {
@@ -53,7 +35,7 @@ type fixtureDump struct {
 
 func loadFixtureDump(t testing.TB) fixtureDump {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixturesDir(t), "dumps", "docs-json.json"))
+	data, err := os.ReadFile(filepath.Join(testkit.FixtureDir(t), "dumps", "docs-json.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func envCountingWrites(t *testing.T) (*env, *indexWrites) {
 		t.Fatal(err)
 	}
 	st := &indexWrites{FileStorage: core.NewMemoryStorage()}
-	e := &env{dir: dir, model: &wordModel{}, storage: core.NewMemoryStorage()}
+	e := &env{dir: dir, model: newWordModel(), storage: core.NewMemoryStorage()}
 	e.index = openIndex(t, st, "index", e.model)
 	if err := e.index.CreateIndex(t.Context(), core.CreateIndexConfig{Version: 1}); err != nil {
 		t.Fatal(err)

@@ -10,13 +10,14 @@ import (
 
 	"github.com/foliovec/folio/adapters/watch"
 	"github.com/foliovec/folio/conformance/reference"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
 // A watcher syncs a folder into a document index when it starts, then
 // each file as it changes. (The index here is in memory; an application
-// would use a folder on disk, and a real model and tokenizer: wordModel
-// and runeTokenizer are small stand-ins.)
+// would use a folder on disk, and a real model and tokenizer: newWordModel
+// and testkit.Chars are small stand-ins.)
 func ExampleFolderWatcher() {
 	ctx := context.Background()
 	dir, _ := os.MkdirTemp("", "watch-example")
@@ -26,8 +27,8 @@ func ExampleFolderWatcher() {
 
 	index, err := core.NewLocalDocumentIndex(core.LocalDocumentIndexConfig{
 		FolderPath:   "index",
-		Embeddings:   &wordModel{},
-		Tokenizer:    runeTokenizer{},
+		Embeddings:   newWordModel(),
+		Tokenizer:    testkit.Chars{},
 		IndexOptions: core.IndexOptions{Storage: core.NewMemoryStorage(), Codec: reference.Codec{}},
 	})
 	if err != nil {

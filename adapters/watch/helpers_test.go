@@ -1,21 +1,18 @@
 package watch_test
 
 import (
-	"context"
 	"fmt"
-	"hash/fnv"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/foliovec/folio/adapters/watch"
 	"github.com/foliovec/folio/conformance/reference"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -23,78 +20,17 @@ import (
 // machine may be slow; a passing test never waits it out.
 const waitTimeout = 20 * time.Second
 
-// runeTokenizer is one token per code point.
-type runeTokenizer struct{}
-
-func (runeTokenizer) Encode(text string) []int {
-	out := make([]int, 0, len(text))
-	for _, r := range text {
-		out = append(out, int(r))
-	}
-	return out
-}
-
-func (runeTokenizer) Decode(tokens []int) string {
-	var sb strings.Builder
-	for _, t := range tokens {
-		sb.WriteRune(rune(t))
-	}
-	return sb.String()
-}
-
-// wordModel embeds a text as its words hashed into 16 dimensions,
-// normalized, and counts its calls.
-type wordModel struct {
-	calls  atomic.Int64
-	mu     sync.Mutex
-	inputs []string // every text embedded
-}
-
-// embedded reports whether a text containing s was embedded.
-func (m *wordModel) embedded(s string) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, in := range m.inputs {
-		if strings.Contains(in, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func (m *wordModel) MaxTokens() int { return 2000 }
-
-func (m *wordModel) CreateEmbeddings(ctx context.Context, inputs []string) (core.EmbeddingsResponse, error) {
-	m.calls.Add(1)
-	m.mu.Lock()
-	m.inputs = append(m.inputs, inputs...)
-	m.mu.Unlock()
-	out := make([][]float32, len(inputs))
-	for i, text := range inputs {
-		v := make([]float32, 16)
-		v[0] = 0.01
-		for _, w := range strings.Fields(strings.ToLower(text)) {
-			h := fnv.New32a()
-			h.Write([]byte(w))
-			v[h.Sum32()%16]++
-		}
-		var n float64
-		for _, x := range v {
-			n += float64(x * x)
-		}
-		for j := range v {
-			v[j] /= float32(math.Sqrt(n))
-		}
-		out[i] = v
-	}
-	return core.EmbeddingsResponse{Status: core.EmbeddingsSuccess, Output: out}, nil
+// newWordModel is the tests' embeddings model: words hashed into 16
+// dimensions, recorded.
+func newWordModel() *testkit.Recorder {
+	return &testkit.Recorder{Model: testkit.Words{Dims: 16, Tokens: 2000}}
 }
 
 // env is a watched folder and a document index in a folder of its own.
 type env struct {
 	dir     string // the watched folder, its symbolic links resolved
 	index   *core.LocalDocumentIndex
-	model   *wordModel
+	model   *testkit.Recorder
 	storage *core.MemoryStorage // the index's, in memory
 }
 
@@ -104,7 +40,7 @@ func newEnv(t testing.TB) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{dir: dir, model: &wordModel{}, storage: core.NewMemoryStorage()}
+	e := &env{dir: dir, model: newWordModel(), storage: core.NewMemoryStorage()}
 	e.index = openIndex(t, e.storage, "index", e.model)
 	if err := e.index.CreateIndex(t.Context(), core.CreateIndexConfig{Version: 1}); err != nil {
 		t.Fatal(err)
@@ -117,7 +53,7 @@ func openIndex(t testing.TB, storage core.FileStorage, folder string, model core
 	ix, err := core.NewLocalDocumentIndex(core.LocalDocumentIndexConfig{
 		FolderPath:   folder,
 		Embeddings:   model,
-		Tokenizer:    runeTokenizer{},
+		Tokenizer:    testkit.Chars{},
 		IndexOptions: core.IndexOptions{Storage: storage, Codec: reference.Codec{}},
 	})
 	if err != nil {

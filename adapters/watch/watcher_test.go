@@ -95,10 +95,8 @@ func TestRestartCatchesChangesMadeWhileStopped(t *testing.T) {
 	e.write(t, "new.md", "new while stopped")
 
 	// A new watcher (a new process) on the same index.
-	e.model.mu.Lock()
-	e.model.inputs = nil
-	e.model.mu.Unlock()
-	calls := e.model.calls.Load()
+	e.model.Forget()
+	calls := e.model.Calls()
 	w2 := start(t, e, rec, watch.Options{})
 	want := []string{"added new.md", "deleted dir/gone.md", "deleted remove.md", "updated change.md"}
 	if got := syncs(t, rec.take()); !slices.Equal(got, want) {
@@ -106,10 +104,10 @@ func TestRestartCatchesChangesMadeWhileStopped(t *testing.T) {
 	}
 	// change.md and new.md are embedded (in one request or two); the
 	// unchanged keep.md is not, though the first sync embedded it.
-	if n := e.model.calls.Load() - calls; n < 1 || n > 2 {
+	if n := e.model.Calls() - calls; n < 1 || n > 2 {
 		t.Errorf("%d embeddings calls, want 1 or 2", n)
 	}
-	if e.model.embedded("text of keep.md") {
+	if e.model.Embedded("text of keep.md") {
 		t.Error("the unchanged keep.md was embedded again")
 	}
 	if w2.TrackedFileCount() != 3 {
@@ -118,12 +116,12 @@ func TestRestartCatchesChangesMadeWhileStopped(t *testing.T) {
 	w2.Stop()
 
 	// Nothing changed: no event, no embeddings call.
-	calls = e.model.calls.Load()
+	calls = e.model.Calls()
 	start(t, e, rec, watch.Options{})
 	if got := rec.take(); len(got) != 0 {
 		t.Errorf("restart with nothing changed: %v", got)
 	}
-	if n := e.model.calls.Load() - calls; n != 0 {
+	if n := e.model.Calls() - calls; n != 0 {
 		t.Errorf("restart with nothing changed made %d embeddings calls", n)
 	}
 }

@@ -1,7 +1,6 @@
 package manager
 
 import (
-	"context"
 	"encoding/json"
 
 	"github.com/foliovec/folio/core"
@@ -29,17 +28,4 @@ func (testCodec) SerializeMetadata(m core.Metadata) ([]byte, error) { return jso
 
 func (testCodec) DeserializeMetadata(b []byte) (m core.Metadata, err error) {
 	return m, json.Unmarshal(b, &m)
-}
-
-// testEmbeddings embeds a text as its length and a constant.
-type testEmbeddings struct{}
-
-func (testEmbeddings) MaxTokens() int { return 100 }
-
-func (testEmbeddings) CreateEmbeddings(_ context.Context, inputs []string) (core.EmbeddingsResponse, error) {
-	out := make([][]float32, len(inputs))
-	for i, in := range inputs {
-		out[i] = []float32{float32(len(in)), 1}
-	}
-	return core.EmbeddingsResponse{Status: core.EmbeddingsSuccess, Output: out}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/internal/coretest"
 	"github.com/foliovec/folio/core/internal/testtok"
 )
 
@@ -23,7 +24,7 @@ func newTestManager(t *testing.T, st core.FileStorage, edit func(*Config)) *Mana
 	cfg := Config{
 		RootDir:      "root",
 		Formats:      managerFormats,
-		Embeddings:   testEmbeddings{},
+		Embeddings:   coretest.Lengths{},
 		Tokenizer:    testtok.Char{},
 		ScanInterval: -1,
 		IndexOptions: core.IndexOptions{Storage: st},
