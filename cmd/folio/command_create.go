@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/foliovec/folio"
+	"github.com/foliovec/folio/core"
+)
+
+func (a *app) createCommand() *cobra.Command {
+	var format string
+	var force bool
+	var model modelFlags
+	cmd := &cobra.Command{
+		Use:   "create <index>",
+		Short: "Create an empty document index (an error if one is there, unless --force)",
+		Example: `  folio create my-index
+  folio create my-index --format protobuf --hash-dims 384`,
+		Args: exactArgs(1, "<index>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			codec, err := codecFor(format)
+			if err != nil {
+				return err
+			}
+			if err := model.check(); err != nil {
+				return err
+			}
+			storage, err := a.storage(ctx)
+			if err != nil {
+				return err
+			}
+			folder := a.folderPath(args[0])
+			if force {
+				// Also an index of the other format, and the model file.
+				if err := storage.DeleteFolder(ctx, folder); err != nil {
+					return err
+				}
+			} else if _, err := folio.DetectCodec(ctx, folder, storage); err == nil || !isNotFound(err) {
+				return fmt.Errorf("an index exists at %s (use --force to replace it): %w", folder, core.ErrIndexExists)
+			}
+			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: folder, IndexOptions: core.IndexOptions{Storage: storage, Codec: codec}})
+			if err != nil {
+				return err
+			}
+			if err := ix.CreateIndex(ctx, core.CreateIndexConfig{Version: 1}); err != nil {
+				return err
+			}
+			_, rec, err := model.resolve(ctx, storage, folder)
+			if err != nil {
+				return err
+			}
+			if rec.Kind != "" {
+				if err := rememberModel(ctx, storage, folder, rec); err != nil {
+					return err
+				}
+			}
+			a.printf("created %s index at %s\n", format, folder)
+			a.result(map[string]any{"index": folder, "format": format, "model": recordJSON(rec)})
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", folio.FormatJSON, "index format: json or protobuf")
+	cmd.Flags().BoolVar(&force, "force", false, "replace an index already there (Vectra always did)")
+	model.register(cmd)
+	return cmd
+}
+
+func isNotFound(err error) bool { return err != nil && errors.Is(err, core.ErrIndexNotFound) }
+
+// recordJSON is a model record as --json prints it; nil for none.
+func recordJSON(rec modelRecord) any {
+	if rec.Kind == "" {
+		return nil
+	}
+	return rec
+}

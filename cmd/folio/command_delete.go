@@ -1,0 +1,29 @@
+package main
+
+import (
+
+	"github.com/spf13/cobra"
+
+)
+
+func (a *app) deleteCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:     "delete <index>",
+		Short:   "Delete an index folder and everything in it",
+		Example: "  folio delete my-index",
+		Args:    exactArgs(1, "<index>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			ix, err := a.openExisting(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			a.printf("deleting index at %s\n", ix.folder)
+			if err := ix.storage.DeleteFolder(ctx, ix.folder); err != nil {
+				return err
+			}
+			a.result(map[string]any{"index": ix.folder, "deleted": true})
+			return nil
+		},
+	}
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/foliovec/folio"
+	"github.com/foliovec/folio/core"
+)
+
+func (a *app) statsCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:     "stats <index>",
+		Short:   "Print an index's format, version, metadata config and counts",
+		Example: "  folio stats my-index --json",
+		Args:    exactArgs(1, "<index>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			e, err := a.openExisting(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			out := map[string]any{"index": e.folder, "format": formatOf(e.codec)}
+			if rec, ok, err := readModelRecord(ctx, e.storage, e.folder); err != nil {
+				return err
+			} else if ok {
+				out["model"] = rec
+			}
+			if e.documents {
+				ix, err := e.documentIndex(nil, core.ChunkingConfig{}, nil)
+				if err != nil {
+					return err
+				}
+				st, err := ix.GetCatalogStats(ctx)
+				if err != nil {
+					return err
+				}
+				out["kind"], out["version"], out["documents"], out["chunks"] = "documents", st.Version, st.Documents, st.Chunks
+				out["metadataConfig"] = metadataConfigJSON(st.MetadataConfig)
+			} else {
+				ix, err := folio.NewLocalIndex(e.folder, &folio.IndexOptions{Storage: e.storage, Codec: e.codec})
+				if err != nil {
+					return err
+				}
+				st, err := ix.GetIndexStats(ctx)
+				if err != nil {
+					return err
+				}
+				out["kind"], out["version"], out["items"] = "items", st.Version, st.Items
+				out["metadataConfig"] = metadataConfigJSON(st.MetadataConfig)
+			}
+			if a.jsonOut {
+				a.printJSON(out)
+				return nil
+			}
+			for _, k := range []string{"index", "kind", "format", "version", "documents", "chunks", "items", "model"} {
+				if v, ok := out[k]; ok {
+					fmt.Fprintf(a.stdout, "%s: %v\n", k, v)
+				}
+			}
+			fmt.Fprintf(a.stdout, "indexed metadata: %v\n", out["metadataConfig"].(map[string][]string)["indexed"])
+			return nil
+		},
+	}
+}
+
+// metadataConfigJSON is an index's metadata config as stats prints it,
+// in the index file's own spelling: {"indexed": [...]}, [] for none.
+func metadataConfigJSON(c core.MetadataConfig) map[string][]string {
+	indexed := c.Indexed
+	if indexed == nil {
+		indexed = []string{}
+	}
+	return map[string][]string{"indexed": indexed}
+}
