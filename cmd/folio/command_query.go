@@ -1,7 +1,11 @@
 package main
 
 import (
+	"context"
+	"io"
+
 	"fmt"
+	"github.com/spf13/pflag"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,6 +19,8 @@ type queryOutput struct {
 	Query   string           `json:"query"`
 	Ranking string           `json:"ranking,omitempty"`
 	Results []documentOutput `json:"results"`
+
+	note string // said instead of results, in text only
 }
 
 // The rankings of query's --ranking.
@@ -88,12 +94,17 @@ type sectionOutput struct {
 	Text       string  `json:"text"`
 }
 
+// queryOptions are query's flags.
+type queryOptions struct {
+	model                                      modelFlags
+	ix                                         indexFlags
+	docCount, chunkCount, sectionCount, tokens int
+	format, filter, fusion, ranking            string
+	overlap, bm25, vectra                      bool
+}
+
 func (a *app) queryCommand() *cobra.Command {
-	var model modelFlags
-	var ixFlags indexFlags
-	var docCount, chunkCount, sectionCount, tokens int
-	var format, filter, fusion, ranking string
-	var overlap, bm25, vectra bool
+	var o queryOptions
 	cmd := &cobra.Command{
 		Use:   "query <index> <query>",
 		Short: "Search a document index and print the best passages",
@@ -111,122 +122,162 @@ its sections (--overlap) and its sizes (10 documents, 2000 tokens).`,
   folio query my-index "setup" --filter '{"lang": "en"}' --json`,
 		Args: exactArgs(2, "<index> <query>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if strings.TrimSpace(args[1]) == "" {
-				return usagef("<query> is empty: give the text to search for")
+			out, err := a.runQuery(cmd.Context(), cmd.Flags(), &o, args[0], args[1])
+			if err == nil {
+				a.show(out)
 			}
-			switch format {
-			case "sections", "stats", "chunks":
-			default:
-				return usagef("--format %q: want sections, stats or chunks", format)
-			}
-			fl := cmd.Flags()
-			rank, qopts, err := queryRanking(ranking, fl.Changed("ranking"), bm25, fl.Changed("bm25"), fusion, vectra)
-			if err != nil {
-				return err
-			}
-			if vectra {
-				// Vectra's sizes where none is given.
-				if !fl.Changed("document-count") {
-					docCount = 10
-				}
-				if !fl.Changed("tokens") {
-					tokens = core.DefaultVectraRenderTokens
-				}
-			}
-			if docCount < 1 || chunkCount < 1 || tokens < 1 || sectionCount < 1 {
-				return usagef("--document-count, --chunk-count, --tokens and --section-count must be at least 1")
-			}
-			var f core.Filter
-			if filter != "" {
-				var err error
-				if f, err = core.ParseFilter([]byte(filter)); err != nil {
-					return usagef("--filter: %v", err)
-				}
-			}
-			e, err := a.openExisting(ctx, args[0])
-			if err != nil {
-				return err
-			}
-			emb, _, err := model.requireModel(ctx, e.storage, e.folder)
-			if err != nil {
-				// A new index has no model yet: say it is empty rather than
-				// ask for one (the check reads the index, so only here).
-				if empty, emptyErr := e.isEmpty(ctx); emptyErr == nil && empty {
-					a.printf("the index is empty: add documents with 'folio add %s --uri …'\n", args[0])
-					a.result(queryOutput{Index: e.folder, Query: args[1], Results: []documentOutput{}})
-					return nil
-				}
-				return err
-			}
-			ix, err := e.documentIndex(emb, core.ChunkingConfig{}, &ixFlags)
-			if err != nil {
-				return err
-			}
-			qopts.MaxDocuments, qopts.MaxChunks, qopts.Filter = docCount, chunkCount, f
-			results, err := ix.QueryDocuments(ctx, args[1], &qopts)
-			if err != nil {
-				return err
-			}
-			out := queryOutput{Index: e.folder, Query: args[1], Ranking: rank, Results: []documentOutput{}}
-			for _, r := range results {
-				d := documentOutput{URI: r.URI(), Score: r.Score, Count: len(r.Chunks)}
-				a.printf("%s\nscore: %.4f\nchunks: %d\n", r.URI(), r.Score, len(r.Chunks))
-				switch format {
-				case "sections":
-					sections, err := r.Render(ctx, &core.RenderOptions{MaxTokens: tokens, MaxSections: sectionCount, VectraSections: vectra, NoOverlap: !overlap})
-					if err != nil {
-						return err
-					}
-					for i, s := range sections {
-						d.Sections = append(d.Sections, sectionOutput{Score: s.Score, TokenCount: s.TokenCount, IsBm25: s.IsBm25, Text: s.Text})
-						title := "Section"
-						if len(sections) > 1 {
-							title = fmt.Sprintf("Section %d", i+1)
-						}
-						kind := ""
-						if s.IsBm25 {
-							kind = " (keyword match)"
-						}
-						a.printf("\n%s%s\nscore: %.4f\ntokens: %d\n%s\n", title, kind, s.Score, s.TokenCount, strings.TrimSpace(s.Text))
-					}
-				case "chunks":
-					texts, err := r.ChunkTexts(ctx)
-					if err != nil {
-						return err
-					}
-					for i, c := range r.Chunks {
-						_, start, end, _ := core.ChunkSpan(c.Item.Metadata)
-						_, isBm25 := c.Item.Metadata["isBm25"]
-						t := texts[i]
-						d.Chunks = append(d.Chunks, chunkOutput{Score: c.Score, StartPos: start, EndPos: end, IsBm25: isBm25, Text: t})
-						a.printf("\nChunk %d\nscore: %.4f\nstartPos: %d\nendPos: %d\n%s\n", i+1, c.Score, start, end, strings.TrimSpace(t))
-					}
-				}
-				a.printf("\n")
-				out.Results = append(out.Results, d)
-			}
-			if len(results) == 0 {
-				a.printf("no documents found\n")
-			}
-			a.result(out)
-			return nil
+			return err
 		},
 	}
-	model.register(cmd)
-	ixFlags.register(cmd)
-	fl := cmd.Flags()
-	fl.IntVar(&docCount, "document-count", 5, "most documents returned (alias --dc; 10 with --vectra)")
-	fl.IntVar(&chunkCount, "chunk-count", 50, "most chunks the vector search returns (alias --cc)")
-	fl.IntVar(&sectionCount, "section-count", 1, "sections rendered per document (alias --sc)")
-	fl.IntVarP(&tokens, "tokens", "t", core.DefaultRenderTokens, "token budget of each section (2000 with --vectra)")
-	fl.StringVarP(&format, "format", "f", "sections", "output: sections, stats or chunks")
-	fl.BoolVarP(&overlap, "overlap", "o", true, "with --vectra, render overlapping chunks")
-	fl.StringVar(&ranking, "ranking", rankingFusion, "fusion (vector and keyword matches ranked together by reciprocal rank fusion), vector (Vectra's vector search) or hybrid (Vectra's --bm25: keyword matches appended with their raw BM25 scores)")
-	fl.BoolVarP(&bm25, "bm25", "b", false, "Vectra's hybrid search, --ranking hybrid (with --fusion rrf: --ranking fusion)")
-	fl.StringVar(&fusion, "fusion", "", "rrf: --ranking fusion")
-	fl.BoolVar(&vectra, "vectra", false, "Vectra's query exactly: vector search (hybrid with --bm25), Vectra's sections, 10 documents of 2000 tokens unless given")
-	fl.StringVar(&filter, "filter", "", `metadata filter as JSON, e.g. '{"lang": "en"}'`)
-	fl.SetNormalizeFunc(aliasFlags(map[string]string{"dc": "document-count", "cc": "chunk-count", "sc": "section-count"}))
+	o.register(cmd)
 	return cmd
+}
+
+func (o *queryOptions) register(cmd *cobra.Command) {
+	o.model.register(cmd)
+	o.ix.register(cmd)
+	fl := cmd.Flags()
+	fl.IntVar(&o.docCount, "document-count", 5, "most documents returned (alias --dc; 10 with --vectra)")
+	fl.IntVar(&o.chunkCount, "chunk-count", 50, "most chunks the vector search returns (alias --cc)")
+	fl.IntVar(&o.sectionCount, "section-count", 1, "sections rendered per document (alias --sc)")
+	fl.IntVarP(&o.tokens, "tokens", "t", core.DefaultRenderTokens, "token budget of each section (2000 with --vectra)")
+	fl.StringVarP(&o.format, "format", "f", "sections", "output: sections, stats or chunks")
+	fl.BoolVarP(&o.overlap, "overlap", "o", true, "with --vectra, render overlapping chunks")
+	fl.StringVar(&o.ranking, "ranking", rankingFusion, "fusion (vector and keyword matches ranked together by reciprocal rank fusion), vector (Vectra's vector search) or hybrid (Vectra's --bm25: keyword matches appended with their raw BM25 scores)")
+	fl.BoolVarP(&o.bm25, "bm25", "b", false, "Vectra's hybrid search, --ranking hybrid (with --fusion rrf: --ranking fusion)")
+	fl.StringVar(&o.fusion, "fusion", "", "rrf: --ranking fusion")
+	fl.BoolVar(&o.vectra, "vectra", false, "Vectra's query exactly: vector search (hybrid with --bm25), Vectra's sections, 10 documents of 2000 tokens unless given")
+	fl.StringVar(&o.filter, "filter", "", `metadata filter as JSON, e.g. '{"lang": "en"}'`)
+	fl.SetNormalizeFunc(aliasFlags(map[string]string{"dc": "document-count", "cc": "chunk-count", "sc": "section-count"}))
+}
+
+// settle checks the flags against each other and text, and returns the
+// ranking and the query's options (Vectra's sizes where --vectra is given
+// and they are not).
+func (o *queryOptions) settle(fl *pflag.FlagSet, text string) (string, core.DocumentQueryOptions, error) {
+	if strings.TrimSpace(text) == "" {
+		return "", core.DocumentQueryOptions{}, usagef("<query> is empty: give the text to search for")
+	}
+	switch o.format {
+	case "sections", "stats", "chunks":
+	default:
+		return "", core.DocumentQueryOptions{}, usagef("--format %q: want sections, stats or chunks", o.format)
+	}
+	rank, qopts, err := queryRanking(o.ranking, fl.Changed("ranking"), o.bm25, fl.Changed("bm25"), o.fusion, o.vectra)
+	if err != nil {
+		return "", qopts, err
+	}
+	if o.vectra && !fl.Changed("document-count") {
+		o.docCount = 10
+	}
+	if o.vectra && !fl.Changed("tokens") {
+		o.tokens = core.DefaultVectraRenderTokens
+	}
+	if o.docCount < 1 || o.chunkCount < 1 || o.tokens < 1 || o.sectionCount < 1 {
+		return "", qopts, usagef("--document-count, --chunk-count, --tokens and --section-count must be at least 1")
+	}
+	if o.filter != "" {
+		if qopts.Filter, err = core.ParseFilter([]byte(o.filter)); err != nil {
+			return "", qopts, usagef("--filter: %v", err)
+		}
+	}
+	qopts.MaxDocuments, qopts.MaxChunks = o.docCount, o.chunkCount
+	return rank, qopts, nil
+}
+
+// runQuery asks the index and renders what --format asks for.
+func (a *app) runQuery(ctx context.Context, fl *pflag.FlagSet, o *queryOptions, index, text string) (queryOutput, error) {
+	rank, qopts, err := o.settle(fl, text)
+	if err != nil {
+		return queryOutput{}, err
+	}
+	e, err := a.openExisting(ctx, index)
+	if err != nil {
+		return queryOutput{}, err
+	}
+	out := queryOutput{Index: e.folder, Query: text, Results: []documentOutput{}}
+	emb, _, err := o.model.requireModel(ctx, e.storage, e.folder)
+	if err != nil {
+		// A new index has no model yet: say it is empty rather than ask
+		// for one (the check reads the index, so only here).
+		if empty, emptyErr := e.isEmpty(ctx); emptyErr == nil && empty {
+			out.note = fmt.Sprintf("the index is empty: add documents with 'folio add %s --uri …'", index)
+			return out, nil
+		}
+		return queryOutput{}, err
+	}
+	ix, err := e.documentIndex(emb, core.ChunkingConfig{}, &o.ix)
+	if err != nil {
+		return queryOutput{}, err
+	}
+	results, err := ix.QueryDocuments(ctx, text, &qopts)
+	if err != nil {
+		return queryOutput{}, err
+	}
+	out.Ranking = rank
+	for _, r := range results {
+		d, err := o.document(ctx, r)
+		if err != nil {
+			return queryOutput{}, err
+		}
+		out.Results = append(out.Results, d)
+	}
+	return out, nil
+}
+
+// document is one result as --format shows it.
+func (o *queryOptions) document(ctx context.Context, r *core.LocalDocumentResult) (documentOutput, error) {
+	d := documentOutput{URI: r.URI(), Score: r.Score, Count: len(r.Chunks)}
+	switch o.format {
+	case "sections":
+		sections, err := r.Render(ctx, &core.RenderOptions{MaxTokens: o.tokens, MaxSections: o.sectionCount, VectraSections: o.vectra, NoOverlap: !o.overlap})
+		if err != nil {
+			return d, err
+		}
+		d.Sections = []sectionOutput{}
+		for _, s := range sections {
+			d.Sections = append(d.Sections, sectionOutput{Score: s.Score, TokenCount: s.TokenCount, IsBm25: s.IsBm25, Text: s.Text})
+		}
+	case "chunks":
+		texts, err := r.ChunkTexts(ctx)
+		if err != nil {
+			return d, err
+		}
+		for i, c := range r.Chunks {
+			_, start, end, _ := core.ChunkSpan(c.Item.Metadata)
+			_, isBm25 := c.Item.Metadata["isBm25"]
+			d.Chunks = append(d.Chunks, chunkOutput{Score: c.Score, StartPos: start, EndPos: end, IsBm25: isBm25, Text: texts[i]})
+		}
+	}
+	return d, nil
+}
+
+// writeText prints q as folio query's text: each document with its score,
+// then its sections or chunks.
+func (q queryOutput) writeText(w io.Writer) {
+	if q.note != "" {
+		fmt.Fprintln(w, q.note)
+		return
+	}
+	for _, d := range q.Results {
+		fmt.Fprintf(w, "%s\nscore: %.4f\nchunks: %d\n", d.URI, d.Score, d.Count)
+		for i, s := range d.Sections {
+			title := "Section"
+			if len(d.Sections) > 1 {
+				title = fmt.Sprintf("Section %d", i+1)
+			}
+			kind := ""
+			if s.IsBm25 {
+				kind = " (keyword match)"
+			}
+			fmt.Fprintf(w, "\n%s%s\nscore: %.4f\ntokens: %d\n%s\n", title, kind, s.Score, s.TokenCount, strings.TrimSpace(s.Text))
+		}
+		for i, c := range d.Chunks {
+			fmt.Fprintf(w, "\nChunk %d\nscore: %.4f\nstartPos: %d\nendPos: %d\n%s\n", i+1, c.Score, c.StartPos, c.EndPos, strings.TrimSpace(c.Text))
+		}
+		fmt.Fprintln(w)
+	}
+	if len(q.Results) == 0 {
+		fmt.Fprintln(w, "no documents found")
+	}
 }

@@ -153,6 +153,22 @@ func (a *app) printJSON(v any) {
 	_ = enc.Encode(v)
 }
 
+// textResult is a command's result that prints itself as text; as JSON
+// it is printed by encoding/json.
+type textResult interface {
+	writeText(w io.Writer)
+}
+
+// show prints a command's result: as its JSON document with --json, else
+// as its text, so the two are always of the same value.
+func (a *app) show(v textResult) {
+	if a.jsonOut {
+		a.printJSON(v)
+		return
+	}
+	v.writeText(a.stdout)
+}
+
 // result prints v when --json.
 func (a *app) result(v any) {
 	if a.jsonOut {
