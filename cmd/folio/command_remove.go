@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -55,61 +56,70 @@ absolute); a folder removes every document stored below it. A URI that
 matches no document is reported on stderr and the exit status is 1.`,
 		Example: "  folio remove my-index --uri docs/old.md docs/drafts/",
 		Args:    exactArgs(1, "<index>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			list, err := uris.all()
-			if err != nil {
-				return err
-			}
-			e, err := a.openExisting(ctx, args[0])
-			if err != nil {
-				return err
-			}
-			ix, err := e.documentIndex(nil, core.ChunkingConfig{}, nil)
-			if err != nil {
-				return err
-			}
-			uris, err := ix.DocumentURIs(ctx)
-			if err != nil {
-				return err
-			}
-			stored := newStoredURIs(uris)
-			var targets []string
-			targeted := map[string]bool{}
-			notFound := []string{}
-			for _, uri := range list {
-				matched := stored.match(uri)
-				if len(matched) == 0 {
-					notFound = append(notFound, uri)
-					fmt.Fprintf(a.stderr, "not in the index: %s\n", uri)
-				}
-				for _, m := range matched {
-					if !targeted[m] {
-						targeted[m] = true
-						targets = append(targets, m)
-					}
-				}
-			}
-			removed, err := ix.DeleteDocuments(ctx, targets)
-			if err != nil {
-				return err
-			}
-			if removed == nil {
-				removed = []string{}
-			}
-			for _, uri := range removed {
-				a.printf("removed %s\n", uri)
-			}
-			a.result(map[string]any{"index": e.folder, "removed": removed, "notFound": notFound})
-			if len(notFound) > 0 {
-				a.jsonOut = false
-				return fmt.Errorf("%d of %d URIs named no document", len(notFound), len(list))
-			}
-			return nil
-		},
+		RunE:    func(cmd *cobra.Command, args []string) error { return a.runRemove(cmd.Context(), &uris, args[0]) },
 	}
 	uris.register(cmd, "document URIs, files or folders to remove")
 	return cmd
+}
+
+// runRemove deletes, in one commit, every document each URI names.
+func (a *app) runRemove(ctx context.Context, uris *uriFlags, index string) error {
+	list, err := uris.all()
+	if err != nil {
+		return err
+	}
+	e, err := a.openExisting(ctx, index)
+	if err != nil {
+		return err
+	}
+	ix, err := e.documentIndex(nil, core.ChunkingConfig{}, nil)
+	if err != nil {
+		return err
+	}
+	stored, err := ix.DocumentURIs(ctx)
+	if err != nil {
+		return err
+	}
+	targets, notFound := newStoredURIs(stored).targets(list)
+	for _, uri := range notFound {
+		fmt.Fprintf(a.stderr, "not in the index: %s\n", uri)
+	}
+	removed, err := ix.DeleteDocuments(ctx, targets)
+	if err != nil {
+		return err
+	}
+	if removed == nil {
+		removed = []string{}
+	}
+	for _, uri := range removed {
+		a.printf("removed %s\n", uri)
+	}
+	a.result(map[string]any{"index": e.folder, "removed": removed, "notFound": notFound})
+	if len(notFound) > 0 {
+		a.jsonOut = false
+		return fmt.Errorf("%d of %d URIs named no document", len(notFound), len(list))
+	}
+	return nil
+}
+
+// targets returns the stored URIs the URIs named match, each once, and the
+// URIs named that match none.
+func (st storedURIs) targets(named []string) (targets, notFound []string) {
+	seen := map[string]bool{}
+	notFound = []string{}
+	for _, uri := range named {
+		matched := st.match(uri)
+		if len(matched) == 0 {
+			notFound = append(notFound, uri)
+		}
+		for _, m := range matched {
+			if !seen[m] {
+				seen[m] = true
+				targets = append(targets, m)
+			}
+		}
+	}
+	return targets, notFound
 }
 
 // storedURIs are an index's URIs with the absolute spellings of the local
