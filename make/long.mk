@@ -35,7 +35,8 @@ several-servers-test:
 	cd cmd/folio && FOLIO_SEVERAL_SERVERS_ROUNDS=60 $(GO) test -count=1 -run '^TestSeveralServersOverABucket$$' -v . | grep -E '^(---|ok|FAIL)|commits seen|servers_test'
 
 ## server-bench: the server figures of docs/benchmarks.md in one run: folio
-## serve and Vectra 0.15's own server under folio load, beside the engine in
+## serve and Vectra 0.15's own server under folio-load (cmd/folio/loadgen),
+## beside the engine in
 ## process (SECONDS_EACH=10 a load).
 .PHONY: server-bench
 server-bench:

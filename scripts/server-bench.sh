@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # server-bench.sh: the server figures of docs/benchmarks.md, measured in one
-# run with the repository's load generator (folio load) on this machine:
+# run with the repository's load generator (folio-load, cmd/folio/loadgen)
+# on this machine:
 #   - 10k×384 (JSON): Vectra 0.15's own server (npm vectra@0.15.0) and
 #     folio serve, 8 clients, and folio serve with 1 client;
 #   - 100k×384 (protobuf): folio serve, 16 clients, exact and --quantized;
@@ -26,7 +27,9 @@ if [ ! -f "$vectra_npm/node_modules/vectra/package.json" ]; then
 	npm install --prefix "$vectra_npm" --no-audit --no-fund --loglevel=error vectra@0.15.0 >/dev/null
 fi
 go build -o "$work/folio" ./cmd/folio
+go build -o "$work/folio-load" ./cmd/folio/loadgen
 folio=$work/folio
+loadgen=$work/folio-load
 
 # serve ROOT PORT CMD...: start a server in the background and wait until it answers.
 serve() {
@@ -36,7 +39,7 @@ serve() {
 	pids+=($!)
 	for _ in $(seq 100); do
 		# Up when a call reaches it: "Index not found", not "Unavailable".
-		if ! "$folio" load --address "127.0.0.1:$port" --index none --requests 1 -q 2>&1 | grep -q Unavailable; then
+		if ! "$loadgen" --address "127.0.0.1:$port" --index none --requests 1 -q 2>&1 | grep -q Unavailable; then
 			return
 		fi
 		sleep 0.3
@@ -51,15 +54,15 @@ stop() { kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids
 load() {
 	local label=$1
 	shift
-	printf '%-48s %s\n' "$label" "$("$folio" load -q "$@" | awk '$1 == "all" { printf "%8s q/s  p50 %s ms  p99 %s ms", $4, $5, $7 }')"
+	printf '%-48s %s\n' "$label" "$("$loadgen" -q "$@" | awk '$1 == "all" { printf "%8s q/s  p50 %s ms  p99 %s ms", $4, $5, $7 }')"
 }
 
 mkdir -p "$work/small" "$work/big"
 echo "==> folio serve: creating the indexes over the service"
 serve 50161 "$folio" serve --root "$work/small" --port 50161
-"$folio" load --address 127.0.0.1:50161 --index bench --create 10000 --requests 1 -q >/dev/null
+"$loadgen" --address 127.0.0.1:50161 --index bench --create 10000 --requests 1 -q >/dev/null
 serve 50162 "$folio" serve --root "$work/big" --port 50162
-"$folio" load --address 127.0.0.1:50162 --index bench --create 100000 --format protobuf --requests 1 -q >/dev/null
+"$loadgen" --address 127.0.0.1:50162 --index bench --create 100000 --format protobuf --requests 1 -q >/dev/null
 
 echo "==> the same run"
 load "folio serve, 10k×384, 8 clients" --address 127.0.0.1:50161 --index bench --concurrency 8 --duration "${secs}s"

@@ -19,12 +19,12 @@ import (
 	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/manager"
+	"github.com/foliovec/folio/cmd/folio/internal/bearer"
 )
 
 // tokenEnv is the environment variable serve reads its bearer token from
-// when --token-file is not given. A token is never taken from argv, where
-// other users of the machine could read it.
-const tokenEnv = "FOLIO_TOKEN"
+// when --token-file is not given.
+const tokenEnv = bearer.Env
 
 // listeningLine starts the line serve prints once it accepts calls.
 const listeningLine = "Folio gRPC server listening on "
@@ -105,7 +105,7 @@ func (a *app) runServe(ctx context.Context, o *serveOptions, args []string) erro
 		return err
 	}
 	cfg.DocumentRanking = docRanking
-	if cfg.AuthToken, err = readToken(o.tokenFile); err != nil {
+	if cfg.AuthToken, err = bearer.Read(o.tokenFile); err != nil {
 		return err
 	}
 	srv, err := grpcserver.New(&cfg)

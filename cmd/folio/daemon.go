@@ -12,32 +12,6 @@ import (
 	"time"
 )
 
-// readToken returns the bearer token from file, else from $FOLIO_TOKEN
-// (surrounding white space trimmed). A token file, or a set $FOLIO_TOKEN,
-// that yields an empty token is an error: serving without authentication
-// must be asked for by giving neither, never by an empty file.
-func readToken(file string) (string, error) {
-	if file == "" {
-		v, set := os.LookupEnv(tokenEnv)
-		if !set {
-			return "", nil
-		}
-		if t := strings.TrimSpace(v); t != "" {
-			return t, nil
-		}
-		return "", fmt.Errorf("$%s is set but empty: unset it to serve without a token, or give the token", tokenEnv)
-	}
-	raw, err := os.ReadFile(file)
-	if err != nil {
-		return "", fmt.Errorf("token file: %w", err)
-	}
-	t := strings.TrimSpace(string(raw))
-	if t == "" {
-		return "", fmt.Errorf("token file %s is empty: it must hold the bearer token", file)
-	}
-	return t, nil
-}
-
 // daemonize starts this command again without --daemon, detached, with its
 // output in "<pid file>.log", waits until it listens (or fails), writes its
 // PID to pidFile and returns.

@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/foliovec/folio"
@@ -13,7 +15,8 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// `folio load` drives a real server with a mix of calls and accounts for
+// folio-load (cmd/folio/loadgen, the benchmarks' load generator) drives a
+// real server with a mix of calls and accounts for
 // every one: the counts per kind add up to --requests, none fail, and the
 // percentiles are ordered.
 func TestLoadAgainstAServer(t *testing.T) {
@@ -41,9 +44,14 @@ func TestLoadAgainstAServer(t *testing.T) {
 	t.Cleanup(func() { _ = exec.Command(folioBin, "stop", "--pid-file", pidFile).Run() })
 
 	type out struct {
-		Stats []loadStats `json:"stats"`
+		Stats []struct {
+			Kind                       string
+			Calls, Errors              int
+			PerSec                     float64 `json:"perSecond"`
+			P50Ms, P90Ms, P99Ms, MaxMs float64
+		} `json:"stats"`
 	}
-	r := decode[out](t, must(t, dir, 0, "load", "--address", fmt.Sprintf("127.0.0.1:%d", port), "--index", "vectors", "--doc-index", "docs",
+	r := decode[out](t, mustLoad(t, dir, 0, "--address", fmt.Sprintf("127.0.0.1:%d", port), "--index", "vectors", "--doc-index", "docs",
 		"--dims", "16", "--requests", "400", "--concurrency", "4", "--mix", "query=4", "--mix", "filter=2", "--mix", "docs=1", "--mix", "insert=1", "--json"))
 	if len(r.Stats) != 5 || r.Stats[4].Kind != "all" {
 		t.Fatalf("stats %+v, want query, filter, docs, insert and all", r.Stats)
@@ -59,16 +67,16 @@ func TestLoadAgainstAServer(t *testing.T) {
 		t.Errorf("%d calls counted, want 400", sum)
 	}
 	// Calls that fail are counted as errors, with the first one shown.
-	res := must(t, dir, 0, "load", "--address", fmt.Sprintf("127.0.0.1:%d", port), "--index", "nothere", "--dims", "16", "--requests", "10")
+	res := mustLoad(t, dir, 0, "--address", fmt.Sprintf("127.0.0.1:%d", port), "--index", "nothere", "--dims", "16", "--requests", "10")
 	if want := "query: 10 errors, the first: "; !strings.Contains(res.stderr, want) {
 		t.Errorf("stderr %q, want %q", res.stderr, want)
 	}
-	must(t, dir, 2, "load", "--index", "vectors", "--mix", "scan=1")
+	mustLoad(t, dir, 2, "--index", "vectors", "--mix", "scan=1")
 
 	// --create makes the index over the service, replacing one of that
 	// name, and the run then queries it.
 	for _, n := range []int{1500, 30} {
-		res = must(t, dir, 0, "load", "--address", fmt.Sprintf("127.0.0.1:%d", port), "--index", "made", "--create", fmt.Sprint(n),
+		res = mustLoad(t, dir, 0, "--address", fmt.Sprintf("127.0.0.1:%d", port), "--index", "made", "--create", fmt.Sprint(n),
 			"--format", "protobuf", "--dims", "8", "--requests", "20", "--json")
 		if want := fmt.Sprintf("created index made: %d items of 8 dimensions", n); !strings.Contains(res.stderr, want) {
 			t.Errorf("stderr %q, want %q", res.stderr, want)
@@ -85,4 +93,54 @@ func TestLoadAgainstAServer(t *testing.T) {
 			t.Fatalf("created index: %d items, %v; want %d of 8 dimensions", len(items), err, n)
 		}
 	}
+}
+
+var (
+	loadOnce sync.Once
+	loadBin  string
+	loadErr  error
+)
+
+// mustLoad runs folio-load, built once beside the folio binary, in dir
+// and fails the test unless its exit status is want.
+func mustLoad(t *testing.T, dir string, want int, args ...string) result {
+	t.Helper()
+	loadOnce.Do(func() {
+		loadBin = filepath.Join(filepath.Dir(folioBin), "folio-load")
+		if out, err := exec.Command("go", "build", "-o", loadBin, "./loadgen").CombinedOutput(); err != nil {
+			loadErr = fmt.Errorf("build folio-load: %v\n%s", err, out)
+		}
+	})
+	if loadErr != nil {
+		t.Fatal(loadErr)
+	}
+	cmd := exec.CommandContext(t.Context(), loadBin, args...)
+	cmd.Dir = dir
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code := 0
+	if exit, ok := err.(*exec.ExitError); ok {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if code != want {
+		t.Fatalf("folio-load %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, want, out.String(), errOut.String())
+	}
+	return result{code, out.String(), errOut.String()}
+}
+
+// unitVector is a random vector of n components, of length 1.
+func unitVector(rng *rand.Rand, n int) []float32 {
+	v := make([]float32, n)
+	var sq float64
+	for i := range v {
+		v[i] = float32(rng.NormFloat64())
+		sq += float64(v[i] * v[i])
+	}
+	for i := range v {
+		v[i] /= float32(math.Sqrt(sq))
+	}
+	return v
 }

@@ -107,7 +107,6 @@ An index remembers the embeddings model that built it (--keys, --model or
 		a.createCommand(), a.deleteCommand(), a.addCommand(), a.removeCommand(),
 		a.statsCommand(), a.migrateCommand(), a.queryCommand(), a.watchCommand(),
 		a.serveCommand(), a.stopCommand(), a.generateCommand(), a.versionCommand(),
-		a.loadCommand(),
 	)
 	plainBoolFlags(root)
 	return root

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/spf13/cobra"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -52,97 +51,6 @@ type loadStats struct {
 	FirstErr string  `json:"firstError,omitempty"`
 }
 
-func (a *app) loadCommand() *cobra.Command {
-	var cfg loadConfig
-	var mix []string
-	var tokenFile string
-	cmd := &cobra.Command{
-		Use:   "load",
-		Short: "Load-test a Vectra-compatible gRPC server: calls per second and latency percentiles",
-		Long: `load sends a mix of calls to a gRPC server speaking Vectra's service (folio
-serve, or Vectra's own server) from --concurrency clients for --duration (or
---requests calls in all), and prints, per kind of call and in all, the calls
-per second and the 50th, 90th and 99th percentile and largest latencies.
-
-Kinds, weighted by --mix kind=weight:
-  query   QueryItems with a random unit vector of --dims dimensions, top --top-k
-  filter  the same with the metadata filter --filter
-  docs    QueryDocuments of --text on --doc-index
-  insert  InsertItem of a random vector (it writes to the index)
-
-Each client has its own connection, as separate users do.
-
-With --create N the index is first created (replacing one of that name) and
-filled with N random unit vectors of --dims dimensions, metadata "group"
-0..9, over the same service (BatchInsertItems, 1,000 at a time), so the same
-command prepares a benchmark on folio serve and on Vectra's own server.`,
-		Example: `  folio load --index vectors --dims 384 --concurrency 8 --duration 10s
-  folio load --index docs --mix docs=1 --text "how do I create an index"
-  folio load --index vectors --mix query=8 --mix filter=1 --mix insert=1 --filter '{"group": 1}'
-  folio load --index bench --create 100000 --format protobuf --concurrency 16`,
-		Args: exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cfg.index == "" {
-				return usagef("--index is required")
-			}
-			if cfg.docIndex == "" {
-				cfg.docIndex = cfg.index
-			}
-			if cfg.concurrency < 1 || cfg.dims < 1 || cfg.topK < 1 || cfg.requests < 0 || cfg.create < 0 {
-				return usagef("--concurrency, --dims and --top-k must be at least 1, --requests and --create at least 0")
-			}
-			var err error
-			if cfg.mix, err = parseMix(mix); err != nil {
-				return err
-			}
-			if cfg.token, err = readToken(tokenFile); err != nil {
-				return err
-			}
-			if cfg.create > 0 {
-				start := time.Now()
-				if err := createLoadIndex(cmd.Context(), cfg); err != nil {
-					return err
-				}
-				if !a.quiet {
-					fmt.Fprintf(a.stderr, "created index %s: %d items of %d dimensions in %.1f s\n", cfg.index, cfg.create, cfg.dims, time.Since(start).Seconds())
-				}
-			}
-			stats, err := runLoad(cmd.Context(), cfg)
-			if err != nil {
-				return err
-			}
-			a.result(map[string]any{"address": cfg.address, "concurrency": cfg.concurrency, "stats": stats})
-			a.printf("%-8s %9s %7s %10s %9s %9s %9s %9s\n", "kind", "calls", "errors", "calls/s", "p50 ms", "p90 ms", "p99 ms", "max ms")
-			for _, s := range stats {
-				a.printf("%-8s %9d %7d %10.1f %9.3f %9.3f %9.3f %9.3f\n", s.Kind, s.Calls, s.Errors, s.PerSec, s.P50Ms, s.P90Ms, s.P99Ms, s.MaxMs)
-			}
-			for _, s := range stats {
-				if s.FirstErr != "" && s.Kind != "all" {
-					fmt.Fprintf(a.stderr, "%s: %d errors, the first: %s\n", s.Kind, s.Errors, s.FirstErr)
-				}
-			}
-			return nil
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&cfg.address, "address", "127.0.0.1:50051", "the server's host:port")
-	f.StringVar(&cfg.index, "index", "", "the index the calls go to (required)")
-	f.StringVar(&cfg.docIndex, "doc-index", "", "the document index of docs calls (default --index)")
-	f.IntVar(&cfg.concurrency, "concurrency", 8, "clients calling at once, each on its own connection")
-	f.DurationVar(&cfg.duration, "duration", 10*time.Second, "how long to send calls (with --requests 0)")
-	f.IntVar(&cfg.requests, "requests", 0, "calls to send in all (0: as many as --duration allows)")
-	f.IntVar(&cfg.dims, "dims", 384, "dimensions of the random vectors")
-	f.IntVar(&cfg.topK, "top-k", 10, "results per query")
-	f.StringVar(&cfg.filter, "filter", `{"group": 1}`, "metadata filter of filter calls, as JSON")
-	f.StringVar(&cfg.text, "text", "how do I create an index", "query text of docs calls")
-	f.StringArrayVar(&mix, "mix", []string{"query=1"}, "`KIND=WEIGHT`: query, filter, docs or insert and its share of the calls (several allowed)")
-	f.StringVar(&tokenFile, "token-file", "", "file holding the bearer token (else $"+tokenEnv+" if set)")
-	f.Uint64Var(&cfg.seed, "seed", 1, "seed of the random vectors and the mix")
-	f.IntVar(&cfg.create, "create", 0, "first create --index (replacing one of that name) with this many random items")
-	f.StringVar(&cfg.format, "format", "json", "format of the index --create makes: json or protobuf")
-	return cmd
-}
-
 // parseMix reads --mix values into weights by kind.
 func parseMix(values []string) (map[string]int, error) {
 	mix := map[string]int{}
@@ -150,7 +58,7 @@ func parseMix(values []string) (map[string]int, error) {
 		kind, w, ok := strings.Cut(v, "=")
 		weight, err := strconv.Atoi(w)
 		if !ok || err != nil || weight < 0 || !slices.Contains(loadKinds, kind) {
-			return nil, usagef("--mix %q: want KIND=WEIGHT, KIND one of %s", v, strings.Join(loadKinds, ", "))
+			return nil, usageErrorf("--mix %q: want KIND=WEIGHT, KIND one of %s", v, strings.Join(loadKinds, ", "))
 		}
 		mix[kind] = weight
 	}
@@ -159,7 +67,7 @@ func parseMix(values []string) (map[string]int, error) {
 		total += w
 	}
 	if total == 0 {
-		return nil, usagef("--mix gives every kind a weight of 0")
+		return nil, usageErrorf("--mix gives every kind a weight of 0")
 	}
 	return mix, nil
 }
