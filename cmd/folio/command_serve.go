@@ -17,9 +17,9 @@ import (
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
 	grpcserver "github.com/foliovec/folio/adapters/grpc"
 	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
+	"github.com/foliovec/folio/cmd/folio/internal/bearer"
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/manager"
-	"github.com/foliovec/folio/cmd/folio/internal/bearer"
 )
 
 // tokenEnv is the environment variable serve reads its bearer token from
