@@ -72,21 +72,24 @@ func parseMix(values []string) (map[string]int, error) {
 	return mix, nil
 }
 
+// record is one call of a load run.
+type record struct {
+	kind string
+	dur  time.Duration
+	err  error
+}
+
 // runLoad runs the load and returns the stats of each kind that ran, then
 // of all calls.
 func runLoad(ctx context.Context, cfg loadConfig) ([]loadStats, error) {
 	if cfg.token != "" {
 		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+cfg.token)
 	}
-	clients := make([]vectrapb.VectraServiceClient, cfg.concurrency)
-	for i := range clients {
-		conn, err := grpc.NewClient(cfg.address, grpc.WithTransportCredentials(insecure.NewCredentials()))
-		if err != nil {
-			return nil, err
-		}
-		defer conn.Close()
-		clients[i] = vectrapb.NewVectraServiceClient(conn)
+	clients, closeAll, err := dial(cfg.address, cfg.concurrency)
+	if err != nil {
+		return nil, err
 	}
+	defer closeAll()
 	var kinds []string
 	var weights []int
 	for _, k := range loadKinds {
@@ -94,17 +97,57 @@ func runLoad(ctx context.Context, cfg loadConfig) ([]loadStats, error) {
 			kinds, weights = append(kinds, k), append(weights, w)
 		}
 	}
-	type record struct {
-		kind string
-		dur  time.Duration
-		err  error
+	start := time.Now()
+	records := drive(ctx, cfg, clients, kinds, weights)
+	elapsed := time.Since(start)
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	records := make([][]record, cfg.concurrency)
-	// The run ends at its deadline or after --requests calls; a call in
-	// flight at the deadline finishes and counts (no call is cut short).
+	byKind := map[string][]record{}
+	var all []record
+	for _, rs := range records {
+		for _, r := range rs {
+			byKind[r.kind] = append(byKind[r.kind], r)
+			all = append(all, r)
+		}
+	}
+	var out []loadStats
+	for _, k := range kinds {
+		out = append(out, summarize(k, byKind[k], elapsed))
+	}
+	return append(out, summarize("all", all, elapsed)), nil
+}
+
+// dial opens n connections to address, one a client, as separate users
+// have.
+func dial(address string, n int) ([]vectrapb.VectraServiceClient, func(), error) {
+	var conns []*grpc.ClientConn
+	closeAll := func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}
+	clients := make([]vectrapb.VectraServiceClient, n)
+	for i := range clients {
+		conn, err := grpc.NewClient(address, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		conns = append(conns, conn)
+		clients[i] = vectrapb.NewVectraServiceClient(conn)
+	}
+	return clients, closeAll, nil
+}
+
+// drive sends calls from every client until the run's deadline or after
+// --requests calls, and returns each client's records. A call in flight at
+// the deadline finishes and counts (no call is cut short); a call that ctx
+// interrupts is not counted.
+func drive(ctx context.Context, cfg loadConfig, clients []vectrapb.VectraServiceClient, kinds []string, weights []int) [][]record {
 	var sent sync.Mutex
 	remaining := cfg.requests
-	var deadline time.Time
+	deadline := time.Now().Add(cfg.duration)
 	take := func() bool {
 		if ctx.Err() != nil {
 			return false
@@ -120,66 +163,50 @@ func runLoad(ctx context.Context, cfg loadConfig) ([]loadStats, error) {
 		remaining--
 		return true
 	}
-	start := time.Now()
-	deadline = start.Add(cfg.duration)
+	records := make([][]record, len(clients))
 	var wg sync.WaitGroup
-	for w := range cfg.concurrency {
+	for w, c := range clients {
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(cfg.seed, uint64(w)))
-			c := clients[w]
 			for take() {
 				kind := pick(rng, kinds, weights)
 				t0 := time.Now()
 				err := loadCall(ctx, c, cfg, kind, rng)
 				d := time.Since(t0)
 				if ctx.Err() != nil {
-					return // interrupted: not counted
+					return
 				}
 				records[w] = append(records[w], record{kind, d, err})
 			}
 		})
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	byKind := map[string][]record{}
-	var all []record
-	for _, rs := range records {
-		for _, r := range rs {
-			byKind[r.kind] = append(byKind[r.kind], r)
-			all = append(all, r)
-		}
-	}
-	summarize := func(kind string, rs []record) loadStats {
-		s := loadStats{Kind: kind, Calls: len(rs), PerSec: float64(len(rs)) / elapsed.Seconds()}
-		durs := make([]time.Duration, 0, len(rs))
-		for _, r := range rs {
-			if r.err != nil {
-				if s.Errors++; s.FirstErr == "" {
-					s.FirstErr = r.err.Error()
-				}
-				continue
+	return records
+}
+
+// summarize is the stats of records of one kind (or of all) over elapsed.
+func summarize(kind string, rs []record, elapsed time.Duration) loadStats {
+	s := loadStats{Kind: kind, Calls: len(rs), PerSec: float64(len(rs)) / elapsed.Seconds()}
+	durs := make([]time.Duration, 0, len(rs))
+	for _, r := range rs {
+		if r.err != nil {
+			if s.Errors++; s.FirstErr == "" {
+				s.FirstErr = r.err.Error()
 			}
-			durs = append(durs, r.dur)
+			continue
 		}
-		slices.Sort(durs)
-		ms := func(q float64) float64 {
-			if len(durs) == 0 {
-				return 0
-			}
-			i := min(len(durs)-1, int(math.Ceil(q*float64(len(durs))))-1)
-			return float64(durs[max(i, 0)]) / 1e6
+		durs = append(durs, r.dur)
+	}
+	slices.Sort(durs)
+	ms := func(q float64) float64 {
+		if len(durs) == 0 {
+			return 0
 		}
-		s.P50Ms, s.P90Ms, s.P99Ms, s.MaxMs = ms(0.50), ms(0.90), ms(0.99), ms(1)
-		return s
+		i := min(len(durs)-1, int(math.Ceil(q*float64(len(durs))))-1)
+		return float64(durs[max(i, 0)]) / 1e6
 	}
-	var out []loadStats
-	for _, k := range kinds {
-		out = append(out, summarize(k, byKind[k]))
-	}
-	return append(out, summarize("all", all)), nil
+	s.P50Ms, s.P90Ms, s.P99Ms, s.MaxMs = ms(0.50), ms(0.90), ms(0.99), ms(1)
+	return s
 }
 
 // pick chooses a kind by weight.

@@ -85,25 +85,30 @@ command prepares a benchmark on folio serve and on Vectra's own server.`,
 			return nil
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&cfg.address, "address", "127.0.0.1:50051", "the server's host:port")
-	f.StringVar(&cfg.index, "index", "", "the index the calls go to (required)")
-	f.StringVar(&cfg.docIndex, "doc-index", "", "the document index of docs calls (default --index)")
-	f.IntVar(&cfg.concurrency, "concurrency", 8, "clients calling at once, each on its own connection")
-	f.DurationVar(&cfg.duration, "duration", 10*time.Second, "how long to send calls (with --requests 0)")
-	f.IntVar(&cfg.requests, "requests", 0, "calls to send in all (0: as many as --duration allows)")
-	f.IntVar(&cfg.dims, "dims", 384, "dimensions of the random vectors")
-	f.IntVar(&cfg.topK, "top-k", 10, "results per query")
-	f.StringVar(&cfg.filter, "filter", `{"group": 1}`, "metadata filter of filter calls, as JSON")
-	f.StringVar(&cfg.text, "text", "how do I create an index", "query text of docs calls")
-	f.StringArrayVar(&mix, "mix", []string{"query=1"}, "`KIND=WEIGHT`: query, filter, docs or insert and its share of the calls (several allowed)")
-	f.StringVar(&tokenFile, "token-file", "", "file holding the bearer token (else $"+bearer.Env+" if set)")
-	f.Uint64Var(&cfg.seed, "seed", 1, "seed of the random vectors and the mix")
-	f.IntVar(&cfg.create, "create", 0, "first create --index (replacing one of that name) with this many random items")
-	f.StringVar(&cfg.format, "format", "json", "format of the index --create makes: json or protobuf")
-	f.BoolVar(&jsonOut, "json", false, "print one JSON document instead of the table")
-	f.BoolVarP(&quiet, "quiet", "q", false, "say nothing on stderr but errors")
+	registerFlags(cmd, &cfg, &mix, &tokenFile, &jsonOut, &quiet)
 	return cmd
+}
+
+// registerFlags binds folio-load's flags.
+func registerFlags(cmd *cobra.Command, c *loadConfig, mix *[]string, tokenFile *string, jsonOut, quiet *bool) {
+	f := cmd.Flags()
+	f.StringVar(&c.address, "address", "127.0.0.1:50051", "the server's host:port")
+	f.StringVar(&c.index, "index", "", "the index the calls go to (required)")
+	f.StringVar(&c.docIndex, "doc-index", "", "the document index of docs calls (default --index)")
+	f.IntVar(&c.concurrency, "concurrency", 8, "clients calling at once, each on its own connection")
+	f.DurationVar(&c.duration, "duration", 10*time.Second, "how long to send calls (with --requests 0)")
+	f.IntVar(&c.requests, "requests", 0, "calls to send in all (0: as many as --duration allows)")
+	f.IntVar(&c.dims, "dims", 384, "dimensions of the random vectors")
+	f.IntVar(&c.topK, "top-k", 10, "results per query")
+	f.StringVar(&c.filter, "filter", `{"group": 1}`, "metadata filter of filter calls, as JSON")
+	f.StringVar(&c.text, "text", "how do I create an index", "query text of docs calls")
+	f.StringArrayVar(mix, "mix", []string{"query=1"}, "`KIND=WEIGHT`: query, filter, docs or insert and its share of the calls (several allowed)")
+	f.StringVar(tokenFile, "token-file", "", "file holding the bearer token (else $"+bearer.Env+" if set)")
+	f.Uint64Var(&c.seed, "seed", 1, "seed of the random vectors and the mix")
+	f.IntVar(&c.create, "create", 0, "first create --index (replacing one of that name) with this many random items")
+	f.StringVar(&c.format, "format", "json", "format of the index --create makes: json or protobuf")
+	f.BoolVar(jsonOut, "json", false, "print one JSON document instead of the table")
+	f.BoolVarP(quiet, "quiet", "q", false, "say nothing on stderr but errors")
 }
 
 // prepareAndRun checks cfg, creates the index when asked, and runs the load.
