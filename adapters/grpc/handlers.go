@@ -10,13 +10,11 @@ import (
 	"github.com/foliovec/folio/core/manager"
 )
 
-// Request defaults, as Vectra's handlers apply them to zero values.
-const (
-	defaultTopK         = 10
-	defaultMaxDocuments = 10
-	defaultMaxChunks    = 50
-	defaultChunkSize    = 512
-)
+// defaultTopK is QueryItems' top_k when it is 0, as Vectra's handler has
+// it. The other zero values of requests (max_documents, max_chunks, a
+// document index's chunk_size) are left to core, whose defaults are
+// Vectra's.
+const defaultTopK = 10
 
 // service implements vectra.VectraService. Each handler validates its
 // request in Vectra's order, with Vectra's messages.

@@ -31,12 +31,6 @@ func (v *service) QueryDocuments(ctx context.Context, req *vectrapb.QueryDocumen
 	if v.s.cfg.DocumentRanking == RankingFusion {
 		opts.IsBm25, opts.Fusion = true, core.FusionRRF
 	}
-	if opts.MaxDocuments == 0 {
-		opts.MaxDocuments = defaultMaxDocuments
-	}
-	if opts.MaxChunks == 0 {
-		opts.MaxChunks = defaultMaxChunks
-	}
 	// Concurrent calls on one index are answered together (coalesce.go).
 	results, err := v.s.documentQueries(mi.Documents).query(ctx, core.DocumentQuery{Query: req.GetQuery(), Options: *opts})
 	if err != nil {

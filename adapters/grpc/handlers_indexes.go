@@ -20,10 +20,7 @@ func (v *service) CreateIndex(ctx context.Context, req *vectrapb.CreateIndexRequ
 	cfg := manager.CreateConfig{Format: req.GetFormat(), IsDocumentIndex: req.GetIsDocumentIndex(), Version: 1}
 	if dc := req.GetDocumentConfig(); dc != nil {
 		cfg.Version = int(max(dc.GetVersion(), 1))
-		cfg.ChunkSize = int(dc.GetChunkSize())
-		if cfg.ChunkSize == 0 {
-			cfg.ChunkSize = defaultChunkSize
-		}
+		cfg.ChunkSize = int(dc.GetChunkSize()) // 0: core's default, Vectra's 512
 		cfg.ChunkOverlap = int(dc.GetChunkOverlap())
 	}
 	if _, err := v.manager().CreateIndex(ctx, req.GetIndexName(), cfg); err != nil {
