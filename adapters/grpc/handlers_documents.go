@@ -56,13 +56,8 @@ func (v *service) QueryDocuments(ctx context.Context, req *vectrapb.QueryDocumen
 }
 
 func (v *service) UpsertDocument(ctx context.Context, req *vectrapb.UpsertDocumentRequest) (*vectrapb.UpsertDocumentResponse, error) {
-	switch {
-	case req.GetIndexName() == "":
-		return nil, errIndexNameRequired()
-	case req.GetUri() == "":
-		return nil, invalid("uri is required")
-	case req.GetText() == "":
-		return nil, invalid("text is required")
+	if err := checkUpsertDocumentRequest(req); err != nil {
+		return nil, err
 	}
 	mi, err := v.documentIndex(req.GetIndexName())
 	if err != nil {
@@ -80,11 +75,8 @@ func (v *service) UpsertDocument(ctx context.Context, req *vectrapb.UpsertDocume
 }
 
 func (v *service) DeleteDocument(ctx context.Context, req *vectrapb.DeleteDocumentRequest) (*vectrapb.DeleteDocumentResponse, error) {
-	switch {
-	case req.GetIndexName() == "":
-		return nil, errIndexNameRequired()
-	case req.GetUri() == "":
-		return nil, invalid("uri is required")
+	if err := checkDeleteDocumentRequest(req); err != nil {
+		return nil, err
 	}
 	mi, err := v.documentIndex(req.GetIndexName())
 	if err != nil {

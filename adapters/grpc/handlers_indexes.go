@@ -14,8 +14,8 @@ import (
 )
 
 func (v *service) CreateIndex(ctx context.Context, req *vectrapb.CreateIndexRequest) (*vectrapb.CreateIndexResponse, error) {
-	if req.GetIndexName() == "" {
-		return nil, errIndexNameRequired()
+	if err := checkCreateIndexRequest(req); err != nil {
+		return nil, err
 	}
 	cfg := manager.CreateConfig{Format: req.GetFormat(), IsDocumentIndex: req.GetIsDocumentIndex(), Version: 1}
 	if dc := req.GetDocumentConfig(); dc != nil {

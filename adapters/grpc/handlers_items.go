@@ -34,11 +34,8 @@ func (v *service) InsertItem(ctx context.Context, req *vectrapb.InsertItemReques
 }
 
 func (v *service) UpsertItem(ctx context.Context, req *vectrapb.UpsertItemRequest) (*vectrapb.UpsertItemResponse, error) {
-	if req.GetIndexName() == "" {
-		return nil, errIndexNameRequired()
-	}
-	if req.GetId() == "" {
-		return nil, invalid("id is required for upsert")
+	if err := checkUpsertItemRequest(req); err != nil {
+		return nil, err
 	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
@@ -87,11 +84,8 @@ func (v *service) BatchInsertItems(ctx context.Context, req *vectrapb.BatchInser
 }
 
 func (v *service) GetItem(ctx context.Context, req *vectrapb.GetItemRequest) (*vectrapb.GetItemResponse, error) {
-	if req.GetIndexName() == "" {
-		return nil, errIndexNameRequired()
-	}
-	if req.GetId() == "" {
-		return nil, invalid("id is required")
+	if err := checkGetItemRequest(req); err != nil {
+		return nil, err
 	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
@@ -108,11 +102,8 @@ func (v *service) GetItem(ctx context.Context, req *vectrapb.GetItemRequest) (*v
 }
 
 func (v *service) DeleteItem(ctx context.Context, req *vectrapb.DeleteItemRequest) (*vectrapb.DeleteItemResponse, error) {
-	if req.GetIndexName() == "" {
-		return nil, errIndexNameRequired()
-	}
-	if req.GetId() == "" {
-		return nil, invalid("id is required")
+	if err := checkDeleteItemRequest(req); err != nil {
+		return nil, err
 	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
