@@ -105,23 +105,11 @@ func (d *LocalDocumentIndex) embed(ctx context.Context, inputs []string) ([][]fl
 	if ctxErr := ctx.Err(); ctxErr != nil && (err == nil || errors.Is(err, ctxErr)) {
 		return nil, ctxErr
 	}
+	vectors, err := EmbeddingsOutput(resp, err, len(inputs))
 	if err != nil {
 		return nil, fmt.Errorf("generate embeddings: %w", err)
 	}
-	if resp.Status != EmbeddingsSuccess {
-		status := resp.Status
-		if status == "" {
-			status = EmbeddingsFailed
-		}
-		return nil, fmt.Errorf("generate embeddings: %w", &EmbeddingsError{Status: status, Message: resp.Message})
-	}
-	if len(resp.Output) != len(inputs) {
-		return nil, fmt.Errorf("generate embeddings: %w", &EmbeddingsError{
-			Status:  EmbeddingsFailed,
-			Message: fmt.Sprintf("%d vectors for %d inputs", len(resp.Output), len(inputs)),
-		})
-	}
-	return resp.Output, nil
+	return vectors, nil
 }
 
 // writeDocument runs the changes, in order, in the open batch, or in a

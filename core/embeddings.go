@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/foliovec/folio/core/internal/embedpipe"
 )
@@ -79,4 +80,38 @@ func TokenBatches(texts []string, tok Tokenizer, limit int) [][2]int {
 		limit = 0
 	}
 	return embedpipe.Batches(len(texts), limit, func(i int) int { return len(tok.Encode(texts[i])) })
+}
+
+// EmbeddingsOutput reads the outcome of a CreateEmbeddings call made for
+// inputs texts, as the document index, the gRPC server and the JavaScript
+// module all read it: the vectors when the call succeeded with one vector
+// an input, else an error that is always an *EmbeddingsError. A model's own
+// *EmbeddingsError comes back as it is; another error becomes one with
+// status EmbeddingsFailed, its text as the message and itself as Err; a
+// response whose status is not EmbeddingsSuccess becomes one with that
+// status (EmbeddingsFailed when empty) and the response's message; a
+// successful response with the wrong number of vectors, one with status
+// EmbeddingsFailed that says so.
+func EmbeddingsOutput(resp EmbeddingsResponse, err error, inputs int) ([][]float32, error) {
+	if err != nil {
+		if ee, ok := err.(*EmbeddingsError); ok && ee.Status != EmbeddingsSuccess && ee.Status != "" {
+			return nil, ee
+		}
+		var ee *EmbeddingsError
+		if errors.As(err, &ee) && ee.Status != EmbeddingsSuccess && ee.Status != "" {
+			return nil, &EmbeddingsError{Status: ee.Status, Message: ee.Message, Err: err}
+		}
+		return nil, &EmbeddingsError{Status: EmbeddingsFailed, Message: err.Error(), Err: err}
+	}
+	if resp.Status != EmbeddingsSuccess {
+		status := resp.Status
+		if status == "" {
+			status = EmbeddingsFailed
+		}
+		return nil, &EmbeddingsError{Status: status, Message: resp.Message}
+	}
+	if len(resp.Output) != inputs {
+		return nil, &EmbeddingsError{Status: EmbeddingsFailed, Message: fmt.Sprintf("%d vectors for %d inputs", len(resp.Output), inputs)}
+	}
+	return resp.Output, nil
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"syscall/js"
 
 	embedhosted "github.com/foliovec/folio/adapters/embed-hosted"
@@ -198,11 +199,9 @@ func createEmbeddings(ctx context.Context, m core.EmbeddingsModel, in js.Value) 
 	}
 	resp, err := m.CreateEmbeddings(ctx, inputs)
 	out := embeddingsResponse{Status: resp.Status, Output: resp.Output, Message: resp.Message, Model: resp.Model, Usage: resp.Usage}
-	if err != nil && out.Status == core.EmbeddingsSuccess || out.Status == "" {
-		out.Status = core.EmbeddingsFailed
-	}
-	if err != nil && out.Message == "" {
-		out.Message = err.Error()
+	var ee *core.EmbeddingsError
+	if _, err := core.EmbeddingsOutput(resp, err, len(inputs)); errors.As(err, &ee) {
+		out.Status, out.Message = ee.Status, ee.Message
 	}
 	return out, nil
 }

@@ -244,23 +244,17 @@ func (v *service) embed(ctx context.Context, mi *manager.Index, texts []string) 
 		return nil, status.Errorf(codes.FailedPrecondition, "No embeddings model configured on the server for index %q", mi.Name)
 	}
 	resp, err := model.CreateEmbeddings(ctx, texts)
+	if err != nil && ctx.Err() != nil {
+		return nil, toStatus(ctx.Err())
+	}
+	vectors, err := core.EmbeddingsOutput(resp, err, len(texts))
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, toStatus(ctx.Err())
-		}
-		msg := err.Error()
+		msg := "unknown"
 		var ee *core.EmbeddingsError
 		if errors.As(err, &ee) && ee.Message != "" {
 			msg = ee.Message
 		}
 		return nil, status.Errorf(codes.Internal, "Embeddings error: %s", msg)
 	}
-	if resp.Status != core.EmbeddingsSuccess || len(resp.Output) != len(texts) {
-		msg := resp.Message
-		if msg == "" {
-			msg = "unknown"
-		}
-		return nil, status.Error(codes.Internal, fmt.Sprintf("Embeddings error: %s", msg))
-	}
-	return resp.Output, nil
+	return vectors, nil
 }
