@@ -132,22 +132,31 @@ func BenchmarkUpsertDocuments(b *testing.B) {
 }
 
 // BenchmarkQueryDocumentsRender measures a document query on an index of
-// 1,000 documents of about 2 KB, then RenderSections(2000, 1, true) of every
-// document found (10 by default), with and without BM25. The keyword index
-// is built by a first hybrid query before the timer starts.
+// 1,000 documents of about 2 KB, then the rendering of every document found
+// (10 by default): RenderSections(2000, 1, true) with and without BM25, and
+// folio query's default, rank fusion with Render's passages. The keyword
+// index is built by a first hybrid query before the timer starts.
 func BenchmarkQueryDocumentsRender(b *testing.B) {
 	ctx := context.Background()
 	ix := docsBenchIndex(b)
 	docsBenchFill(b, ix, docsBenchTexts(1000))
 	queries := []string{"hybrid keyword ranking", "crash write disk", "render section budget", "python golang server"}
-	for _, bm25 := range []bool{false, true} {
-		b.Run(fmt.Sprintf("bm25=%v", bm25), func(b *testing.B) {
-			if _, err := ix.QueryDocuments(ctx, "warm up", &core.DocumentQueryOptions{IsBm25: bm25}); err != nil {
+	for _, mode := range []struct {
+		name string
+		opts core.DocumentQueryOptions
+	}{
+		{"bm25=false", core.DocumentQueryOptions{}},
+		{"bm25=true", core.DocumentQueryOptions{IsBm25: true}},
+		{"fusion+passages", core.DocumentQueryOptions{IsBm25: true, Fusion: core.FusionRRF}},
+	} {
+		b.Run(mode.name, func(b *testing.B) {
+			if _, err := ix.QueryDocuments(ctx, "warm up", &mode.opts); err != nil {
 				b.Fatal(err)
 			}
 			i := 0
 			for b.Loop() {
-				docs, err := ix.QueryDocuments(ctx, queries[i%len(queries)], &core.DocumentQueryOptions{IsBm25: bm25})
+				o := mode.opts
+				docs, err := ix.QueryDocuments(ctx, queries[i%len(queries)], &o)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -155,7 +164,12 @@ func BenchmarkQueryDocumentsRender(b *testing.B) {
 					b.Fatal("no documents")
 				}
 				for _, d := range docs {
-					if _, err := d.RenderSections(ctx, 2000, 1, true); err != nil {
+					if mode.opts.Fusion != "" {
+						_, err = d.Render(ctx, nil) // folio query's default
+					} else {
+						_, err = d.RenderSections(ctx, 2000, 1, true)
+					}
+					if err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -268,3 +268,29 @@ func TestPassageStartsAtItsHeading(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPassagesLargeDocument renders the passage of a 1 MB document
+// from its 50 matching chunks: the query's focus reads every line once.
+func BenchmarkPassagesLargeDocument(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; sb.Len() < 1<<20; i++ {
+		fmt.Fprintf(&sb, "Line %d of the document talks about topic %d and rivers, %d words long.\n", i, i%97, i%13)
+	}
+	doc := sb.String()
+	text := NewText(doc)
+	var chunks []*Chunk
+	for i := range 50 {
+		s := i * (len(doc) / 50)
+		chunks = append(chunks, NewChunk(s, s+2000, true, 1/float64(60+i), false))
+	}
+	tok := testtok.Char{}
+	for b.Loop() {
+		fresh := make([]*Chunk, len(chunks))
+		for i, c := range chunks {
+			fresh[i] = NewChunk(c.start, c.end, true, c.score, false)
+		}
+		if got := New(text, tok).Passages(fresh, "topic 42 rivers", 400, 1); len(got) != 1 {
+			b.Fatal(got)
+		}
+	}
+}
