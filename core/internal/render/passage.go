@@ -22,7 +22,7 @@ import (
 //     not fit stops growing, and it grows up to a Markdown heading and no
 //     further (the lines of a seed that match the query start at their
 //     heading, if they hold one). Passages do not overlap.
-//   - When the lines of the seed do not fit, the passage is the most of the
+//   - When the starting lines do not fit, the passage is the most of the
 //     seed that fits, cut at white space (at tokens only for a single word
 //     longer than maxTokens).
 //   - A passage's score is its chunk's score, so it reads on the scale of
@@ -138,7 +138,7 @@ func (r *Renderer) seeds(chunks []*Chunk, query string) []seed {
 	return out
 }
 
-// passage returns the byte range of the passage around the seed at
+// passage returns the byte range of the passage around the starting lines at
 // [start, end), inside [lo, hi).
 func (r *Renderer) passage(start, end, lo, hi, maxTokens int, focused bool) (int, int) {
 	s := r.text.String()
