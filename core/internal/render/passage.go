@@ -23,7 +23,7 @@ import (
 //     further (the lines of a seed that match the query start at their
 //     heading, if they hold one). Passages do not overlap.
 //   - When the starting lines do not fit, the passage is the most of the
-//     seed that fits, cut at white space (at tokens only for a single word
+//     lines that fits, cut at white space (at tokens only for a single word
 //     longer than maxTokens).
 //   - A passage's score is its chunk's score, so it reads on the scale of
 //     the document's score; it is BM25 when its chunk is.
