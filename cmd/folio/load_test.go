@@ -114,21 +114,11 @@ func mustLoad(t *testing.T, dir string, want int, args ...string) result {
 	if loadErr != nil {
 		t.Fatal(loadErr)
 	}
-	cmd := exec.CommandContext(t.Context(), loadBin, args...)
-	cmd.Dir = dir
-	var out, errOut strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	code := 0
-	if exit, ok := err.(*exec.ExitError); ok {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
+	r := runIn(t, loadBin, dir, args...)
+	if r.code != want {
+		t.Fatalf("folio-load %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
 	}
-	if code != want {
-		t.Fatalf("folio-load %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, want, out.String(), errOut.String())
-	}
-	return result{code, out.String(), errOut.String()}
+	return r
 }
 
 // unitVector is a random vector of n components, of length 1.

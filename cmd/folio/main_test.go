@@ -56,7 +56,13 @@ type result struct {
 // folioIn runs the binary in dir with args.
 func folioIn(t *testing.T, dir string, args ...string) result {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), folioBin, args...)
+	return runIn(t, folioBin, dir, args...)
+}
+
+// runIn runs the binary bin in dir with args.
+func runIn(t *testing.T, bin, dir string, args ...string) result {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), bin, args...)
 	cmd.Dir = dir
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
