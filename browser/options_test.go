@@ -3,6 +3,7 @@
 package browser_test
 
 import (
+	"context"
 	"log/slog"
 	"reflect"
 	"testing"
@@ -32,6 +33,8 @@ func TestEveryIndexOptionReachesTheBrowserFacade(t *testing.T) {
 			val = reflect.ValueOf(slog.New(slog.DiscardHandler))
 		case reflect.TypeFor[time.Duration]():
 			val = reflect.ValueOf(1234 * time.Millisecond)
+		case reflect.TypeFor[core.KeywordScorer]():
+			val = reflect.ValueOf(core.KeywordScorer(&sampleScorer{}))
 		default:
 			switch f.Type.Kind() {
 			case reflect.Bool:
@@ -74,4 +77,11 @@ func TestEveryIndexOptionReachesTheBrowserFacade(t *testing.T) {
 			t.Errorf("browser.NewLocalDocumentIndex: IndexOptions.%s does not reach the index", f.Name)
 		}
 	}
+}
+
+// sampleScorer is a KeywordScorer to set, compared by identity.
+type sampleScorer struct{ _ int }
+
+func (*sampleScorer) ScoreKeywords(context.Context, string, []string) ([]float64, error) {
+	return nil, nil
 }

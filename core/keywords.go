@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/foliovec/folio/core/internal/bm25"
+	"github.com/foliovec/folio/core/internal/render"
 	"github.com/foliovec/folio/core/internal/topk"
 	"github.com/foliovec/folio/core/pathutil"
 )
@@ -130,19 +131,21 @@ func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selectio
 	if k <= 0 || sel.None || s.len() == 0 {
 		return nil, nil
 	}
-	idx, err := ix.bm25For(ctx, s)
-	if err != nil {
-		return nil, err
-	}
 	skip := make(map[int32]bool, len(exclude))
 	for _, h := range exclude {
 		skip[h.Slot] = true
 	}
-	slotOf := func(serial uint32) (int32, bool) {
-		i, found := slices.BinarySearch(s.serials, serial)
-		return int32(i), found
+	eligible := func(slot int32) bool { return !skip[slot] && sel.Matches(slot) }
+	var scores map[int32]float64
+	var err error
+	if ix.opts.KeywordScorer != nil {
+		scores, err = ix.scoreKeywords(ctx, s, query, eligible)
+	} else {
+		scores, err = ix.bm25Scores(ctx, s, query, eligible)
 	}
-	scores := idx.Scores(&ix.vocab, query, slotOf, func(slot int32) bool { return !skip[slot] && sel.Matches(slot) })
+	if err != nil {
+		return nil, err
+	}
 	ranked := make([]topk.Scored, 0, len(scores))
 	for slot, sc := range scores {
 		ranked = append(ranked, topk.Scored{Key: sc, Slot: slot})
@@ -161,6 +164,70 @@ func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selectio
 		md["isBm25"] = true
 		it.Metadata = md
 		out = append(out, QueryResult{Item: it, Score: h.Key})
+	}
+	return out, nil
+}
+
+// bm25Scores are the built-in BM25 scores of the eligible chunks that match
+// query, by slot.
+func (ix *LocalIndex) bm25Scores(ctx context.Context, s *snapshot, query string, eligible func(slot int32) bool) (map[int32]float64, error) {
+	idx, err := ix.bm25For(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	slotOf := func(serial uint32) (int32, bool) {
+		i, found := slices.BinarySearch(s.serials, serial)
+		return int32(i), found
+	}
+	return idx.Scores(&ix.vocab, query, slotOf, eligible), nil
+}
+
+// scoreKeywords are IndexOptions.KeywordScorer's scores of the eligible
+// chunks' texts, by slot, for those above 0. A chunk without a span, or
+// whose document cannot be read (logged), is left out, as the built-in
+// search leaves it out.
+func (ix *LocalIndex) scoreKeywords(ctx context.Context, s *snapshot, query string, eligible func(slot int32) bool) (map[int32]float64, error) {
+	docs := map[string]*render.Text{}
+	var slots []int32
+	var texts []string
+	for i := range s.len() {
+		slot := int32(i)
+		id, start, end, ok := ChunkSpan(s.meta[i])
+		if !ok || !eligible(slot) {
+			continue
+		}
+		t, read := docs[id]
+		if !read {
+			raw, err := ix.docReader(ctx, id)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				ix.log.Warn("read document for keyword search", "folder", ix.folder, "document", id, "err", err)
+			} else {
+				t = render.NewText(raw)
+			}
+			docs[id] = t
+		}
+		if t != nil {
+			slots, texts = append(slots, slot), append(texts, t.Substring(start, end+1))
+		}
+	}
+	if len(texts) == 0 {
+		return nil, nil
+	}
+	scores, err := ix.opts.KeywordScorer.ScoreKeywords(ctx, query, texts)
+	if err != nil {
+		return nil, fmt.Errorf("score keywords: %w", err)
+	}
+	if len(scores) != len(texts) {
+		return nil, fmt.Errorf("score keywords: %d scores for %d texts: %w", len(scores), len(texts), ErrInvalidArgument)
+	}
+	out := map[int32]float64{}
+	for i, sc := range scores {
+		if sc > 0 {
+			out[slots[i]] = sc
+		}
 	}
 	return out, nil
 }

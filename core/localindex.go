@@ -49,6 +49,17 @@ type IndexOptions struct {
 	// whose chunks a later commit adds or changes; never per chunk, and not
 	// again per query (see QueryItems).
 	DocReader func(ctx context.Context, documentID string) (string, error)
+	// KeywordScorer, when set, scores the keyword half of hybrid queries
+	// in place of the built-in BM25 (Vectra's options.bm25Factory): each
+	// hybrid query gives it the text of every chunk the query may match
+	// (read through DocReader, each document once) and ranks the chunks by
+	// its scores, highest first, equal scores in storage order; a score of
+	// 0 or less, or NaN, is no match. Meant for tests and experiments: it
+	// reads every chunk's text per query, where the built-in BM25 (nil,
+	// the default: Okapi BM25 over lowercased words, English stop words
+	// out, Porter stems, kept up to date by commits and in .folio-keywords)
+	// reads them once.
+	KeywordScorer KeywordScorer
 	// FreshnessInterval is how often readers check whether another process
 	// has committed to the folder, when the storage can tell
 	// (FileVersioner): at most one check per interval, a stat of the index

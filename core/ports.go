@@ -326,3 +326,12 @@ func writeGroup(ctx context.Context, st FileStorage, files []FileWrite) error {
 // [IndexStreamDecoder] gives an arena of n vectors: n and an eighth more
 // (256 at least), room for the inserts of the first commits after an open.
 func ArenaRoom(n int) int { return n + max(n/8, 256) }
+
+// KeywordScorer scores texts against a query for the keyword half of
+// hybrid queries (IndexOptions.KeywordScorer).
+type KeywordScorer interface {
+	// ScoreKeywords returns one score per text, in order: higher is a
+	// better match, 0 or less no match. An error fails the query.
+	ScoreKeywords(ctx context.Context, query string, texts []string) ([]float64, error)
+}
+

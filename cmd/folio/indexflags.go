@@ -31,11 +31,12 @@ var indexOptionFlags = map[string]string{
 
 // indexOptionsWithoutFlag says why the other fields have none.
 var indexOptionsWithoutFlag = map[string]string{
-	"IndexName": "the index file's name follows the format (index.json, index.pb), as in Vectra's CLI",
-	"Storage":   "--storage and --storage-root choose it",
-	"Codec":     "create's --format chooses it; other commands detect it",
-	"Logger":    "the command reports on stdout and stderr; add, watch and serve log the engine's warnings there",
-	"DocReader": "a function; document indexes read their documents' texts themselves",
+	"IndexName":     "the index file's name follows the format (index.json, index.pb), as in Vectra's CLI",
+	"Storage":       "--storage and --storage-root choose it",
+	"Codec":         "create's --format chooses it; other commands detect it",
+	"Logger":        "the command reports on stdout and stderr; add, watch and serve log the engine's warnings there",
+	"DocReader":     "a function; document indexes read their documents' texts themselves",
+	"KeywordScorer": "a program's own object; the command's hybrid queries use the built-in BM25",
 }
 
 func (f *indexFlags) register(cmd *cobra.Command) {

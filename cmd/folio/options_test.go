@@ -48,6 +48,8 @@ func sampleOption(t *testing.T, f reflect.StructField) reflect.Value {
 		return reflect.ValueOf(slog.New(slog.DiscardHandler))
 	case reflect.TypeFor[time.Duration]():
 		return reflect.ValueOf(1234 * time.Millisecond)
+	case reflect.TypeFor[core.KeywordScorer]():
+		return reflect.ValueOf(core.KeywordScorer(&sampleScorer{}))
 	}
 	switch f.Type.Kind() {
 	case reflect.Bool:
@@ -63,6 +65,13 @@ func sampleOption(t *testing.T, f reflect.StructField) reflect.Value {
 	}
 	t.Fatalf("core.IndexOptions.%s: no sample value for type %v; add one here", f.Name, f.Type)
 	return reflect.Value{}
+}
+
+// sampleScorer is a KeywordScorer to set, compared by identity.
+type sampleScorer struct{ _ int }
+
+func (*sampleScorer) ScoreKeywords(context.Context, string, []string) ([]float64, error) {
+	return nil, nil
 }
 
 // same reports whether got holds want (the same value, or the same
