@@ -334,4 +334,3 @@ type KeywordScorer interface {
 	// better match, 0 or less no match. An error fails the query.
 	ScoreKeywords(ctx context.Context, query string, texts []string) ([]float64, error)
 }
-
