@@ -7,6 +7,7 @@ import (
 
 	"github.com/foliovec/folio"
 	embedhash "github.com/foliovec/folio/adapters/embed-hash"
+	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/manager"
 )
 
@@ -33,5 +34,24 @@ func TestNewIndexManagerDefaults(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(root, c.name, c.file)); err != nil {
 			t.Errorf("%s: %v", c.format, err)
 		}
+	}
+}
+
+// ManagerConfig fills what a partial configuration leaves unset and keeps
+// what it sets.
+func TestManagerConfigDefaults(t *testing.T) {
+	cfg, err := folio.ManagerConfig(manager.Config{RootDir: "indexes", IndexOptions: core.IndexOptions{QuantizedScan: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Storage == nil || cfg.Tokenizer == nil || cfg.Formats[folio.FormatJSON] == nil || cfg.Formats[folio.FormatProtobuf] == nil {
+		t.Errorf("defaults missing: storage %v, tokenizer %v, formats %v", cfg.Storage, cfg.Tokenizer, cfg.Formats)
+	}
+	if cfg.RootDir != "indexes" || !cfg.QuantizedScan || cfg.Codec != nil {
+		t.Errorf("ManagerConfig changed what was set: %+v", cfg)
+	}
+	mine := map[string]core.IndexCodec{folio.FormatJSON: nil}
+	if cfg, _ := folio.ManagerConfig(manager.Config{Formats: mine}); len(cfg.Formats) != 1 {
+		t.Errorf("ManagerConfig replaced the formats given: %v", cfg.Formats)
 	}
 }
