@@ -46,6 +46,10 @@ type batch struct {
 	// replay is set while ops are applied again: an insert of an id that
 	// is there by now replaces the item instead of failing.
 	replay bool
+	// moveReplaced makes a replaced item of the base move to the end, as
+	// a delete and an insert: on the segmented layout, items are stored
+	// in the order of their serials, and a replaced item is stored anew.
+	moveReplaced bool
 }
 
 // pendingItem is an item written in a batch, owned by the batch.
@@ -119,6 +123,14 @@ func (b *batch) at(p int32) pendingItem {
 // put adds it, or replaces the item at pos when replace is set. The caller
 // has validated it.
 func (b *batch) put(it pendingItem, pos int32, replace bool) {
+	if replace && b.moveReplaced && pos < int32(b.base.len()) {
+		if old := b.at(pos); old.file != "" {
+			b.dropped = append(b.dropped, old.file)
+		}
+		b.deleted[pos] = true
+		b.live--
+		replace = false
+	}
 	if replace {
 		if old := b.at(pos); old.file != "" {
 			b.dropped = append(b.dropped, old.file)
@@ -369,6 +381,7 @@ func (ix *LocalIndex) beginLocked(ctx context.Context) (*batch, error) {
 		return nil, err
 	}
 	ix.update = newBatch(s)
+	ix.update.moveReplaced = ix.seg != nil
 	if ix.part != nil {
 		ix.part.onBegin()
 	}

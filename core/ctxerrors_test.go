@@ -50,6 +50,7 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 		QueryItemsBatch(context.Context, []ItemQuery) ([][]QueryResult, error)
 		Query(context.Context, ItemQuery) ([]QueryResult, error)
 		Vacuum(context.Context) (VacuumReport, error)
+		Compact(context.Context) (CompactReport, error)
 	}) map[string]func(context.Context) error {
 		return map[string]func(context.Context) error{
 			"BeginUpdate":    ix.BeginUpdate,
@@ -84,7 +85,8 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 				_, err := ix.QueryItemsBatch(ctx, []ItemQuery{{Vector: vec, Query: "text", TopK: 3, IsBm25: true}, {Vector: vec, TopK: 2}})
 				return err
 			},
-			"Vacuum": func(ctx context.Context) error { _, err := ix.Vacuum(ctx); return err },
+			"Vacuum":  func(ctx context.Context) error { _, err := ix.Vacuum(ctx); return err },
+			"Compact": func(ctx context.Context) error { _, err := ix.Compact(ctx); return err },
 		}
 	}
 	documentCalls := func(doc *LocalDocument) map[string]func(context.Context) error {

@@ -170,6 +170,11 @@ type LocalIndex struct {
 
 	watch *share.Watch // what other processes may have changed
 
+	// seg is the segmented layout's state, nil on LayoutFile; guarded by
+	// mu. layout is what GetIndexStats reports of the files.
+	seg    *segState
+	layout atomic.Pointer[LayoutStats]
+
 	// Dropped files (graveyard.go), guarded by mu: retain is
 	// IndexOptions.RetainDropped with its default; droppedListed is set
 	// while this process knows the folder's list of dropped files holds
@@ -259,6 +264,7 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 	}
 	versioner, _ := opts.Storage.(FileVersioner)
 	ix.watch = share.NewWatch(versioner, cmp.Or(opts.FreshnessInterval, DefaultFreshnessInterval), ix.indexPath(), ix.log)
+	ix.watch.Add(ix.manifestPath())
 	if ix.docReader == nil {
 		ix.docReader = ix.readDocumentText
 	}
@@ -312,7 +318,11 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 		return WrapOp(ctx, "create index", p, err)
 	}
 	defer unlock()
-	exists, err := ix.storage.PathExists(ctx, p)
+	layout, err := ParseLayout(string(cfg.Layout))
+	if err != nil {
+		return WrapOp(ctx, "create index", p, err)
+	}
+	exists, err := ix.exists(ctx)
 	if err != nil {
 		return WrapOp(ctx, "create index", p, err)
 	}
@@ -332,19 +342,51 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 		version = 1
 	}
 	s := newEmptySnapshot(version, cfg.MetadataConfig)
+	ix.seg = nil
+	if layout == LayoutSegmented {
+		p = ix.manifestPath()
+		ix.seg = &segState{}
+	}
 	err = ix.storage.CreateFolder(ctx, ix.folder)
 	if err == nil {
 		err = ix.save(ctx, s)
 	}
 	if err != nil {
 		ix.cur.Store(nil)
+		ix.seg = nil
 		if derr := ix.storage.DeleteFile(context.WithoutCancel(ctx), p); derr != nil {
 			ix.log.Warn("create index: remove partial index file", "path", p, "err", derr)
 		}
 		return WrapOp(ctx, "create index", p, err)
 	}
+	ix.publishLayout()
 	ix.cur.Store(s)
 	return nil
+}
+
+// exists reports whether the folder holds the index, on either layout.
+func (ix *LocalIndex) exists(ctx context.Context) (bool, error) {
+	for _, p := range []string{ix.indexPath(), ix.manifestPath()} {
+		ok, err := ix.storage.PathExists(ctx, p)
+		if err != nil || ok {
+			return ok, err
+		}
+	}
+	return false, nil
+}
+
+// publishLayout records, for GetIndexStats, how the index is stored.
+// ix.mu is held.
+func (ix *LocalIndex) publishLayout() {
+	st := &LayoutStats{Layout: LayoutFile}
+	if ix.seg != nil {
+		st.Layout = LayoutSegmented
+		st.Segments = len(ix.seg.man.Segments)
+		if p := ix.seg.persisted; p != nil {
+			st.Tombstones = ix.seg.man.rows() - p.len()
+		}
+	}
+	ix.layout.Store(st)
 }
 
 // DeleteIndex forgets the loaded index, cancels an open batch and deletes
@@ -367,6 +409,7 @@ func (ix *LocalIndex) DeleteIndex(ctx context.Context) error {
 
 func (ix *LocalIndex) deleteIndexLocked(ctx context.Context) error {
 	ix.cur.Store(nil)
+	ix.seg = nil
 	ix.watch.Forget()
 	if ix.update != nil {
 		// The folder goes, side-cars included: nothing to clean up.
@@ -383,7 +426,7 @@ func (ix *LocalIndex) IsIndexCreated(ctx context.Context) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	ok, err := ix.storage.PathExists(ctx, ix.indexPath())
+	ok, err := ix.exists(ctx)
 	if err != nil {
 		return false, WrapOp(ctx, "is index created", ix.indexPath(), err)
 	}
@@ -397,7 +440,11 @@ func (ix *LocalIndex) GetIndexStats(ctx context.Context) (IndexStats, error) {
 	if err != nil {
 		return IndexStats{}, err
 	}
-	return IndexStats{Version: s.version, MetadataConfig: cloneConfig(s.config), Items: s.len()}, nil
+	stats := IndexStats{Version: s.version, MetadataConfig: cloneConfig(s.config), Items: s.len()}
+	if l := ix.layout.Load(); l != nil {
+		stats.Storage = *l
+	}
+	return stats, nil
 }
 
 // snapshot returns the last commit, loading the index file on first use
@@ -438,36 +485,52 @@ func (ix *LocalIndex) loadLocked(ctx context.Context) (*snapshot, error) {
 // reload is set when a loaded index is read again because another process
 // changed it. ix.mu is held.
 func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, error) {
-	p := ix.indexPath()
+	p, mp := ix.indexPath(), ix.manifestPath()
 	// Before the read: a change between the two is then seen as a change
-	// by the next check, never missed.
-	version := ix.watch.Current(ctx, p)
-	data, arena, size, err := ix.decodeIndexFile(ctx, p)
+	// by the next check, never missed. Both layouts' files are watched,
+	// so that another process migrating the folder is seen too.
+	version, mversion := ix.watch.Current(ctx, p), ix.watch.Current(ctx, mp)
+	l, err := ix.readFiles(ctx)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("load index %q: %w", p, ErrIndexNotFound)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("load index %q: %w", p, err)
-	}
-	if ix.part != nil {
-		if err := ix.part.onLoad(ctx, &data, reload); err != nil {
-			return nil, fmt.Errorf("load index %q: %w", p, err)
+	if err == nil && ix.part != nil {
+		all := l.data.Items
+		err = ix.part.onLoad(ctx, &l.data, reload)
+		if err == nil && l.serials != nil && len(l.data.Items) != len(all) {
+			l.serials = keptSerials(all, l.data.Items, l.serials)
 		}
 	}
-	s, err := snapshotFromData(data, arena)
+	var s *snapshot
+	if err == nil {
+		s, err = snapshotFromData(l.data, l.arena)
+	}
 	if err != nil {
+		if l.seg != nil {
+			p = mp
+		}
 		return nil, fmt.Errorf("load index %q: %w", p, err)
 	}
+	if l.seg != nil {
+		s.serials, s.nextSerial = l.serials, l.seg.man.NextSerial
+		l.seg.persisted = s
+		if ix.strays {
+			l.seg.persisted = nil // the next save writes what is left whole
+		}
+	}
+	ix.seg = l.seg
+	ix.publishLayout()
 	if ix.rerank > 0 {
 		s.quant.Store(quantize(s, nil))
 	}
 	ix.cur.Store(s)
 	ix.watch.Set(p, version)
+	ix.watch.Set(mp, mversion)
 	if !reload {
 		ix.removeStaleTemps(ctx)
 		ix.collectDroppedAtOpen(ctx)
 	}
-	if size >= releaseAfterLoad {
+	if l.size >= releaseAfterLoad {
 		// What decoding left behind (the file's bytes, when read whole)
 		// is garbage now, and may be as large as the index: return it to
 		// the operating system rather than keep the process's resident
@@ -475,6 +538,50 @@ func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, e
 		debug.FreeOSMemory()
 	}
 	return s, nil
+}
+
+// loaded is an index as read from its files.
+type loaded struct {
+	data  IndexData
+	arena []float32
+	size  int64 // bytes read
+	// On the segmented layout: the state of the files, and the items'
+	// serials.
+	seg     *segState
+	serials []uint32
+}
+
+// readFiles reads the index on whichever layout the folder holds: the
+// segmented layout's manifest when there is one, else the index file. A
+// missing index is an error wrapping fs.ErrNotExist.
+func (ix *LocalIndex) readFiles(ctx context.Context) (loaded, error) {
+	m, err := ix.readManifest(ctx)
+	if err == nil {
+		data, arena, serials, st, err := ix.loadSegments(ctx, m)
+		return loaded{data: data, arena: arena, size: int64(len(arena)) * 4, seg: st, serials: serials}, err
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return loaded{}, err
+	}
+	data, arena, size, err := ix.decodeIndexFile(ctx, ix.indexPath())
+	return loaded{data: data, arena: arena, size: size}, err
+}
+
+// keptSerials returns the serials of the items of kept, a subsequence of
+// all whose serials are serials.
+func keptSerials(all, kept []IndexItem, serials []uint32) []uint32 {
+	out := make([]uint32, 0, len(kept))
+	j := 0
+	for _, it := range kept {
+		for j < len(all) && all[j].ID != it.ID {
+			j++
+		}
+		if j < len(all) {
+			out = append(out, serials[j])
+			j++
+		}
+	}
+	return out
 }
 
 // decodeIndexFile reads and decodes the index file at p, and returns its
@@ -518,6 +625,15 @@ const releaseAfterLoad = 64 << 20
 // storage is a FileStreamWriter and the codec an IndexStreamEncoder, else
 // encoded whole, then written.
 func (ix *LocalIndex) save(ctx context.Context, s *snapshot) error {
+	if ix.seg != nil {
+		err := ix.saveSegmented(ctx, s)
+		ix.publishLayout()
+		if err != nil {
+			return fmt.Errorf("save index: %w", err)
+		}
+		ix.strays = false
+		return nil
+	}
 	sw, streams := ix.storage.(FileStreamWriter)
 	enc, encodes := ix.codec.(IndexStreamEncoder)
 	if streams && encodes {

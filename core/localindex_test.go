@@ -79,7 +79,7 @@ func TestLocalIndexLifecycle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := IndexStats{Version: 2, MetadataConfig: MetadataConfig{Indexed: []string{"category"}}}
+		want := IndexStats{Version: 2, MetadataConfig: MetadataConfig{Indexed: []string{"category"}}, Storage: LayoutStats{Layout: LayoutFile}}
 		if !reflect.DeepEqual(stats, want) {
 			t.Fatalf("stats = %+v; want %+v", stats, want)
 		}
@@ -135,7 +135,7 @@ func TestLocalIndexLifecycle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(stats, IndexStats{Version: 1}) {
+		if !reflect.DeepEqual(stats, IndexStats{Version: 1, Storage: LayoutStats{Layout: LayoutFile}}) {
 			t.Fatalf("stats = %+v", stats)
 		}
 	})

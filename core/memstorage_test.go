@@ -20,6 +20,7 @@ type memTestStorage struct {
 	mu      sync.Mutex
 	reads   map[string]int
 	writes  []string // paths written, in order
+	written int      // bytes written
 	deletes []string // paths deleted, in order
 
 	failWrite  func(path string) error
@@ -64,7 +65,25 @@ func (m *memTestStorage) write(ctx context.Context, p string, content []byte, st
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.writes = append(m.writes, p)
+	m.written += len(content)
 	return nil
+}
+
+// bytesWritten is how many bytes the storage's writes have stored.
+func (m *memTestStorage) bytesWritten() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.written
+}
+
+// totalBytes is the size of the files directly in folder.
+func (m *memTestStorage) totalBytes(folder string) int {
+	n := 0
+	for _, name := range m.fileNames(folder) {
+		b, _ := m.file(pathutil.Join(folder, name))
+		n += len(b)
+	}
+	return n
 }
 
 func (m *memTestStorage) CreateFile(ctx context.Context, p string, content []byte) error {

@@ -110,6 +110,7 @@ func (ix *LocalIndex) rebaseLocked(ctx context.Context) error {
 	}
 	b := newBatch(s)
 	b.replay = true
+	b.moveReplaced = ix.seg != nil
 	ix.update = b
 	if ix.part != nil {
 		ix.part.onBegin()
@@ -250,6 +251,11 @@ func (ix *LocalIndex) namedFiles(ctx context.Context, s *snapshot) (map[string]b
 			}
 		}
 	}
+	if ix.seg != nil {
+		for _, name := range ix.seg.man.names() {
+			named[name] = true
+		}
+	}
 	if ix.part != nil {
 		files, err := ix.part.ownedDocumentFiles(ctx)
 		if err != nil {
@@ -266,7 +272,7 @@ func (ix *LocalIndex) namedFiles(ctx context.Context, s *snapshot) (map[string]b
 // and document files, logging failures and leaving every other name alone.
 func (ix *LocalIndex) deleteDropped(ctx context.Context, names []string) {
 	for _, name := range names {
-		if !ix.ownFile(name, ".txt", ix.codec.Extension()) {
+		if !ix.ownFile(name, ".txt", ix.codec.Extension()) && !ix.ownSegment(name) {
 			ix.log.Warn("dropped file not removed: not named as Folio names its files", "folder", ix.folder, "file", name)
 			continue
 		}

@@ -60,6 +60,12 @@ type VacuumReport struct {
 	// TempFiles is the number of temporary files of interrupted writes
 	// removed (storage implementing TempFileRemover only).
 	TempFiles int
+	// Segments are segment files no manifest names (segmented layout):
+	// written by a commit or compaction that did not complete.
+	Segments []string
+	// Compacted is what the compaction Vacuum runs first on the segmented
+	// layout did.
+	Compacted CompactReport
 }
 
 // Vacuum removes what crashes and failed writes leave behind in the folder:
@@ -83,6 +89,11 @@ type VacuumReport struct {
 func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 	const op = "vacuum"
 	var rep VacuumReport
+	compacted, err := ix.Compact(ctx)
+	if err != nil {
+		return rep, err
+	}
+	rep.Compacted = compacted
 	if err := ix.mu.LockContext(ctx); err != nil {
 		return rep, err
 	}
@@ -147,6 +158,8 @@ func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 			into = &rep.Documents
 		case ix.ownFile(name, ext):
 			into = &rep.Sidecars
+		case ix.ownSegment(name):
+			into = &rep.Segments
 		default:
 			continue
 		}

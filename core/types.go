@@ -55,6 +55,10 @@ type CreateIndexConfig struct {
 	// open-or-create call. It cannot be combined with DeleteIfExists.
 	OpenIfExists   bool
 	MetadataConfig MetadataConfig
+	// Layout is how the folder stores the items: LayoutFile (Vectra's
+	// index file, the default when "") or LayoutSegmented (Folio's own,
+	// whose commits write only what changed; Vectra cannot read it).
+	Layout Layout
 }
 
 // IndexStats describes an index.
@@ -62,6 +66,9 @@ type IndexStats struct {
 	Version        int
 	MetadataConfig MetadataConfig
 	Items          int
+	// Storage says how the folder stores the index: its layout and, on
+	// the segmented layout, its segments and tombstones.
+	Storage LayoutStats
 }
 
 // IndexData is the content of an index file.

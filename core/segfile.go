@@ -1,0 +1,399 @@
+package core
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io"
+	"math"
+	"slices"
+	"unsafe"
+)
+
+// The segmented layout's files.
+//
+// The manifest ("<index file>.segments", JSON) names the segments in the
+// order their items are stored, and says which serial the next item gets.
+// Each segment ("<index file>.<uuid>.seg") is immutable once written:
+//
+//	offset  size            content
+//	0       8               "FOLIOSEG"
+//	8       4               format (1)
+//	12      4               vector length d (0xFFFFFFFF: lengths differ)
+//	16      8               rows
+//	24      8               tombstones
+//	32      32              zero
+//	64      rows·d·4        vectors, float32 little-endian, row after row
+//	                        (lengths differ: rows·4 uint32 lengths first)
+//	…       rows·4          the rows' serials, uint32, increasing
+//	…       tombstones·4    serials of items of earlier segments that are
+//	                        deleted, uint32, increasing
+//	…       …               the rows' ids, metadata, norms and side-car
+//	                        names, as an index file of the index's codec
+//	                        whose vectors are empty
+//	end−12  4               CRC-32C of everything before it
+//	end−8   8               "FOLIOEND"
+//
+// The vectors start 64 bytes into the file, so a mapping of the file sees
+// them aligned.
+
+const (
+	segMagic       = "FOLIOSEG"
+	segEnd         = "FOLIOEND"
+	segFormat      = 1
+	segHeaderLen   = 64
+	segTrailerLen  = 12
+	segMixed       = math.MaxUint32
+	segExt         = ".seg"
+	manifestExt    = ".segments"
+	manifestFormat = "folio-segments"
+)
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// manifest is the segmented layout's manifest file.
+type manifest struct {
+	Format        string `json:"format"`
+	FormatVersion int    `json:"formatVersion"`
+	// Version and Indexed are the index's version and metadata config
+	// (Indexed nil: no config; non-nil empty: "indexed": []).
+	Version int       `json:"version"`
+	Indexed *[]string `json:"indexed,omitempty"`
+	// NextSerial is the serial the next stored item gets.
+	NextSerial uint32         `json:"nextSerial"`
+	Segments   []segmentEntry `json:"segments"`
+}
+
+// segmentEntry is a segment as the manifest names it.
+type segmentEntry struct {
+	Name string `json:"name"`
+	// First is the least serial the segment may hold: every row of it has
+	// a serial at least First and less than the next segment's First.
+	First      uint32 `json:"first"`
+	Rows       int    `json:"rows"`
+	Tombstones int    `json:"tombstones"`
+}
+
+func newManifest(version int, config MetadataConfig) manifest {
+	m := manifest{Format: manifestFormat, FormatVersion: segFormat, Version: version, Segments: []segmentEntry{}}
+	if config.Indexed != nil {
+		idx := slices.Clone(config.Indexed)
+		m.Indexed = &idx
+	}
+	return m
+}
+
+func (m *manifest) config() MetadataConfig {
+	if m.Indexed == nil {
+		return MetadataConfig{}
+	}
+	return MetadataConfig{Indexed: slices.Clone(*m.Indexed)}
+}
+
+func (m *manifest) rows() int {
+	n := 0
+	for _, e := range m.Segments {
+		n += e.Rows
+	}
+	return n
+}
+
+func (m *manifest) names() []string {
+	out := make([]string, len(m.Segments))
+	for i, e := range m.Segments {
+		out[i] = e.Name
+	}
+	return out
+}
+
+func encodeManifest(m manifest) ([]byte, error) {
+	return json.MarshalIndent(m, "", "  ")
+}
+
+func decodeManifest(raw []byte) (manifest, error) {
+	var m manifest
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return manifest{}, fmt.Errorf("segments manifest: %v: %w", err, ErrCorrupt)
+	}
+	if m.Format != manifestFormat || m.FormatVersion != segFormat {
+		return manifest{}, fmt.Errorf("segments manifest: format %q %d, want %q %d: %w", m.Format, m.FormatVersion, manifestFormat, segFormat, ErrCorrupt)
+	}
+	var next uint32
+	for i, e := range m.Segments {
+		if e.Rows < 0 || e.Tombstones < 0 || (i > 0 && e.First < next) || e.First > m.NextSerial {
+			return manifest{}, fmt.Errorf("segments manifest: segment %q out of order: %w", e.Name, ErrCorrupt)
+		}
+		next = e.First
+	}
+	return m, nil
+}
+
+// segmentSource is what a segment file holds, read row by row.
+type segmentSource struct {
+	rows  int
+	dim   int // -1 when the rows' vector lengths differ
+	row   func(i int) IndexItem
+	ser   func(i int) uint32
+	tombs []uint32
+}
+
+// littleEndian reports whether float32 memory is already in the file's
+// byte order.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// floatBytes is v's memory as bytes, little-endian machines only.
+func floatBytes(v []float32) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*4)
+}
+
+// crcWriter passes writes on and sums them.
+type crcWriter struct {
+	w   io.Writer
+	sum hash.Hash32
+}
+
+func (c *crcWriter) Write(p []byte) (int, error) {
+	c.sum.Write(p)
+	return c.w.Write(p)
+}
+
+// encodeSegment writes src as a segment file to w, its rows' ids and
+// metadata through codec.
+func encodeSegment(w io.Writer, src segmentSource, codec IndexCodec) error {
+	cw := &crcWriter{w: w, sum: crc32.New(crcTable)}
+	hdr := make([]byte, segHeaderLen)
+	copy(hdr, segMagic)
+	binary.LittleEndian.PutUint32(hdr[8:], segFormat)
+	dim := uint32(segMixed)
+	if src.dim >= 0 {
+		dim = uint32(src.dim)
+	}
+	binary.LittleEndian.PutUint32(hdr[12:], dim)
+	binary.LittleEndian.PutUint64(hdr[16:], uint64(src.rows))
+	binary.LittleEndian.PutUint64(hdr[24:], uint64(len(src.tombs)))
+	if _, err := cw.Write(hdr); err != nil {
+		return err
+	}
+	var buf []byte
+	if src.dim < 0 {
+		for i := range src.rows {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(len(src.row(i).Vector)))
+		}
+	}
+	for i := range src.rows {
+		v := src.row(i).Vector
+		if littleEndian {
+			if len(buf) > 0 {
+				if _, err := cw.Write(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
+			if _, err := cw.Write(floatBytes(v)); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, f := range v {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(f))
+		}
+	}
+	for i := range src.rows {
+		buf = binary.LittleEndian.AppendUint32(buf, src.ser(i))
+	}
+	for _, t := range src.tombs {
+		buf = binary.LittleEndian.AppendUint32(buf, t)
+	}
+	if _, err := cw.Write(buf); err != nil {
+		return err
+	}
+	meta := IndexSource{Len: src.rows, Item: func(i int) IndexItem {
+		it := src.row(i)
+		it.Vector = []float32{}
+		return it
+	}}
+	if enc, ok := codec.(IndexStreamEncoder); ok {
+		bw := bufio.NewWriterSize(cw, 64<<10)
+		if err := enc.EncodeIndexTo(bw, meta); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+	} else {
+		raw, err := codec.SerializeIndex(meta.Data())
+		if err != nil {
+			return err
+		}
+		if _, err := cw.Write(raw); err != nil {
+			return err
+		}
+	}
+	trailer := binary.LittleEndian.AppendUint32(nil, cw.sum.Sum32())
+	_, err := w.Write(append(trailer, segEnd...))
+	return err
+}
+
+// segment is a decoded segment file.
+type segment struct {
+	items   []IndexItem // vectors are views of the arena the decoder was given
+	serials []uint32
+	tombs   []uint32
+}
+
+// segArena is where decodeSegment places vectors: it appends rows of
+// length dim and returns the view of each.
+type segArena struct {
+	dim  int // -1 until the first uniform segment; -2 when lengths differ
+	data []float32
+	// reserve, when set, is the capacity in floats to give the arena once
+	// the vector length is known.
+	reserve func(dim int) int
+}
+
+// decodeSegment reads a segment file of size bytes from r, appending its
+// vectors to arena.
+func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (segment, error) {
+	corrupt := func(what string) error { return fmt.Errorf("segment: %s: %w", what, ErrCorrupt) }
+	sum := crc32.New(crcTable)
+	tr := io.TeeReader(r, sum)
+	hdr := make([]byte, segHeaderLen)
+	if _, err := io.ReadFull(tr, hdr); err != nil {
+		return segment{}, readErr(err, corrupt)
+	}
+	if string(hdr[:8]) != segMagic || binary.LittleEndian.Uint32(hdr[8:]) != segFormat {
+		return segment{}, corrupt("not a segment of format 1")
+	}
+	dim := binary.LittleEndian.Uint32(hdr[12:])
+	rows64 := binary.LittleEndian.Uint64(hdr[16:])
+	tombs64 := binary.LittleEndian.Uint64(hdr[24:])
+	if size >= 0 && (rows64 > uint64(size)/4 || tombs64 > uint64(size)/4 || (dim != segMixed && rows64*uint64(dim) > uint64(size)/4)) {
+		return segment{}, corrupt("counts larger than the file")
+	}
+	rows, ntombs := int(rows64), int(tombs64)
+	seg := segment{items: make([]IndexItem, rows)}
+	lengths := make([]int, rows)
+	if dim == segMixed {
+		raw := make([]byte, rows*4)
+		if _, err := io.ReadFull(tr, raw); err != nil {
+			return segment{}, readErr(err, corrupt)
+		}
+		for i := range lengths {
+			lengths[i] = int(binary.LittleEndian.Uint32(raw[i*4:]))
+			if size >= 0 && uint64(lengths[i]) > uint64(size)/4 {
+				return segment{}, corrupt("vector longer than the file")
+			}
+		}
+	} else {
+		for i := range lengths {
+			lengths[i] = int(dim)
+		}
+	}
+	total := 0
+	for _, n := range lengths {
+		total += n
+	}
+	uniform := dim != segMixed && rows > 0
+	if uniform && arena.dim == -1 {
+		arena.dim = int(dim)
+	}
+	start := len(arena.data)
+	var vecs []float32
+	if uniform && arena.dim == int(dim) {
+		if arena.data == nil && arena.reserve != nil {
+			arena.data = make([]float32, 0, max(total, arena.reserve(int(dim))))
+		}
+		arena.data = slices.Grow(arena.data, total)[:start+total]
+		vecs = arena.data[start:]
+	} else {
+		if rows > 0 {
+			arena.dim = -2
+		}
+		vecs = make([]float32, total)
+	}
+	if err := readFloats(tr, vecs); err != nil {
+		return segment{}, readErr(err, corrupt)
+	}
+	off := 0
+	for i, n := range lengths {
+		seg.items[i].Vector = vecs[off : off+n : off+n]
+		off += n
+	}
+	ints := make([]byte, (rows+ntombs)*4)
+	if _, err := io.ReadFull(tr, ints); err != nil {
+		return segment{}, readErr(err, corrupt)
+	}
+	seg.serials = make([]uint32, rows)
+	for i := range seg.serials {
+		seg.serials[i] = binary.LittleEndian.Uint32(ints[i*4:])
+		if i > 0 && seg.serials[i] <= seg.serials[i-1] {
+			return segment{}, corrupt("serials not increasing")
+		}
+	}
+	seg.tombs = make([]uint32, ntombs)
+	for i := range seg.tombs {
+		seg.tombs[i] = binary.LittleEndian.Uint32(ints[(rows+i)*4:])
+	}
+	rest, err := io.ReadAll(r)
+	if err != nil {
+		return segment{}, readErr(err, corrupt)
+	}
+	if len(rest) < segTrailerLen || string(rest[len(rest)-8:]) != segEnd {
+		return segment{}, corrupt("truncated")
+	}
+	meta := rest[:len(rest)-segTrailerLen]
+	sum.Write(meta)
+	if binary.LittleEndian.Uint32(rest[len(meta):]) != sum.Sum32() {
+		return segment{}, corrupt("checksum mismatch")
+	}
+	data, err := codec.DeserializeIndex(meta)
+	if err != nil {
+		return segment{}, fmt.Errorf("segment metadata: %w", err)
+	}
+	if len(data.Items) != rows {
+		return segment{}, corrupt(fmt.Sprintf("%d rows of metadata for %d vectors", len(data.Items), rows))
+	}
+	for i, it := range data.Items {
+		it.Vector = seg.items[i].Vector
+		seg.items[i] = it
+	}
+	return seg, nil
+}
+
+// readErr makes a short read of a segment corrupt; other read errors pass.
+func readErr(err error, corrupt func(string) error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return corrupt("truncated")
+	}
+	return err
+}
+
+// readFloats fills v with little-endian float32s from r.
+func readFloats(r io.Reader, v []float32) error {
+	if littleEndian {
+		_, err := io.ReadFull(r, floatBytes(v))
+		return err
+	}
+	buf := make([]byte, 64<<10)
+	for len(v) > 0 {
+		n := min(len(v), len(buf)/4)
+		if _, err := io.ReadFull(r, buf[:n*4]); err != nil {
+			return err
+		}
+		for i := range n {
+			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(buf[i*4:]))
+		}
+		v = v[n:]
+	}
+	return nil
+}

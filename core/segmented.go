@@ -1,0 +1,483 @@
+package core
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/foliovec/folio/core/internal/uuid"
+)
+
+// Layout is how an index folder stores its items.
+type Layout string
+
+const (
+	// LayoutFile is Vectra's layout: one index file ("index.json",
+	// "index.pb") holding every item, rewritten whole by every commit
+	// (streamed, never built in memory). Vectra reads and writes it. It is
+	// the default.
+	LayoutFile Layout = "file"
+	// LayoutSegmented is Folio's own layout: a small manifest
+	// ("index.json.segments", "index.pb.segments") naming immutable segment
+	// files, each holding a batch of items (vectors as little-endian
+	// float32 rows, ids and metadata in the index's codec) and the items
+	// of earlier segments that it deletes. A commit writes one segment
+	// with what it added, replaced and deleted, then the manifest, so its
+	// cost follows the size of the change, not of the index; small
+	// segments are merged as commits go, and Compact (and Vacuum) rewrite
+	// the items as one segment. Vectra cannot read it: migrate the index to
+	// LayoutFile to hand it to Vectra.
+	LayoutSegmented Layout = "segmented"
+)
+
+// ParseLayout returns the layout named s: "file" (or "") or "segmented".
+// Another name is ErrInvalidArgument.
+func ParseLayout(s string) (Layout, error) {
+	switch Layout(s) {
+	case "", LayoutFile:
+		return LayoutFile, nil
+	case LayoutSegmented:
+		return LayoutSegmented, nil
+	}
+	return "", fmt.Errorf("layout %q: want %q or %q: %w", s, LayoutFile, LayoutSegmented, ErrInvalidArgument)
+}
+
+// segState is what a LocalIndex on the segmented layout knows of its
+// files. It is guarded by the writer lock.
+type segState struct {
+	man manifest
+	// tombs are the serials deleted by some segment's tombstones, sorted:
+	// the items of older segment files that no longer count.
+	tombs []uint32
+	// persisted is the state the files hold: the next commit writes what
+	// differs from it.
+	persisted *snapshot
+}
+
+// LayoutStats describes how an index is stored.
+type LayoutStats struct {
+	Layout Layout
+	// Segments and Tombstones are the segmented layout's segment files and
+	// the stored rows they hold that no longer count (deleted or replaced
+	// items), which Compact removes. Both are 0 on LayoutFile.
+	Segments   int
+	Tombstones int
+}
+
+func (ix *LocalIndex) manifestPath() string { return ix.indexPath() + manifestExt }
+
+// ownSegment reports whether name is named as this index names its
+// segment files: "<index file>.<uuid>.seg".
+func (ix *LocalIndex) ownSegment(name string) bool {
+	rest, ok := strings.CutPrefix(name, ix.name+".")
+	if !ok {
+		return false
+	}
+	base, ok := strings.CutSuffix(rest, segExt)
+	return ok && uuid.Valid(base)
+}
+
+func (ix *LocalIndex) newSegmentName() string { return ix.name + "." + uuid.New() + segExt }
+
+// readManifest reads the manifest; a missing one is an error wrapping
+// fs.ErrNotExist.
+func (ix *LocalIndex) readManifest(ctx context.Context) (manifest, error) {
+	raw, err := ix.storage.ReadFile(ctx, ix.manifestPath())
+	if err != nil {
+		return manifest{}, err
+	}
+	return decodeManifest(raw)
+}
+
+// loadSegments reads every segment the manifest names, in order, and
+// returns the items that count, their serials and the index's state.
+func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest) (IndexData, []float32, []uint32, *segState, error) {
+	total := m.rows()
+	arena := &segArena{dim: -1}
+	var items []IndexItem
+	var serials, tombs []uint32
+	for i, e := range m.Segments {
+		if !ix.ownSegment(e.Name) {
+			return IndexData{}, nil, nil, nil, fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
+		}
+		seg, err := ix.readSegment(ctx, e.Name, arena, func(dim int) int { return ArenaRoom(total) * dim })
+		if err != nil {
+			return IndexData{}, nil, nil, nil, err
+		}
+		var next uint32 = m.NextSerial
+		if i+1 < len(m.Segments) {
+			next = m.Segments[i+1].First
+		}
+		if len(seg.serials) > 0 && (seg.serials[0] < e.First || seg.serials[len(seg.serials)-1] >= next) {
+			return IndexData{}, nil, nil, nil, fmt.Errorf("segment %q: serials outside its range: %w", e.Name, ErrCorrupt)
+		}
+		items = append(items, seg.items...)
+		serials = append(serials, seg.serials...)
+		tombs = append(tombs, seg.tombs...)
+	}
+	slices.Sort(tombs)
+	tombs = slices.Compact(tombs)
+	// The rows that count, moved down over the deleted ones.
+	kept := 0
+	d := arena.dim
+	for i := range items {
+		if _, dead := slices.BinarySearch(tombs, serials[i]); dead {
+			continue
+		}
+		if d > 0 {
+			// Rows are at their index in the arena, which may have moved
+			// as it grew: each kept row moves down to its slot.
+			dst := arena.data[kept*d : (kept+1)*d : (kept+1)*d]
+			if kept != i {
+				copy(dst, arena.data[i*d:(i+1)*d])
+			}
+			items[i].Vector = dst
+		}
+		items[kept], serials[kept] = items[i], serials[i]
+		kept++
+	}
+	clear(items[kept:])
+	items, serials = items[:kept], serials[:kept]
+	var vecs []float32
+	if d > 0 {
+		vecs = arena.data[:kept*d]
+	}
+	data := IndexData{Version: m.Version, MetadataConfig: m.config(), Items: items}
+	return data, vecs, serials, &segState{man: m, tombs: tombs}, nil
+}
+
+// readSegment reads and decodes one segment file; room tells how many
+// floats to reserve for the arena once its vector length is known.
+func (ix *LocalIndex) readSegment(ctx context.Context, name string, arena *segArena, room func(dim int) int) (segment, error) {
+	p := ix.path(name)
+	var r io.Reader
+	var size int64
+	if fst, ok := ix.storage.(FileStreamer); ok {
+		rc, n, err := fst.OpenFile(ctx, p)
+		if err != nil {
+			return segment{}, fmt.Errorf("segment %q: %w", name, err)
+		}
+		defer rc.Close()
+		r, size = bufio.NewReaderSize(rc, 1<<20), n
+	} else {
+		raw, err := ix.storage.ReadFile(ctx, p)
+		if err != nil {
+			return segment{}, fmt.Errorf("segment %q: %w", name, err)
+		}
+		r, size = bytes.NewReader(raw), int64(len(raw))
+	}
+	if arena.data == nil {
+		arena.reserve = room
+	}
+	seg, err := decodeSegment(r, size, ix.codec, arena)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return segment{}, ctxErr
+		}
+		return segment{}, fmt.Errorf("segment %q: %w", name, err)
+	}
+	return seg, nil
+}
+
+// writeSegment writes src as the segment file name, durably.
+func (ix *LocalIndex) writeSegment(ctx context.Context, name string, src segmentSource) error {
+	p := ix.path(name)
+	if sw, ok := ix.storage.(FileStreamWriter); ok {
+		return sw.UpsertFileFrom(ctx, p, func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, saveBuffer)
+			if err := encodeSegment(bw, src, ix.codec); err != nil {
+				return err
+			}
+			return bw.Flush()
+		})
+	}
+	var buf bytes.Buffer
+	if err := encodeSegment(&buf, src, ix.codec); err != nil {
+		return err
+	}
+	return ix.storage.UpsertFile(ctx, p, buf.Bytes())
+}
+
+// writeManifest replaces the manifest, atomically, and records its new
+// version as this process's own.
+func (ix *LocalIndex) writeManifest(ctx context.Context, m manifest) error {
+	raw, err := encodeManifest(m)
+	if err != nil {
+		return err
+	}
+	if err := ix.storage.UpsertFile(ctx, ix.manifestPath(), raw); err != nil {
+		return err
+	}
+	ix.watch.Note(ctx, ix.manifestPath())
+	return nil
+}
+
+// slotsSource is the segment holding slots lo..hi of s, and tombs.
+func slotsSource(s *snapshot, lo, hi int, tombs []uint32) segmentSource {
+	dim := s.Dim
+	if s.Mixed {
+		dim = -1
+	}
+	if dim < 0 && !s.Mixed {
+		dim = 0
+	}
+	return segmentSource{
+		rows:  hi - lo,
+		dim:   dim,
+		row:   func(i int) IndexItem { return s.item(lo + i) },
+		ser:   func(i int) uint32 { return s.serials[lo+i] },
+		tombs: tombs,
+	}
+}
+
+// saveSegmented stores s on the segmented layout: one new segment with the
+// items s has that the files lack and tombstones for the items they hold
+// that s lacks, merged with the newest segments while those are no more
+// than twice its size (so that small commits do not pile up segments),
+// then the manifest. The segments merged away are added to ix.dropping.
+// ix.mu is held.
+func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
+	st := ix.seg
+	p := st.persisted
+	if p == nil || p.version != s.version || !slices.Equal(p.config.Indexed, s.config.Indexed) {
+		return ix.writeAllSegmented(ctx, s)
+	}
+	dead := missingSerials(p.serials, s.serials)
+	from, _ := slices.BinarySearch(s.serials, p.nextSerial)
+	if len(dead) == 0 && from == s.len() {
+		st.persisted = s
+		return nil
+	}
+	segs := st.man.Segments
+	k := len(segs)
+	rows := s.len() - from
+	for k > 0 {
+		live := liveRows(s, segs[k-1].First, from)
+		if live > 2*max(rows, 1) {
+			break
+		}
+		k--
+		rows += live
+		from, _ = slices.BinarySearch(s.serials, segs[k].First)
+	}
+	first := p.nextSerial
+	if k < len(segs) {
+		first = segs[k].First
+	}
+	tombs := mergeSorted(st.tombs, dead)
+	own := dead
+	if k < len(segs) {
+		// The merged segments' tombstones of older segments go on in the
+		// new one; those of the merged rows are gone with them.
+		own = tombs[:lowerBound(tombs, first)]
+	}
+	m := st.man
+	m.NextSerial = s.nextSerial
+	m.Segments = slices.Clone(segs[:k])
+	if rows > 0 || len(own) > 0 {
+		name := ix.newSegmentName()
+		if err := ix.writeSegment(ctx, name, slotsSource(s, from, s.len(), own)); err != nil {
+			return fmt.Errorf("write segment: %w", err)
+		}
+		m.Segments = append(m.Segments, segmentEntry{Name: name, First: first, Rows: s.len() - from, Tombstones: len(own)})
+	}
+	if err := ix.writeManifest(ctx, m); err != nil {
+		return fmt.Errorf("write segments manifest: %w", err)
+	}
+	for _, e := range segs[k:] {
+		ix.dropping = append(ix.dropping, e.Name)
+	}
+	st.man, st.tombs, st.persisted = m, tombs, s
+	return nil
+}
+
+// writeAllSegmented stores s as one segment and a manifest naming only it
+// (a new index, or one whose version changed). The segments the old
+// manifest named are added to ix.dropping.
+func (ix *LocalIndex) writeAllSegmented(ctx context.Context, s *snapshot) error {
+	m := newManifest(s.version, s.config)
+	m.NextSerial = s.nextSerial
+	if s.len() > 0 {
+		name := ix.newSegmentName()
+		if err := ix.writeSegment(ctx, name, slotsSource(s, 0, s.len(), nil)); err != nil {
+			return fmt.Errorf("write segment: %w", err)
+		}
+		m.Segments = append(m.Segments, segmentEntry{Name: name, First: s.serials[0], Rows: s.len()})
+	}
+	if err := ix.writeManifest(ctx, m); err != nil {
+		return fmt.Errorf("write segments manifest: %w", err)
+	}
+	if ix.seg != nil {
+		ix.dropping = append(ix.dropping, ix.seg.man.names()...)
+	}
+	ix.seg = &segState{man: m, persisted: s}
+	return nil
+}
+
+// liveRows counts the slots of s from the serial first up to slot end.
+func liveRows(s *snapshot, first uint32, end int) int {
+	lo, _ := slices.BinarySearch(s.serials, first)
+	return max(end-lo, 0)
+}
+
+// missingSerials returns the serials of old (sorted) that cur (sorted)
+// lacks.
+func missingSerials(old, cur []uint32) []uint32 {
+	var out []uint32
+	j := 0
+	for _, v := range old {
+		for j < len(cur) && cur[j] < v {
+			j++
+		}
+		if j == len(cur) || cur[j] != v {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// mergeSorted returns the sorted union of two sorted lists.
+func mergeSorted(a, b []uint32) []uint32 {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]uint32, 0, len(a)+len(b))
+	out = append(out, a...)
+	out = append(out, b...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func lowerBound(list []uint32, v uint32) int {
+	i, _ := slices.BinarySearch(list, v)
+	return i
+}
+
+// CompactReport is what Compact did.
+type CompactReport struct {
+	// Segments is how many segment files were merged into one; 0 when
+	// there was nothing to do.
+	Segments int
+	// Tombstones is how many stored rows of deleted or replaced items
+	// were removed.
+	Tombstones int
+}
+
+// Compact rewrites a segmented index's items as one segment without the
+// rows of deleted or replaced items, then drops the old segment files
+// (deleted once IndexOptions.RetainDropped has passed, as other dropped
+// files are). It is a no-op on LayoutFile and when the index is one segment
+// without tombstones.
+//
+// Queries never wait for it, and writers only while it swaps the
+// manifest: the new segment is written from the state committed when it
+// starts, and commits made meanwhile (in this process or another) keep
+// their own segments, after it, with their tombstones. When another
+// process compacted or merged the same segments meanwhile, the new segment
+// is thrown away and the report is empty. It is safe to call from any
+// goroutine, for example on a timer.
+func (ix *LocalIndex) Compact(ctx context.Context) (CompactReport, error) {
+	const op = "compact"
+	if err := ix.mu.LockContext(ctx); err != nil {
+		return CompactReport{}, err
+	}
+	s, err := ix.loadLocked(ctx)
+	if err == nil {
+		err = ix.refreshLocked(ctx)
+		s = ix.cur.Load()
+	}
+	st := ix.seg
+	if err != nil || st == nil || st.persisted != s || (len(st.man.Segments) <= 1 && len(st.tombs) == 0) {
+		ix.mu.Unlock()
+		if err != nil {
+			return CompactReport{}, WrapOp(ctx, op, ix.folder, err)
+		}
+		return CompactReport{}, nil
+	}
+	before := st.man
+	tombs := st.tombs
+	ix.mu.Unlock()
+
+	name := ix.newSegmentName()
+	if err := ix.writeSegment(ctx, name, slotsSource(s, 0, s.len(), nil)); err != nil {
+		ix.discardSegment(ctx, name)
+		return CompactReport{}, WrapOp(ctx, op, ix.folder, fmt.Errorf("write segment: %w", err))
+	}
+	rep, err := ix.installCompaction(ctx, name, s, before, tombs)
+	if err != nil || rep.Segments == 0 {
+		ix.discardSegment(ctx, name)
+	}
+	if err != nil {
+		return CompactReport{}, WrapOp(ctx, op, ix.folder, err)
+	}
+	return rep, nil
+}
+
+// installCompaction makes the manifest name the compacted segment in place
+// of the segments of before, when the newest manifest still starts with
+// them.
+func (ix *LocalIndex) installCompaction(ctx context.Context, name string, s *snapshot, before manifest, tombs []uint32) (CompactReport, error) {
+	if err := ix.mu.LockContext(ctx); err != nil {
+		return CompactReport{}, err
+	}
+	defer ix.mu.Unlock()
+	unlock, err := ix.lockFolder(ctx)
+	if err != nil {
+		return CompactReport{}, err
+	}
+	defer unlock()
+	if err := ix.refreshLocked(ctx); err != nil {
+		return CompactReport{}, err
+	}
+	st := ix.seg
+	n := len(before.Segments)
+	if st == nil || len(st.man.Segments) < n || !slices.Equal(st.man.names()[:n], before.names()) {
+		return CompactReport{}, nil
+	}
+	// Vacuum in another process deletes segment files no manifest names,
+	// under the folder's lock, which is held from here to the manifest.
+	if ok, err := ix.storage.PathExists(ctx, ix.path(name)); err != nil || !ok {
+		return CompactReport{}, err
+	}
+	m := st.man
+	first := uint32(0)
+	if n > 0 {
+		first = before.Segments[0].First
+	}
+	m.Segments = append([]segmentEntry{{Name: name, First: first, Rows: s.len()}}, st.man.Segments[n:]...)
+	if err := ix.writeManifest(ctx, m); err != nil {
+		ix.watch.SetUnknown()
+		return CompactReport{}, fmt.Errorf("write segments manifest: %w", err)
+	}
+	st.man = m
+	// The tombstones known when the compaction began are in no file any
+	// more; those of commits since are, in their own segments.
+	st.tombs = missingSerials(st.tombs, tombs)
+	ix.dropLocked(ctx, before.names())
+	return CompactReport{Segments: n, Tombstones: before.rows() - s.len()}, nil
+}
+
+// refreshLocked reads the index again when another process committed
+// since this one last read or wrote it. ix.mu is held.
+func (ix *LocalIndex) refreshLocked(ctx context.Context) error {
+	changed, err := ix.watch.Changed(ctx)
+	if err != nil || !changed {
+		return err
+	}
+	_, err = ix.readLocked(ctx, true)
+	return err
+}
+
+// discardSegment deletes a segment file no manifest names; failures are
+// logged (Vacuum removes it later).
+func (ix *LocalIndex) discardSegment(ctx context.Context, name string) {
+	if err := ix.storage.DeleteFile(context.WithoutCancel(ctx), ix.path(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		ix.log.Warn("remove unused segment", "folder", ix.folder, "file", name, "err", err)
+	}
+}

@@ -1,0 +1,268 @@
+package core
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// twinIndexes are the same items on both layouts: every write goes to
+// both, and every read must agree.
+type twinIndexes struct {
+	t        *testing.T
+	file     *LocalIndex
+	seg      *LocalIndex
+	segStore *memTestStorage
+	opts     IndexOptions
+}
+
+func newTwinIndexes(t *testing.T, cfg CreateIndexConfig, opts IndexOptions) *twinIndexes {
+	t.Helper()
+	ctx := context.Background()
+	tw := &twinIndexes{t: t, opts: opts}
+	open := func(layout Layout) (*LocalIndex, *memTestStorage) {
+		st := newMemTestStorage()
+		o := opts
+		o.Storage, o.Codec = st, jsonTestCodec{}
+		ix, err := NewLocalIndex(idxTestFolder, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := cfg
+		c.Layout = layout
+		if err := ix.CreateIndex(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+		return ix, st
+	}
+	tw.file, _ = open(LayoutFile)
+	tw.seg, tw.segStore = open(LayoutSegmented)
+	return tw
+}
+
+// reopenSegmented replaces the segmented index by a new LocalIndex over its
+// storage, which reads its files again.
+func (tw *twinIndexes) reopenSegmented() {
+	o := tw.opts
+	o.Storage, o.Codec = tw.segStore, jsonTestCodec{}
+	ix, err := NewLocalIndex(idxTestFolder, o)
+	if err != nil {
+		tw.t.Fatal(err)
+	}
+	tw.seg = ix
+}
+
+func (tw *twinIndexes) both(what string, f func(ix *LocalIndex) error) {
+	tw.t.Helper()
+	errFile, errSeg := f(tw.file), f(tw.seg)
+	if (errFile == nil) != (errSeg == nil) {
+		tw.t.Fatalf("%s: file layout: %v; segmented: %v", what, errFile, errSeg)
+	}
+}
+
+// sortedItems sorts items by id, side-car names (random) made "sidecar".
+func sortedItems(items []IndexItem) []IndexItem {
+	out := slices.SortedFunc(slices.Values(items), func(a, b IndexItem) int { return cmp.Compare(a.ID, b.ID) })
+	for i := range out {
+		if out[i].MetadataFile != "" {
+			out[i].MetadataFile = "sidecar"
+		}
+	}
+	return out
+}
+
+// check compares every item and a set of queries on both layouts.
+func (tw *twinIndexes) check(what string, rng *rand.Rand, dim int) {
+	tw.t.Helper()
+	ctx := context.Background()
+	a, err := tw.file.ListItems(ctx)
+	if err != nil {
+		tw.t.Fatal(err)
+	}
+	b, err := tw.seg.ListItems(ctx)
+	if err != nil {
+		tw.t.Fatalf("%s: segmented: %v", what, err)
+	}
+	if !reflect.DeepEqual(sortedItems(a), sortedItems(b)) {
+		sa, sb := sortedItems(a), sortedItems(b)
+		for i := range min(len(sa), len(sb)) {
+			if !reflect.DeepEqual(sa[i], sb[i]) {
+				tw.t.Fatalf("%s: items differ:\nfile layout %+v\nsegmented   %+v", what, sa[i], sb[i])
+			}
+		}
+		tw.t.Fatalf("%s: items differ: file layout %d, segmented %d", what, len(a), len(b))
+	}
+	for q := range 4 {
+		vec := randomVector(rng, dim)
+		var f Filter
+		if q%2 == 1 {
+			f = Filter{"group": map[string]any{"$lt": float64(3)}}
+		}
+		ra, err := tw.file.QueryItems(ctx, vec, "", 5, f, false)
+		if err != nil {
+			tw.t.Fatal(err)
+		}
+		rb, err := tw.seg.QueryItems(ctx, vec, "", 5, f, false)
+		if err != nil {
+			tw.t.Fatal(err)
+		}
+		if !reflect.DeepEqual(resultIDs(ra), resultIDs(rb)) {
+			tw.t.Fatalf("%s: query %d: file layout %v, segmented %v", what, q, resultIDs(ra), resultIDs(rb))
+		}
+	}
+}
+
+func randomVector(rng *rand.Rand, dim int) []float32 {
+	v := make([]float32, dim)
+	for i := range v {
+		v[i] = float32(rng.NormFloat64())
+	}
+	return v
+}
+
+// TestSegmentedLayoutMatchesFileLayout applies the same random inserts,
+// upserts, deletes and batches to an index on each layout, reopening and
+// compacting the segmented one now and then: both always hold the same
+// items and answer queries the same.
+func TestSegmentedLayoutMatchesFileLayout(t *testing.T) {
+	const dim = 8
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(7, 11))
+	tw := newTwinIndexes(t, CreateIndexConfig{MetadataConfig: MetadataConfig{Indexed: []string{"group"}}}, IndexOptions{RetainDropped: -1})
+	var ids []string
+	for step := range 600 {
+		item := func() IndexItem {
+			id := fmt.Sprintf("item-%d", rng.IntN(150))
+			md := Metadata{"group": float64(rng.IntN(6))}
+			if rng.IntN(4) == 0 {
+				md["note"] = strings.Repeat("x", rng.IntN(5)) // not indexed: a side-car
+			}
+			return IndexItem{ID: id, Vector: randomVector(rng, dim), Metadata: md}
+		}
+		switch op := rng.IntN(10); {
+		case op < 5:
+			it := item()
+			tw.both("upsert", func(ix *LocalIndex) error { _, err := ix.UpsertItem(ctx, it); return err })
+			ids = append(ids, it.ID)
+		case op < 7 && len(ids) > 0:
+			id := ids[rng.IntN(len(ids))]
+			tw.both("delete", func(ix *LocalIndex) error { return ix.DeleteItem(ctx, id) })
+		case op < 9:
+			items := []IndexItem{item(), item(), item()}
+			del := fmt.Sprintf("item-%d", rng.IntN(150))
+			tw.both("batch", func(ix *LocalIndex) error {
+				if err := ix.BeginUpdate(ctx); err != nil {
+					return err
+				}
+				for _, it := range items {
+					if _, err := ix.UpsertItem(ctx, it); err != nil {
+						ix.CancelUpdate()
+						return err
+					}
+				}
+				if err := ix.DeleteItem(ctx, del); err != nil {
+					ix.CancelUpdate()
+					return err
+				}
+				return ix.EndUpdate(ctx)
+			})
+		default:
+			tw.reopenSegmented()
+		}
+		if step%50 == 49 {
+			if _, err := tw.seg.Compact(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if step%10 == 9 {
+			tw.check(fmt.Sprintf("step %d", step), rng, dim)
+		}
+	}
+	tw.reopenSegmented()
+	tw.check("end", rng, dim)
+	stats, err := tw.seg.GetIndexStats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Storage.Layout != LayoutSegmented || stats.Storage.Segments == 0 {
+		t.Fatalf("stats %+v, want the segmented layout with segments", stats.Storage)
+	}
+	t.Logf("segmented: %+v", stats.Storage)
+	rep, err := tw.seg.Vacuum(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats, _ = tw.seg.GetIndexStats(ctx)
+	if stats.Storage.Segments > 1 || stats.Storage.Tombstones != 0 {
+		t.Fatalf("after Vacuum: %+v (report %+v), want one segment and no tombstones", stats.Storage, rep)
+	}
+	tw.reopenSegmented()
+	tw.check("after vacuum", rng, dim)
+	names := tw.segStore.fileNames(idxTestFolder)
+	segs := 0
+	for _, n := range names {
+		if strings.HasSuffix(n, segExt) {
+			segs++
+		}
+	}
+	if segs != stats.Storage.Segments {
+		t.Fatalf("folder holds %d segment files, manifest names %d: %v", segs, stats.Storage.Segments, names)
+	}
+}
+
+// TestSegmentedCommitWritesOnlyTheChange checks that a commit on the
+// segmented layout writes a segment about the size of the change and the
+// manifest, never the items already stored.
+func TestSegmentedCommitWritesOnlyTheChange(t *testing.T) {
+	ctx := context.Background()
+	ix, st := newCreatedIndex(t, CreateIndexConfig{Layout: LayoutSegmented})
+	rng := rand.New(rand.NewPCG(1, 2))
+	items := make([]IndexItem, 2000)
+	for i := range items {
+		items[i] = IndexItem{ID: fmt.Sprintf("i%d", i), Vector: randomVector(rng, 16)}
+	}
+	if _, err := ix.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	big := st.totalBytes(idxTestFolder)
+	for i := range 20 {
+		before := st.bytesWritten()
+		if _, err := ix.UpsertItem(ctx, IndexItem{ID: fmt.Sprintf("i%d", i*7), Vector: randomVector(rng, 16)}); err != nil {
+			t.Fatal(err)
+		}
+		if w := st.bytesWritten() - before; w > big/20 {
+			t.Fatalf("upsert %d wrote %d bytes; the index is %d", i, w, big)
+		}
+	}
+	stats, _ := ix.GetIndexStats(ctx)
+	if stats.Items != 2000 || stats.Storage.Tombstones == 0 {
+		t.Fatalf("stats %+v", stats)
+	}
+}
+
+// TestSegmentedCorruptSegment checks that a damaged segment fails the load
+// with ErrCorrupt.
+func TestSegmentedCorruptSegment(t *testing.T) {
+	ctx := context.Background()
+	ix, st := newCreatedIndex(t, CreateIndexConfig{Layout: LayoutSegmented})
+	mustInsert(t, ix, "a", []float32{1, 2, 3}, nil)
+	for _, n := range st.fileNames(idxTestFolder) {
+		if strings.HasSuffix(n, segExt) {
+			raw, _ := st.ReadFile(ctx, idxTestFolder+"/"+n)
+			raw[segHeaderLen+2] ^= 0xff
+			if err := st.UpsertFile(ctx, idxTestFolder+"/"+n, raw); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	_, err := reopen(t, st).ListItems(ctx)
+	if !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("got %v, want ErrCorrupt", err)
+	}
+}
