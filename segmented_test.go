@@ -1,13 +1,16 @@
 package folio
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
@@ -99,5 +102,69 @@ func TestSegmentedLayoutWithEachCodec(t *testing.T) {
 				t.Fatalf("query results differ:\n%v\n%v", fileResults, segResults)
 			}
 		})
+	}
+}
+
+// TestConvertLayoutRoundTrip converts a protobuf index to the segmented
+// layout and back: the index file comes back byte for byte, and on the
+// segmented layout the index answers as before.
+func TestConvertLayoutRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "idx")
+	opts := &IndexOptions{Codec: codecpb.New(), RetainDropped: -1}
+	ix, err := NewLocalIndex(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.CreateIndex(ctx, core.CreateIndexConfig{MetadataConfig: core.MetadataConfig{Indexed: []string{"n"}}}); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	for i := range 60 {
+		v := []float32{float32(r.NormFloat64()), float32(r.NormFloat64()), float32(r.NormFloat64())}
+		if _, err := ix.UpsertItem(ctx, core.IndexItem{ID: fmt.Sprint("id", i%40), Vector: v, Metadata: core.Metadata{"n": float64(i), "other": "x"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ix.DeleteItem(ctx, "id3"); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(filepath.Join(dir, "index.pb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, _ := ix.ListItems(ctx)
+	if err := ix.ConvertLayout(ctx, core.LayoutSegmented); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "index.pb")); !os.IsNotExist(err) {
+		t.Fatalf("index.pb still there after converting to segments: %v", err)
+	}
+	again, _ := NewLocalIndex(dir, opts)
+	got, err := again.ListItems(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, items) {
+		t.Fatal("items differ on the segmented layout")
+	}
+	if stats, _ := again.GetIndexStats(ctx); stats.Storage.Layout != core.LayoutSegmented {
+		t.Fatalf("layout %q", stats.Storage.Layout)
+	}
+	if err := again.ConvertLayout(ctx, core.LayoutFile); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.ReadFile(filepath.Join(dir, "index.pb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Fatalf("index.pb differs after the round trip: %d bytes, then %d", len(before), len(after))
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".seg") || strings.HasSuffix(e.Name(), ".segments") {
+			t.Fatalf("%s left after converting back", e.Name())
+		}
 	}
 }

@@ -68,7 +68,7 @@ func newBatch(base *snapshot) *batch {
 		edits:   map[int32]pendingItem{},
 		deleted: map[int32]bool{},
 		ids:     map[string]int32{},
-		live:    base.len(),
+		live:    base.count(),
 		dim:     base.Dim,
 	}
 	if base.Mixed {
@@ -105,6 +105,12 @@ func (b *batch) find(id string) (int32, bool) {
 	}
 	p, ok := b.base.slots.Lookup(id)
 	return p, ok
+}
+
+// gone reports whether position p holds no live item: deleted by the
+// batch, or a dead slot of the base.
+func (b *batch) gone(p int32) bool {
+	return b.deleted[p] || (p < int32(b.base.len()) && b.base.isDead(int(p)))
 }
 
 // at returns the item at a live position.
@@ -180,7 +186,7 @@ func (b *batch) nextWithID(id string, pos int32) int32 {
 	}
 	n := int32(b.base.len())
 	for p := pos + 1; p < n+int32(len(b.added)); p++ {
-		if !b.deleted[p] && b.at(p).id == id {
+		if !b.gone(p) && b.at(p).id == id {
 			return p
 		}
 	}
@@ -191,7 +197,7 @@ func (b *batch) nextWithID(id string, pos int32) int32 {
 // except that an append-only batch writes into the spare capacity of the
 // base's columns, which no reader of base looks at.
 func (b *batch) apply() *snapshot {
-	if b.appendOnly() {
+	if b.keepsBaseRows() {
 		return b.applyAppend()
 	}
 	return b.applyRebuild()
@@ -201,10 +207,34 @@ func (b *batch) apply() *snapshot {
 // base with rows appended.
 func (b *batch) appendOnly() bool { return len(b.edits) == 0 && len(b.deleted) == 0 }
 
-// applyAppend commits a batch that only added items.
+// keepsBaseRows reports whether the batch's snapshot is base with rows
+// appended and, when it deletes items, their slots marked dead: it
+// replaces no item of base in place, and the dead slots stay few enough
+// (maxDead) for queries to skip them cheaply. Otherwise every column is
+// rebuilt without the dead.
+func (b *batch) keepsBaseRows() bool {
+	if b.appendOnly() {
+		return true
+	}
+	if len(b.edits) > 0 || b.base.Mixed {
+		return false
+	}
+	n := int32(b.base.len())
+	dead := b.base.ndead
+	for p := range b.deleted {
+		if p < n {
+			dead++
+		}
+	}
+	return dead <= maxDead(b.base.len()+len(b.added))
+}
+
+// applyAppend commits a batch that keeps the base's rows (keepsBaseRows):
+// its live added items are appended, and the base slots it deleted are
+// marked dead.
 func (b *batch) applyAppend() *snapshot {
 	base := b.base
-	if len(b.added) == 0 {
+	if len(b.added) == 0 && len(b.deleted) == 0 {
 		return base
 	}
 	n := base.len()
@@ -219,8 +249,16 @@ func (b *batch) applyAppend() *snapshot {
 		serials:    base.serials,
 		nextSerial: base.nextSerial,
 		dupIDs:     base.dupIDs,
+		dead:       base.dead,
+		ndead:      base.ndead,
 	}
-	for _, it := range b.added {
+	added := b.added
+	adds := b.ids
+	if len(b.deleted) > 0 {
+		added, adds = b.liveAdded()
+		s.markDead(b.deleted, n)
+	}
+	for _, it := range added {
 		s.ids = append(s.ids, it.id)
 		s.meta = append(s.meta, it.meta)
 		s.files = append(s.files, it.file)
@@ -229,32 +267,58 @@ func (b *batch) applyAppend() *snapshot {
 		s.serials = append(s.serials, s.nextSerial)
 		s.nextSerial++
 	}
-	// With nothing deleted, the batch's overlay maps exactly the added ids
-	// to their slots: it becomes the new layer (the batch is done with it).
-	s.slots = base.slots.With(b.ids)
+	// The batch's overlay maps the ids it added to their slots, and those
+	// it deleted to -1: it becomes the new layer (the batch is done with
+	// it).
+	s.slots = base.slots.With(adds)
 	switch {
+	case len(added) == 0:
+		s.Arena, s.Vecs = base.Arena, base.Vecs
 	case base.Mixed:
 		s.Vecs = slices.Clone(base.Vecs) // headers only; a mixed index is rare and small
-		for _, it := range b.added {
+		for _, it := range added {
 			s.Vecs = append(s.Vecs, it.vec)
 		}
 	default:
-		d := len(b.added[0].vec)
+		d := len(added[0].vec)
 		s.Dim = d
 		if d == 0 {
 			break
 		}
-		if arena, ok := b.slabArena(d); ok && n == 0 {
+		if arena, ok := b.slabArena(d); ok && n == 0 && len(b.deleted) == 0 {
 			s.Arena = arena
 			break
 		}
-		s.Arena = slices.Grow(base.Arena[:n*d], len(b.added)*d)
-		for _, it := range b.added {
+		s.Arena = slices.Grow(base.Arena[:n*d], len(added)*d)
+		for _, it := range added {
 			s.Arena = append(s.Arena, it.vec...)
 		}
 	}
 	s.postings = filter.WithAppended(base.postings, s.meta, n)
 	return s
+}
+
+// liveAdded returns the added items the batch did not delete again, and
+// its id overlay with their positions renumbered to match.
+func (b *batch) liveAdded() ([]pendingItem, map[string]int32) {
+	n := int32(b.base.len())
+	slot := make([]int32, len(b.added))
+	var live []pendingItem
+	for j, it := range b.added {
+		slot[j] = -1
+		if !b.deleted[n+int32(j)] {
+			slot[j] = n + int32(len(live))
+			live = append(live, it)
+		}
+	}
+	ids := make(map[string]int32, len(b.ids))
+	for id, p := range b.ids {
+		if p >= n {
+			p = slot[p-n]
+		}
+		ids[id] = p
+	}
+	return live, ids
 }
 
 // applyKeeping is apply with the deletions at the positions in keep undone:
@@ -320,7 +384,7 @@ func (b *batch) applyRebuild() *snapshot {
 	}
 	vecs := make([][]float32, 0, b.live)
 	for p := int32(0); p < total; p++ {
-		if b.deleted[p] {
+		if b.gone(p) {
 			continue
 		}
 		it := b.at(p)
@@ -424,7 +488,7 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) error {
 	s := b.apply()
 	if ix.rerank > 0 {
 		var from *snapshot
-		if b.appendOnly() {
+		if b.keepsBaseRows() {
 			from = b.base
 		}
 		s.quant.Store(quantize(s, from))
@@ -505,8 +569,8 @@ func unreferenced(files []string, s *snapshot) []string {
 	for _, f := range files {
 		drop[f] = true
 	}
-	for _, f := range s.files {
-		if f != "" && drop[f] {
+	for i, f := range s.files {
+		if f != "" && drop[f] && !s.isDead(i) {
 			drop[f] = false
 		}
 	}

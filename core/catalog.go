@@ -143,7 +143,7 @@ func (d *LocalDocumentIndex) catalogLocked(ctx context.Context) (*DocumentCatalo
 	if c := d.cat.Load(); c != nil {
 		return c, nil
 	}
-	return d.loadCatalogLocked(ctx, s.len())
+	return d.loadCatalogLocked(ctx, s.count())
 }
 
 // loadCatalogLocked reads the catalog of an index of items items and

@@ -51,6 +51,7 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 		Query(context.Context, ItemQuery) ([]QueryResult, error)
 		Vacuum(context.Context) (VacuumReport, error)
 		Compact(context.Context) (CompactReport, error)
+		ConvertLayout(context.Context, Layout) error
 	}) map[string]func(context.Context) error {
 		return map[string]func(context.Context) error{
 			"BeginUpdate":    ix.BeginUpdate,
@@ -87,6 +88,9 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 			},
 			"Vacuum":  func(ctx context.Context) error { _, err := ix.Vacuum(ctx); return err },
 			"Compact": func(ctx context.Context) error { _, err := ix.Compact(ctx); return err },
+			"ConvertLayout": func(ctx context.Context) error {
+				return ix.ConvertLayout(ctx, LayoutSegmented)
+			},
 		}
 	}
 	documentCalls := func(doc *LocalDocument) map[string]func(context.Context) error {

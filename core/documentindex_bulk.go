@@ -236,7 +236,7 @@ func (r *bulkUpsert) run(parent context.Context, todo []int) error {
 		// too.
 		stored := 0
 		if s := r.d.cur.Load(); s != nil {
-			stored = s.len()
+			stored = s.count()
 		}
 		if c := r.d.cat.Load(); c != nil {
 			stored += len(c.URIToID)

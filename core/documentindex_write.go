@@ -231,7 +231,7 @@ func (d *LocalDocumentIndex) scanChunks(b *batch, p *docPending) {
 	total := int32(b.base.len() + len(b.added))
 	var stray []string
 	for pos := int32(0); pos < total; pos++ {
-		if b.deleted[pos] {
+		if b.gone(pos) {
 			continue
 		}
 		it := b.at(pos)
@@ -256,7 +256,7 @@ func (d *LocalDocumentIndex) scanChunks(b *batch, p *docPending) {
 // be removed after the commit).
 func (d *LocalDocumentIndex) removeDocument(b *batch, p *docPending, id string) bool {
 	for _, pos := range p.byDoc[id] {
-		if b.deleted[pos] {
+		if b.gone(pos) {
 			continue
 		}
 		it := b.at(pos)

@@ -32,9 +32,11 @@ func (ix *LocalIndex) ListItems(ctx context.Context) ([]IndexItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]IndexItem, s.len())
-	for i := range out {
-		out[i] = s.item(i)
+	out := make([]IndexItem, 0, s.count())
+	for i := range s.len() {
+		if !s.isDead(i) {
+			out = append(out, s.item(i))
+		}
 	}
 	return out, nil
 }
@@ -55,7 +57,11 @@ func (ix *LocalIndex) ListItemsByMetadata(ctx context.Context, f Filter) ([]Inde
 		return nil, WrapOp(ctx, "list items by metadata", "", err)
 	}
 	out := []IndexItem{}
-	sel.Each(func(slot int32) { out = append(out, s.item(int(slot))) })
+	sel.Each(func(slot int32) {
+		if !s.isDead(int(slot)) {
+			out = append(out, s.item(int(slot)))
+		}
+	})
 	return out, nil
 }
 

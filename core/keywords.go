@@ -60,8 +60,8 @@ func (ix *LocalIndex) updateBM25(ctx context.Context, b *batch, s *snapshot) {
 	if old == nil || s == base {
 		return
 	}
-	unchanged := func(i int) (int, bool) { return i, i < base.len() }
-	if len(b.edits) > 0 || len(b.deleted) > 0 {
+	unchanged := func(i int) (int, bool) { return i, i < base.len() && !s.isDead(i) }
+	if !b.keepsBaseRows() {
 		unchanged = func(i int) (int, bool) {
 			serial := s.serials[i]
 			if serial >= base.nextSerial {
@@ -79,7 +79,7 @@ func (ix *LocalIndex) updateBM25(ctx context.Context, b *batch, s *snapshot) {
 	}
 	docs, kept, fresh := old.Carry(s.len(), unchanged, func(i int) bool {
 		_, _, _, ok := ChunkSpan(s.meta[i])
-		return ok
+		return ok && !s.isDead(i)
 	})
 	if err := ix.indexChunks(ctx, s, fresh, docs); err != nil {
 		ix.log.Warn("update keyword index", "folder", ix.folder, "err", err)
@@ -94,7 +94,7 @@ func (ix *LocalIndex) updateBM25(ctx context.Context, b *batch, s *snapshot) {
 func (ix *LocalIndex) buildBM25(ctx context.Context, s *snapshot) (*bm25.Index, error) {
 	docs, fresh, stale := bm25.Reuse(ix.readKeywordFile(ctx), s.len(), func(i int) (string, bm25.Span, bool) {
 		id, start, end, ok := ChunkSpan(s.meta[i])
-		return s.ids[i], bm25.Span{DocID: id, Start: start, End: end}, ok
+		return s.ids[i], bm25.Span{DocID: id, Start: start, End: end}, ok && !s.isDead(i)
 	})
 	if err := ix.indexChunks(ctx, s, fresh, docs); err != nil {
 		return nil, err
@@ -135,7 +135,7 @@ func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selectio
 	for _, h := range exclude {
 		skip[h.Slot] = true
 	}
-	eligible := func(slot int32) bool { return !skip[slot] && sel.Matches(slot) }
+	eligible := func(slot int32) bool { return !skip[slot] && !s.isDead(int(slot)) && sel.Matches(slot) }
 	var scores map[int32]float64
 	var err error
 	if ix.opts.KeywordScorer != nil {

@@ -383,7 +383,7 @@ func (ix *LocalIndex) publishLayout() {
 		st.Layout = LayoutSegmented
 		st.Segments = len(ix.seg.man.Segments)
 		if p := ix.seg.persisted; p != nil {
-			st.Tombstones = ix.seg.man.rows() - p.len()
+			st.Tombstones = ix.seg.man.rows() - p.count()
 		}
 	}
 	ix.layout.Store(st)
@@ -440,7 +440,7 @@ func (ix *LocalIndex) GetIndexStats(ctx context.Context) (IndexStats, error) {
 	if err != nil {
 		return IndexStats{}, err
 	}
-	stats := IndexStats{Version: s.version, MetadataConfig: cloneConfig(s.config), Items: s.len()}
+	stats := IndexStats{Version: s.version, MetadataConfig: cloneConfig(s.config), Items: s.count()}
 	if l := ix.layout.Load(); l != nil {
 		stats.Storage = *l
 	}

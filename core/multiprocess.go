@@ -245,8 +245,8 @@ func (ix *LocalIndex) deleteUnnamed(ctx context.Context, names []string) {
 func (ix *LocalIndex) namedFiles(ctx context.Context, s *snapshot) (map[string]bool, error) {
 	named := map[string]bool{}
 	if s != nil {
-		for _, f := range s.files {
-			if f != "" {
+		for i, f := range s.files {
+			if f != "" && !s.isDead(i) {
 				named[f] = true
 			}
 		}

@@ -157,14 +157,14 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 	if len(shared) > 0 {
 		vectors, ks := make([][]float32, len(shared)), make([]int, len(shared))
 		for j, i := range shared {
-			vectors[j], ks[j] = queries[i].Vector, queries[i].TopK
+			vectors[j], ks[j] = queries[i].Vector, queries[i].TopK+s.ndead
 		}
 		batched, err := scan.Batch(ctx, &s.Rows, s.len(), vectors, ks)
 		if err != nil {
 			return nil, err
 		}
 		for j, i := range shared {
-			hits[i] = batched[j]
+			hits[i] = s.dropDead(batched[j], queries[i].TopK)
 		}
 	}
 	out := make([][]QueryResult, len(queries))
@@ -201,15 +201,21 @@ func checkQueryVector(op string, s *snapshot, vector []float32) error {
 
 // topK returns the topK best slots of sel for vector: through the int8
 // codes when the index uses them, else exactly (package scan).
+// Dead slots are asked for on top and dropped.
 func (ix *LocalIndex) topK(ctx context.Context, s *snapshot, sel selection, vector []float32, topK int) ([]topk.Scored, error) {
-	if codes := s.quantCodes(); ix.rerank > 0 && codes != nil {
-		return scan.QuantTopK(ctx, &s.Rows, sel, vector, topK, ix.rerank, codes)
-	}
-	if s.passable(sel, vector) {
+	k := topK + s.ndead
+	var hits []topk.Scored
+	var err error
+	switch codes := s.quantCodes(); {
+	case ix.rerank > 0 && codes != nil:
+		hits, err = scan.QuantTopK(ctx, &s.Rows, sel, vector, k, ix.rerank, codes)
+	case s.passable(sel, vector):
 		// Concurrent unfiltered queries share their passes over the rows.
-		return ix.passes.TopK(ctx, &s.Rows, s.len(), vector, topK)
+		hits, err = ix.passes.TopK(ctx, &s.Rows, s.len(), vector, k)
+	default:
+		hits, err = scan.TopK(ctx, &s.Rows, sel, vector, k)
 	}
-	return scan.TopK(ctx, &s.Rows, sel, vector, topK)
+	return s.dropDead(hits, topK), err
 }
 
 // passable reports whether a query of vector over sel can be scored in a

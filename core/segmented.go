@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -218,7 +219,8 @@ func (ix *LocalIndex) writeManifest(ctx context.Context, m manifest) error {
 	return nil
 }
 
-// slotsSource is the segment holding slots lo..hi of s, and tombs.
+// slotsSource is the segment holding the live slots lo..hi-1 of s, and
+// tombs.
 func slotsSource(s *snapshot, lo, hi int, tombs []uint32) segmentSource {
 	dim := s.Dim
 	if s.Mixed {
@@ -227,19 +229,27 @@ func slotsSource(s *snapshot, lo, hi int, tombs []uint32) segmentSource {
 	if dim < 0 && !s.Mixed {
 		dim = 0
 	}
-	return segmentSource{
+	src := segmentSource{
 		rows:  hi - lo,
 		dim:   dim,
 		row:   func(i int) IndexItem { return s.item(lo + i) },
 		ser:   func(i int) uint32 { return s.serials[lo+i] },
 		tombs: tombs,
 	}
+	if s.ndead > 0 {
+		live := s.liveSlots(lo, hi)
+		src.rows = len(live)
+		src.row = func(i int) IndexItem { return s.item(int(live[i])) }
+		src.ser = func(i int) uint32 { return s.serials[live[i]] }
+	}
+	return src
 }
 
 // saveSegmented stores s on the segmented layout: one new segment with the
 // items s has that the files lack and tombstones for the items they hold
-// that s lacks, merged with the newest segments while those are no more
-// than twice its size (so that small commits do not pile up segments),
+// that s lacks, merged with the newest segments while those hold no more
+// items than it (as a binary counter carries: n single-item commits leave
+// about log2(n) segments, and each item is rewritten about log2(n) times),
 // then the manifest. The segments merged away are added to ix.dropping.
 // ix.mu is held.
 func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
@@ -248,7 +258,7 @@ func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 	if p == nil || p.version != s.version || !slices.Equal(p.config.Indexed, s.config.Indexed) {
 		return ix.writeAllSegmented(ctx, s)
 	}
-	dead := missingSerials(p.serials, s.serials)
+	dead := deadSince(p, s)
 	from, _ := slices.BinarySearch(s.serials, p.nextSerial)
 	if len(dead) == 0 && from == s.len() {
 		st.persisted = s
@@ -256,10 +266,10 @@ func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 	}
 	segs := st.man.Segments
 	k := len(segs)
-	rows := s.len() - from
+	rows := liveRows(s, p.nextSerial, s.len())
 	for k > 0 {
 		live := liveRows(s, segs[k-1].First, from)
-		if live > 2*max(rows, 1) {
+		if live > max(rows, 1) {
 			break
 		}
 		k--
@@ -285,7 +295,7 @@ func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 		if err := ix.writeSegment(ctx, name, slotsSource(s, from, s.len(), own)); err != nil {
 			return fmt.Errorf("write segment: %w", err)
 		}
-		m.Segments = append(m.Segments, segmentEntry{Name: name, First: first, Rows: s.len() - from, Tombstones: len(own)})
+		m.Segments = append(m.Segments, segmentEntry{Name: name, First: first, Rows: rows, Tombstones: len(own)})
 	}
 	if err := ix.writeManifest(ctx, m); err != nil {
 		return fmt.Errorf("write segments manifest: %w", err)
@@ -303,12 +313,12 @@ func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 func (ix *LocalIndex) writeAllSegmented(ctx context.Context, s *snapshot) error {
 	m := newManifest(s.version, s.config)
 	m.NextSerial = s.nextSerial
-	if s.len() > 0 {
+	if s.count() > 0 {
 		name := ix.newSegmentName()
 		if err := ix.writeSegment(ctx, name, slotsSource(s, 0, s.len(), nil)); err != nil {
 			return fmt.Errorf("write segment: %w", err)
 		}
-		m.Segments = append(m.Segments, segmentEntry{Name: name, First: s.serials[0], Rows: s.len()})
+		m.Segments = append(m.Segments, segmentEntry{Name: name, First: 0, Rows: s.count()})
 	}
 	if err := ix.writeManifest(ctx, m); err != nil {
 		return fmt.Errorf("write segments manifest: %w", err)
@@ -320,10 +330,55 @@ func (ix *LocalIndex) writeAllSegmented(ctx context.Context, s *snapshot) error 
 	return nil
 }
 
-// liveRows counts the slots of s from the serial first up to slot end.
+// liveRows counts the live slots of s from the serial first up to slot
+// end.
 func liveRows(s *snapshot, first uint32, end int) int {
 	lo, _ := slices.BinarySearch(s.serials, first)
-	return max(end-lo, 0)
+	n := 0
+	for i := lo; i < end; i++ {
+		if !s.isDead(i) {
+			n++
+		}
+	}
+	return n
+}
+
+// deadSince returns the serials of the items live in p that s lacks, in
+// order. When s extends p (its slots are p's with rows appended, as a
+// commit that keeps the base's rows leaves them) it compares the dead
+// bitsets, a word at a time; else it walks both.
+func deadSince(p, s *snapshot) []uint32 {
+	n := p.len()
+	var out []uint32
+	if n > 0 && n <= s.len() && &p.serials[0] == &s.serials[0] {
+		for w := 0; w < len(s.dead) && w*64 < n; w++ {
+			fresh := s.dead[w]
+			if w < len(p.dead) {
+				fresh &^= p.dead[w]
+			}
+			for fresh != 0 {
+				i := w*64 + bits.TrailingZeros64(fresh)
+				fresh &= fresh - 1
+				if i < n {
+					out = append(out, p.serials[i])
+				}
+			}
+		}
+		return out
+	}
+	j := 0
+	for i, v := range p.serials {
+		if p.isDead(i) {
+			continue
+		}
+		for j < s.len() && s.serials[j] < v {
+			j++
+		}
+		if j == s.len() || s.serials[j] != v || s.isDead(j) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // missingSerials returns the serials of old (sorted) that cur (sorted)
@@ -450,7 +505,7 @@ func (ix *LocalIndex) installCompaction(ctx context.Context, name string, s *sna
 	if n > 0 {
 		first = before.Segments[0].First
 	}
-	m.Segments = append([]segmentEntry{{Name: name, First: first, Rows: s.len()}}, st.man.Segments[n:]...)
+	m.Segments = append([]segmentEntry{{Name: name, First: first, Rows: s.count()}}, st.man.Segments[n:]...)
 	if err := ix.writeManifest(ctx, m); err != nil {
 		ix.watch.SetUnknown()
 		return CompactReport{}, fmt.Errorf("write segments manifest: %w", err)
@@ -460,7 +515,7 @@ func (ix *LocalIndex) installCompaction(ctx context.Context, name string, s *sna
 	// more; those of commits since are, in their own segments.
 	st.tombs = missingSerials(st.tombs, tombs)
 	ix.dropLocked(ctx, before.names())
-	return CompactReport{Segments: n, Tombstones: before.rows() - s.len()}, nil
+	return CompactReport{Segments: n, Tombstones: before.rows() - s.count()}, nil
 }
 
 // refreshLocked reads the index again when another process committed
@@ -480,4 +535,77 @@ func (ix *LocalIndex) discardSegment(ctx context.Context, name string) {
 	if err := ix.storage.DeleteFile(context.WithoutCancel(ctx), ix.path(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		ix.log.Warn("remove unused segment", "folder", ix.folder, "file", name, "err", err)
 	}
+}
+
+// ConvertLayout stores the index on layout, keeping its items, version
+// and metadata config, its side-cars and, in a document index, its catalog
+// and document files. To LayoutSegmented it writes one segment and the
+// manifest, then deletes the index file; to LayoutFile it writes the index
+// file, then deletes the manifest and the segments. It holds the writer
+// lock, and the folder's lock on storage that has one, throughout. An
+// interrupted conversion leaves the index readable (the manifest, when
+// present, is what the index holds) and finishes when run again. An open
+// batch is ErrUpdateInProgress; an unknown layout ErrInvalidArgument.
+func (ix *LocalIndex) ConvertLayout(ctx context.Context, layout Layout) error {
+	const op = "convert layout"
+	layout, err := ParseLayout(string(layout))
+	if err != nil {
+		return WrapOp(ctx, op, ix.folder, err)
+	}
+	if err := ix.mu.LockContext(ctx); err != nil {
+		return err
+	}
+	defer ix.mu.Unlock()
+	if ix.update != nil {
+		return WrapOp(ctx, op, ix.folder, ErrUpdateInProgress)
+	}
+	unlock, err := ix.lockFolder(ctx)
+	if err != nil {
+		return WrapOp(ctx, op, ix.folder, err)
+	}
+	defer unlock()
+	s, err := ix.loadLocked(ctx)
+	if err == nil {
+		err = ix.refreshLocked(ctx)
+		s = ix.cur.Load()
+	}
+	if err == nil {
+		err = ix.convertLocked(ctx, s, layout)
+	}
+	ix.publishLayout()
+	if err != nil {
+		return WrapOp(ctx, op, ix.folder, err)
+	}
+	return nil
+}
+
+func (ix *LocalIndex) convertLocked(ctx context.Context, s *snapshot, layout Layout) error {
+	if layout == LayoutSegmented {
+		if ix.seg == nil {
+			ix.seg = &segState{}
+			if err := ix.writeAllSegmented(ctx, s); err != nil {
+				ix.seg = nil
+				return err
+			}
+		}
+		return ix.storage.DeleteFile(ctx, ix.indexPath())
+	}
+	if ix.seg == nil {
+		return nil
+	}
+	st := ix.seg
+	ix.seg = nil
+	if err := ix.save(ctx, s); err != nil {
+		ix.seg = st
+		return err
+	}
+	if err := ix.storage.DeleteFile(ctx, ix.manifestPath()); err != nil {
+		ix.seg = st
+		return err
+	}
+	ix.watch.Note(ctx, ix.manifestPath())
+	// Readers in other processes may be reading them: dropped, as other
+	// files a commit stops naming are.
+	ix.dropLocked(ctx, st.man.names())
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/foliovec/folio/core/internal/bm25"
 	"github.com/foliovec/folio/core/internal/filter"
 	"github.com/foliovec/folio/core/internal/slotmap"
+	"github.com/foliovec/folio/core/internal/topk"
 	"github.com/foliovec/folio/core/internal/vecmath"
 	"github.com/foliovec/folio/core/pathutil"
 )
@@ -52,13 +53,85 @@ type snapshot struct {
 
 	postings *filter.Postings // posting lists of the indexed metadata fields
 
+	// dead marks the slots of items a commit deleted or replaced without
+	// rebuilding the columns (bit i%64 of dead[i/64]); ndead counts them.
+	// Readers skip them: queries ask the scans for ndead more results and
+	// drop these. A commit rebuilds the columns once they would be more
+	// than maxDead. Published bitsets are never modified.
+	dead  []uint64
+	ndead int
+
 	quant atomic.Pointer[scan.Codes] // int8 codes for the quantized scan; nil unless the index uses it
 
 	bm25   atomic.Pointer[bm25.Index] // nil until the first hybrid query, or a commit derives it
 	bm25Mu sync.Mutex                 // serialises the lazy BM25 build
 }
 
+// len is the number of slots, dead ones included.
 func (s *snapshot) len() int { return len(s.ids) }
+
+// count is the number of items: the live slots.
+func (s *snapshot) count() int { return len(s.ids) - s.ndead }
+
+// isDead reports whether slot i holds a deleted or replaced item.
+func (s *snapshot) isDead(i int) bool {
+	w := i >> 6
+	return s.ndead > 0 && w < len(s.dead) && s.dead[w]&(1<<(uint(i)&63)) != 0
+}
+
+// maxDead is the most dead slots a snapshot of n slots keeps before a
+// commit rebuilds its columns: few enough that queries skip them for
+// nothing measurable, many enough that a commit deleting or replacing
+// items rarely copies every vector.
+func maxDead(n int) int { return min(max(n/256, 256), 4096) }
+
+// markDead marks the slots below n among positions dead, on a copy of the
+// bitset (s's own, shared with its base until now).
+func (s *snapshot) markDead(positions map[int32]bool, n int) {
+	var dead []uint64
+	for p := range positions {
+		if int(p) >= n {
+			continue
+		}
+		if dead == nil {
+			dead = make([]uint64, (n+63)/64)
+			copy(dead, s.dead)
+		}
+		w, bit := int(p)>>6, uint64(1)<<(uint(p)&63)
+		if dead[w]&bit == 0 {
+			dead[w] |= bit
+			s.ndead++
+		}
+	}
+	if dead != nil {
+		s.dead = dead
+	}
+}
+
+// liveSlots returns the live slots in lo..hi-1, ascending.
+func (s *snapshot) liveSlots(lo, hi int) []int32 {
+	out := make([]int32, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		if !s.isDead(i) {
+			out = append(out, int32(i))
+		}
+	}
+	return out
+}
+
+// dropDead removes the hits on dead slots and keeps the best k.
+func (s *snapshot) dropDead(hits []topk.Scored, k int) []topk.Scored {
+	if s.ndead == 0 {
+		return hits
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		if !s.isDead(int(h.Slot)) {
+			out = append(out, h)
+		}
+	}
+	return out[:min(len(out), k)]
+}
 
 // item returns slot i as an IndexItem sharing the snapshot's memory.
 func (s *snapshot) item(i int) IndexItem {
@@ -74,7 +147,12 @@ func (s *snapshot) item(i int) IndexItem {
 // source is the content to serialise, item by item. Vectors share the
 // arena.
 func (s *snapshot) source() IndexSource {
-	return IndexSource{Version: s.version, MetadataConfig: cloneConfig(s.config), Len: s.len(), Item: s.item}
+	src := IndexSource{Version: s.version, MetadataConfig: cloneConfig(s.config), Len: s.len(), Item: s.item}
+	if s.ndead > 0 {
+		live := s.liveSlots(0, s.len())
+		src.Len, src.Item = len(live), func(i int) IndexItem { return s.item(int(live[i])) }
+	}
+	return src
 }
 
 // data returns the content to serialise in one slice. Vectors share the

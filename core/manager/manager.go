@@ -33,6 +33,11 @@ const DefaultScanInterval = 3 * time.Second
 const (
 	FormatJSON     = "json"
 	FormatProtobuf = "protobuf"
+	// FormatSegmented is Folio's segmented layout (core.LayoutSegmented)
+	// with the FormatProtobuf codec: commits write only what changed.
+	// Vectra cannot read it. It needs FormatProtobuf in Config.Formats,
+	// and is reported for every segmented index, whatever its codec.
+	FormatSegmented = "segmented"
 )
 
 // Config configures an Manager. Set IndexPath to serve one
@@ -166,7 +171,8 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.DefaultFormat == "" {
 		cfg.DefaultFormat = FormatJSON
 	}
-	if _, ok := cfg.Formats[cfg.DefaultFormat]; !ok {
+	m0 := &Manager{cfg: cfg}
+	if _, _, err := m0.formatOf(cfg.DefaultFormat); err != nil {
 		return nil, fmt.Errorf("%s: default format %q is not among the formats: %w", op, cfg.DefaultFormat, core.ErrInvalidArgument)
 	}
 	interval := cfg.ScanInterval
@@ -307,6 +313,11 @@ func (m *Manager) open(ctx context.Context, name, folder string) (*Index, error)
 		return nil, err
 	}
 	format := names[slices.Index(codecs, codec)]
+	if layout, err := migrate.DetectLayout(ctx, folder, m.cfg.Storage, codec); err != nil {
+		return nil, err
+	} else if layout == core.LayoutSegmented {
+		format = FormatSegmented
+	}
 	isDoc := false
 	for _, c := range codecs {
 		ok, err := m.cfg.Storage.PathExists(ctx, pathutil.Join(folder, "catalog"+c.Extension()))
@@ -315,12 +326,11 @@ func (m *Manager) open(ctx context.Context, name, folder string) (*Index, error)
 		}
 		isDoc = isDoc || ok
 	}
-	return m.newManaged(ctx, name, format, folder, isDoc, 0, 0)
+	return m.newManaged(ctx, name, format, codec, folder, isDoc, 0, 0)
 }
 
 // newManaged makes the index values for folder without touching storage.
-func (m *Manager) newManaged(ctx context.Context, name, format, folder string, isDoc bool, chunkSize, chunkOverlap int) (*Index, error) {
-	codec := m.cfg.Formats[format]
+func (m *Manager) newManaged(ctx context.Context, name, format string, codec core.IndexCodec, folder string, isDoc bool, chunkSize, chunkOverlap int) (*Index, error) {
 	model := m.cfg.Embeddings
 	if m.cfg.EmbeddingsFor != nil {
 		own, err := m.cfg.EmbeddingsFor(ctx, folder)
@@ -430,8 +440,9 @@ func (m *Manager) CreateIndex(ctx context.Context, name string, cfg CreateConfig
 	if format == "" {
 		format = m.cfg.DefaultFormat
 	}
-	if _, ok := m.cfg.Formats[format]; !ok {
-		return nil, core.WrapOp(ctx, op, name, fmt.Errorf("unknown format %q (known: %q): %w", format, slices.Sorted(maps.Keys(m.cfg.Formats)), core.ErrInvalidArgument))
+	codec, layout, err := m.formatOf(format)
+	if err != nil {
+		return nil, core.WrapOp(ctx, op, name, err)
 	}
 	if cfg.ChunkSize < 0 || cfg.ChunkOverlap < 0 || cfg.Version < 0 {
 		return nil, core.WrapOp(ctx, op, name, fmt.Errorf("version %d, chunk size %d and overlap %d must not be negative: %w", cfg.Version, cfg.ChunkSize, cfg.ChunkOverlap, core.ErrInvalidArgument))
@@ -450,21 +461,38 @@ func (m *Manager) CreateIndex(ctx context.Context, name string, cfg CreateConfig
 	if m.loaded(name) {
 		return nil, core.WrapOp(ctx, op, name, core.ErrIndexExists)
 	}
-	mi, err := m.newManaged(ctx, name, format, folder, cfg.IsDocumentIndex, cfg.ChunkSize, cfg.ChunkOverlap)
+	mi, err := m.newManaged(ctx, name, format, codec, folder, cfg.IsDocumentIndex, cfg.ChunkSize, cfg.ChunkOverlap)
 	if err != nil {
 		return nil, core.WrapOp(ctx, op, name, err)
 	}
-	version := max(cfg.Version, 1)
+	create := core.CreateIndexConfig{Version: max(cfg.Version, 1), Layout: layout}
 	if mi.Documents != nil {
-		err = mi.Documents.CreateIndex(ctx, core.CreateIndexConfig{Version: version})
+		err = mi.Documents.CreateIndex(ctx, create)
 	} else {
-		err = mi.Index.CreateIndex(ctx, core.CreateIndexConfig{Version: version})
+		err = mi.Index.CreateIndex(ctx, create)
 	}
 	if err != nil {
 		return nil, core.WrapOp(ctx, op, name, err)
 	}
 	m.add(mi)
 	return mi, nil
+}
+
+// formatOf returns the codec and layout of a format name: a name in
+// Config.Formats (the file layout), or FormatSegmented (the protobuf
+// codec, segmented).
+func (m *Manager) formatOf(format string) (core.IndexCodec, core.Layout, error) {
+	if c, ok := m.cfg.Formats[format]; ok && format != FormatSegmented {
+		return c, core.LayoutFile, nil
+	}
+	if c, ok := m.cfg.Formats[FormatProtobuf]; ok && format == FormatSegmented {
+		return c, core.LayoutSegmented, nil
+	}
+	known := slices.Sorted(maps.Keys(m.cfg.Formats))
+	if _, ok := m.cfg.Formats[FormatProtobuf]; ok {
+		known = append(known, FormatSegmented)
+	}
+	return nil, "", fmt.Errorf("unknown format %q (known: %q): %w", format, known, core.ErrInvalidArgument)
 }
 
 // loaded reports whether name is served, by its own name (single mode's

@@ -18,7 +18,8 @@ import (
 )
 
 // DetectCodec returns the codec among codecs whose index file
-// ("index" + its extension) exists in folderPath. Custom index names are
+// ("index" + its extension), or segments manifest (that name +
+// ".segments", the segmented layout), exists in folderPath. Custom index names are
 // never detected, as in Vectra. Codecs sharing an extension count once, the
 // first one given winning.
 //
@@ -38,11 +39,11 @@ func DetectCodec(ctx context.Context, folderPath string, storage core.FileStorag
 			continue
 		}
 		seen[ext] = true
-		ok, err := storage.PathExists(ctx, pathutil.Join(folderPath, indexFileName(c)))
+		layout, err := detectLayout(ctx, folderPath, storage, c)
 		if err != nil {
 			return nil, core.WrapOp(ctx, "detect codec in", folderPath, err)
 		}
-		if ok {
+		if layout != "" {
 			found = append(found, c)
 		}
 	}
@@ -65,6 +66,47 @@ func DetectCodec(ctx context.Context, folderPath string, storage core.FileStorag
 	}
 	return nil, fmt.Errorf("%s in %q: found %s; run the migration again to complete it: %w",
 		op, folderPath, strings.Join(names, " and "), core.ErrPartiallyMigrated)
+}
+
+// DetectLayout returns the layout of the index of codec c in folderPath:
+// core.LayoutSegmented when its segments manifest ("index" + extension +
+// ".segments") exists, else core.LayoutFile when its index file does; a
+// missing index is ErrIndexNotFound.
+func DetectLayout(ctx context.Context, folderPath string, storage core.FileStorage, c core.IndexCodec) (core.Layout, error) {
+	layout, err := detectLayout(ctx, folderPath, storage, c)
+	if err != nil {
+		return "", core.WrapOp(ctx, "detect layout in", folderPath, err)
+	}
+	if layout == "" {
+		return "", fmt.Errorf("detect layout in %q: no %s or its segments: %w", folderPath, indexFileName(c), core.ErrIndexNotFound)
+	}
+	return layout, nil
+}
+
+// detectLayout is DetectLayout with "" for no index.
+func detectLayout(ctx context.Context, folderPath string, storage core.FileStorage, c core.IndexCodec) (core.Layout, error) {
+	for _, l := range []struct {
+		name   string
+		layout core.Layout
+	}{{indexFileName(c) + ".segments", core.LayoutSegmented}, {indexFileName(c), core.LayoutFile}} {
+		ok, err := storage.PathExists(ctx, pathutil.Join(folderPath, l.name))
+		if err != nil || ok {
+			return l.layout, err
+		}
+	}
+	return "", nil
+}
+
+// Layout converts the index of codec c in folderPath to layout (see
+// core.LocalIndex.ConvertLayout), with opts (Storage and Codec are set
+// here). An index already on that layout is left alone.
+func Layout(ctx context.Context, folderPath string, c core.IndexCodec, storage core.FileStorage, layout core.Layout, opts core.IndexOptions) error {
+	opts.Storage, opts.Codec, opts.IndexName = storage, c, ""
+	ix, err := core.NewLocalIndex(folderPath, opts)
+	if err != nil {
+		return err
+	}
+	return ix.ConvertLayout(ctx, layout)
 }
 
 // Index converts the index in folderPath from one codec to another:

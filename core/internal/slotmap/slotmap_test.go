@@ -1,21 +1,22 @@
 package slotmap
 
-import "testing"
+import (
+	"fmt"
+	"math/bits"
+	"testing"
+)
 
 func TestSlotMap(t *testing.T) {
-	t.Run("layers resolve every id and flatten once deep", func(t *testing.T) {
+	t.Run("layers resolve every id and stay logarithmically deep", func(t *testing.T) {
 		m := New(nil).With(map[string]int32{"a": 0})
 		want := map[string]int32{"a": 0}
-		for i := 1; i < 40; i++ {
-			id := string(rune('a' + i))
+		for i := 1; i < 5000; i++ {
+			id := fmt.Sprint("id", i)
 			m = m.With(map[string]int32{id: int32(i)})
 			want[id] = int32(i)
-			if m.depth >= maxSlotMapDepth {
-				t.Fatalf("depth %d", m.depth)
+			if limit := bits.Len(uint(i)) + 1; m.depth > limit {
+				t.Fatalf("after %d commits: depth %d, more than %d", i, m.depth, limit)
 			}
-		}
-		if m.Size() != len(want) {
-			t.Fatalf("size %d", m.Size())
 		}
 		for id, s := range want {
 			if got, ok := m.Lookup(id); !ok || got != s {
@@ -24,6 +25,26 @@ func TestSlotMap(t *testing.T) {
 		}
 		if _, ok := m.Lookup("zz"); ok {
 			t.Fatal("found a missing id")
+		}
+	})
+	t.Run("a deletion mark hides the id below and goes once merged to the bottom", func(t *testing.T) {
+		base := New(map[string]int32{"a": 0, "b": 1, "c": 2, "d": 3, "e": 4})
+		m := base.With(map[string]int32{"b": -1})
+		if _, ok := m.Lookup("b"); ok {
+			t.Fatal("deleted id found")
+		}
+		if s, ok := base.Lookup("b"); !ok || s != 1 {
+			t.Fatal("the parent changed")
+		}
+		m = m.With(map[string]int32{"f": 5, "g": 6, "h": 7})
+		if m.parent != nil {
+			t.Fatalf("layers not merged: depth %d", m.depth)
+		}
+		if _, kept := m.own["b"]; kept {
+			t.Fatal("deletion mark kept in the bottom layer")
+		}
+		if s, ok := m.Lookup("h"); !ok || s != 7 {
+			t.Fatal("h missing")
 		}
 	})
 }

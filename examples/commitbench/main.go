@@ -1,0 +1,253 @@
+// Command commitbench measures what one commit costs on a large index, on
+// both layouts, in one run (make bench-commit):
+//
+//   - the time dd takes to copy the protobuf index file with fsync, the
+//     floor of any commit that rewrites it;
+//   - Vectra's layout (index.pb): one upsert's time, and the peak resident
+//     memory during it against the memory after open;
+//   - the segmented layout: the open time and resident memory, a query's
+//     median time before and after the upserts, the p50 and p99 of single
+//     upserts (each a commit, fsync included), and the time and peak
+//     resident memory of a full compaction.
+//
+//	go run ./commitbench -n 1000000 -d 384 -dir /tmp/commitbench
+//
+// Both indexes are built by the library, one BatchInsertItems per 250,000
+// items, in -dir (kept, and reused by the next run with the same -n and
+// -d). Each measurement runs in a fresh process of this program, so that
+// its resident memory is its own; peaks come from /proc/self/status
+// (VmHWM, reset through /proc/self/clear_refs before the measured step).
+//
+// # Concurrency
+//
+// The steps run one after another; the library parallelises internally.
+//
+// # Errors
+//
+// The first error ends the program: it is logged to standard error and the
+// exit status is 1.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	storagefs "github.com/foliovec/folio/adapters/storage-fs"
+	"github.com/foliovec/folio/core"
+)
+
+func main() {
+	n := flag.Int("n", 1_000_000, "items")
+	d := flag.Int("d", 384, "dimensions")
+	dir := flag.String("dir", filepath.Join(os.TempDir(), "folio-commitbench"), "folder for the two indexes (kept for the next run)")
+	upserts := flag.Int("upserts", 200, "single upserts on the segmented layout")
+	phase := flag.String("phase", "", "internal: the measurement this process runs")
+	flag.Parse()
+	var err error
+	switch *phase {
+	case "":
+		err = run(*n, *d, *dir, *upserts)
+	case "file":
+		err = measureFile(*dir, *d)
+	case "segmented":
+		err = measureSegmented(*dir, *d, *upserts)
+	default:
+		err = fmt.Errorf("unknown phase %q", *phase)
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(n, d int, dir string, upserts int) error {
+	stamp := filepath.Join(dir, fmt.Sprintf("built-%d-%d", n, d))
+	if _, err := os.Stat(stamp); err != nil {
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+		for _, layout := range []core.Layout{core.LayoutFile, core.LayoutSegmented} {
+			start := time.Now()
+			if err := build(filepath.Join(dir, string(layout)), layout, n, d); err != nil {
+				return err
+			}
+			fmt.Printf("built %d×%d, %s layout, in %v\n", n, d, layout, time.Since(start).Round(time.Second))
+		}
+		if err := os.WriteFile(stamp, nil, 0o644); err != nil {
+			return err
+		}
+	}
+	ddTime, err := ddWithFsync(filepath.Join(dir, "file", "index.pb"))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("dd of index.pb with fsync: %v\n", ddTime.Round(time.Millisecond))
+	for _, phase := range []string{"file", "segmented"} {
+		cmd := exec.Command(os.Args[0], "-phase", phase, "-dir", dir, "-d", strconv.Itoa(d), "-upserts", strconv.Itoa(upserts))
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("phase %s: %w", phase, err)
+		}
+	}
+	return nil
+}
+
+func open(folder string) (*core.LocalIndex, error) {
+	st, err := storagefs.New(nil)
+	if err != nil {
+		return nil, err
+	}
+	return core.NewLocalIndex(folder, core.IndexOptions{Storage: st, Codec: codecpb.New()})
+}
+
+func build(folder string, layout core.Layout, n, d int) error {
+	ctx := context.Background()
+	ix, err := open(folder)
+	if err != nil {
+		return err
+	}
+	if err := ix.CreateIndex(ctx, core.CreateIndexConfig{Layout: layout, MetadataConfig: core.MetadataConfig{Indexed: []string{"k"}}}); err != nil {
+		return err
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	const batch = 250_000
+	for lo := 0; lo < n; lo += batch {
+		items := make([]core.IndexItem, min(batch, n-lo))
+		for i := range items {
+			items[i] = core.IndexItem{ID: fmt.Sprint("item-", lo+i), Vector: vector(r, d), Metadata: core.Metadata{"k": float64((lo + i) % 7)}}
+		}
+		if _, err := ix.BatchInsertItems(ctx, items); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func vector(r *rand.Rand, d int) []float32 {
+	v := make([]float32, d)
+	for i := range v {
+		v[i] = float32(r.NormFloat64())
+	}
+	return v
+}
+
+func ddWithFsync(file string) (time.Duration, error) {
+	out := file + ".dd"
+	defer os.Remove(out)
+	start := time.Now()
+	cmd := exec.Command("dd", "if="+file, "of="+out, "bs=4M", "conv=fsync")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("dd: %v: %s", err, msg)
+	}
+	return time.Since(start), nil
+}
+
+// status returns a /proc/self/status field in bytes.
+func status(field string) int64 {
+	raw, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(l, field+":"); ok {
+			kb, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// resetPeak makes VmHWM start again from the current resident memory.
+func resetPeak() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+func mb(b int64) string { return fmt.Sprintf("%d MB", b>>20) }
+
+func measureFile(dir string, d int) error {
+	ctx := context.Background()
+	ix, err := open(filepath.Join(dir, "file"))
+	if err != nil {
+		return err
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	start := time.Now()
+	if _, err := ix.QueryItems(ctx, vector(r, d), "", 10, nil, false); err != nil {
+		return err
+	}
+	openTime, rss := time.Since(start), status("VmRSS")
+	resetPeak()
+	start = time.Now()
+	if _, err := ix.UpsertItem(ctx, core.IndexItem{ID: "item-17", Vector: vector(r, d), Metadata: core.Metadata{"k": 1.0}}); err != nil {
+		return err
+	}
+	took, peak := time.Since(start), status("VmHWM")
+	fmt.Printf("file layout (index.pb): open+query %v, resident %s; one upsert %v, peak during it %s (%.2f× open)\n",
+		openTime.Round(time.Millisecond), mb(rss), took.Round(time.Millisecond), mb(peak), float64(peak)/float64(rss))
+	return nil
+}
+
+func measureSegmented(dir string, d int, upserts int) error {
+	ctx := context.Background()
+	ix, err := open(filepath.Join(dir, "segmented"))
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	stats, err := ix.GetIndexStats(ctx)
+	if err != nil {
+		return err
+	}
+	openTime, rss := time.Since(start), status("VmRSS")
+	r := rand.New(rand.NewPCG(9, 9))
+	queries := func() time.Duration {
+		var ts []time.Duration
+		for range 21 {
+			q := vector(r, d)
+			start := time.Now()
+			if _, err := ix.QueryItems(ctx, q, "", 10, nil, false); err != nil {
+				log.Fatal(err)
+			}
+			ts = append(ts, time.Since(start))
+		}
+		slices.Sort(ts)
+		return ts[len(ts)/2]
+	}
+	before := queries()
+	var ts []time.Duration
+	for i := range upserts {
+		// Half replace a stored item, half add one.
+		id := fmt.Sprint("item-", r.IntN(stats.Items))
+		if i%2 == 1 {
+			id = fmt.Sprint("new-", i)
+		}
+		start := time.Now()
+		if _, err := ix.UpsertItem(ctx, core.IndexItem{ID: id, Vector: vector(r, d), Metadata: core.Metadata{"k": 2.0}}); err != nil {
+			return err
+		}
+		ts = append(ts, time.Since(start))
+	}
+	slices.Sort(ts)
+	after := queries()
+	mid, _ := ix.GetIndexStats(ctx)
+	rssBefore := status("VmRSS")
+	resetPeak()
+	start = time.Now()
+	rep, err := ix.Compact(ctx)
+	if err != nil {
+		return err
+	}
+	compactTime, compactPeak := time.Since(start), status("VmHWM")
+	fmt.Printf("segmented layout: open %v (%d items, %d segments), resident %s\n", openTime.Round(time.Millisecond), stats.Items, stats.Storage.Segments, mb(rss))
+	fmt.Printf("segmented layout: %d single upserts (half replacing): p50 %v, p99 %v, max %v; then %d segments, %d tombstones\n",
+		upserts, ts[len(ts)/2].Round(time.Microsecond), ts[len(ts)*99/100].Round(time.Microsecond), ts[len(ts)-1].Round(time.Microsecond), mid.Storage.Segments, mid.Storage.Tombstones)
+	fmt.Printf("segmented layout: query median before the upserts %v, after %v (%.2f×)\n", before.Round(time.Microsecond), after.Round(time.Microsecond), float64(after)/float64(before))
+	fmt.Printf("segmented layout: compaction of %d segments (%d tombstones) %v, peak %s (%.2f× open; resident before it %s)\n",
+		rep.Segments, rep.Tombstones, compactTime.Round(time.Millisecond), mb(compactPeak), float64(compactPeak)/float64(rss), mb(rssBefore))
+	return nil
+}
