@@ -3,14 +3,16 @@
 //
 //   - the time dd takes to copy the protobuf index file with fsync, the
 //     floor of any commit that rewrites it;
+//
 //   - Vectra's layout (index.pb): one upsert's time, and the peak resident
 //     memory during it against the memory after open;
+//
 //   - the segmented layout: the open time and resident memory, a query's
 //     median time before and after the upserts, the p50 and p99 of single
 //     upserts (each a commit, fsync included), and the time and peak
 //     resident memory of a full compaction.
 //
-//	go run ./commitbench -n 1000000 -d 384 -dir /tmp/commitbench
+//     go run ./commitbench -n 1000000 -d 384 -dir /tmp/commitbench
 //
 // Both indexes are built by the library, one BatchInsertItems per 250,000
 // items, in -dir (kept, and reused by the next run with the same -n and
