@@ -29,7 +29,8 @@ import (
 // new process would open it. FOLIO_KILLS sets the kills per workload and
 // codec (make kill-test runs many).
 
-// killChildEnv is set in the child: "workload,codec,folder".
+// killChildEnv is set in the child: "workload,codec,folder,first round".
+// The codec "segmented" is protobuf on the segmented layout.
 const killChildEnv = "FOLIO_KILL_CHILD"
 
 // TestMain runs the kill test's child workload when this binary is started
@@ -46,17 +47,26 @@ func TestMain(m *testing.M) {
 }
 
 func killCodec(name string) core.IndexCodec {
-	if name == "protobuf" {
+	if name == "protobuf" || name == "segmented" {
 		return codecpb.New()
 	}
 	return codecjson.New()
 }
 
+func killLayout(name string) core.Layout {
+	if name == "segmented" {
+		return core.LayoutSegmented
+	}
+	return core.LayoutFile
+}
+
 // killChild runs a workload on folder until it is killed; it prints
-// "ready" once the index is open. It returns only on failure.
+// "ready" once the index is open, and "ack N" once the commit of round N
+// (items) has returned. It returns only on failure.
 func killChild(spec string) {
 	parts := strings.Split(spec, ",")
-	workload, codec, dir := parts[0], killCodec(parts[1]), parts[2]
+	workload, codec, layout, dir := parts[0], killCodec(parts[1]), killLayout(parts[1]), parts[2]
+	first, _ := strconv.Atoi(parts[3])
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(os.Getpid())))
 	fail := func(err error) { fmt.Fprintln(os.Stderr, "child:", err) }
@@ -64,14 +74,14 @@ func killChild(spec string) {
 	case "items":
 		ix, err := folio.NewLocalIndex(dir, &folio.IndexOptions{Codec: codec})
 		if err == nil {
-			err = ix.CreateIndex(ctx, core.CreateIndexConfig{OpenIfExists: true, MetadataConfig: core.MetadataConfig{Indexed: []string{"k"}}})
+			err = ix.CreateIndex(ctx, core.CreateIndexConfig{OpenIfExists: true, Layout: layout, MetadataConfig: core.MetadataConfig{Indexed: []string{"k"}}})
 		}
 		if err != nil {
 			fail(err)
 			return
 		}
 		fmt.Println("ready")
-		for round := 0; ; round++ {
+		for round := first; ; round++ {
 			if err := ix.BeginUpdate(ctx); err != nil {
 				fail(err)
 				return
@@ -93,11 +103,12 @@ func killChild(spec string) {
 				fail(err)
 				return
 			}
+			fmt.Println("ack", round)
 		}
 	case "docs":
 		ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: embedhash.New(&embedhash.Options{Dimensions: 32}), ChunkingConfig: killChunking(), IndexOptions: core.IndexOptions{Codec: codec}})
 		if err == nil {
-			err = ix.CreateIndex(ctx, core.CreateIndexConfig{OpenIfExists: true, MetadataConfig: core.MetadataConfig{Indexed: []string{"lang"}}})
+			err = ix.CreateIndex(ctx, core.CreateIndexConfig{OpenIfExists: true, Layout: layout, MetadataConfig: core.MetadataConfig{Indexed: []string{"lang"}}})
 		}
 		if err != nil {
 			fail(err)
@@ -145,11 +156,12 @@ func killText(rng *rand.Rand, round int) string {
 }
 
 // TestKillDuringWrites kills writers of items and of documents, with both
-// codecs, and checks after every kill that the folder opens and is
-// consistent: every item's side-car is there; every catalogued document
-// has a hash, its text and exactly its chunks, and no chunk is without its
-// document. Vacuum then removes what the kill left, and the check holds
-// again.
+// codecs and on the segmented layout, and checks after every kill that
+// the folder opens and is consistent: the last acknowledged commit of items
+// is there; every item's side-car is there; every catalogued document has
+// a hash, its text and exactly its chunks, and no chunk is without its
+// document. Vacuum then removes what the kill left (nothing is left after
+// it), and the check holds again.
 func TestKillDuringWrites(t *testing.T) {
 	kills := 12
 	if s := os.Getenv("FOLIO_KILLS"); s != "" {
@@ -160,7 +172,7 @@ func TestKillDuringWrites(t *testing.T) {
 		kills = n
 	}
 	for _, workload := range []string{"items", "docs"} {
-		for _, codec := range []string{"json", "protobuf"} {
+		for _, codec := range []string{"json", "protobuf", "segmented"} {
 			t.Run(workload+"/"+codec, func(t *testing.T) {
 				t.Parallel()
 				dir := filepath.Join(t.TempDir(), "idx")
@@ -168,11 +180,11 @@ func TestKillDuringWrites(t *testing.T) {
 				rng := rand.New(rand.NewPCG(seed, 1))
 				var removed int
 				for kill := range kills {
-					runKilledChild(t, workload+","+codec+","+dir, time.Duration(50+rng.IntN(400))*time.Millisecond)
+					acked := runKilledChild(t, fmt.Sprintf("%s,%s,%s,%d", workload, codec, dir, kill*1_000_000), time.Duration(50+rng.IntN(400))*time.Millisecond)
 					if t.Failed() {
 						return
 					}
-					removed += checkKilledFolder(t, workload, killCodec(codec), dir, kill)
+					removed += checkKilledFolder(t, workload, killCodec(codec), dir, kill, acked)
 					if t.Failed() {
 						t.Logf("seed %d", seed)
 						return
@@ -185,8 +197,8 @@ func TestKillDuringWrites(t *testing.T) {
 }
 
 // runKilledChild starts a child on spec and kills it delay after it is
-// ready.
-func runKilledChild(t *testing.T, spec string, delay time.Duration) {
+// ready. It returns the last round the child acknowledged, -1 for none.
+func runKilledChild(t *testing.T, spec string, delay time.Duration) int {
 	t.Helper()
 	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), killChildEnv+"="+spec)
@@ -199,31 +211,48 @@ func runKilledChild(t *testing.T, spec string, delay time.Duration) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if line, err := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
+	lines := bufio.NewReader(stdout)
+	if line, err := lines.ReadString('\n'); line != "ready\n" {
 		cmd.Process.Kill()
 		cmd.Wait()
 		t.Fatalf("child did not get ready: %q, %v; stderr: %s", line, err, stderr.String())
 	}
+	acked := make(chan int, 1)
+	go func() {
+		last := -1
+		for {
+			line, err := lines.ReadString('\n')
+			if n, ok := strings.CutPrefix(strings.TrimSpace(line), "ack "); ok {
+				last, _ = strconv.Atoi(n)
+			}
+			if err != nil {
+				acked <- last
+				return
+			}
+		}
+	}()
 	time.Sleep(delay)
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
+	last := <-acked
 	err = cmd.Wait()
 	if exit := (*exec.ExitError)(nil); !errors.As(err, &exit) || exit.Exited() {
 		t.Fatalf("the child ended by itself (%v); stderr: %s", err, stderr.String())
 	}
+	return last
 }
 
 // checkKilledFolder opens dir as a new process would and checks it, then
 // vacuums it and checks again. It returns the number of files vacuumed.
-func checkKilledFolder(t *testing.T, workload string, codec core.IndexCodec, dir string, kill int) (removed int) {
+func checkKilledFolder(t *testing.T, workload string, codec core.IndexCodec, dir string, kill, acked int) (removed int) {
 	t.Helper()
 	ctx := context.Background()
 	vacuum := func(rep core.VacuumReport, err error) {
 		if err != nil {
 			t.Fatalf("kill %d: vacuum: %v", kill, err)
 		}
-		removed += len(rep.Sidecars) + len(rep.Documents) + rep.TempFiles
+		removed += len(rep.Sidecars) + len(rep.Documents) + len(rep.Segments) + rep.TempFiles
 	}
 	for pass := range 2 {
 		switch workload {
@@ -239,6 +268,21 @@ func checkKilledFolder(t *testing.T, workload string, codec core.IndexCodec, dir
 			// Every result loads its side-car: none dangles.
 			if _, err := ix.QueryItems(ctx, make([]float32, 16), "", st.Items, nil, false); err != nil {
 				t.Fatalf("kill %d, pass %d: query of all %d items: %v", kill, pass, st.Items, err)
+			}
+			// The last acknowledged commit is there: each round upserts
+			// ten items with its number and deletes one.
+			items, err := ix.ListItems(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			newest := -1.0
+			for _, it := range items {
+				if k, ok := it.Metadata["k"].(float64); ok {
+					newest = max(newest, k)
+				}
+			}
+			if acked >= 0 && newest < float64(acked) {
+				t.Fatalf("kill %d: round %d was acknowledged, the newest round stored is %v", kill, acked, newest)
 			}
 			if pass == 0 {
 				vacuum(ix.Vacuum(ctx))

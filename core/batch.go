@@ -178,6 +178,19 @@ func (b *batch) remove(id string) bool {
 	return true
 }
 
+// removeAt deletes the live item at position pos.
+func (b *batch) removeAt(pos int32) {
+	it := b.at(pos)
+	b.deleted[pos] = true
+	b.live--
+	if b.live == 0 {
+		b.dim = -1
+	}
+	if p, ok := b.find(it.id); !ok || p == pos {
+		b.ids[it.id] = b.nextWithID(it.id, pos)
+	}
+}
+
 // nextWithID returns the first live position after pos holding id, or -1.
 // Only an index file written by another tool can hold an id twice.
 func (b *batch) nextWithID(id string, pos int32) int32 {

@@ -203,7 +203,7 @@ func (d *LocalDocumentIndex) onLoad(ctx context.Context, data *IndexData, reload
 	if err := d.inlineChunkKeys(ctx, data.Items); err != nil {
 		return err
 	}
-	kept := data.Items[:0:0]
+	var kept []IndexItem // nil until the first stray
 	for i, it := range data.Items {
 		if doc, ok := meta.DocumentID(it.Metadata); ok {
 			if _, known := c.IDToURI[doc]; !known {

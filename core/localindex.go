@@ -170,6 +170,10 @@ type LocalIndex struct {
 
 	watch *share.Watch // what other processes may have changed
 
+	// folderLocked is set while this index holds the folder's lock;
+	// guarded by mu.
+	folderLocked bool
+
 	// seg is the segmented layout's state, nil on LayoutFile; guarded by
 	// mu. layout is what GetIndexStats reports of the files.
 	seg    *segState
@@ -490,6 +494,19 @@ func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, e
 	// by the next check, never missed. Both layouts' files are watched,
 	// so that another process migrating the folder is seen too.
 	version, mversion := ix.watch.Current(ctx, p), ix.watch.Current(ctx, mp)
+	if reload {
+		s, ok, err := ix.readNewSegments(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("load index %q: %w", mp, err)
+		}
+		if ok {
+			ix.publishLayout()
+			ix.cur.Store(s)
+			ix.watch.Set(p, version)
+			ix.watch.Set(mp, mversion)
+			return s, nil
+		}
+	}
 	l, err := ix.readFiles(ctx)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("load index %q: %w", p, ErrIndexNotFound)

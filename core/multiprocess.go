@@ -33,8 +33,22 @@ import (
 const DefaultFreshnessInterval = 250 * time.Millisecond
 
 // lockFolder takes the index folder's lock, when the storage offers one.
+// It is taken once per LocalIndex: a call while this index already holds
+// it (first reads under Vacuum's or a conversion's lock collect dropped
+// files under it too) returns at once. ix.mu is held.
 func (ix *LocalIndex) lockFolder(ctx context.Context) (func(), error) {
-	return share.Lock(ctx, ix.storage, ix.folder)
+	if ix.folderLocked {
+		return func() {}, nil
+	}
+	unlock, err := share.Lock(ctx, ix.storage, ix.folder)
+	if err != nil {
+		return nil, err
+	}
+	ix.folderLocked = true
+	return func() {
+		ix.folderLocked = false
+		unlock()
+	}, nil
 }
 
 // refresh reloads the index when another process has committed to the

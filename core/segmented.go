@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/foliovec/folio/core/internal/uuid"
+	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
 // Layout is how an index folder stores its items.
@@ -247,10 +248,8 @@ func slotsSource(s *snapshot, lo, hi int, tombs []uint32) segmentSource {
 
 // saveSegmented stores s on the segmented layout: one new segment with the
 // items s has that the files lack and tombstones for the items they hold
-// that s lacks, merged with the newest segments while those hold no more
-// items than it (as a binary counter carries: n single-item commits leave
-// about log2(n) segments, and each item is rewritten about log2(n) times),
-// then the manifest. The segments merged away are added to ix.dropping.
+// that s lacks, merged with the newest segments of its size class once
+// there are mergeFanIn of them, then the manifest. The segments merged away are added to ix.dropping.
 // ix.mu is held.
 func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 	st := ix.seg
@@ -267,14 +266,23 @@ func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 	segs := st.man.Segments
 	k := len(segs)
 	rows := liveRows(s, p.nextSerial, s.len())
-	for k > 0 {
-		live := liveRows(s, segs[k-1].First, from)
-		if live > max(rows, 1) {
+	for {
+		// The newest segments no larger than the new one's size class:
+		// with it, mergeFanIn of them become one.
+		class := sizeClass(rows)
+		j, merged, end := k, 0, from
+		for j > 0 {
+			lo, _ := slices.BinarySearch(s.serials, segs[j-1].First)
+			live := liveRows(s, segs[j-1].First, end)
+			if sizeClass(live) > class {
+				break
+			}
+			j, merged, end = j-1, merged+live, lo
+		}
+		if k-j+1 < mergeFanIn {
 			break
 		}
-		k--
-		rows += live
-		from, _ = slices.BinarySearch(s.serials, segs[k].First)
+		k, rows, from = j, rows+merged, end
 	}
 	first := p.nextSerial
 	if k < len(segs) {
@@ -328,6 +336,23 @@ func (ix *LocalIndex) writeAllSegmented(ctx context.Context, s *snapshot) error 
 	}
 	ix.seg = &segState{man: m, persisted: s}
 	return nil
+}
+
+// mergeFanIn is how many segments of one size class a commit merges into
+// one: n single-item commits leave at most mergeFanIn·log₈(n) segments,
+// each item is rewritten about log₈(n) times over its life, and seven
+// commits in eight leave every segment a reader has in place (so that it
+// reads only the new one).
+const mergeFanIn = 8
+
+// sizeClass is ⌊log₈ rows⌋ (0 for 0).
+func sizeClass(rows int) int {
+	c := 0
+	for rows >= mergeFanIn {
+		rows /= mergeFanIn
+		c++
+	}
+	return c
 }
 
 // liveRows counts the live slots of s from the serial first up to slot
@@ -608,4 +633,84 @@ func (ix *LocalIndex) convertLocked(ctx context.Context, s *snapshot, layout Lay
 	// files a commit stops naming are.
 	ix.dropLocked(ctx, st.man.names())
 	return nil
+}
+
+// readNewSegments brings a segmented index up to date with the manifest
+// another process wrote, reading only the segments it added when the
+// manifest still starts with the ones loaded: their tombstones mark slots
+// dead and their rows are appended, as a commit of this process would. ok
+// is false when that cannot be done (another layout, a compaction or a
+// merge since, a document index, whose catalog is read with its items):
+// the caller reads everything. ix.mu is held.
+func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool, err error) {
+	st := ix.seg
+	cur := ix.cur.Load()
+	if st == nil || ix.part != nil || cur == nil || st.persisted != cur || cur.Mixed {
+		return nil, false, nil
+	}
+	m, err := ix.readManifest(ctx)
+	if err != nil {
+		return nil, false, nil
+	}
+	old := st.man
+	n := len(old.Segments)
+	if m.Version != old.Version || !slices.Equal(m.config().Indexed, old.config().Indexed) ||
+		len(m.Segments) < n || !slices.Equal(m.names()[:n], old.names()) {
+		return nil, false, nil
+	}
+	b := newBatch(cur)
+	b.moveReplaced = true
+	var serials, tombs []uint32
+	next := cur.nextSerial
+	for _, e := range m.Segments[n:] {
+		if !ix.ownSegment(e.Name) {
+			return nil, false, fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
+		}
+		seg, err := ix.readSegment(ctx, e.Name, &segArena{dim: -1}, nil)
+		if err != nil {
+			return nil, false, err
+		}
+		for i, it := range seg.items {
+			if seg.serials[i] < next {
+				return nil, false, nil // not rows appended after ours
+			}
+			next = seg.serials[i] + 1
+			serials = append(serials, seg.serials[i])
+			b.put(pendingItem{id: it.ID, meta: it.Metadata, file: it.MetadataFile, vec: it.Vector, norm: it.Norm, scale: vecmath.FastScale(it.Vector)}, 0, false)
+		}
+		tombs = append(tombs, seg.tombs...)
+	}
+	base := int32(cur.len())
+	for _, t := range tombs {
+		if p, found := slices.BinarySearch(cur.serials, t); found {
+			if !cur.isDead(p) {
+				b.removeAt(int32(p))
+			}
+		} else if j, found := slices.BinarySearch(serials, t); found && !b.deleted[base+int32(j)] {
+			b.removeAt(base + int32(j))
+		}
+	}
+	s = b.apply()
+	// The rows appended keep the serials they were stored with.
+	live := serials[:0:0]
+	for j, v := range serials {
+		if !b.deleted[base+int32(j)] {
+			live = append(live, v)
+		}
+	}
+	if len(live) > 0 {
+		copy(s.serials[s.len()-len(live):], live)
+	}
+	s.nextSerial = max(m.NextSerial, s.nextSerial)
+	if ix.rerank > 0 {
+		var from *snapshot
+		if b.keepsBaseRows() {
+			from = cur
+		}
+		s.quant.Store(quantize(s, from))
+	}
+	ix.updateBM25(ctx, b, s)
+	slices.Sort(tombs)
+	st.man, st.tombs, st.persisted = m, mergeSorted(st.tombs, slices.Compact(tombs)), s
+	return s, true, nil
 }

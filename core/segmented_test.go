@@ -9,7 +9,9 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // twinIndexes are the same items on both layouts: every write goes to
@@ -264,5 +266,135 @@ func TestSegmentedCorruptSegment(t *testing.T) {
 	_, err := reopen(t, st).ListItems(ctx)
 	if !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("got %v, want ErrCorrupt", err)
+	}
+}
+
+// segReadCounter is a MemoryStorage (folder locks and file versions
+// included) that counts the reads of segment files.
+type segReadCounter struct {
+	*MemoryStorage
+	mu    sync.Mutex
+	reads int
+}
+
+func (c *segReadCounter) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	if strings.HasSuffix(p, segExt) {
+		c.mu.Lock()
+		c.reads++
+		c.mu.Unlock()
+	}
+	return c.MemoryStorage.ReadFile(ctx, p)
+}
+
+func (c *segReadCounter) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reads
+}
+
+// TestSegmentedReaderReadsOnlyNewSegments has a writer and a reader (two
+// LocalIndex values, as two processes) share a segmented folder: after
+// each commit the reader holds exactly the writer's items, and it has read
+// only the segments written since its last read, unless a merge replaced
+// segments it had.
+func TestSegmentedReaderReadsOnlyNewSegments(t *testing.T) {
+	ctx := context.Background()
+	st := &segReadCounter{MemoryStorage: NewMemoryStorage()}
+	opts := IndexOptions{Storage: st, Codec: jsonTestCodec{}, FreshnessInterval: time.Nanosecond, RetainDropped: time.Hour, QuantizedScan: true}
+	writer, err := NewLocalIndex(idxTestFolder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writer.CreateIndex(ctx, CreateIndexConfig{Layout: LayoutSegmented, MetadataConfig: MetadataConfig{Indexed: []string{"group"}}}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	items := make([]IndexItem, 400)
+	for i := range items {
+		items[i] = IndexItem{ID: fmt.Sprint("i", i), Vector: randomVector(rng, 8), Metadata: Metadata{"group": float64(i % 4)}}
+	}
+	if _, err := writer.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	reader, err := NewLocalIndex(idxTestFolder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	incremental := 0
+	for step := range 40 {
+		id := fmt.Sprint("i", rng.IntN(500))
+		switch step % 3 {
+		case 0, 1:
+			_, err = writer.UpsertItem(ctx, IndexItem{ID: id, Vector: randomVector(rng, 8), Metadata: Metadata{"group": float64(step % 4)}})
+		default:
+			err = writer.DeleteItem(ctx, id)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := st.count()
+		segsBefore := len(writer.seg.man.Segments)
+		got, err := reader.ListItems(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := writer.ListItems(ctx)
+		if !reflect.DeepEqual(sortedItems(got), sortedItems(want)) {
+			t.Fatalf("step %d: the reader holds %d items, the writer %d", step, len(got), len(want))
+		}
+		if read := st.count() - before; read <= 1 {
+			incremental++
+		} else if read > segsBefore {
+			t.Fatalf("step %d: the reader read %d segments of %d", step, read, segsBefore)
+		}
+		q := randomVector(rng, 8)
+		a, err := reader.QueryItems(ctx, q, "", 5, Filter{"group": float64(1)}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := writer.QueryItems(ctx, q, "", 5, Filter{"group": float64(1)}, false)
+		if !reflect.DeepEqual(resultIDs(a), resultIDs(b)) {
+			t.Fatalf("step %d: reader %v, writer %v", step, resultIDs(a), resultIDs(b))
+		}
+	}
+	if incremental < 20 {
+		t.Fatalf("only %d of 40 reloads read just the new segment", incremental)
+	}
+}
+
+// TestFirstReadUnderTheFolderLock opens an index for the first time in
+// calls that take the folder's lock before they read it (Vacuum,
+// ConvertLayout) while the folder lists dropped files, which the first
+// read collects under that same lock: the calls must not wait on
+// themselves.
+func TestFirstReadUnderTheFolderLock(t *testing.T) {
+	st := NewMemoryStorage()
+	opts := IndexOptions{Storage: st, Codec: jsonTestCodec{}, RetainDropped: time.Hour}
+	writer, err := NewLocalIndex(idxTestFolder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := writer.CreateIndex(ctx, CreateIndexConfig{MetadataConfig: MetadataConfig{Indexed: []string{"k"}}}); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the second replaces the first, dropping its side-car
+		if _, err := writer.UpsertItem(ctx, IndexItem{ID: "a", Vector: []float32{1, 2}, Metadata: Metadata{"note": "x"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, call := range map[string]func(ctx context.Context, ix *LocalIndex) error{
+		"Vacuum":        func(ctx context.Context, ix *LocalIndex) error { _, err := ix.Vacuum(ctx); return err },
+		"ConvertLayout": func(ctx context.Context, ix *LocalIndex) error { return ix.ConvertLayout(ctx, LayoutSegmented) },
+	} {
+		ix, err := NewLocalIndex(idxTestFolder, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		if err := call(ctx, ix); err != nil {
+			t.Fatalf("%s on a first read: %v", name, err)
+		}
+		cancel()
 	}
 }

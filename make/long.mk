@@ -41,3 +41,12 @@ several-servers-test:
 .PHONY: server-bench
 server-bench:
 	scripts/server-bench.sh
+
+## bench-commit: the commit figures of docs/benchmarks.md in one run: 1M×384
+## (BENCH_N items) on both layouts, built once into $TMPDIR/folio-commitbench
+## (3.2 GB; kept for the next run): dd of the index file, one upsert on
+## Vectra's layout, 200 on the segmented one, a compaction.
+BENCH_N ?= 1000000
+.PHONY: bench-commit
+bench-commit:
+	cd examples && $(GO) run ./commitbench -n $(BENCH_N)

@@ -34,7 +34,7 @@ func must[T any](t *testing.T, what string) func(T, error) T {
 }
 
 func TestItemRPCs(t *testing.T) {
-	for _, format := range []string{"json", "protobuf"} {
+	for _, format := range []string{"json", "protobuf", "segmented"} {
 		t.Run(format, func(t *testing.T) {
 			ctx := t.Context()
 			ts := startServer(t, nil)
@@ -93,7 +93,7 @@ func TestItemRPCs(t *testing.T) {
 			if l := list.GetIndexes(); len(l) != 1 || l[0].GetName() != "items" || l[0].GetFormat() != format || l[0].GetIsDocumentIndex() {
 				t.Errorf("ListIndexes = %v", l)
 			}
-			wantFile := map[string]string{"json": "root/items/index.json", "protobuf": "root/items/index.pb"}[format]
+			wantFile := map[string]string{"json": "root/items/index.json", "protobuf": "root/items/index.pb", "segmented": "root/items/index.pb.segments"}[format]
 			if ok, _ := ts.storage.PathExists(ctx, wantFile); !ok {
 				t.Errorf("%s was not written", wantFile)
 			}

@@ -18,11 +18,12 @@ func (a *app) createCommand() *cobra.Command {
 		Use:   "create <index>",
 		Short: "Create an empty document index (an error if one is there, unless --force)",
 		Example: `  folio create my-index
-  folio create my-index --format protobuf --hash-dims 384`,
+  folio create my-index --format protobuf --hash-dims 384
+  folio create big-index --format segmented`,
 		Args: exactArgs(1, "<index>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			codec, err := codecFor(format)
+			codec, layout, err := codecFor(format)
 			if err != nil {
 				return err
 			}
@@ -46,7 +47,7 @@ func (a *app) createCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := ix.CreateIndex(ctx, core.CreateIndexConfig{Version: 1}); err != nil {
+			if err := ix.CreateIndex(ctx, core.CreateIndexConfig{Version: 1, Layout: layout}); err != nil {
 				return err
 			}
 			_, rec, err := model.resolve(ctx, storage, folder)
@@ -63,7 +64,7 @@ func (a *app) createCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", folio.FormatJSON, "index format: json or protobuf")
+	cmd.Flags().StringVar(&format, "format", folio.FormatJSON, "index format: "+formatHelp)
 	cmd.Flags().BoolVar(&force, "force", false, "replace an index already there (Vectra always did)")
 	model.register(cmd)
 	return cmd

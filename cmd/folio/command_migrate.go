@@ -11,10 +11,10 @@ func (a *app) migrateCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "migrate <index>",
 		Short:   "Convert an index to another format (resumable if interrupted)",
-		Example: "  folio migrate my-index --to protobuf",
+		Example: "  folio migrate my-index --to protobuf\n  folio migrate big-index --to segmented",
 		Args:    exactArgs(1, "<index>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := codecFor(to); err != nil {
+			if _, _, err := codecFor(to); err != nil {
 				return err
 			}
 			storage, err := a.storage(cmd.Context())
@@ -30,7 +30,7 @@ func (a *app) migrateCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&to, "to", "", "the format to convert to: json or protobuf (required)")
+	cmd.Flags().StringVar(&to, "to", "", "the format to convert to (required): "+formatHelp)
 	_ = cmd.MarkFlagRequired("to")
 	return cmd
 }

@@ -21,7 +21,7 @@ func (a *app) statsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := map[string]any{"index": e.folder, "format": formatOf(e.codec)}
+			out := map[string]any{"index": e.folder}
 			if rec, ok, err := readModelRecord(ctx, e.storage, e.folder); err != nil {
 				return err
 			} else if ok {
@@ -38,6 +38,11 @@ func (a *app) statsCommand() *cobra.Command {
 				}
 				out["kind"], out["version"], out["documents"], out["chunks"] = "documents", st.Version, st.Documents, st.Chunks
 				out["metadataConfig"] = metadataConfigJSON(st.MetadataConfig)
+				is, err := ix.GetIndexStats(ctx)
+				if err != nil {
+					return err
+				}
+				storageStats(out, e.codec, is.Storage)
 			} else {
 				ix, err := folio.NewLocalIndex(e.folder, &folio.IndexOptions{Storage: e.storage, Codec: e.codec})
 				if err != nil {
@@ -49,12 +54,13 @@ func (a *app) statsCommand() *cobra.Command {
 				}
 				out["kind"], out["version"], out["items"] = "items", st.Version, st.Items
 				out["metadataConfig"] = metadataConfigJSON(st.MetadataConfig)
+				storageStats(out, e.codec, st.Storage)
 			}
 			if a.jsonOut {
 				a.printJSON(out)
 				return nil
 			}
-			for _, k := range []string{"index", "kind", "format", "version", "documents", "chunks", "items", "model"} {
+			for _, k := range []string{"index", "kind", "format", "layout", "segments", "tombstones", "version", "documents", "chunks", "items", "model"} {
 				if v, ok := out[k]; ok {
 					fmt.Fprintf(a.stdout, "%s: %v\n", k, v)
 				}
@@ -62,6 +68,16 @@ func (a *app) statsCommand() *cobra.Command {
 			fmt.Fprintf(a.stdout, "indexed metadata: %v\n", out["metadataConfig"].(map[string][]string)["indexed"])
 			return nil
 		},
+	}
+}
+
+// storageStats adds how the index is stored to out: its format and
+// layout, and on the segmented layout its segments and tombstones (rows of
+// deleted or replaced items that Vacuum's compaction removes).
+func storageStats(out map[string]any, c core.IndexCodec, st core.LayoutStats) {
+	out["format"], out["layout"] = formatOf(c, st.Layout), string(st.Layout)
+	if st.Layout == core.LayoutSegmented {
+		out["segments"], out["tombstones"] = st.Segments, st.Tombstones
 	}
 }
 

@@ -14,20 +14,28 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// codecFor returns the codec of a format name.
-func codecFor(format string) (core.IndexCodec, error) {
+// formatHelp describes the format names for flags.
+const formatHelp = "json, protobuf (Vectra's index files) or segmented (Folio's own layout: a commit writes only what changed; Vectra cannot read it, migrate --to protobuf gives it back)"
+
+// codecFor returns the codec and layout of a format name.
+func codecFor(format string) (core.IndexCodec, core.Layout, error) {
 	switch format {
 	case folio.FormatJSON:
-		return codecjson.New(), nil
+		return codecjson.New(), core.LayoutFile, nil
 	case folio.FormatProtobuf:
-		return codecpb.New(), nil
+		return codecpb.New(), core.LayoutFile, nil
+	case folio.FormatSegmented:
+		return codecpb.New(), core.LayoutSegmented, nil
 	}
-	return nil, usagef("format %q: want %s or %s", format, folio.FormatJSON, folio.FormatProtobuf)
+	return nil, "", usagef("format %q: want %s, %s or %s", format, folio.FormatJSON, folio.FormatProtobuf, folio.FormatSegmented)
 }
 
-// formatOf is the format name of a codec.
-func formatOf(c core.IndexCodec) string {
-	if c.Extension() == ".pb" {
+// formatOf is the format name of a codec and layout.
+func formatOf(c core.IndexCodec, layout core.Layout) string {
+	switch {
+	case layout == core.LayoutSegmented:
+		return folio.FormatSegmented
+	case c.Extension() == ".pb":
 		return folio.FormatProtobuf
 	}
 	return folio.FormatJSON
