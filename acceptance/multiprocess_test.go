@@ -235,6 +235,7 @@ func createMPIndex(t *testing.T, codec string, cfg core.CreateIndexConfig) strin
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.Layout = killLayout(codec)
 	if err := ix.CreateIndex(t.Context(), cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +245,7 @@ func createMPIndex(t *testing.T, codec string, cfg core.CreateIndexConfig) strin
 // TestMultiProcessInserts: four processes insert 500 items each in batches
 // of 10 into one folder while a fifth queries it; every item lands.
 func TestMultiProcessInserts(t *testing.T) {
-	for _, codec := range []string{"json", "protobuf"} {
+	for _, codec := range []string{"json", "protobuf", "segmented"} {
 		t.Run(codec, func(t *testing.T) {
 			dir := createMPIndex(t, codec, core.CreateIndexConfig{})
 			reader := startMP(t, "query", codec, dir, 2000)

@@ -227,64 +227,9 @@ func checkReaders(t *testing.T, readers []*churnChild) {
 
 func TestReadersDuringOtherProcessesCommits(t *testing.T) {
 	run := mpSeconds()
-	t.Run("items", func(t *testing.T) {
-		dir := createMPIndex(t, "json", core.CreateIndexConfig{MetadataConfig: core.MetadataConfig{Indexed: []string{"writer"}}})
-		deadline := time.Now().Add(run)
-		var writers, readers []*churnChild
-		for w := range 4 {
-			writers = append(writers, startChurn(t, "churn-items", "json", dir, w, deadline))
-		}
-		for r := range 2 {
-			readers = append(readers, startChurn(t, "read-items", "json", dir, 10+r, deadline))
-		}
-		time.Sleep(run / 2)
-		writers[3].cmd.Process.Signal(syscall.SIGKILL)
-		acks := map[string]int{}
-		killedAcks := map[string]bool{}
-		for i, w := range writers {
-			for k, v := range lastAcks(w.finish(t, i == 3)) {
-				acks[k] = v
-				killedAcks[k] = i == 3
-			}
-		}
-		checkReaders(t, readers)
-		ix, err := folio.NewLocalIndex(dir, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inFlight := false
-		for id, v := range acks {
-			it, ok, err := ix.GetItem(t.Context(), id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := 0
-			if ok {
-				res, err := ix.QueryItems(t.Context(), it.Vector, "", 400, core.Filter{"writer": it.Metadata["writer"]}, false)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, r := range res {
-					if r.Item.ID == id {
-						got = int(r.Item.Metadata["version"].(float64))
-					}
-				}
-			}
-			if got == v {
-				continue
-			}
-			// The killed writer's write in flight may have landed without
-			// its acknowledgement: one of its keys may be ahead.
-			if killedAcks[id] && !inFlight {
-				inFlight = true
-				t.Logf("%s: version %d in the folder, %d acknowledged: the killed writer's last write", id, got, v)
-				continue
-			}
-			t.Errorf("%s: version %d in the folder, %d acknowledged", id, got, v)
-		}
-		t.Logf("%d keys acknowledged", len(acks))
-		reportLeftovers(t, dir)
-	})
+	for _, codec := range []string{"json", "segmented"} {
+		t.Run("items/"+codec, func(t *testing.T) { churnItems(t, codec, run) })
+	}
 	t.Run("documents", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "docs")
 		ix, err := mpDocumentIndex(dir, killCodec("json"))
@@ -343,4 +288,66 @@ func reportLeftovers(t *testing.T, dir string) {
 	entries, _ := os.ReadDir(dir)
 	raw, _ := os.ReadFile(filepath.Join(dir, ".folio-dropped.json"))
 	t.Logf("%d files in the folder; dropped list %d bytes (%d entries)", len(entries), len(raw), strings.Count(string(raw), `"name"`))
+}
+
+// churnItems runs four writer processes (one killed half-way) and two
+// readers on one item index of codec ("segmented": protobuf on the
+// segmented layout) for run, then checks every acknowledged write.
+func churnItems(t *testing.T, codec string, run time.Duration) {
+	dir := createMPIndex(t, codec, core.CreateIndexConfig{MetadataConfig: core.MetadataConfig{Indexed: []string{"writer"}}})
+	deadline := time.Now().Add(run)
+	var writers, readers []*churnChild
+	for w := range 4 {
+		writers = append(writers, startChurn(t, "churn-items", codec, dir, w, deadline))
+	}
+	for r := range 2 {
+		readers = append(readers, startChurn(t, "read-items", codec, dir, 10+r, deadline))
+	}
+	time.Sleep(run / 2)
+	writers[3].cmd.Process.Signal(syscall.SIGKILL)
+	acks := map[string]int{}
+	killedAcks := map[string]bool{}
+	for i, w := range writers {
+		for k, v := range lastAcks(w.finish(t, i == 3)) {
+			acks[k] = v
+			killedAcks[k] = i == 3
+		}
+	}
+	checkReaders(t, readers)
+	ix, err := folio.NewLocalIndex(dir, &folio.IndexOptions{Codec: killCodec(codec)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inFlight := false
+	for id, v := range acks {
+		it, ok, err := ix.GetItem(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		if ok {
+			res, err := ix.QueryItems(t.Context(), it.Vector, "", 400, core.Filter{"writer": it.Metadata["writer"]}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range res {
+				if r.Item.ID == id {
+					got = int(r.Item.Metadata["version"].(float64))
+				}
+			}
+		}
+		if got == v {
+			continue
+		}
+		// The killed writer's write in flight may have landed without
+		// its acknowledgement: one of its keys may be ahead.
+		if killedAcks[id] && !inFlight {
+			inFlight = true
+			t.Logf("%s: version %d in the folder, %d acknowledged: the killed writer's last write", id, got, v)
+			continue
+		}
+		t.Errorf("%s: version %d in the folder, %d acknowledged", id, got, v)
+	}
+	t.Logf("%d keys acknowledged", len(acks))
+	reportLeftovers(t, dir)
 }

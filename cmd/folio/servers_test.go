@@ -40,13 +40,23 @@ func severalServersRounds(t *testing.T) int {
 // logged), no answer is ever a torn index (every
 // document returned is one the writer committed, whole), and killing one
 // server with SIGKILL leaves the others answering.
+//
+// It runs on Vectra's JSON file and on the segmented layout, where each
+// commit uploads one segment and the manifest and the servers download only
+// the new segment.
 func TestSeveralServersOverABucket(t *testing.T) {
+	for _, format := range []string{"json", "segmented"} {
+		t.Run(format, func(t *testing.T) { severalServers(t, format) })
+	}
+}
+
+func severalServers(t *testing.T, format string) {
 	rounds := severalServersRounds(t)
 	srv := s3test.NewServer(t, "folio")
 	bucket := srv.BucketURL("folio", "prefix=indexes/")
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "docs"), 0o755)
-	must(t, dir, 0, "create", "ix", "--storage-root", bucket, "--hash-dims", "256")
+	must(t, dir, 0, "create", "ix", "--storage-root", bucket, "--hash-dims", "256", "--format", format)
 	writeRound := func(r int) string {
 		p := filepath.Join("docs", fmt.Sprintf("d%03d.md", r))
 		text := fmt.Sprintf("# Round %d\n\nThis document carries the marker word round%03dmarker and some shared words about servers and buckets.", r, r)
@@ -172,6 +182,6 @@ func TestSeveralServersOverABucket(t *testing.T) {
 		t.Fatal("the clients got no answer")
 	}
 	slices.Sort(lags)
-	t.Logf("%d commits seen by every live server: lag median %v, max %v (freshness %v); %d client answers, 0 failed; server 0 killed at round %d",
-		rounds, lags[len(lags)/2], lags[len(lags)-1], freshness, answers.Load(), killAt)
+	t.Logf("%s: %d commits seen by every live server: lag median %v, max %v (freshness %v); %d client answers, 0 failed; server 0 killed at round %d",
+		format, rounds, lags[len(lags)/2], lags[len(lags)-1], freshness, answers.Load(), killAt)
 }
