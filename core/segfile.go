@@ -288,10 +288,12 @@ func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (
 		if _, err := io.ReadFull(tr, raw); err != nil {
 			return segment{}, readErr(err, corrupt)
 		}
+		var sum uint64
 		for i := range lengths {
 			lengths[i] = int(binary.LittleEndian.Uint32(raw[i*4:]))
-			if size >= 0 && uint64(lengths[i]) > uint64(size)/4 {
-				return segment{}, corrupt("vector longer than the file")
+			sum += uint64(lengths[i])
+			if size >= 0 && sum > uint64(size)/4 {
+				return segment{}, corrupt("vectors longer than the file")
 			}
 		}
 	} else {

@@ -539,6 +539,7 @@ func (ix *LocalIndex) installCompaction(ctx context.Context, name string, s *sna
 	// The tombstones known when the compaction began are in no file any
 	// more; those of commits since are, in their own segments.
 	st.tombs = missingSerials(st.tombs, tombs)
+	ix.publishLayout()
 	ix.dropLocked(ctx, before.names())
 	return CompactReport{Segments: n, Tombstones: before.rows() - s.count()}, nil
 }

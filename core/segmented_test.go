@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -79,7 +80,8 @@ func sortedItems(items []IndexItem) []IndexItem {
 	return out
 }
 
-// check compares every item and a set of queries on both layouts.
+// check compares every item and a set of queries on both layouts: exact,
+// filtered, hybrid (BM25) and batched.
 func (tw *twinIndexes) check(what string, rng *rand.Rand, dim int) {
 	tw.t.Helper()
 	ctx := context.Background()
@@ -100,24 +102,74 @@ func (tw *twinIndexes) check(what string, rng *rand.Rand, dim int) {
 		}
 		tw.t.Fatalf("%s: items differ: file layout %d, segmented %d", what, len(a), len(b))
 	}
+	var batch []ItemQuery
 	for q := range 4 {
-		vec := randomVector(rng, dim)
-		var f Filter
+		query := ItemQuery{Vector: randomVector(rng, dim), TopK: 5}
 		if q%2 == 1 {
-			f = Filter{"group": map[string]any{"$lt": float64(3)}}
+			query.Filter = Filter{"group": map[string]any{"$lt": float64(3)}}
 		}
-		ra, err := tw.file.QueryItems(ctx, vec, "", 5, f, false)
+		if q >= 2 {
+			query.Query, query.IsBm25 = twinWords[rng.IntN(len(twinWords))], true
+		}
+		batch = append(batch, query)
+		ra, err := tw.file.Query(ctx, query)
 		if err != nil {
 			tw.t.Fatal(err)
 		}
-		rb, err := tw.seg.QueryItems(ctx, vec, "", 5, f, false)
+		rb, err := tw.seg.Query(ctx, query)
 		if err != nil {
 			tw.t.Fatal(err)
 		}
-		if !reflect.DeepEqual(resultIDs(ra), resultIDs(rb)) {
+		if !sameAnswers(ra, rb) {
 			tw.t.Fatalf("%s: query %d: file layout %v, segmented %v", what, q, resultIDs(ra), resultIDs(rb))
 		}
 	}
+	ba, err := tw.file.QueryItemsBatch(ctx, batch)
+	if err != nil {
+		tw.t.Fatal(err)
+	}
+	bb, err := tw.seg.QueryItemsBatch(ctx, batch)
+	if err != nil {
+		tw.t.Fatal(err)
+	}
+	for i := range ba {
+		if !sameAnswers(ba[i], bb[i]) {
+			tw.t.Fatalf("%s: batched query %d: file layout %v, segmented %v", what, i, resultIDs(ba[i]), resultIDs(bb[i]))
+		}
+	}
+}
+
+// sameAnswers compares two answers by id and score, results of equal score
+// in either order (storage order differs between the layouts: the
+// segmented layout stores a replaced item anew).
+func sameAnswers(a, b []QueryResult) bool {
+	key := func(rs []QueryResult) []string {
+		out := make([]string, len(rs))
+		for i, r := range rs {
+			out[i] = fmt.Sprintf("%.12f %s %v", r.Score, r.Item.ID, r.Item.Metadata["isBm25"])
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(key(a), key(b))
+}
+
+// twinWords make the documents of the twin indexes' chunks.
+var twinWords = strings.Fields("apple river stone cloud maple copper violin harbor lantern meadow falcon quartz")
+
+// twinText is document d's text: words picked by d, so that chunks of
+// different documents and spans differ.
+func twinText(doc string) string {
+	var sb strings.Builder
+	h := 0
+	for _, c := range doc {
+		h = h*31 + int(c)
+	}
+	for i := range 40 {
+		sb.WriteString(twinWords[(h+i*i)%len(twinWords)])
+		sb.WriteByte(' ')
+	}
+	return sb.String()
 }
 
 func randomVector(rng *rand.Rand, dim int) []float32 {
@@ -129,35 +181,49 @@ func randomVector(rng *rand.Rand, dim int) []float32 {
 }
 
 // TestSegmentedLayoutMatchesFileLayout applies the same random inserts,
-// upserts, deletes and batches to an index on each layout, reopening and
-// compacting the segmented one now and then: both always hold the same
-// items and answer queries the same.
+// upserts, deletes and batches (10,000 writes) to an index on each layout,
+// reopening and compacting the segmented one now and then: both always
+// hold the same items and answer exact, filtered, hybrid and batched
+// queries the same, with the exact and the quantized scan.
 func TestSegmentedLayoutMatchesFileLayout(t *testing.T) {
+	for _, quantized := range []bool{false, true} {
+		t.Run(fmt.Sprintf("quantized=%v", quantized), func(t *testing.T) {
+			testTwinLayouts(t, IndexOptions{RetainDropped: -1, QuantizedScan: quantized}, 10_000)
+		})
+	}
+}
+
+func testTwinLayouts(t *testing.T, opts IndexOptions, writes int) {
 	const dim = 8
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(7, 11))
-	tw := newTwinIndexes(t, CreateIndexConfig{MetadataConfig: MetadataConfig{Indexed: []string{"group"}}}, IndexOptions{RetainDropped: -1})
-	var ids []string
-	for step := range 600 {
-		item := func() IndexItem {
-			id := fmt.Sprintf("item-%d", rng.IntN(150))
-			md := Metadata{"group": float64(rng.IntN(6))}
-			if rng.IntN(4) == 0 {
-				md["note"] = strings.Repeat("x", rng.IntN(5)) // not indexed: a side-car
-			}
-			return IndexItem{ID: id, Vector: randomVector(rng, dim), Metadata: md}
+	opts.DocReader = func(_ context.Context, doc string) (string, error) { return twinText(doc), nil }
+	tw := newTwinIndexes(t, CreateIndexConfig{MetadataConfig: MetadataConfig{Indexed: []string{"group"}}}, opts)
+	item := func() IndexItem {
+		id := fmt.Sprintf("item-%d", rng.IntN(300))
+		start := rng.IntN(30)
+		md := Metadata{"group": float64(rng.IntN(6)), "documentId": fmt.Sprint("doc", rng.IntN(20)), "startPos": float64(start * 5), "endPos": float64(start*5 + 20 + rng.IntN(40))}
+		if rng.IntN(4) == 0 {
+			md["note"] = strings.Repeat("x", rng.IntN(5)) // not indexed: a side-car
 		}
-		switch op := rng.IntN(10); {
-		case op < 5:
+		return IndexItem{ID: id, Vector: randomVector(rng, dim), Metadata: md}
+	}
+	for step := 0; step < writes; {
+		switch op := rng.IntN(20); {
+		case op < 10:
 			it := item()
 			tw.both("upsert", func(ix *LocalIndex) error { _, err := ix.UpsertItem(ctx, it); return err })
-			ids = append(ids, it.ID)
-		case op < 7 && len(ids) > 0:
-			id := ids[rng.IntN(len(ids))]
+			step++
+		case op < 14:
+			id := fmt.Sprintf("item-%d", rng.IntN(300))
 			tw.both("delete", func(ix *LocalIndex) error { return ix.DeleteItem(ctx, id) })
-		case op < 9:
-			items := []IndexItem{item(), item(), item()}
-			del := fmt.Sprintf("item-%d", rng.IntN(150))
+			step++
+		case op < 19:
+			items := make([]IndexItem, 1+rng.IntN(30))
+			for i := range items {
+				items[i] = item()
+			}
+			del := []string{fmt.Sprintf("item-%d", rng.IntN(300)), fmt.Sprintf("item-%d", rng.IntN(300))}
 			tw.both("batch", func(ix *LocalIndex) error {
 				if err := ix.BeginUpdate(ctx); err != nil {
 					return err
@@ -168,22 +234,23 @@ func TestSegmentedLayoutMatchesFileLayout(t *testing.T) {
 						return err
 					}
 				}
-				if err := ix.DeleteItem(ctx, del); err != nil {
+				if err := ix.DeleteItems(ctx, del); err != nil {
 					ix.CancelUpdate()
 					return err
 				}
 				return ix.EndUpdate(ctx)
 			})
+			step += len(items) + len(del)
 		default:
 			tw.reopenSegmented()
 		}
-		if step%50 == 49 {
+		if rng.IntN(300) == 0 {
 			if _, err := tw.seg.Compact(ctx); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if step%10 == 9 {
-			tw.check(fmt.Sprintf("step %d", step), rng, dim)
+		if rng.IntN(20) == 0 {
+			tw.check(fmt.Sprintf("write %d", step), rng, dim)
 		}
 	}
 	tw.reopenSegmented()
@@ -192,29 +259,27 @@ func TestSegmentedLayoutMatchesFileLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if stats.Storage.Layout != LayoutSegmented || stats.Storage.Segments == 0 {
-		t.Fatalf("stats %+v, want the segmented layout with segments", stats.Storage)
+	if stats.Storage.Layout != LayoutSegmented || stats.Storage.Segments < 2 || stats.Storage.Tombstones == 0 {
+		t.Fatalf("stats %+v, want the segmented layout with segments and tombstones", stats.Storage)
 	}
-	t.Logf("segmented: %+v", stats.Storage)
 	rep, err := tw.seg.Vacuum(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stats, _ = tw.seg.GetIndexStats(ctx)
-	if stats.Storage.Segments > 1 || stats.Storage.Tombstones != 0 {
+	if stats.Storage.Segments != 1 || stats.Storage.Tombstones != 0 || rep.Compacted.Segments == 0 {
 		t.Fatalf("after Vacuum: %+v (report %+v), want one segment and no tombstones", stats.Storage, rep)
 	}
 	tw.reopenSegmented()
 	tw.check("after vacuum", rng, dim)
-	names := tw.segStore.fileNames(idxTestFolder)
 	segs := 0
-	for _, n := range names {
+	for _, n := range tw.segStore.fileNames(idxTestFolder) {
 		if strings.HasSuffix(n, segExt) {
 			segs++
 		}
 	}
-	if segs != stats.Storage.Segments {
-		t.Fatalf("folder holds %d segment files, manifest names %d: %v", segs, stats.Storage.Segments, names)
+	if segs != 1 {
+		t.Fatalf("folder holds %d segment files after Vacuum, want 1", segs)
 	}
 }
 
@@ -397,4 +462,94 @@ func TestFirstReadUnderTheFolderLock(t *testing.T) {
 		}
 		cancel()
 	}
+}
+
+// TestCompactRacesWritesAndQueries compacts a segmented index over and
+// over while a writer changes it and readers query it: no write is lost,
+// no query fails, and the files hold what the writer wrote.
+func TestCompactRacesWritesAndQueries(t *testing.T) {
+	ctx := context.Background()
+	st := NewMemoryStorage()
+	opts := IndexOptions{Storage: st, Codec: jsonTestCodec{}, RetainDropped: -1}
+	ix, err := NewLocalIndex(idxTestFolder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.CreateIndex(ctx, CreateIndexConfig{Layout: LayoutSegmented}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	want := map[string][]float32{}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var compactions atomic.Int64
+	wg.Go(func() {
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			rep, err := ix.Compact(ctx)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if rep.Segments > 0 {
+				compactions.Add(1)
+			}
+		}
+	})
+	for r := range 2 {
+		wg.Go(func() {
+			q := rand.New(rand.NewPCG(uint64(r), 9))
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if _, err := ix.QueryItems(ctx, randomVector(q, 4), "", 3, nil, false); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	for i := range 400 {
+		id := fmt.Sprint("k", rng.IntN(60))
+		if i%4 == 3 {
+			if err := ix.DeleteItem(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+			delete(want, id)
+			continue
+		}
+		v := randomVector(rng, 4)
+		if _, err := ix.UpsertItem(ctx, IndexItem{ID: id, Vector: v}); err != nil {
+			t.Fatal(err)
+		}
+		want[id] = v
+	}
+	close(done)
+	wg.Wait()
+	fresh, err := NewLocalIndex(idxTestFolder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := fresh.ListItems(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]float32{}
+	for _, it := range items {
+		got[it.ID] = it.Vector
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the files hold %d items, the writer left %d", len(got), len(want))
+	}
+	if compactions.Load() == 0 {
+		t.Fatal("no compaction ran during the writes")
+	}
+	t.Logf("%d compactions during 400 writes", compactions.Load())
 }
