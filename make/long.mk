@@ -45,8 +45,11 @@ server-bench:
 ## bench-commit: the commit figures of docs/benchmarks.md in one run: 1M×384
 ## (BENCH_N items) on both layouts, built once into $TMPDIR/folio-commitbench
 ## (3.2 GB; kept for the next run): dd of the index file, one upsert on
-## Vectra's layout, 200 on the segmented one, a compaction.
+## Vectra's layout, 200 on the segmented one, a compaction; then both
+## through folio serve, 8 clients querying during 20 inserts
+## (scripts/commit-serve-bench.sh).
 BENCH_N ?= 1000000
 .PHONY: bench-commit
 bench-commit:
 	cd examples && $(GO) run ./commitbench -n $(BENCH_N)
+	scripts/commit-serve-bench.sh
