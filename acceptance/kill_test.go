@@ -104,6 +104,13 @@ func killChild(spec string) {
 				return
 			}
 			fmt.Println("ack", round)
+			if layout == core.LayoutSegmented && round%15 == 0 {
+				// Kills land in compactions too.
+				if _, err := ix.Compact(ctx); err != nil {
+					fail(err)
+					return
+				}
+			}
 		}
 	case "docs":
 		ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: dir, Embeddings: embedhash.New(&embedhash.Options{Dimensions: 32}), ChunkingConfig: killChunking(), IndexOptions: core.IndexOptions{Codec: codec}})

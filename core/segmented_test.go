@@ -553,3 +553,42 @@ func TestCompactRacesWritesAndQueries(t *testing.T) {
 	}
 	t.Logf("%d compactions during 400 writes", compactions.Load())
 }
+
+// TestConvertLayoutResumes interrupts conversions both ways at every write
+// and delete (the storage fails from then on, as if the process died):
+// the index always reads as before, and converting again finishes.
+func TestConvertLayoutResumes(t *testing.T) {
+	ctx := context.Background()
+	for _, to := range []Layout{LayoutSegmented, LayoutFile} {
+		from := LayoutFile
+		if to == LayoutFile {
+			from = LayoutSegmented
+		}
+		for crash := 1; ; crash++ {
+			ix, st := newCreatedIndex(t, CreateIndexConfig{Layout: from, MetadataConfig: MetadataConfig{Indexed: []string{"k"}}})
+			for i := range 6 {
+				mustInsert(t, ix, fmt.Sprint("i", i), []float32{float32(i), 1}, Metadata{"k": float64(i), "note": "side-car"})
+			}
+			want := mustList(t, ix)
+			st.crashAt = st.mutations + crash
+			err := reopen(t, st).ConvertLayout(ctx, to)
+			st.crashAt = 0
+			if got := mustList(t, reopen(t, st)); !reflect.DeepEqual(got, want) {
+				t.Fatalf("to %s, crash at mutation %d: the items differ", to, crash)
+			}
+			if err := reopen(t, st).ConvertLayout(ctx, to); err != nil {
+				t.Fatalf("to %s, crash at mutation %d: converting again: %v", to, crash, err)
+			}
+			again := reopen(t, st)
+			if got := mustList(t, again); !reflect.DeepEqual(got, want) {
+				t.Fatalf("to %s, crash at mutation %d: the items differ after finishing", to, crash)
+			}
+			if stats, _ := again.GetIndexStats(ctx); stats.Storage.Layout != to {
+				t.Fatalf("to %s, crash at mutation %d: layout %s", to, crash, stats.Storage.Layout)
+			}
+			if err == nil {
+				break // the conversion made fewer writes than crash: every point was tried
+			}
+		}
+	}
+}
