@@ -514,7 +514,8 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) error {
 	// name the side-cars just written.
 	b.triedSave = true
 	if ix.part != nil {
-		if err := ix.part.onBeforeSave(ctx); err != nil {
+		saveBoth := func(keep map[int32]bool) error { return ix.save(ctx, b.applyKeeping(keep)) }
+		if err := ix.part.onBeforeSave(ctx, saveBoth); err != nil {
 			return err
 		}
 	}

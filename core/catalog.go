@@ -123,11 +123,11 @@ func (d *LocalDocumentIndex) catalog(ctx context.Context, op, key string) (*Docu
 			return c, nil
 		}
 	}
-	if err := d.mu.LockContext(ctx); err != nil {
-		return nil, err
-	}
-	defer d.mu.Unlock()
-	c, err := d.catalogLocked(ctx)
+	var c *DocumentCatalog
+	err := d.locked(ctx, func() (err error) {
+		c, err = d.catalogLocked(ctx)
+		return err
+	})
 	if err != nil {
 		return nil, WrapOp(ctx, op, key, err)
 	}
@@ -357,7 +357,7 @@ func (d *LocalDocumentIndex) onBegin() {
 // onBeforeSave writes the new documents' files (step 1) and, when the
 // batch replaces or deletes documents, the index file with both versions'
 // chunks and then the catalog (steps 2 and 3).
-func (d *LocalDocumentIndex) onBeforeSave(ctx context.Context) error {
+func (d *LocalDocumentIndex) onBeforeSave(ctx context.Context, saveBoth func(keep map[int32]bool) error) error {
 	p := d.pending
 	if p == nil {
 		return nil
@@ -368,7 +368,7 @@ func (d *LocalDocumentIndex) onBeforeSave(ctx context.Context) error {
 	if len(p.retired) == 0 {
 		return nil // the catalog follows the index file (onAfterSave)
 	}
-	if err := d.save(ctx, d.update.applyKeeping(p.retired)); err != nil {
+	if err := saveBoth(p.retired); err != nil {
 		return fmt.Errorf("save index with both versions: %w", err)
 	}
 	// Set before the write: a failed write may still have landed.

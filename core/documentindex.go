@@ -134,9 +134,7 @@ func NewLocalDocumentIndex(cfg LocalDocumentIndexConfig) (*LocalDocumentIndex, e
 		return nil, fmt.Errorf("new document index %q: chunking config: %w", cfg.FolderPath, err)
 	}
 	d := &LocalDocumentIndex{embeddings: cfg.Embeddings, tokenizer: tok, chunking: chunking, texts: map[string]string{}}
-	opts := cfg.IndexOptions
-	opts.DocReader = d.readText
-	ix, err := NewLocalIndex(cfg.FolderPath, opts)
+	ix, err := NewLocalIndex(cfg.FolderPath, cfg.IndexOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -249,10 +247,10 @@ func (d *LocalDocumentIndex) document(id, uri string) *LocalDocument {
 	return newLocalDocument(d.FolderPath(), d.Storage(), d.Codec(), d.tokenizer, id, uri)
 }
 
-// readText is the index's DocReader (the keyword index reads chunk texts
-// through it): the text of a document being committed from memory, any
-// other from "<id>.txt".
-func (d *LocalDocumentIndex) readText(ctx context.Context, id string) (string, error) {
+// documentText is the text the keyword index reads chunk texts from (the
+// index's part as commitParticipant): the text of a document being
+// committed from memory, any other from "<id>.txt".
+func (d *LocalDocumentIndex) documentText(ctx context.Context, id string) (string, error) {
 	d.textsMu.Lock()
 	t, ok := d.texts[id]
 	d.textsMu.Unlock()

@@ -133,30 +133,14 @@ func (d *LocalDocumentIndex) upsertDocuments(ctx context.Context, op, key string
 	}
 	// Unchanged documents are judged against the open batch too, when
 	// there is one.
-	if err := d.mu.LockContext(ctx); err != nil {
+	var todo []int
+	err = d.locked(ctx, func() error {
+		todo = run.unchanged(d.viewLocked(committed), o.Force, last)
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	view := d.viewLocked(committed)
-	var todo []int
-	for i := range run.docs {
-		doc := &run.docs[i]
-		if last[doc.in.URI] != i {
-			doc.superseded = last[doc.in.URI]
-			run.progress.Skipped++
-			run.progress.Documents++
-			continue
-		}
-		doc.superseded = -1
-		if id, known := view.URIToID[doc.in.URI]; known && !o.Force &&
-			view.URIToHash != nil && view.URIToHash[doc.in.URI] == doc.hash {
-			run.out[i] = d.document(id, doc.in.URI)
-			run.progress.Skipped++
-			run.progress.Documents++
-			continue
-		}
-		todo = append(todo, i)
-	}
-	d.mu.Unlock()
 	err = run.run(ctx, todo)
 	for i, doc := range run.docs {
 		if doc.superseded >= 0 {
@@ -292,12 +276,12 @@ func (r *bulkUpsert) commit(ctx context.Context, ready []int) error {
 	}
 	// Inside the caller's batch (BeginUpdate) the documents join it and
 	// are committed with it; otherwise they get a commit of their own.
-	changes := make([]func(*batch, *docPending) error, len(ready))
+	changes := make([]func(chunkEdits, *docPending) error, len(ready))
 	for k, i := range ready {
 		doc := &r.docs[i]
 		u := upsert{uri: doc.in.URI, id: ids[k], text: doc.in.Text, md: doc.md, hash: doc.hash, chunks: doc.chunks, vectors: doc.vectors}
-		changes[k] = func(b *batch, p *docPending) error {
-			if err := d.applyUpsert(ctx, b, p, u); err != nil {
+		changes[k] = func(e chunkEdits, p *docPending) error {
+			if err := d.applyUpsert(ctx, e, p, u); err != nil {
 				return fmt.Errorf("document %q: %w", u.uri, err)
 			}
 			return nil
@@ -321,4 +305,31 @@ func (r *bulkUpsert) report() {
 	if r.opts.Progress != nil {
 		r.opts.Progress(r.progress)
 	}
+}
+
+// unchanged marks the documents to skip, judged against view (the
+// committed catalog, or the open batch's): a URI given again later in the
+// run (superseded), or, unless force, one whose stored hash matches. It
+// returns the others, to store. The writer lock is held.
+func (r *bulkUpsert) unchanged(view *DocumentCatalog, force bool, last map[string]int) []int {
+	var todo []int
+	for i := range r.docs {
+		doc := &r.docs[i]
+		if last[doc.in.URI] != i {
+			doc.superseded = last[doc.in.URI]
+			r.progress.Skipped++
+			r.progress.Documents++
+			continue
+		}
+		doc.superseded = -1
+		if id, known := view.URIToID[doc.in.URI]; known && !force &&
+			view.URIToHash != nil && view.URIToHash[doc.in.URI] == doc.hash {
+			r.out[i] = r.d.document(id, doc.in.URI)
+			r.progress.Skipped++
+			r.progress.Documents++
+			continue
+		}
+		todo = append(todo, i)
+	}
+	return todo
 }

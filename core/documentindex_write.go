@@ -117,43 +117,20 @@ func (d *LocalDocumentIndex) embed(ctx context.Context, inputs []string) ([][]fl
 // fails; a change must leave the batch as it found it when it fails. After its own commit it
 // drops the files of the documents it replaced or deleted (see
 // IndexOptions.RetainDropped).
-func (d *LocalDocumentIndex) writeDocument(ctx context.Context, changes ...func(b *batch, p *docPending) error) error {
-	if err := d.mu.LockContext(ctx); err != nil {
+func (d *LocalDocumentIndex) writeDocument(ctx context.Context, changes ...func(e chunkEdits, p *docPending) error) error {
+	prepare := func(ctx context.Context) error {
+		_, err := d.catalogLocked(ctx)
 		return err
-	}
-	if _, err := d.catalogLocked(ctx); err != nil {
-		d.mu.Unlock()
-		return err
-	}
-	b, own := d.update, false
-	var err error
-	if b == nil {
-		if b, err = d.beginLocked(ctx); err != nil {
-			d.mu.Unlock()
-			return err
-		}
-		own = true
 	}
 	// Each change is an op of the batch of its own (a failure keeps the
 	// changes before it in a caller's batch). The pending catalog is taken
 	// when a change runs: a rebase runs it again over the catalog another
 	// process committed.
-	for _, change := range changes {
-		if err = b.do(func(b *batch) error { return change(b, d.pendingLocked(d.cat.Load())) }); err != nil {
-			break
-		}
+	ops := make([]func(chunkEdits) error, len(changes))
+	for i, change := range changes {
+		ops[i] = func(e chunkEdits) error { return change(e, d.pendingLocked(d.cat.Load())) }
 	}
-	if err == nil && own {
-		err = d.commitLocked(ctx)
-	}
-	if err != nil && own {
-		d.cancelLocked(ctx)
-	}
-	d.mu.Unlock()
-	if !own || err != nil {
-		return err
-	}
-	return nil
+	return d.edit(ctx, prepare, ops...)
 }
 
 // upsert is one UpsertDocument's new version.
@@ -167,7 +144,7 @@ type upsert struct {
 // applyUpsert puts the new version u in batch b: its chunk items, its
 // files (written by the commit), its catalog entry, and removes the old
 // version's chunks. On failure it leaves b and p as they were.
-func (d *LocalDocumentIndex) applyUpsert(ctx context.Context, b *batch, p *docPending, u upsert) error {
+func (d *LocalDocumentIndex) applyUpsert(ctx context.Context, e chunkEdits, p *docPending, u upsert) error {
 	var files []*docFile
 	if u.md != nil {
 		raw, err := d.Codec().SerializeMetadata(u.md)
@@ -177,7 +154,7 @@ func (d *LocalDocumentIndex) applyUpsert(ctx context.Context, b *batch, p *docPe
 		files = append(files, &docFile{name: u.id + d.Codec().Extension(), content: raw, doc: u.id})
 	}
 	files = append(files, &docFile{name: u.id + ".txt", content: []byte(u.text), doc: u.id})
-	d.scanChunks(b, p)
+	d.scanChunks(e, p)
 
 	positions := make([]int32, 0, len(u.chunks))
 	for i, c := range u.chunks {
@@ -188,20 +165,20 @@ func (d *LocalDocumentIndex) applyUpsert(ctx context.Context, b *batch, p *docPe
 		md["documentId"] = u.id
 		md["startPos"] = float64(c.StartPos)
 		md["endPos"] = float64(c.EndPos)
-		item, err := d.addItem(ctx, b, IndexItem{ID: uuid.New(), Metadata: md, Vector: u.vectors[i]}, true, reservedChunkKeys[:])
+		pos, err := e.addChunk(ctx, IndexItem{ID: uuid.New(), Metadata: md, Vector: u.vectors[i]}, reservedChunkKeys[:])
 		if err != nil {
 			for _, pos := range positions {
-				b.remove(b.at(pos).id)
+				id, _, _ := e.itemAt(pos)
+				e.drop(id)
 			}
 			return fmt.Errorf("add chunk %d: %w", i, err)
 		}
-		pos, _ := b.find(item.ID)
 		positions = append(positions, pos)
 	}
 
 	if old, ok := p.cat.URIToID[u.uri]; ok {
 		delete(p.cat.IDToURI, old)
-		d.removeDocument(b, p, old)
+		d.removeDocument(e, p, old)
 	} else {
 		p.cat.Count++
 	}
@@ -223,19 +200,18 @@ func (d *LocalDocumentIndex) applyUpsert(ctx context.Context, b *batch, p *docPe
 // left, or items written directly with chunk keys). Their files, if any,
 // are left to Vacuum, which removes only files nothing refers to: a chunk
 // key never names a file to delete.
-func (d *LocalDocumentIndex) scanChunks(b *batch, p *docPending) {
+func (d *LocalDocumentIndex) scanChunks(e chunkEdits, p *docPending) {
 	if p.byDoc != nil {
 		return
 	}
 	p.byDoc = map[string][]int32{}
-	total := int32(b.base.len() + len(b.added))
 	var stray []string
-	for pos := int32(0); pos < total; pos++ {
-		if b.gone(pos) {
+	for pos := range e.positions() {
+		id, md, live := e.itemAt(pos)
+		if !live {
 			continue
 		}
-		it := b.at(pos)
-		doc, ok := meta.DocumentID(it.meta)
+		doc, ok := meta.DocumentID(md)
 		if !ok {
 			continue
 		}
@@ -243,10 +219,10 @@ func (d *LocalDocumentIndex) scanChunks(b *batch, p *docPending) {
 			p.byDoc[doc] = append(p.byDoc[doc], pos)
 			continue
 		}
-		stray = append(stray, it.id)
+		stray = append(stray, id)
 	}
 	for _, id := range stray {
-		b.remove(id)
+		e.drop(id)
 	}
 }
 
@@ -254,14 +230,14 @@ func (d *LocalDocumentIndex) scanChunks(b *batch, p *docPending) {
 // its files: files this batch has yet to write are dropped, others become
 // obsolete. It reports whether the files were already stored (and so will
 // be removed after the commit).
-func (d *LocalDocumentIndex) removeDocument(b *batch, p *docPending, id string) bool {
+func (d *LocalDocumentIndex) removeDocument(e chunkEdits, p *docPending, id string) bool {
 	for _, pos := range p.byDoc[id] {
-		if b.gone(pos) {
+		item, md, live := e.itemAt(pos)
+		if !live {
 			continue
 		}
-		it := b.at(pos)
-		if doc, ok := meta.DocumentID(it.meta); ok && doc == id {
-			b.remove(it.id)
+		if doc, ok := meta.DocumentID(md); ok && doc == id {
+			e.drop(item)
 			p.retired[pos] = true
 		}
 	}
@@ -322,19 +298,22 @@ func (d *LocalDocumentIndex) deleteDocuments(ctx context.Context, op, key string
 	if err != nil {
 		return nil, err
 	}
-	if err := d.mu.LockContext(ctx); err != nil {
+	known := false
+	err = d.locked(ctx, func() error {
+		view := d.viewLocked(committed)
+		known = slices.ContainsFunc(uris, func(u string) bool { _, ok := view.URIToID[u]; return ok })
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	view := d.viewLocked(committed)
-	known := slices.ContainsFunc(uris, func(u string) bool { _, ok := view.URIToID[u]; return ok })
-	d.mu.Unlock()
 	if !known {
 		return []string{}, nil
 	}
 	var removed []string
-	err = d.writeDocument(ctx, func(b *batch, p *docPending) error {
+	err = d.writeDocument(ctx, func(e chunkEdits, p *docPending) error {
 		removed = removed[:0]
-		d.scanChunks(b, p)
+		d.scanChunks(e, p)
 		for _, uri := range uris {
 			id, ok := p.cat.URIToID[uri]
 			if !ok {
@@ -346,7 +325,7 @@ func (d *LocalDocumentIndex) deleteDocuments(ctx context.Context, op, key string
 				delete(p.cat.URIToHash, uri)
 			}
 			p.cat.Count--
-			d.removeDocument(b, p, id)
+			d.removeDocument(e, p, id)
 			removed = append(removed, uri)
 		}
 		return nil

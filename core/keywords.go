@@ -115,7 +115,7 @@ func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int,
 		id, start, end, _ := ChunkSpan(s.meta[i])
 		return bm25.Span{DocID: id, Start: start, End: end}
 	}
-	return ix.vocab.Tokenize(ctx, slots, span, ix.docReader, docs, func(id string, err error) {
+	return ix.vocab.Tokenize(ctx, slots, span, ix.readDocument, docs, func(id string, err error) {
 		ix.log.Warn("read document for keyword search", "folder", ix.folder, "document", id, "err", err)
 	})
 }
@@ -198,7 +198,7 @@ func (ix *LocalIndex) scoreKeywords(ctx context.Context, s *snapshot, query stri
 		}
 		t, read := docs[id]
 		if !read {
-			raw, err := ix.docReader(ctx, id)
+			raw, err := ix.readDocument(ctx, id)
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()

@@ -196,7 +196,9 @@ type LocalIndex struct {
 
 // commitParticipant is a type built on LocalIndex that takes part in its
 // loads and batches: LocalDocumentIndex, whose catalog commits with the
-// index. Every method runs with the writer lock held. The order of a
+// index. It is the one way the engine calls up into it (docseam.go has the
+// way down). Every method but documentText runs with the writer lock held.
+// The order of a
 // commit is batch.go's commit: onBeforeSave (the document files and a
 // catalog naming both versions), the index file, onAfterSave (the final
 // catalog), then the new snapshot is published.
@@ -209,8 +211,10 @@ type commitParticipant interface {
 	// onBegin runs when a batch opens.
 	onBegin()
 	// onBeforeSave runs in EndUpdate before the index file is written; an
-	// error fails EndUpdate and leaves the batch open.
-	onBeforeSave(ctx context.Context) error
+	// error fails EndUpdate and leaves the batch open. saveBoth writes the
+	// index file with the deletions at the positions in keep undone (both
+	// versions of replaced documents).
+	onBeforeSave(ctx context.Context, saveBoth func(keep map[int32]bool) error) error
 	// commitDecided reports, after onBeforeSave, that the commit stands
 	// whatever happens to the index file write: a failed write is then
 	// logged and the commit goes on.
@@ -225,6 +229,20 @@ type commitParticipant interface {
 	// ownedDocumentFiles lists the files Vacuum must keep besides
 	// side-cars (a document index's text and metadata files).
 	ownedDocumentFiles(ctx context.Context) ([]string, error)
+	// documentText returns the full text of a document, for the keyword
+	// index of hybrid queries, in place of IndexOptions.DocReader. Queries
+	// call it, without the writer lock.
+	documentText(ctx context.Context, documentID string) (string, error)
+}
+
+// readDocument returns a document's text for the keyword index: the
+// participant's, else IndexOptions.DocReader's, else "<id>.txt" in the
+// folder.
+func (ix *LocalIndex) readDocument(ctx context.Context, documentID string) (string, error) {
+	if ix.part != nil {
+		return ix.part.documentText(ctx, documentID)
+	}
+	return ix.docReader(ctx, documentID)
 }
 
 // NewLocalIndex returns the index stored in folderPath. Nothing is read
@@ -276,8 +294,8 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 }
 
 // Options returns the options the index was made with, as given to
-// NewLocalIndex (a document index's DocReader is its own reader of
-// document texts).
+// NewLocalIndex (a document index reads document texts itself, whatever
+// DocReader says).
 func (ix *LocalIndex) Options() IndexOptions { return ix.opts }
 
 // FolderPath is the folder the index lives in.
