@@ -7,20 +7,18 @@ import (
 	"math"
 	"syscall/js"
 
-	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
-	storageidb "github.com/foliovec/folio/adapters/storage-idb"
 	"github.com/foliovec/folio/core"
 )
 
 // indexOptions reads the options Folio adds to Vectra's (all optional):
 // quantizedScan, rerankFactor and strictFilters, and the storage and
-// codec given as Vectra gives them.
+// codec given as Vectra gives them. Those not given are left for
+// browser.WithDefaults (IndexedDB, JSON), the page's one composition root.
 func (b *bridge) indexOptions(storage, codec, extra js.Value) (core.IndexOptions, error) {
 	var o core.IndexOptions
 	switch {
 	case storage.IsUndefined() || storage.IsNull():
-		o.Storage = storageidb.New(nil)
 	default:
 		if s, ok := b.handleOf(storage); ok {
 			fs, ok := s.(core.FileStorage)
@@ -32,7 +30,6 @@ func (b *bridge) indexOptions(storage, codec, extra js.Value) (core.IndexOptions
 			o.Storage = jsStorage{obj: storage}
 		}
 	}
-	o.Codec = codecjson.New()
 	if codec.Type() == js.TypeObject {
 		ext := prop(codec, "extension")
 		if ext.Type() == js.TypeString && (ext.String() == ".pb" || ext.String() == "pb") {

@@ -3,6 +3,7 @@ module github.com/foliovec/folio/js
 go 1.26
 
 require (
+	github.com/foliovec/folio/browser v0.0.0-00010101000000-000000000000
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/foliovec/folio/adapters/codec-json v0.0.0-00010101000000-000000000000
@@ -36,4 +37,5 @@ replace (
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken => ../adapters/tokenizer-tiktoken
 	github.com/foliovec/folio/conformance => ../conformance
 	github.com/foliovec/folio/core => ../core
+	github.com/foliovec/folio/browser => ../browser
 )

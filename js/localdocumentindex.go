@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"syscall/js"
 
-	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
+	"github.com/foliovec/folio/browser"
 	"github.com/foliovec/folio/core"
 )
 
@@ -28,15 +28,12 @@ func newLocalDocumentIndex(b *bridge) func(args []js.Value) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		tok := b.tokenizer(prop(cfg, "tokenizer"))
-		if tok == nil && chunking.Tokenizer == nil {
-			tok = tokenizertiktoken.New() // Vectra's GPT3Tokenizer: o200k_base
-		}
+		tok := b.tokenizer(prop(cfg, "tokenizer")) // nil: browser's o200k_base, Vectra's GPT3Tokenizer
 		folder := ""
 		if f := prop(cfg, "folderPath"); f.Type() == js.TypeString {
 			folder = f.String()
 		}
-		return core.NewLocalDocumentIndex(core.LocalDocumentIndexConfig{
+		return browser.NewLocalDocumentIndex(browser.DocumentIndexConfig{
 			IndexOptions: o, FolderPath: folder, Embeddings: b.model(prop(cfg, "embeddings")),
 			Tokenizer: tok, ChunkingConfig: chunking,
 		})

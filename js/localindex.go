@@ -8,6 +8,7 @@ import (
 	"maps"
 	"syscall/js"
 
+	"github.com/foliovec/folio/browser"
 	"github.com/foliovec/folio/core"
 )
 
@@ -18,7 +19,7 @@ func newLocalIndex(b *bridge) func(args []js.Value) (any, error) {
 			return nil, err
 		}
 		o.IndexName = str(args, 1)
-		return core.NewLocalIndex(str(args, 0), o)
+		return browser.NewLocalIndex(str(args, 0), &o)
 	}
 }
 

@@ -41,9 +41,13 @@ func TestScenarioAsVectra(t *testing.T) {
 	}
 	s := newSite(t, nil)
 	ctx := newBrowser(t)
-	run := func(lib, phase, db string) scenarioResult {
+	run := func(lib, phase, db string, layout ...string) scenarioResult {
 		var r scenarioResult
-		s.runPage(t, ctx, map[string]string{"test": "scenario", "lib": lib, "db": db, "phase": phase}, &r)
+		params := map[string]string{"test": "scenario", "lib": lib, "db": db, "phase": phase}
+		if len(layout) > 0 {
+			params["layout"] = layout[0]
+		}
+		s.runPage(t, ctx, params, &r)
 		return r
 	}
 	vectra, folio := run("vectra", "1", "vectra-db"), run("folio", "1", "folio-db")
@@ -58,6 +62,12 @@ func TestScenarioAsVectra(t *testing.T) {
 	sameAnswers(t, "Vectra after the reload", vectra, vectraAgain, true)
 	sameAnswers(t, "Folio after the reload", folio, folioAgain, true)
 	sameAnswers(t, "Folio on the index Vectra wrote", vectra, folioOnVectra, false)
+	// The segmented layout in IndexedDB answers as the file layout does,
+	// before and after a reload.
+	segmented := run("folio", "1", "folio-segmented-db", "segmented")
+	segmentedAgain := run("folio", "2", "folio-segmented-db")
+	sameAnswers(t, "Folio on the segmented layout", folio, segmented, true)
+	sameAnswers(t, "Folio on the segmented layout after the reload", folio, segmentedAgain, true)
 	for _, a := range folio.Answers {
 		if len(a.Docs) == 0 {
 			t.Errorf("query %q (bm25 %v) found nothing", a.Query, a.IsBm25)

@@ -116,6 +116,8 @@ type createConfig struct {
 	Version        int            `json:"version"`
 	DeleteIfExists bool           `json:"deleteIfExists"`
 	MetadataConfig metadataConfig `json:"metadata_config"`
+	// Layout is Folio's: "file" (Vectra's, the default) or "segmented".
+	Layout string `json:"layout"`
 }
 
 func (c createConfig) core() core.CreateIndexConfig {
@@ -123,7 +125,7 @@ func (c createConfig) core() core.CreateIndexConfig {
 		c.Version = 1
 	}
 	return core.CreateIndexConfig{Version: c.Version, DeleteIfExists: c.DeleteIfExists,
-		MetadataConfig: core.MetadataConfig{Indexed: c.MetadataConfig.Indexed}}
+		MetadataConfig: core.MetadataConfig{Indexed: c.MetadataConfig.Indexed}, Layout: core.Layout(c.Layout)}
 }
 
 type section struct {

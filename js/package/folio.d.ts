@@ -47,6 +47,8 @@ export interface CreateIndexConfig {
   version: number;
   deleteIfExists?: boolean;
   metadata_config?: { indexed?: string[] };
+  /** Folio's: "file" (Vectra's index file, the default) or "segmented" (Folio's own layout, whose commits write only what changed; Vectra cannot read it). */
+  layout?: "file" | "segmented";
 }
 
 export type EmbeddingsResponseStatus = "success" | "error" | "rate_limited" | "cancelled";

@@ -63,7 +63,10 @@ export async function run(lib, params) {
     folderPath: "scenario", embeddings: wordsEmbeddings, storage, chunkingConfig: { chunkSize: 24 },
   });
   if (params.phase === "1") {
-    await index.createIndex({ version: 1, deleteIfExists: true });
+    // params.layout: Folio's segmented layout when "segmented".
+    const config = { version: 1, deleteIfExists: true };
+    if (params.layout) config.layout = params.layout;
+    await index.createIndex(config);
     for (const [uri, text] of documents) await index.upsertDocument(uri, text, "md");
   }
   const stats = await index.getCatalogStats();
