@@ -8,13 +8,13 @@ require (
 	github.com/foliovec/folio/adapters/codec-json v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/codec-pb v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/embed-hash v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/storage-fs v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
 )
 
 require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/dlclark/regexp2 v1.10.0 // indirect
-	github.com/foliovec/folio/adapters/storage-fs v0.0.0-00010101000000-000000000000 // indirect
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken v0.0.0-00010101000000-000000000000 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
