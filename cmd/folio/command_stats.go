@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -21,40 +22,9 @@ func (a *app) statsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := map[string]any{"index": e.folder}
-			if rec, ok, err := readModelRecord(ctx, e.storage, e.folder); err != nil {
+			out, err := statsOf(ctx, e)
+			if err != nil {
 				return err
-			} else if ok {
-				out["model"] = rec
-			}
-			if e.documents {
-				ix, err := e.documentIndex(nil, core.ChunkingConfig{}, nil)
-				if err != nil {
-					return err
-				}
-				st, err := ix.GetCatalogStats(ctx)
-				if err != nil {
-					return err
-				}
-				out["kind"], out["version"], out["documents"], out["chunks"] = "documents", st.Version, st.Documents, st.Chunks
-				out["metadataConfig"] = metadataConfigJSON(st.MetadataConfig)
-				is, err := ix.GetIndexStats(ctx)
-				if err != nil {
-					return err
-				}
-				storageStats(out, e.codec, is.Storage)
-			} else {
-				ix, err := folio.NewLocalIndex(e.folder, &folio.IndexOptions{Storage: e.storage, Codec: e.codec})
-				if err != nil {
-					return err
-				}
-				st, err := ix.GetIndexStats(ctx)
-				if err != nil {
-					return err
-				}
-				out["kind"], out["version"], out["items"] = "items", st.Version, st.Items
-				out["metadataConfig"] = metadataConfigJSON(st.MetadataConfig)
-				storageStats(out, e.codec, st.Storage)
 			}
 			if a.jsonOut {
 				a.printJSON(out)
@@ -69,6 +39,47 @@ func (a *app) statsCommand() *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// statsOf gathers what stats prints of an index: its kind, format and
+// layout, version, counts, metadata config and model.
+func statsOf(ctx context.Context, e *existingIndex) (map[string]any, error) {
+	out := map[string]any{"index": e.folder}
+	if rec, ok, err := readModelRecord(ctx, e.storage, e.folder); err != nil {
+		return nil, err
+	} else if ok {
+		out["model"] = rec
+	}
+	if e.documents {
+		ix, err := e.documentIndex(nil, core.ChunkingConfig{}, nil)
+		if err != nil {
+			return nil, err
+		}
+		st, err := ix.GetCatalogStats(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out["kind"], out["version"], out["documents"], out["chunks"] = "documents", st.Version, st.Documents, st.Chunks
+		out["metadataConfig"] = metadataConfigJSON(st.MetadataConfig)
+		is, err := ix.GetIndexStats(ctx)
+		if err != nil {
+			return nil, err
+		}
+		storageStats(out, e.codec, is.Storage)
+	} else {
+		ix, err := folio.NewLocalIndex(e.folder, &folio.IndexOptions{Storage: e.storage, Codec: e.codec})
+		if err != nil {
+			return nil, err
+		}
+		st, err := ix.GetIndexStats(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out["kind"], out["version"], out["items"] = "items", st.Version, st.Items
+		out["metadataConfig"] = metadataConfigJSON(st.MetadataConfig)
+		storageStats(out, e.codec, st.Storage)
+	}
+	return out, nil
 }
 
 // storageStats adds how the index is stored to out: its format and
