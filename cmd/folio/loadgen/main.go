@@ -106,7 +106,7 @@ func registerFlags(cmd *cobra.Command, c *loadConfig, mix *[]string, tokenFile *
 	f.StringVar(tokenFile, "token-file", "", "file holding the bearer token (else $"+bearer.Env+" if set)")
 	f.Uint64Var(&c.seed, "seed", 1, "seed of the random vectors and the mix")
 	f.IntVar(&c.create, "create", 0, "first create --index (replacing one of that name) with this many random items")
-	f.StringVar(&c.format, "format", "json", "format of the index --create makes: json or protobuf")
+	f.StringVar(&c.format, "format", "json", "format of the index --create makes: json, protobuf or segmented")
 	f.BoolVar(jsonOut, "json", false, "print one JSON document instead of the table")
 	f.BoolVarP(quiet, "quiet", "q", false, "say nothing on stderr but errors")
 }
