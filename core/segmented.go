@@ -467,11 +467,9 @@ func (ix *LocalIndex) Compact(ctx context.Context) (CompactReport, error) {
 	if err := ix.mu.LockContext(ctx); err != nil {
 		return CompactReport{}, err
 	}
+	// The state loaded now; the swap reads the newest under the folder's
+	// lock and keeps what others committed since.
 	s, err := ix.loadLocked(ctx)
-	if err == nil {
-		err = ix.refreshLocked(ctx)
-		s = ix.cur.Load()
-	}
 	st := ix.seg
 	if err != nil || st == nil || st.persisted != s || (len(st.man.Segments) <= 1 && len(st.tombs) == 0) {
 		ix.mu.Unlock()
