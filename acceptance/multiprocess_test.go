@@ -349,14 +349,14 @@ func TestMultiProcessReplaceWhileInsert(t *testing.T) {
 // TestMultiProcessDocuments: four processes upsert 50 documents each into
 // one document index: catalog and index agree at the end.
 func TestMultiProcessDocuments(t *testing.T) {
-	for _, codec := range []string{"json", "protobuf"} {
+	for _, codec := range []string{"json", "protobuf", "segmented"} {
 		t.Run(codec, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "docs")
 			ix, err := mpDocumentIndex(dir, killCodec(codec))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := ix.CreateIndex(t.Context(), core.CreateIndexConfig{}); err != nil {
+			if err := ix.CreateIndex(t.Context(), core.CreateIndexConfig{Layout: killLayout(codec)}); err != nil {
 				t.Fatal(err)
 			}
 			var writers []*mpProcess

@@ -192,11 +192,11 @@ func (d *LocalDocumentIndex) loadCatalogLocked(ctx context.Context, items int) (
 // that a plain index is refused before anything uses it), makes the chunk
 // keys of every chunk item inline, and leaves out stray chunks, whose
 // document is not in the catalog (see Crash consistency above).
-func (d *LocalDocumentIndex) onLoad(ctx context.Context, data *IndexData, reload bool) error {
+func (d *LocalDocumentIndex) onLoad(ctx context.Context, data *IndexData, total int, reload bool) error {
 	c := d.cat.Load()
 	if c == nil || reload {
 		var err error
-		if c, err = d.loadCatalogLocked(ctx, len(data.Items)); err != nil {
+		if c, err = d.loadCatalogLocked(ctx, total); err != nil {
 			return err
 		}
 	}

@@ -207,7 +207,10 @@ type commitParticipant interface {
 	// snapshot is built; it may change the items' metadata and drop items.
 	// reload is set when the file is read again because another process
 	// changed it. An error fails the load.
-	onLoad(ctx context.Context, data *IndexData, reload bool) error
+	// data may hold only the items added since the last load (the
+	// segments another process wrote); total is the count of items
+	// loaded in all.
+	onLoad(ctx context.Context, data *IndexData, total int, reload bool) error
 	// onBegin runs when a batch opens.
 	onBegin()
 	// onBeforeSave runs in EndUpdate before the index file is written; an
@@ -531,7 +534,7 @@ func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, e
 	}
 	if err == nil && ix.part != nil {
 		all := l.data.Items
-		err = ix.part.onLoad(ctx, &l.data, reload)
+		err = ix.part.onLoad(ctx, &l.data, len(all), reload)
 		if err == nil && l.serials != nil && len(l.data.Items) != len(all) {
 			l.serials = keptSerials(all, l.data.Items, l.serials)
 		}

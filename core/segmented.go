@@ -639,12 +639,13 @@ func (ix *LocalIndex) convertLocked(ctx context.Context, s *snapshot, layout Lay
 // manifest still starts with the ones loaded: their tombstones mark slots
 // dead and their rows are appended, as a commit of this process would. ok
 // is false when that cannot be done (another layout, a compaction or a
-// merge since, a document index, whose catalog is read with its items):
-// the caller reads everything. ix.mu is held.
+// merge since): the caller reads everything. A document index reads its
+// catalog again and admits the new rows as a full load would (onLoad).
+// ix.mu is held.
 func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool, err error) {
 	st := ix.seg
 	cur := ix.cur.Load()
-	if st == nil || ix.part != nil || cur == nil || st.persisted != cur || cur.Mixed {
+	if st == nil || cur == nil || st.persisted != cur || cur.Mixed {
 		return nil, false, nil
 	}
 	m, err := ix.readManifest(ctx)
@@ -657,8 +658,7 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 		len(m.Segments) < n || !slices.Equal(m.names()[:n], old.names()) {
 		return nil, false, nil
 	}
-	b := newBatch(cur)
-	b.moveReplaced = true
+	var items []IndexItem
 	var serials, tombs []uint32
 	next := cur.nextSerial
 	for _, e := range m.Segments[n:] {
@@ -669,15 +669,29 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 		if err != nil {
 			return nil, false, err
 		}
-		for i, it := range seg.items {
+		for i := range seg.items {
 			if seg.serials[i] < next {
 				return nil, false, nil // not rows appended after ours
 			}
 			next = seg.serials[i] + 1
-			serials = append(serials, seg.serials[i])
-			b.put(pendingItem{id: it.ID, meta: it.Metadata, file: it.MetadataFile, vec: it.Vector, norm: it.Norm, scale: vecmath.FastScale(it.Vector)}, 0, false)
 		}
+		items = append(items, seg.items...)
+		serials = append(serials, seg.serials...)
 		tombs = append(tombs, seg.tombs...)
+	}
+	if ix.part != nil {
+		data := IndexData{Version: m.Version, MetadataConfig: m.config(), Items: items}
+		if err := ix.part.onLoad(ctx, &data, cur.count()+len(items)-len(tombs), true); err != nil {
+			return nil, false, err
+		}
+		if len(data.Items) != len(items) {
+			serials, items = keptSerials(items, data.Items, serials), data.Items
+		}
+	}
+	b := newBatch(cur)
+	b.moveReplaced = true
+	for _, it := range items {
+		b.put(pendingItem{id: it.ID, meta: it.Metadata, file: it.MetadataFile, vec: it.Vector, norm: it.Norm, scale: vecmath.FastScale(it.Vector)}, 0, false)
 	}
 	base := int32(cur.len())
 	for _, t := range tombs {
@@ -690,6 +704,10 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 		}
 	}
 	s = b.apply()
+	if s == cur { // nothing new but the catalog, read by onLoad
+		st.man = m
+		return s, true, nil
+	}
 	// The rows appended keep the serials they were stored with.
 	live := serials[:0:0]
 	for j, v := range serials {
@@ -701,7 +719,7 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 		copy(s.serials[s.len()-len(live):], live)
 	}
 	s.nextSerial = max(m.NextSerial, s.nextSerial)
-	if ix.rerank > 0 {
+	if ix.rerank > 0 && s != cur {
 		var from *snapshot
 		if b.keepsBaseRows() {
 			from = cur
@@ -711,5 +729,8 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 	ix.updateBM25(ctx, b, s)
 	slices.Sort(tombs)
 	st.man, st.tombs, st.persisted = m, mergeSorted(st.tombs, slices.Compact(tombs)), s
+	if ix.strays {
+		st.persisted = nil // the next save writes what is left whole
+	}
 	return s, true, nil
 }

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/foliovec/folio/core/internal/testtok"
 )
 
 // twinIndexes are the same items on both layouts: every write goes to
@@ -590,5 +592,68 @@ func TestConvertLayoutResumes(t *testing.T) {
 				break // the conversion made fewer writes than crash: every point was tried
 			}
 		}
+	}
+}
+
+// TestSegmentedDocumentReaderReadsOnlyNewSegments: a reader of a segmented
+// document index (another LocalDocumentIndex on the same storage) follows
+// a writer's upserts, replacements and deletes by reading the new segments
+// and the catalog, and answers as the writer does.
+func TestSegmentedDocumentReaderReadsOnlyNewSegments(t *testing.T) {
+	ctx := context.Background()
+	st := &segReadCounter{MemoryStorage: NewMemoryStorage()}
+	open := func() *LocalDocumentIndex {
+		d, err := NewLocalDocumentIndex(LocalDocumentIndexConfig{
+			FolderPath: idxTestFolder, Embeddings: &docTestEmbeddings{maxTokens: 10_000}, Tokenizer: testtok.Char{},
+			ChunkingConfig: ChunkingConfig{ChunkSize: 40},
+			IndexOptions:   IndexOptions{Storage: st, Codec: jsonTestCodec{}, FreshnessInterval: time.Nanosecond, RetainDropped: time.Hour},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	writer := open()
+	if err := writer.CreateIndex(ctx, CreateIndexConfig{Layout: LayoutSegmented}); err != nil {
+		t.Fatal(err)
+	}
+	reader := open()
+	words := strings.Fields("red green blue cyan magenta yellow black white orange purple")
+	incremental := 0
+	for step := range 30 {
+		uri := fmt.Sprint("doc", step%7)
+		var err error
+		if step%5 == 4 {
+			err = writer.DeleteDocument(ctx, uri)
+		} else {
+			_, err = writer.UpsertDocument(ctx, uri, strings.Repeat(words[step%len(words)]+" ", 12+step), "txt", nil, nil)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := st.count()
+		got, err := reader.ListDocuments(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := writer.ListDocuments(ctx)
+		if len(got) != len(want) {
+			t.Fatalf("step %d: the reader lists %d documents, the writer %d", step, len(got), len(want))
+		}
+		if st.count()-before <= 2 {
+			incremental++
+		}
+		q := words[step%len(words)]
+		a, err := reader.QueryDocuments(ctx, q, &DocumentQueryOptions{MaxDocuments: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := writer.QueryDocuments(ctx, q, &DocumentQueryOptions{MaxDocuments: 5})
+		if len(a) != len(b) || (len(a) > 0 && (a[0].URI() != b[0].URI() || a[0].Score != b[0].Score)) {
+			t.Fatalf("step %d: the reader and the writer answer %q differently", step, q)
+		}
+	}
+	if incremental < 15 {
+		t.Fatalf("only %d of 30 reloads read just the new segments", incremental)
 	}
 }
