@@ -10,7 +10,8 @@
 #     p99 during the commits, and the inserts' own times;
 #   - the server's resident memory after the first queries (open), and
 #     after the inserts.
-# make bench-commit runs it after the library figures.
+# LAYOUTS ("file segmented") chooses the indexes. make bench-commit runs it
+# after the library figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(cd "${1:-${TMPDIR:-/tmp}/folio-commitbench}" && pwd)
@@ -29,7 +30,7 @@ load=$work/folio-load
 port=50171
 rss() { awk '/^VmRSS/ { printf "%d", $2 / 1024 }' "/proc/$pid/status"; }
 stat() { python3 -c 'import json,sys; s=[x for x in json.load(sys.stdin)["stats"] if x["kind"]==sys.argv[1]][0]; print("%.1f %.1f %.1f %d %d" % (s["p50Ms"], s["p99Ms"], s["maxMs"], s["calls"], s["errors"]))' "$1"; }
-for ix in file segmented; do
+for ix in ${LAYOUTS:-file segmented}; do
 	mkdir -p "$work/root-$ix" && ln -s "$dir/$ix" "$work/root-$ix/$ix"
 	"$work/folio" serve --root "$work/root-$ix" --port "$port" >"$work/serve.log" 2>&1 &
 	pid=$!
