@@ -359,6 +359,9 @@ func sizeClass(rows int) int {
 // end.
 func liveRows(s *snapshot, first uint32, end int) int {
 	lo, _ := slices.BinarySearch(s.serials, first)
+	if s.ndead == 0 {
+		return max(end-lo, 0)
+	}
 	n := 0
 	for i := lo; i < end; i++ {
 		if !s.isDead(i) {
