@@ -140,7 +140,7 @@ test test-short isolated bench: onnxruntime browser-tools vectra-browser ort-web
 ## the tools that module needs (make test/core, make test/adapters/grpc).
 test/%:
 	cd $* && $(GO) test -race -count=1 ./...
-test/js test/browser test/adapters/storage-idb test/adapters/fetch-browser test/examples: browser-tools
+test/js test/browser test/adapters/storage-idb test/adapters/fetch-browser test/adapters/embed-hosted test/examples: browser-tools
 test/js test/examples: vectra-browser ort-web typescript
 test/js: js-package
 test/adapters/embed-onnx test/cmd/folio test/js test/examples: onnxruntime

@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"sync"
 	"syscall/js"
+
+	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
+	"github.com/foliovec/folio/core/jsawait"
 )
 
 // handles holds the Go objects JavaScript refers to by number. folio.js
@@ -71,6 +74,41 @@ type bridge struct {
 	// constructors make Go objects; statics are functions of no object.
 	constructors map[string]func(args []js.Value) (any, error)
 	statics      map[string]func(args []js.Value) (any, error)
+
+	// o200k is the page's one o200k_base tokenizer: GPT3Tokenizer and every
+	// default tokenizer. Its ranks are not in folio.wasm (1.7 MB gzipped):
+	// bridge.js fetches o200k_base.tiktoken.gz from beside it while the
+	// wasm compiles, and hands the bytes over (setRanks) before the page
+	// can call anything.
+	o200k *tokenizertiktoken.DefaultTokenizer
+	ranks rankFile
+}
+
+// rankFile holds the rank file bridge.js handed over until the tokenizer
+// parses it, or why it could not be fetched.
+type rankFile struct {
+	mu  sync.Mutex
+	raw []byte
+	err error
+}
+
+// set stores the file, or the reason it could not be fetched.
+func (r *rankFile) set(raw []byte, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.raw, r.err = raw, err
+}
+
+// load returns the file once, for the tokenizer to parse, and forgets it.
+func (r *rankFile) load() ([]byte, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	raw, err := r.raw, r.err
+	r.raw = nil
+	if raw == nil && err == nil {
+		err = errors.New("folio: the o200k_base rank file was not handed over: import folio.js, which loads it beside folio.wasm")
+	}
+	return raw, err
 }
 
 // kind names the method table of obj.
@@ -108,6 +146,14 @@ func (b *bridge) export() {
 			}
 			return m(context.Background(), obj, rest)
 		})
+	}))
+	api.Set("setRanks", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if v := arg(args, 0); v.Type() == js.TypeObject {
+			b.ranks.set(jsawait.Bytes(v), nil)
+		} else {
+			b.ranks.set(nil, fmt.Errorf("folio: o200k_base.tiktoken.gz, the tokenizer's ranks, could not be fetched: %s", str(args, 1)))
+		}
+		return nil
 	}))
 	api.Set("static", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		return b.syncCall(func() (any, error) {

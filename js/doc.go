@@ -6,7 +6,9 @@
 // options and Promise-returning methods) over Folio's engine.
 //
 // `make js` builds the package into .cache/js: folio.js, folio.d.ts,
-// folio.wasm, Go's wasm_exec.js and onnxruntime-web's files.
+// folio.wasm, the tokenizer's ranks (o200k_base.tiktoken.gz, which
+// bridge.js fetches beside folio.wasm and hands over, so the module does
+// not carry them), Go's wasm_exec.js and onnxruntime-web's files.
 //
 // The bridge is globalThis.__folio, which only folio.js uses: it creates
 // Go objects (handles), calls their methods (asynchronous ones return

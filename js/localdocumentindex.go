@@ -28,13 +28,21 @@ func newLocalDocumentIndex(b *bridge) func(args []js.Value) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		tok := b.tokenizer(prop(cfg, "tokenizer")) // nil: browser's o200k_base, Vectra's GPT3Tokenizer
+		tok := b.tokenizer(prop(cfg, "tokenizer"))
+		if tok == nil && chunking.Tokenizer == nil {
+			tok = b.o200k // Vectra's GPT3Tokenizer
+		}
 		folder := ""
 		if f := prop(cfg, "folderPath"); f.Type() == js.TypeString {
 			folder = f.String()
 		}
-		return browser.NewLocalDocumentIndex(browser.DocumentIndexConfig{
-			IndexOptions: o, FolderPath: folder, Embeddings: b.model(prop(cfg, "embeddings")),
+		if folder == "" {
+			return nil, invalid("LocalDocumentIndex needs a folderPath")
+		}
+		// Not browser.NewLocalDocumentIndex: its default tokenizer would link
+		// the embedded ranks into folio.wasm.
+		return core.NewLocalDocumentIndex(core.LocalDocumentIndexConfig{
+			IndexOptions: browser.WithDefaults(o), FolderPath: folder, Embeddings: b.model(prop(cfg, "embeddings")),
 			Tokenizer: tok, ChunkingConfig: chunking,
 		})
 	}

@@ -25,6 +25,7 @@ func main() {
 // newBridge makes the bridge with every class's constructor and methods.
 func newBridge() *bridge {
 	b := &bridge{handles: handles{objs: map[int]any{}}}
+	b.o200k = tokenizertiktoken.NewFromRankFile(b.ranks.load)
 	index := func(obj any) *core.LocalIndex {
 		if d, ok := obj.(*core.LocalDocumentIndex); ok {
 			return d.LocalIndex
@@ -55,9 +56,9 @@ func newBridge() *bridge {
 	}
 	tokenizer := tokenizerMethods()
 	b.sync = map[string]map[string]method{
-		kind(tokenizertiktoken.New()): tokenizer,
-		kind(&core.TextSplitter{}):    {"split": split},
-		kind(&wordpiece.Tokenizer{}):  wordPieceMethods(),
+		kind(b.o200k):                tokenizer,
+		kind(&core.TextSplitter{}):   {"split": split},
+		kind(&wordpiece.Tokenizer{}): wordPieceMethods(),
 		kind(&storageidb.IndexedDBStorage{}): {"close": func(_ context.Context, obj any, _ []js.Value) (any, error) {
 			return nil, obj.(*storageidb.IndexedDBStorage).Close()
 		}},
@@ -71,7 +72,7 @@ func newBridge() *bridge {
 			return storageidb.New(&storageidb.Options{Name: str(args, 0)}), nil
 		},
 		"VirtualFileStorage": func([]js.Value) (any, error) { return core.NewMemoryStorage(), nil },
-		"GPT3Tokenizer":      func([]js.Value) (any, error) { return tokenizertiktoken.New(), nil },
+		"GPT3Tokenizer":      func([]js.Value) (any, error) { return b.o200k, nil },
 		"TextSplitter":       b.newTextSplitter,
 		"OpenAIEmbeddings":   newOpenAIEmbeddings,
 		"BrowserWebFetcher":  newBrowserWebFetcher,

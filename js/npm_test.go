@@ -103,19 +103,22 @@ func TestNPMPackage(t *testing.T) {
 	out := filepath.Join(dir, "dist")
 	sh(esbuild, "page.ts", "--bundle", "--format=esm", "--target=es2022", "--log-level=error", "--outfile=dist/app.js")
 	// esbuild does not copy what new URL(…, import.meta.url) names: the
-	// package's README says to put folio.wasm beside the bundle.
-	wasm, err := os.ReadFile(filepath.Join(dir, "node_modules", "@foliovec", "folio", "folio.wasm"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(out, "folio.wasm"), wasm, 0o644); err != nil {
-		t.Fatal(err)
+	// package's README says to put folio.wasm and o200k_base.tiktoken.gz
+	// beside the bundle.
+	for _, name := range []string{"folio.wasm", "o200k_base.tiktoken.gz"} {
+		raw, err := os.ReadFile(filepath.Join(dir, "node_modules", "@foliovec", "folio", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, name), raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := os.WriteFile(filepath.Join(out, "index.html"), []byte(`<!doctype html><meta charset="utf-8"><script type="module" src="app.js"></script>`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if files, _ := filepath.Glob(filepath.Join(out, "*")); len(files) != 3 {
-		t.Errorf("dist holds %v; want app.js, folio.wasm and index.html (the in-page model runtime is not bundled)", files)
+	if files, _ := filepath.Glob(filepath.Join(out, "*")); len(files) != 4 {
+		t.Errorf("dist holds %v; want app.js, folio.wasm, o200k_base.tiktoken.gz and index.html (the in-page model runtime is not bundled)", files)
 	}
 	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
 	t.Cleanup(srv.Close)

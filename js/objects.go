@@ -9,7 +9,6 @@ import (
 
 	embedhosted "github.com/foliovec/folio/adapters/embed-hosted"
 	fetchbrowser "github.com/foliovec/folio/adapters/fetch-browser"
-	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/pathutil"
 )
@@ -127,7 +126,7 @@ func (b *bridge) newTextSplitter(args []js.Value) (any, error) {
 		cfg.Tokenizer = b.tokenizer(prop(v, "tokenizer"))
 	}
 	if cfg.Tokenizer == nil {
-		cfg.Tokenizer = tokenizertiktoken.New()
+		cfg.Tokenizer = b.o200k
 	}
 	return core.NewTextSplitter(cfg)
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -33,9 +34,13 @@ var (
 	buildErr  error
 )
 
+// rankFile is the tokenizer's ranks, which the package serves beside
+// folio.wasm.
+var rankFile = filepath.Join("..", "adapters", "tokenizer-tiktoken", "o200k_base.tiktoken.gz")
+
 // buildPackage builds folio.wasm once per test run and lays out the
 // package beside the test pages: folio.js, transformers.js, folio.d.ts,
-// wasm_exec.js, and onnxruntime-web's files when FOLIO_ORT_WEB names them.
+// wasm_exec.js, o200k_base.tiktoken.gz, and onnxruntime-web's files when FOLIO_ORT_WEB names them.
 func buildPackage(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -56,7 +61,10 @@ func buildPackage(t testing.TB) string {
 			buildErr = err
 			return
 		}
-		files := map[string]string{filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"): "wasm_exec.js"}
+		files := map[string]string{
+			filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"): "wasm_exec.js",
+			rankFile: "o200k_base.tiktoken.gz",
+		}
 		for _, glob := range []string{"package/*", "testdata/*"} {
 			matches, _ := filepath.Glob(glob)
 			for _, m := range matches {
@@ -168,4 +176,23 @@ func haveChromium() bool {
 		}
 	}
 	return false
+}
+
+// A server without the tokenizer's rank file still serves a page that
+// only indexes vectors; tokenizing there fails, naming the file.
+func TestPageWithoutTheRankFile(t *testing.T) {
+	s := newSite(t, map[string]http.Handler{"/o200k_base.tiktoken.gz": http.NotFoundHandler()})
+	var r struct {
+		Hits           []string
+		Encode, Upsert string
+	}
+	s.runPage(t, newBrowser(t), map[string]string{"test": "norank", "lib": "folio"}, &r)
+	if !slices.Equal(r.Hits, []string{"a", "b"}) {
+		t.Errorf("hits = %v, want [a b]", r.Hits)
+	}
+	for what, msg := range map[string]string{"GPT3Tokenizer.encode": r.Encode, "upsertDocument": r.Upsert} {
+		if !strings.Contains(msg, "o200k_base.tiktoken.gz") || !strings.Contains(msg, "HTTP 404") {
+			t.Errorf("%s without the rank file: %q, want an error naming the file and the 404", what, msg)
+		}
+	}
 }

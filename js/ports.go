@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"syscall/js"
 
 	"github.com/foliovec/folio/core"
@@ -58,18 +57,13 @@ func storageError(err error) error {
 		code = prop(e.value, "code").String()
 	}
 	switch {
-	case code == "ENOENT" || notFound.MatchString(e.message):
+	case code == "ENOENT" || hasPhrase(e.message, "not found", "no such file", "does not exist"):
 		return fmt.Errorf("%w: %w", err, fs.ErrNotExist)
-	case code == "EEXIST" || exists.MatchString(e.message):
+	case code == "EEXIST" || hasPhrase(e.message, "already exists"):
 		return fmt.Errorf("%w: %w", err, fs.ErrExist)
 	}
 	return err
 }
-
-var (
-	notFound = regexp.MustCompile(`(?i)\bnot found\b|\bno such file\b|\bdoes not exist\b`)
-	exists   = regexp.MustCompile(`(?i)\balready exists\b`)
-)
 
 // invoke calls obj[name](args...) and awaits its result when it is a
 // Promise (or any thenable). A synchronous throw or a rejection is an

@@ -3,14 +3,15 @@
 
 ## js: Folio's JavaScript package (Vectra's browser API as an ES module) in
 ## $(JS_DIST): folio.js, bridge.js, transformers.js, folio.d.ts, folio.wasm,
-## Go's wasm_exec.js and onnxruntime-web's two files. Serve the folder as it
+## the tokenizer's ranks (o200k_base.tiktoken.gz, which folio.wasm does not
+## carry), Go's wasm_exec.js and onnxruntime-web's two files. Serve the folder as it
 ## is; a page imports folio.js.
 JS_DIST := .cache/js
 .PHONY: js
 js: ort-web
 	@rm -rf $(JS_DIST) && mkdir -p $(JS_DIST)
 	cd js && GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o ../$(JS_DIST)/folio.wasm .
-	cp js/package/* "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(addprefix $(ORT_WEB_DIR)/,$(ORT_WEB_FILES)) $(JS_DIST)/
+	cp js/package/* adapters/tokenizer-tiktoken/o200k_base.tiktoken.gz "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(addprefix $(ORT_WEB_DIR)/,$(ORT_WEB_FILES)) $(JS_DIST)/
 	@ls -l $(JS_DIST)/folio.wasm | awk '{ printf "folio.wasm: %.1f MB, ", $$5 / 1e6 }'; gzip -9c $(JS_DIST)/folio.wasm | wc -c | awk '{ printf "%.1f MB gzipped\n", $$1 / 1e6 }'
 
 ## js-package: the npm package of Folio's JavaScript module, packed by npm
@@ -23,7 +24,7 @@ export FOLIO_JS_PACKAGE := $(CURDIR)/$(JS_PACKAGE)/foliovec-folio-$(FOLIO_VERSIO
 .PHONY: js-package
 js-package: js
 	@rm -rf $(JS_PACKAGE) && mkdir -p $(JS_PACKAGE)/package
-	cp $(addprefix $(JS_DIST)/,folio.js folio.d.ts bridge.js transformers.js wasm_exec.js folio.wasm) js/npm/README.md $(JS_PACKAGE)/package/
+	cp $(addprefix $(JS_DIST)/,folio.js folio.d.ts bridge.js transformers.js wasm_exec.js folio.wasm o200k_base.tiktoken.gz) js/npm/README.md $(JS_PACKAGE)/package/
 	sed -e 's/@VERSION@/$(FOLIO_VERSION)/' -e 's/@ORT_WEB_VERSION@/$(ORT_WEB_VERSION)/' js/npm/package.json.in > $(JS_PACKAGE)/package/package.json
 	cd $(JS_PACKAGE)/package && npm pack --silent --pack-destination .. >/dev/null
 	@ls -l $(FOLIO_JS_PACKAGE) | awk '{ printf "%s: %.1f MB\n", $$NF, $$5 / 1e6 }'

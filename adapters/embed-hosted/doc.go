@@ -1,7 +1,9 @@
 // Package embedhosted is an embeddings model served over HTTP: the hosted
 // embeddings API, its cloud-hosted form, or a compatible self-hosted server
 // (Vectra's OpenAIEmbeddings). It uses the
-// standard library's net/http only, and builds for js/wasm and wasip1/wasm.
+// standard library's net/http only, and builds for js/wasm and wasip1/wasm;
+// in js/wasm it sends its requests with the page's fetch directly, leaving
+// Go's HTTP client out of the page.
 //
 // [New] picks the variant from the [Options] that are set:
 //

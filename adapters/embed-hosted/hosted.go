@@ -65,6 +65,9 @@ func New(opts *Options) (*HostedEmbeddings, error) {
 		sleep:   sleep,
 		now:     time.Now,
 	}
+	if err := checkClient(o); err != nil {
+		return nil, fmt.Errorf("embedhosted: new: %w", err)
+	}
 	if h.client == nil {
 		h.client = &http.Client{}
 	}
@@ -145,7 +148,7 @@ func (h *HostedEmbeddings) send(ctx context.Context, body []byte, attempt, input
 	}
 	req.Header = h.header.Clone()
 	start := time.Now()
-	resp, err := h.client.Do(req)
+	resp, err := h.do(req)
 	if h.opts.LogRequests && h.opts.Logger != nil {
 		attrs := []slog.Attr{
 			slog.String("method", http.MethodPost),

@@ -82,7 +82,9 @@ type Options struct {
 	// means no retry.
 	RetryPolicy []time.Duration
 	// HTTPClient sends the requests; nil means a client with Go's default
-	// transport and no timeout (the context bounds each call).
+	// transport and no timeout (the context bounds each call). In js/wasm
+	// the requests go through the page's fetch and a set HTTPClient is an
+	// error (linking Go's client would add about 1 MB to a page).
 	HTTPClient *http.Client
 	// Headers are added to every request. Content-Type and User-Agent in
 	// Headers replace the defaults; the variant's credential header is

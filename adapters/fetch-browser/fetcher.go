@@ -4,13 +4,13 @@ package fetchbrowser
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
 	"syscall/js"
 
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/jsawait"
 )
 
 // DefaultMaxBodyBytes caps a response body unless Options.MaxBodyBytes
@@ -139,10 +139,11 @@ func (f *BrowserWebFetcher) get(ctx context.Context, uri string) (text, docType 
 	init.Set("credentials", f.opts.Credentials)
 	init.Set("signal", controller.Get("signal"))
 	var promise js.Value
-	if err := jsCall(func() { promise = js.Global().Call("fetch", abs, init) }); err != nil {
+	if err := jsawait.Call(func() { promise = js.Global().Call("fetch", abs, init) }); err != nil {
 		return "", "", fmt.Errorf("fetch %q: %w", uri, err)
 	}
-	resp, err := await(ctx, promise, controller)
+	abort := func() { controller.Call("abort") }
+	resp, err := jsawait.Await(ctx, promise, abort)
 	if err != nil {
 		return "", "", fmt.Errorf("fetch %q: %w", uri, err)
 	}
@@ -165,7 +166,7 @@ func (f *BrowserWebFetcher) get(ctx context.Context, uri string) (text, docType 
 			return "", "", fmt.Errorf("fetch %q: %w: %d bytes, the cap is %d", uri, ErrBodyTooLarge, n, f.opts.MaxBodyBytes)
 		}
 	}
-	buf, err := await(ctx, resp.Call("arrayBuffer"), controller)
+	buf, err := jsawait.Await(ctx, resp.Call("arrayBuffer"), abort)
 	if err != nil {
 		return "", "", fmt.Errorf("fetch %q: read body: %w", uri, err)
 	}
@@ -185,57 +186,8 @@ func (f *BrowserWebFetcher) get(ctx context.Context, uri string) (text, docType 
 func decode(buf js.Value, header string) string {
 	label := charset(header)
 	var dec js.Value
-	if err := jsCall(func() { dec = js.Global().Get("TextDecoder").New(label) }); err != nil {
+	if err := jsawait.Call(func() { dec = js.Global().Get("TextDecoder").New(label) }); err != nil {
 		dec = js.Global().Get("TextDecoder").New("utf-8")
 	}
 	return dec.Call("decode", buf).String()
-}
-
-// await waits for promise to settle and returns its value. A rejection is
-// an error; when ctx ends first, controller aborts the request and ctx's
-// error is returned.
-func await(ctx context.Context, promise, controller js.Value) (js.Value, error) {
-	type result struct {
-		v   js.Value
-		err error
-	}
-	ch := make(chan result, 1)
-	onOK := js.FuncOf(func(_ js.Value, args []js.Value) any { ch <- result{v: args[0]}; return nil })
-	onErr := js.FuncOf(func(_ js.Value, args []js.Value) any { ch <- result{err: jsError(args[0])}; return nil })
-	defer onOK.Release()
-	defer onErr.Release()
-	promise.Call("then", onOK, onErr)
-	select {
-	case r := <-ch:
-		return r.v, r.err
-	case <-ctx.Done():
-		controller.Call("abort")
-		<-ch // the abort rejects the promise at once; the funcs are released after
-		return js.Value{}, ctx.Err()
-	}
-}
-
-// jsCall runs f, returning a JavaScript exception it throws as an error.
-func jsCall(f func()) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			jsErr, ok := r.(js.Error)
-			if !ok {
-				panic(r)
-			}
-			err = jsError(jsErr.Value)
-		}
-	}()
-	f()
-	return nil
-}
-
-// jsError turns a thrown or rejected JavaScript value into an error.
-func jsError(v js.Value) error {
-	if v.Type() == js.TypeObject {
-		if m := v.Get("message"); m.Type() == js.TypeString {
-			return errors.New(m.String())
-		}
-	}
-	return errors.New(js.Global().Get("String").Invoke(v).String())
 }

@@ -2,10 +2,11 @@
 // byte-pair encoding (the GPT-4o family), the encoding Vectra 0.15 uses, so
 // documents split into the same chunks in both.
 //
-// The BPE ranks ship inside the binary (through
-// github.com/pkoukk/tiktoken-go-loader's embedded files): nothing is
-// downloaded or read from disk at run time, and TIKTOKEN_CACHE_DIR is never
-// consulted. A tokenizer parses its ranks once, on first use; share one
+// The BPE ranks ship inside the binary (OpenAI's o200k_base.tiktoken,
+// gzipped): nothing is downloaded or read from disk at run time, and
+// TIKTOKEN_CACHE_DIR is never consulted. [NewFromRankFile] takes the same
+// file from the program instead, leaving the 1.7 MB out of a binary that
+// never calls [New] (Folio's browser package does this). A tokenizer parses its ranks once, on first use; share one
 // *DefaultTokenizer rather than making one per call, since each holds its own
 // copy of the ranks (tens of megabytes).
 //
@@ -28,5 +29,8 @@
 //
 // Encode and Decode return no errors. Decode skips ids that are not in the
 // vocabulary. Loading the embedded ranks cannot fail in a correctly built
-// binary; if it does, the first Encode or Decode panics with the cause.
+// binary; if it does, the first Encode or Decode panics with the cause. A
+// rank file given to NewFromRankFile that cannot be read or is not
+// o200k_base's (ErrRankFile) is returned by EncodeContext, and makes Encode
+// and Decode panic.
 package tokenizertiktoken

@@ -1,12 +1,15 @@
 package tokenizertiktoken
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -23,35 +26,51 @@ const o200kRanksFile = "o200k_base.tiktoken"
 //go:embed o200k_base.tiktoken.gz
 var o200kRanksGz []byte
 
-// loadRanks reads the embedded rank file: one "<base64 token> <rank>" per
-// line.
-func loadRanks() (map[string]int, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(o200kRanksGz))
-	if err != nil {
-		return nil, err
+// o200kSHA256 is the SHA-256 of OpenAI's o200k_base.tiktoken, which a
+// rank file given to NewFromRankFile must match.
+const o200kSHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
+
+// ErrRankFile is the error of a rank file given to NewFromRankFile that is
+// not OpenAI's o200k_base.tiktoken, gzipped or not.
+var ErrRankFile = errors.New("not the o200k_base rank file")
+
+// parseRanks reads a rank file, gzipped or not: one "<base64 token>
+// <rank>" per line. check verifies its SHA-256 first.
+func parseRanks(raw []byte, check bool) (map[string]int, error) {
+	if len(raw) >= 2 && raw[0] == 0x1f && raw[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrRankFile, err)
+		}
+		if raw, err = io.ReadAll(io.LimitReader(zr, 16<<20)); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrRankFile, err)
+		}
+	}
+	if check {
+		if sum := sha256.Sum256(raw); hex.EncodeToString(sum[:]) != o200kSHA256 {
+			return nil, fmt.Errorf("%w: sha256 %x", ErrRankFile, sum[:4])
+		}
 	}
 	ranks := make(map[string]int, 200_000)
-	sc := bufio.NewScanner(zr)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" {
+	for n, line := range bytes.Split(raw, []byte("\n")) {
+		if len(line) == 0 {
 			continue
 		}
-		tok, rank, ok := strings.Cut(line, " ")
+		tok, rank, ok := bytes.Cut(line, []byte(" "))
 		if !ok {
-			return nil, fmt.Errorf("line %d: no rank", len(ranks)+1)
+			return nil, fmt.Errorf("line %d: no rank", n+1)
 		}
-		token, err := base64.StdEncoding.DecodeString(tok)
+		token, err := base64.StdEncoding.DecodeString(string(tok))
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", len(ranks)+1, err)
+			return nil, fmt.Errorf("line %d: %w", n+1, err)
 		}
-		r, err := strconv.Atoi(rank)
+		r, err := strconv.Atoi(string(rank))
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", len(ranks)+1, err)
+			return nil, fmt.Errorf("line %d: %w", n+1, err)
 		}
 		ranks[string(token)] = r
 	}
-	return ranks, sc.Err()
+	return ranks, nil
 }
 
 // jsSpace is the whitespace of JavaScript's \s, which Vectra's tokenizer
@@ -76,15 +95,15 @@ const o200kPattern = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\
 // text with U+FEFF gets Vectra's token ids, not OpenAI's.
 const bom = "\xef\xbb\xbf"
 
-// loadO200k builds the o200k_base encoder from the ranks embedded in the
-// binary. It never touches the network or the disk: it does not go through
-// tiktoken.GetEncoding, whose default loader downloads and caches the ranks,
-// nor through tiktoken.SetBpeLoader, which would change that package's
-// global state for every other user.
-func loadO200k() (*tiktoken.Tiktoken, error) {
-	ranks, err := loadRanks()
+// buildO200k builds the o200k_base encoder from a rank file (see
+// parseRanks). It never touches the network or the disk: it does not go
+// through tiktoken.GetEncoding, whose default loader downloads and caches
+// the ranks, nor through tiktoken.SetBpeLoader, which would change that
+// package's global state for every other user.
+func buildO200k(raw []byte, check bool) (*tiktoken.Tiktoken, error) {
+	ranks, err := parseRanks(raw, check)
 	if err != nil {
-		return nil, fmt.Errorf("tokenizertiktoken: load embedded %s: %w", o200kRanksFile, err)
+		return nil, fmt.Errorf("tokenizertiktoken: load %s: %w", o200kRanksFile, err)
 	}
 	for token := range ranks {
 		if strings.HasPrefix(token, bom) {

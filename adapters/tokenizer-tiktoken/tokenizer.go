@@ -2,6 +2,7 @@ package tokenizertiktoken
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	tiktoken "github.com/pkoukk/tiktoken-go"
@@ -19,13 +20,35 @@ var _ core.ContextTokenizer = (*DefaultTokenizer)(nil)
 // New returns an o200k_base tokenizer. It is cheap: the embedded ranks are
 // parsed on the first Encode or Decode, once.
 func New() *DefaultTokenizer {
-	return &DefaultTokenizer{encoding: sync.OnceValues(loadO200k)}
+	return &DefaultTokenizer{encoding: sync.OnceValues(func() (*tiktoken.Tiktoken, error) {
+		return buildO200k(o200kRanksGz, false)
+	})}
+}
+
+// NewFromRankFile returns an o200k_base tokenizer whose ranks come from
+// load instead of the binary: OpenAI's o200k_base.tiktoken, gzipped or
+// not, the file New embeds. A program that never calls New leaves the
+// embedded ranks (1.7 MB) out of its binary; Folio's browser package
+// serves the file beside its .wasm this way.
+//
+// load is called once, on the first Encode, EncodeContext or Decode. A
+// load error, or a file whose SHA-256 is not o200k_base's (ErrRankFile),
+// is returned by EncodeContext; Encode and Decode, which have no error to
+// return, panic with it.
+func NewFromRankFile(load func() ([]byte, error)) *DefaultTokenizer {
+	return &DefaultTokenizer{encoding: sync.OnceValues(func() (*tiktoken.Tiktoken, error) {
+		raw, err := load()
+		if err != nil {
+			return nil, fmt.Errorf("tokenizertiktoken: load %s: %w", o200kRanksFile, err)
+		}
+		return buildO200k(raw, true)
+	})}
 }
 
 func (t *DefaultTokenizer) load() *tiktoken.Tiktoken {
 	enc, err := t.encoding()
 	if err != nil {
-		panic(err) // the ranks are embedded: only a broken build gets here
+		panic(err) // New's ranks are embedded: only a broken build, or NewFromRankFile's load, gets here
 	}
 	return enc
 }
@@ -54,7 +77,15 @@ func (t *DefaultTokenizer) encode(ctx context.Context, text string, blocks bool)
 	if text == "" {
 		return []int{}, nil
 	}
-	enc := t.load()
+	var enc *tiktoken.Tiktoken
+	if blocks {
+		var err error
+		if enc, err = t.encoding(); err != nil {
+			return nil, err
+		}
+	} else {
+		enc = t.load()
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -19,7 +19,8 @@ import (
 
 // buildPage lays the example out in a fresh folder as make browser-demo
 // does: Folio's JavaScript package (folio.wasm built from ../../js, its
-// ES modules, Go's wasm_exec.js) and the page's files.
+// ES modules, Go's wasm_exec.js, the tokenizer's ranks) and the page's
+// files.
 func buildPage(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -36,7 +37,8 @@ func buildPage(t *testing.T) string {
 	files := map[string]string{
 		"index.html": "index.html",
 		"app.js":     "app.js",
-		filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"): "wasm_exec.js",
+		filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"):       "wasm_exec.js",
+		filepath.Join("..", "..", "adapters", "tokenizer-tiktoken", "o200k_base.tiktoken.gz"): "o200k_base.tiktoken.gz",
 	}
 	for _, name := range []string{"folio.js", "bridge.js", "transformers.js"} {
 		files[filepath.Join("..", "..", "js", "package", name)] = name

@@ -1,10 +1,18 @@
 // The bridge to folio.wasm, which folio.js and transformers.js share:
-// loading this module loads folio.wasm from beside it (top-level await).
+// loading this module loads folio.wasm from beside it (top-level await),
+// and o200k_base.tiktoken.gz, the tokenizer's ranks, which folio.wasm
+// does not carry, while the wasm compiles.
 import "./wasm_exec.js";
 
 const wasmURL = new URL("./folio.wasm", import.meta.url);
+const ranksURL = new URL("./o200k_base.tiktoken.gz", import.meta.url);
 
 async function start() {
+  const ranks = fetch(ranksURL).then((r) => {
+    if (!r.ok) throw new Error(`${ranksURL}: HTTP ${r.status}`);
+    return r.arrayBuffer();
+  });
+  ranks.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
   const go = new globalThis.Go();
   const response = fetch(wasmURL);
   let instance;
@@ -16,8 +24,16 @@ async function start() {
     ({ instance } = await WebAssembly.instantiate(bytes, go.importObject));
   }
   go.run(instance);
-  if (!globalThis.__folio) throw new Error("folio: folio.wasm did not start");
-  return globalThis.__folio;
+  const api = globalThis.__folio;
+  if (!api) throw new Error("folio: folio.wasm did not start");
+  // A page that never tokenizes works without the file: the tokenizer's
+  // first use reports why it is missing.
+  try {
+    api.setRanks(new Uint8Array(await ranks));
+  } catch (e) {
+    api.setRanks(null, String(e?.message ?? e));
+  }
+  return api;
 }
 
 export const bridge = await start();
