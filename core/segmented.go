@@ -268,7 +268,8 @@ func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 	rows := liveRows(s, p.nextSerial, s.len())
 	for {
 		// The newest segments no larger than the new one's size class:
-		// with it, mergeFanIn of them become one.
+		// with it, mergeFanIn of them become one, unless that writes more
+		// than mergeInCommitRows (CompactIfDue's work).
 		class := sizeClass(rows)
 		j, merged, end := k, 0, from
 		for j > 0 {
@@ -279,7 +280,7 @@ func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 			}
 			j, merged, end = j-1, merged+live, lo
 		}
-		if k-j+1 < mergeFanIn {
+		if k-j+1 < mergeFanIn || rows+merged > mergeInCommitRows {
 			break
 		}
 		k, rows, from = j, rows+merged, end
@@ -344,6 +345,69 @@ func (ix *LocalIndex) writeAllSegmented(ctx context.Context, s *snapshot) error 
 // commits in eight leave every segment a reader has in place (so that it
 // reads only the new one).
 const mergeFanIn = 8
+
+// mergeInCommitRows is the most rows a commit writes by merging segments:
+// 32,768 (48 MiB of 384-dimensional vectors), so that no single write
+// waits on a large merge. Larger merges are left to CompactIfDue, which
+// a server runs in the background.
+const mergeInCommitRows = 1 << 15
+
+// Compaction is due (CompactIfDue) when the segments hold more
+// tombstoned rows than a quarter of their rows, and at least
+// compactMinTombstones of them, or when there are more than
+// compactMaxSegments segments (the large ones commits no longer merge).
+const (
+	compactMinTombstones = 4096
+	compactMaxSegments   = 48
+)
+
+// compactionDue reports whether the layout l warrants a compaction.
+func compactionDue(l *LayoutStats, rows int) bool {
+	if l == nil || l.Layout != LayoutSegmented {
+		return false
+	}
+	return l.Tombstones >= max(compactMinTombstones, rows/4) || l.Segments > compactMaxSegments
+}
+
+// CompactIfDue runs Compact when the segmented layout has gathered enough
+// rows of deleted or replaced items (a quarter of its rows, and at least
+// 4,096) or more than 48 segments, and otherwise returns at once with an
+// empty report: a cheap check, meant to be called in the background, on
+// a timer or after writes, as the index manager and so folio serve do.
+// It never blocks queries, and writers only while Compact swaps the
+// manifest.
+func (ix *LocalIndex) CompactIfDue(ctx context.Context) (CompactReport, error) {
+	if err := ctx.Err(); err != nil {
+		return CompactReport{}, err
+	}
+	l, s := ix.layout.Load(), ix.cur.Load()
+	var rows int
+	switch {
+	case l != nil && s != nil:
+		rows = s.count() + l.Tombstones
+	case l != nil:
+		return CompactReport{}, nil // a file layout being read
+	default:
+		// Not loaded yet: the manifest tells, without loading the index,
+		// from the tombstones its segments carry.
+		m, err := ix.readManifest(ctx)
+		if errors.Is(err, fs.ErrNotExist) {
+			return CompactReport{}, nil // not segmented, or not created
+		}
+		if err != nil {
+			return CompactReport{}, WrapOp(ctx, "compact", ix.folder, err)
+		}
+		l = &LayoutStats{Layout: LayoutSegmented, Segments: len(m.Segments)}
+		for _, e := range m.Segments {
+			l.Tombstones += e.Tombstones
+		}
+		rows = m.rows()
+	}
+	if !compactionDue(l, rows) {
+		return CompactReport{}, nil
+	}
+	return ix.Compact(ctx)
+}
 
 // sizeClass is ⌊log₈ rows⌋ (0 for 0).
 func sizeClass(rows int) int {

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -464,96 +463,6 @@ func TestFirstReadUnderTheFolderLock(t *testing.T) {
 		}
 		cancel()
 	}
-}
-
-// TestCompactRacesWritesAndQueries compacts a segmented index over and
-// over while a writer changes it and readers query it: no write is lost,
-// no query fails, and the files hold what the writer wrote.
-func TestCompactRacesWritesAndQueries(t *testing.T) {
-	ctx := context.Background()
-	st := NewMemoryStorage()
-	opts := IndexOptions{Storage: st, Codec: jsonTestCodec{}, RetainDropped: -1}
-	ix, err := NewLocalIndex(idxTestFolder, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ix.CreateIndex(ctx, CreateIndexConfig{Layout: LayoutSegmented}); err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(3, 3))
-	want := map[string][]float32{}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	var compactions atomic.Int64
-	wg.Go(func() {
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			rep, err := ix.Compact(ctx)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			if rep.Segments > 0 {
-				compactions.Add(1)
-			}
-		}
-	})
-	for r := range 2 {
-		wg.Go(func() {
-			q := rand.New(rand.NewPCG(uint64(r), 9))
-			for {
-				select {
-				case <-done:
-					return
-				default:
-				}
-				if _, err := ix.QueryItems(ctx, randomVector(q, 4), "", 3, nil, false); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		})
-	}
-	for i := range 400 {
-		id := fmt.Sprint("k", rng.IntN(60))
-		if i%4 == 3 {
-			if err := ix.DeleteItem(ctx, id); err != nil {
-				t.Fatal(err)
-			}
-			delete(want, id)
-			continue
-		}
-		v := randomVector(rng, 4)
-		if _, err := ix.UpsertItem(ctx, IndexItem{ID: id, Vector: v}); err != nil {
-			t.Fatal(err)
-		}
-		want[id] = v
-	}
-	close(done)
-	wg.Wait()
-	fresh, err := NewLocalIndex(idxTestFolder, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	items, err := fresh.ListItems(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string][]float32{}
-	for _, it := range items {
-		got[it.ID] = it.Vector
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("the files hold %d items, the writer left %d", len(got), len(want))
-	}
-	if compactions.Load() == 0 {
-		t.Fatal("no compaction ran during the writes")
-	}
-	t.Logf("%d compactions during 400 writes", compactions.Load())
 }
 
 // TestConvertLayoutResumes interrupts conversions both ways at every write

@@ -37,6 +37,7 @@ type serveOptions struct {
 	model                                                       modelFlags
 	ix                                                          indexFlags
 	maxQuery                                                    byteSize
+	compactInterval                                             time.Duration
 }
 
 func (a *app) serveCommand() *cobra.Command {
@@ -69,6 +70,7 @@ func (o *serveOptions) register(cmd *cobra.Command) {
 	o.model.register(cmd)
 	o.ix.register(cmd)
 	f.BoolVar(&o.vectraChunking, "vectra-chunking", false, vectraChunkingHelp)
+	f.DurationVar(&o.compactInterval, "compact-interval", 0, "how often each segmented index served is compacted in the background when enough of its rows are deleted or replaced, or its segments many (0: 30s; negative: never)")
 }
 
 func (o *serveOptions) checkArgs(args []string) error {
@@ -147,10 +149,11 @@ func (a *app) serverOptions(ctx context.Context, o *serveOptions, args []string)
 		Port: o.port, Address: o.address, TLSCertFile: o.tlsCert, TLSKeyFile: o.tlsKey,
 		MaxQueryBytes: int(o.maxQuery),
 		Config: manager.Config{
-			Formats:        map[string]core.IndexCodec{folio.FormatJSON: codecjson.New(), folio.FormatProtobuf: codecpb.New()},
-			Tokenizer:      tokenizertiktoken.New(),
-			IndexOptions:   o.ix.with(storage, nil), // every index served gets the flags' options
-			VectraChunking: o.vectraChunking,
+			Formats:         map[string]core.IndexCodec{folio.FormatJSON: codecjson.New(), folio.FormatProtobuf: codecpb.New()},
+			Tokenizer:       tokenizertiktoken.New(),
+			IndexOptions:    o.ix.with(storage, nil), // every index served gets the flags' options
+			VectraChunking:  o.vectraChunking,
+			CompactInterval: o.compactInterval,
 		},
 	}
 	if o.maxQuery == 0 {

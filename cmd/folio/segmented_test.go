@@ -1,10 +1,18 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	storagefs "github.com/foliovec/folio/adapters/storage-fs"
+	"github.com/foliovec/folio/core"
 )
 
 // TestSegmentedFormat drives the segmented layout through the commands: a
@@ -53,5 +61,66 @@ func TestSegmentedFormat(t *testing.T) {
 	q = decode[queryOutput](t, must(t, dir, 0, "query", "ix", "sourdough wild yeast", "--json", "--dc", "1"))
 	if len(q.Results) != 1 || !strings.HasSuffix(q.Results[0].URI, "bread.md") {
 		t.Fatalf("query after migrating back: %+v", q)
+	}
+}
+
+// folio serve compacts a segmented index it serves in the background once
+// enough of its rows are deleted (--compact-interval).
+func TestServeCompactsInTheBackground(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := storagefs.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := core.IndexOptions{Storage: st, Codec: codecpb.New()}
+	ix, err := core.NewLocalIndex(filepath.Join(dir, "ix"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.CreateIndex(ctx, core.CreateIndexConfig{Layout: core.LayoutSegmented}); err != nil {
+		t.Fatal(err)
+	}
+	items := make([]core.IndexItem, 12000)
+	for i := range items {
+		items[i] = core.IndexItem{ID: fmt.Sprint("i", i), Vector: []float32{float32(i), 1}}
+	}
+	if _, err := ix.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.BeginUpdate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4500 {
+		if err := ix.DeleteItem(ctx, fmt.Sprint("i", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ix.EndUpdate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pid := filepath.Join(dir, "serve.pid")
+	must(t, dir, 0, "serve", "ix", "--port", fmt.Sprint(freePort(t)), "--daemon", "--pid-file", pid, "--compact-interval", "20ms")
+	t.Cleanup(func() { _ = exec.Command(folioBin, "stop", "--pid-file", pid).Run() })
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		fresh, err := core.NewLocalIndex(filepath.Join(dir, "ix"), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stats, err := fresh.GetIndexStats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stats.Storage.Tombstones == 0 {
+			if stats.Items != 7500 || stats.Storage.Segments != 1 {
+				t.Fatalf("after the compaction: %+v", stats)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("folio serve did not compact: %+v", stats.Storage)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -28,6 +28,10 @@ import (
 // for index folders added or removed by others, as Vectra's server does.
 const DefaultScanInterval = 3 * time.Second
 
+// DefaultCompactInterval is how often a Manager asks each index it serves
+// whether a compaction is due (core.LocalIndex.CompactIfDue).
+const DefaultCompactInterval = 30 * time.Second
+
 // The index formats an Manager knows by name, as Vectra's server names
 // them (IndexInfo.format).
 const (
@@ -83,6 +87,12 @@ type Config struct {
 	// DefaultScanInterval, and a negative value turns the periodic rescan
 	// off (Rescan still works).
 	ScanInterval time.Duration
+	// CompactInterval is how often each index served is compacted when
+	// that is due (core.LocalIndex.CompactIfDue: segmented indexes with
+	// many deleted or replaced rows, or many segments), in the background,
+	// in single mode too; 0 means DefaultCompactInterval, and a negative
+	// value turns it off.
+	CompactInterval time.Duration
 	// VectraChunking splits the documents of every document index served
 	// into exactly the chunks Vectra 0.15 makes (see
 	// TextSplitterConfig.VectraChunking); by default chunks fill their
@@ -137,6 +147,7 @@ type CreateConfig struct {
 type Manager struct {
 	cfg      Config
 	interval time.Duration
+	compact  time.Duration
 	log      *slog.Logger
 
 	// changeMu serialises the calls that change which indexes are loaded
@@ -183,7 +194,11 @@ func New(cfg Config) (*Manager, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Manager{cfg: cfg, interval: interval, log: log, indexes: map[string]*Index{}, stop: make(chan struct{})}, nil
+	compact := cfg.CompactInterval
+	if compact == 0 {
+		compact = DefaultCompactInterval
+	}
+	return &Manager{cfg: cfg, interval: interval, compact: compact, log: log, indexes: map[string]*Index{}, stop: make(chan struct{})}, nil
 }
 
 // IsSingleMode reports whether the manager serves one index (IndexPath).
@@ -206,6 +221,7 @@ func (m *Manager) Initialize(ctx context.Context) error {
 			return core.WrapOp(ctx, "initialize index manager: open", m.cfg.IndexPath, err)
 		}
 		m.add(mi)
+		m.startCompacting()
 		return nil
 	}
 	if m.cfg.RootDir == "" {
@@ -217,13 +233,22 @@ func (m *Manager) Initialize(ctx context.Context) error {
 	if m.interval > 0 {
 		m.scanning.Go(m.rescanEvery)
 	}
+	m.startCompacting()
 	return nil
 }
 
-// rescanEvery rescans the root folder until Shutdown; a failed scan is
-// logged and the next one tried, as Vectra ignores scan errors.
-func (m *Manager) rescanEvery() {
-	t := time.NewTicker(m.interval)
+// startCompacting starts the background compaction (CompactInterval)
+// until Shutdown.
+func (m *Manager) startCompacting() {
+	if m.compact > 0 {
+		m.scanning.Go(func() { m.every(m.compact, m.compactDue) })
+	}
+}
+
+// every runs f every interval until Shutdown, with a context that ends
+// at Shutdown.
+func (m *Manager) every(interval time.Duration, f func(ctx context.Context)) {
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -236,11 +261,35 @@ func (m *Manager) rescanEvery() {
 		case <-m.stop:
 			return
 		case <-t.C:
-			if err := m.Rescan(ctx); err != nil && ctx.Err() == nil {
-				m.log.Warn("manager: rescan failed", "root", m.cfg.RootDir, "err", err)
-			}
+			f(ctx)
 		}
 	}
+}
+
+// compactDue compacts each index served whose compaction is due; a
+// failure is logged and tried again at the next tick.
+func (m *Manager) compactDue(ctx context.Context) {
+	for _, mi := range m.ListIndexes() {
+		rep, err := mi.Index.CompactIfDue(ctx)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			m.log.Warn("manager: compaction failed", "index", mi.Name, "err", err)
+		case rep.Segments > 0:
+			m.log.Info("manager: compacted", "index", mi.Name, "segments", rep.Segments, "tombstones", rep.Tombstones)
+		}
+	}
+}
+
+// rescanEvery rescans the root folder until Shutdown; a failed scan is
+// logged and the next one tried, as Vectra ignores scan errors.
+func (m *Manager) rescanEvery() {
+	m.every(m.interval, func(ctx context.Context) {
+		if err := m.Rescan(ctx); err != nil && ctx.Err() == nil {
+			m.log.Warn("manager: rescan failed", "root", m.cfg.RootDir, "err", err)
+		}
+	})
 }
 
 // Rescan looks at the root folder once: index folders not loaded yet are
@@ -541,7 +590,8 @@ func (m *Manager) ListIndexes() []*Index {
 	return out
 }
 
-// Shutdown stops the periodic rescan, waits for a scan in progress and
+// Shutdown stops the periodic rescan and compaction, waits for a scan or
+// compaction in progress and
 // stops serving every index. It may be called more than once.
 func (m *Manager) Shutdown() {
 	m.stopOnce.Do(func() { close(m.stop) })

@@ -356,3 +356,50 @@ func TestEndedContextIsReturnedUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// The manager compacts, in the background, a segmented index it serves
+// once its compaction is due, and stops at Shutdown.
+func TestIndexManagerCompactsInTheBackground(t *testing.T) {
+	ctx := t.Context()
+	m := newTestManager(t, core.NewMemoryStorage(), func(c *Config) { c.CompactInterval = 5 * time.Millisecond })
+	mi, err := m.CreateIndex(ctx, "seg", CreateConfig{Format: FormatSegmented})
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := make([]core.IndexItem, 12000)
+	for i := range items {
+		items[i] = core.IndexItem{ID: fmt.Sprint("i", i), Vector: []float32{float32(i), 1}}
+	}
+	if _, err := mi.Index.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	if err := mi.Index.BeginUpdate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4500 {
+		if err := mi.Index.DeleteItem(ctx, fmt.Sprint("i", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := mi.Index.EndUpdate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st, err := mi.Index.GetIndexStats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Storage.Tombstones == 0 {
+			if st.Items != 7500 || st.Storage.Segments != 1 {
+				t.Fatalf("after the compaction: %+v", st)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no background compaction: %+v", st.Storage)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	m.Shutdown()
+}

@@ -1,0 +1,198 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// TestCompactRacesWritesAndQueries compacts a segmented index over and
+// over while a writer changes it and readers query it: no write is lost,
+// no query fails, and the files hold what the writer wrote.
+func TestCompactRacesWritesAndQueries(t *testing.T) {
+	ctx := context.Background()
+	st := NewMemoryStorage()
+	opts := IndexOptions{Storage: st, Codec: jsonTestCodec{}, RetainDropped: -1}
+	ix, err := NewLocalIndex(idxTestFolder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.CreateIndex(ctx, CreateIndexConfig{Layout: LayoutSegmented}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	want := map[string][]float32{}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var compactions atomic.Int64
+	wg.Go(func() {
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			rep, err := ix.Compact(ctx)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if rep.Segments > 0 {
+				compactions.Add(1)
+			}
+		}
+	})
+	for r := range 2 {
+		wg.Go(func() {
+			q := rand.New(rand.NewPCG(uint64(r), 9))
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if _, err := ix.QueryItems(ctx, randomVector(q, 4), "", 3, nil, false); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	for i := range 400 {
+		id := fmt.Sprint("k", rng.IntN(60))
+		if i%4 == 3 {
+			if err := ix.DeleteItem(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+			delete(want, id)
+			continue
+		}
+		v := randomVector(rng, 4)
+		if _, err := ix.UpsertItem(ctx, IndexItem{ID: id, Vector: v}); err != nil {
+			t.Fatal(err)
+		}
+		want[id] = v
+	}
+	close(done)
+	wg.Wait()
+	fresh, err := NewLocalIndex(idxTestFolder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := fresh.ListItems(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]float32{}
+	for _, it := range items {
+		got[it.ID] = it.Vector
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the files hold %d items, the writer left %d", len(got), len(want))
+	}
+	if compactions.Load() == 0 {
+		t.Fatal("no compaction ran during the writes")
+	}
+	t.Logf("%d compactions during 400 writes", compactions.Load())
+}
+
+// CompactIfDue leaves an index alone until its segments hold 4,096
+// tombstoned rows and a quarter of their rows, then compacts it: the
+// items are the same and the tombstones gone.
+func TestCompactIfDue(t *testing.T) {
+	ctx := context.Background()
+	ix, st := newCreatedIndex(t, CreateIndexConfig{Layout: LayoutSegmented})
+	rng := rand.New(rand.NewPCG(5, 5))
+	items := make([]IndexItem, 12000)
+	for i := range items {
+		items[i] = IndexItem{ID: fmt.Sprint("i", i), Vector: randomVector(rng, 4)}
+	}
+	if _, err := ix.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	deleteRange := func(lo, hi int) {
+		t.Helper()
+		if err := ix.BeginUpdate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for i := lo; i < hi; i++ {
+			if err := ix.DeleteItem(ctx, fmt.Sprint("i", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := ix.EndUpdate(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deleteRange(0, 3000) // 3,000 tombstones: a quarter of the rows, fewer than 4,096
+	if rep, err := ix.CompactIfDue(ctx); err != nil || rep.Segments != 0 {
+		t.Fatalf("CompactIfDue with 3,000 tombstones = %+v, %v; want nothing done", rep, err)
+	}
+	deleteRange(3000, 4500)
+	before := queryIDs(t, ix, items[7000].Vector, 20)
+	// An index not loaded yet decides from its manifest.
+	rep, err := reopen(t, st).CompactIfDue(ctx)
+	if err != nil || rep.Segments != 3 || rep.Tombstones != 4500 {
+		t.Fatalf("CompactIfDue with 4,500 tombstones = %+v, %v; want 3 segments, 4,500 tombstones", rep, err)
+	}
+	after := reopen(t, st)
+	stats, err := after.GetIndexStats(ctx)
+	if err != nil || stats.Items != 7500 || stats.Storage.Segments != 1 || stats.Storage.Tombstones != 0 {
+		t.Fatalf("after: %+v, %v", stats, err)
+	}
+	if got := queryIDs(t, after, items[7000].Vector, 20); !reflect.DeepEqual(got, before) {
+		t.Fatalf("query after compaction %v, before %v", got, before)
+	}
+	if rep, err := after.CompactIfDue(ctx); err != nil || rep.Segments != 0 {
+		t.Fatalf("CompactIfDue again = %+v, %v; want nothing done", rep, err)
+	}
+}
+
+// A commit merges segments only while that writes at most
+// mergeInCommitRows rows: eight segments of 4,100 rows stay eight.
+func TestCommitsLeaveLargeMergesToCompaction(t *testing.T) {
+	ctx := context.Background()
+	ix, _ := newCreatedIndex(t, CreateIndexConfig{Layout: LayoutSegmented})
+	rng := rand.New(rand.NewPCG(6, 6))
+	const per = 4100 // class 4: eight of them are 32,800 rows
+	for b := range mergeFanIn {
+		items := make([]IndexItem, per)
+		for i := range items {
+			items[i] = IndexItem{ID: fmt.Sprint(b, "-", i), Vector: randomVector(rng, 2)}
+		}
+		if _, err := ix.BatchInsertItems(ctx, items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stats, err := ix.GetIndexStats(ctx)
+	if err != nil || stats.Items != mergeFanIn*per || stats.Storage.Segments != mergeFanIn {
+		t.Fatalf("after %d batches of %d: %+v, %v; want %d segments", mergeFanIn, per, stats, err, mergeFanIn)
+	}
+	// Small segments still merge among themselves.
+	for i := range mergeFanIn {
+		if _, err := ix.UpsertItem(ctx, IndexItem{ID: fmt.Sprint("s", i), Vector: randomVector(rng, 2)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if stats, _ = ix.GetIndexStats(ctx); stats.Storage.Segments != mergeFanIn+1 {
+		t.Fatalf("after %d single upserts: %d segments, want %d", mergeFanIn, stats.Storage.Segments, mergeFanIn+1)
+	}
+}
+
+// queryIDs is the ids of the top k items for v, best first.
+func queryIDs(t *testing.T, ix *LocalIndex, v []float32, k int) []string {
+	t.Helper()
+	res, err := ix.QueryItems(context.Background(), v, "", k, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, len(res))
+	for i, r := range res {
+		ids[i] = r.Item.ID
+	}
+	return ids
+}
