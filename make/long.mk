@@ -30,9 +30,17 @@ vectra-client-test: python-grpc-tools $(VECTRA_NPM_PKG)
 
 ## several-servers-test: the several-servers test at length: three folio
 ## serve processes over one S3-protocol bucket, a writer adding 60 documents
-## one commit each, clients spread over the servers, one server killed.
-several-servers-test:
-	cd cmd/folio && FOLIO_SEVERAL_SERVERS_ROUNDS=60 $(GO) test -count=1 -run '^TestSeveralServersOverABucket$$' -v . | grep -E '^(---|ok|FAIL)|commits seen|servers_test'
+## one commit each, clients spread over the servers, one server killed; on
+## the in-process fake, then on a real S3 server, SeaweedFS.
+several-servers-test: $(WEED)
+	scripts/several-servers-test.sh $(CURDIR)/$(WEED)
+
+## SeaweedFS's weed command (an S3-compatible server, Apache-2.0), built
+## from its Go module (about 4 minutes and 165 MB, once).
+SEAWEEDFS_VERSION := v0.0.0-20261109003541-7506e5f91cd6
+WEED := .cache/seaweedfs-$(SEAWEEDFS_VERSION)/weed
+$(WEED):
+	scripts/build-seaweedfs.sh $(SEAWEEDFS_VERSION) $@
 
 ## server-bench: the server figures of docs/benchmarks.md in one run: folio
 ## serve and Vectra 0.15's own server under folio-load (cmd/folio/loadgen),

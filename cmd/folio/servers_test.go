@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,10 +51,55 @@ func TestSeveralServersOverABucket(t *testing.T) {
 	}
 }
 
+// severalServersBucket is the bucket URL the servers share: on the
+// S3-compatible server FOLIO_S3_ENDPOINT names (make several-servers-test
+// runs SeaweedFS there, with a bucket "folio"), under a prefix of the
+// test's own; else on the in-process fake.
+func severalServersBucket(t *testing.T, format string) string {
+	endpoint := os.Getenv("FOLIO_S3_ENDPOINT")
+	if endpoint == "" {
+		return s3test.NewServer(t, "folio").BucketURL("folio", "prefix=indexes/")
+	}
+	createBucket(t, endpoint, "folio")
+	// The server checks no credentials; the client signs with these.
+	for k, v := range map[string]string{"AWS_ACCESS_KEY_ID": "folio", "AWS_SECRET_ACCESS_KEY": "folio", "AWS_CONFIG_FILE": "/nonexistent", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent", "AWS_EC2_METADATA_DISABLED": "true"} {
+		t.Setenv(k, v)
+	}
+	prefix := fmt.Sprintf("several-servers-%s-%d/", format, time.Now().UnixNano())
+	return fmt.Sprintf("s3://folio?region=us-east-1&endpoint=%s&use_path_style=true&disable_https=true&response_checksum_validation=when_required&prefix=%s", endpoint, prefix)
+}
+
+// createBucket makes bucket on the S3 server at endpoint, which may still
+// be starting: it tries for a minute. One that exists already will do.
+func createBucket(t *testing.T, endpoint, bucket string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPut, endpoint+"/"+bucket, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusConflict {
+				return
+			}
+			err = fmt.Errorf("HTTP %s", resp.Status)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("create bucket %s at %s: %v", bucket, endpoint, err)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
 func severalServers(t *testing.T, format string) {
 	rounds := severalServersRounds(t)
-	srv := s3test.NewServer(t, "folio")
-	bucket := srv.BucketURL("folio", "prefix=indexes/")
+	bucket := severalServersBucket(t, format)
+	if testing.Verbose() {
+		t.Logf("bucket %s", bucket)
+	}
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "docs"), 0o755)
 	must(t, dir, 0, "create", "ix", "--storage-root", bucket, "--hash-dims", "256", "--format", format)
