@@ -51,6 +51,7 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 		Query(context.Context, ItemQuery) ([]QueryResult, error)
 		Vacuum(context.Context) (VacuumReport, error)
 		Compact(context.Context) (CompactReport, error)
+		CompactIfDue(context.Context) (CompactReport, error)
 		ConvertLayout(context.Context, Layout) error
 	}) map[string]func(context.Context) error {
 		return map[string]func(context.Context) error{
@@ -88,6 +89,10 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 			},
 			"Vacuum":  func(ctx context.Context) error { _, err := ix.Vacuum(ctx); return err },
 			"Compact": func(ctx context.Context) error { _, err := ix.Compact(ctx); return err },
+			"CompactIfDue": func(ctx context.Context) error {
+				_, err := ix.CompactIfDue(ctx)
+				return err
+			},
 			"ConvertLayout": func(ctx context.Context) error {
 				return ix.ConvertLayout(ctx, LayoutSegmented)
 			},
