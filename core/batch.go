@@ -258,7 +258,7 @@ func (b *batch) applyAppend() *snapshot {
 		meta:       base.meta,
 		files:      base.files,
 		norms:      base.norms,
-		Rows:       scan.Rows{Scale: base.Scale, Mixed: base.Mixed, Dim: base.Dim},
+		Rows:       scan.Rows{Scale: base.Scale, Mixed: base.Mixed, Dim: base.Dim, Head: base.Head, Pin: base.Pin},
 		serials:    base.serials,
 		nextSerial: base.nextSerial,
 		dupIDs:     base.dupIDs,
@@ -302,7 +302,7 @@ func (b *batch) applyAppend() *snapshot {
 			s.Arena = arena
 			break
 		}
-		s.Arena = slices.Grow(base.Arena[:n*d], len(added)*d)
+		s.Arena = slices.Grow(base.Arena[:(n-base.HeadRows())*d], len(added)*d)
 		for _, it := range added {
 			s.Arena = append(s.Arena, it.vec...)
 		}
@@ -391,7 +391,8 @@ func (b *batch) applyRebuild() *snapshot {
 		meta:       make([]Metadata, 0, b.live),
 		files:      make([]string, 0, b.live),
 		norms:      make([]float64, 0, b.live),
-		Rows:       scan.Rows{Scale: make([]float64, 0, b.live), Dim: -1},
+		// Pin: a mixed result keeps views of the base's rows, Head's too.
+		Rows:       scan.Rows{Scale: make([]float64, 0, b.live), Dim: -1, Pin: base.Pin},
 		serials:    make([]uint32, 0, b.live),
 		nextSerial: base.nextSerial,
 	}

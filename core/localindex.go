@@ -174,6 +174,10 @@ type LocalIndex struct {
 	// guarded by mu.
 	folderLocked bool
 
+	// mapMin is the fewest rows of a first segment read in place from a
+	// mapping (mapMinRows; tests lower it).
+	mapMin int
+
 	// seg is the segmented layout's state, nil on LayoutFile; guarded by
 	// mu. layout is what GetIndexStats reports of the files.
 	seg    *segState
@@ -280,6 +284,7 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 
 		strictFilters: opts.StrictFilters,
 		retain:        retainFor(opts),
+		mapMin:        mapMinRows,
 	}
 	if opts.QuantizedScan {
 		ix.rerank = cmp.Or(opts.RerankFactor, DefaultRerankFactor)
@@ -532,16 +537,18 @@ func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, e
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("load index %q: %w", p, ErrIndexNotFound)
 	}
-	if err == nil && ix.part != nil {
-		all := l.data.Items
-		err = ix.part.onLoad(ctx, &l.data, len(all), reload)
-		if err == nil && l.serials != nil && len(l.data.Items) != len(all) {
-			l.serials = keptSerials(all, l.data.Items, l.serials)
-		}
-	}
 	var s *snapshot
-	if err == nil {
-		s, err = snapshotFromData(l.data, l.arena)
+	switch {
+	case err != nil:
+	case l.seg != nil:
+		s, err = ix.segmentedSnapshot(ctx, &l, reload)
+	default:
+		if ix.part != nil {
+			err = ix.part.onLoad(ctx, &l.data, len(l.data.Items), reload)
+		}
+		if err == nil {
+			s, err = snapshotFromData(l.data, l.arena)
+		}
 	}
 	if err != nil {
 		if l.seg != nil {
@@ -550,7 +557,7 @@ func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, e
 		return nil, fmt.Errorf("load index %q: %w", p, err)
 	}
 	if l.seg != nil {
-		s.serials, s.nextSerial = l.serials, l.seg.man.NextSerial
+		s.nextSerial = l.seg.man.NextSerial
 		l.seg.persisted = s
 		if ix.strays {
 			l.seg.persisted = nil // the next save writes what is left whole
@@ -584,9 +591,13 @@ type loaded struct {
 	arena []float32
 	size  int64 // bytes read
 	// On the segmented layout: the state of the files, and the items'
-	// serials.
+	// serials; head, the first rows' vectors read in place from a mapped
+	// segment file, which pin keeps mapped (arena then holds the rows
+	// after them).
 	seg     *segState
 	serials []uint32
+	head    []float32
+	pin     any
 }
 
 // readFiles reads the index on whichever layout the folder holds: the
@@ -595,8 +606,9 @@ type loaded struct {
 func (ix *LocalIndex) readFiles(ctx context.Context) (loaded, error) {
 	m, err := ix.readManifest(ctx)
 	if err == nil {
-		data, arena, serials, st, err := ix.loadSegments(ctx, m)
-		return loaded{data: data, arena: arena, size: int64(len(arena)) * 4, seg: st, serials: serials}, err
+		var l loaded
+		err := ix.loadSegments(ctx, m, &l)
+		return l, err
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return loaded{}, err

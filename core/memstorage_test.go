@@ -3,8 +3,11 @@ package core
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/foliovec/folio/core/pathutil"
 )
@@ -219,4 +222,48 @@ func (m *memTestStorage) snapshot() map[string][]byte {
 	}
 	walk("")
 	return out
+}
+
+// mappingTestStorage is a memTestStorage that maps files (FileMapper): a
+// mapping is a copy of the file in memory aligned as a mapping is, and
+// Close overwrites it with NaNs, so that a read after the engine let it go
+// shows in query results. open counts the mappings not closed.
+type mappingTestStorage struct {
+	*memTestStorage
+	open atomic.Int64
+	maps atomic.Int64 // MapFile calls
+}
+
+var _ FileMapper = (*mappingTestStorage)(nil)
+
+func (m *mappingTestStorage) MapFile(ctx context.Context, p string) (MappedFile, error) {
+	raw, err := m.ReadFile(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	words := make([]float32, (len(raw)+3)/4)
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), len(raw))
+	copy(b, raw)
+	m.open.Add(1)
+	m.maps.Add(1)
+	return &testMapping{st: m, b: b, words: words}, nil
+}
+
+type testMapping struct {
+	st    *mappingTestStorage
+	once  sync.Once
+	b     []byte
+	words []float32
+}
+
+func (t *testMapping) Bytes() []byte { return t.b }
+
+func (t *testMapping) Close() error {
+	t.once.Do(func() {
+		for i := range t.words {
+			t.words[i] = float32(math.NaN())
+		}
+		t.st.open.Add(-1)
+	})
+	return nil
 }

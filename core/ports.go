@@ -93,6 +93,32 @@ type VectorArenaDecoder interface {
 	DeserializeIndexArena(b []byte) (IndexData, []float32, error)
 }
 
+// FileMapper is an optional capability of a [FileStorage], found by type
+// assertion: mapping a file's bytes into memory, read-only, instead of
+// reading them. A segmented index whose storage has it reads the vectors
+// of its largest segment in place from the mapping: opening copies none of
+// them, and the operating system keeps in memory what queries touch
+// (Folio's file-system storage maps with mmap(2) on Unix).
+//
+// Implementations must be safe for concurrent use.
+type FileMapper interface {
+	// MapFile maps the whole of a regular file, read-only, with the same
+	// files and errors as ReadFile. The bytes stay valid and unchanged
+	// until Close, whatever happens to the file meanwhile: Folio maps only
+	// files it never changes in place (a segment is replaced by a new
+	// file, never rewritten), and may delete one while it is mapped.
+	MapFile(ctx context.Context, filePath string) (MappedFile, error)
+}
+
+// MappedFile is a file mapped by a [FileMapper].
+type MappedFile interface {
+	// Bytes is the file's content. Writing to it is not allowed (it
+	// faults on most systems).
+	Bytes() []byte
+	// Close unmaps the file: Bytes must not be used after it.
+	Close() error
+}
+
 // FileStreamer is an optional capability of a [FileStorage], found by type
 // assertion: reading a file as a stream. A LocalIndex whose storage has it
 // and whose codec is an [IndexStreamDecoder] decodes its index file while

@@ -259,41 +259,108 @@ type segArena struct {
 	// reserve, when set, is the capacity in floats to give the arena once
 	// the vector length is known.
 	reserve func(dim int) int
+	// items, when set, is where decodeSegment appends the rows (their
+	// window is the segment's items), so that loading several segments
+	// copies no row.
+	items *[]IndexItem
 }
 
-// decodeSegment reads a segment file of size bytes from r, appending its
-// vectors to arena.
-func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (segment, error) {
-	corrupt := func(what string) error { return fmt.Errorf("segment: %s: %w", what, ErrCorrupt) }
-	sum := crc32.New(crcTable)
-	tr := io.TeeReader(r, sum)
-	hdr := make([]byte, segHeaderLen)
-	if _, err := io.ReadFull(tr, hdr); err != nil {
-		return segment{}, readErr(err, corrupt)
-	}
+// segCorrupt is the error of a damaged segment.
+func segCorrupt(what string) error { return fmt.Errorf("segment: %s: %w", what, ErrCorrupt) }
+
+// segHeader is what a segment's header says.
+type segHeader struct {
+	dim          uint32 // segMixed when the rows' lengths differ
+	rows, ntombs int
+}
+
+// parseSegHeader reads a segment's header, checking its counts against
+// the file's size (when known, else -1).
+func parseSegHeader(hdr []byte, size int64) (segHeader, error) {
 	if string(hdr[:8]) != segMagic || binary.LittleEndian.Uint32(hdr[8:]) != segFormat {
-		return segment{}, corrupt("not a segment of format 1")
+		return segHeader{}, segCorrupt("not a segment of format 1")
 	}
 	dim := binary.LittleEndian.Uint32(hdr[12:])
 	rows64 := binary.LittleEndian.Uint64(hdr[16:])
 	tombs64 := binary.LittleEndian.Uint64(hdr[24:])
 	if size >= 0 && (rows64 > uint64(size)/4 || tombs64 > uint64(size)/4 || (dim != segMixed && rows64*uint64(dim) > uint64(size)/4)) {
-		return segment{}, corrupt("counts larger than the file")
+		return segHeader{}, segCorrupt("counts larger than the file")
 	}
-	rows, ntombs := int(rows64), int(tombs64)
-	seg := segment{items: make([]IndexItem, rows)}
+	return segHeader{dim: dim, rows: int(rows64), ntombs: int(tombs64)}, nil
+}
+
+// parseSegInts reads the rows' serials and the tombstones.
+func parseSegInts(seg *segment, ints []byte, rows, ntombs int) error {
+	seg.serials = make([]uint32, rows)
+	for i := range seg.serials {
+		seg.serials[i] = binary.LittleEndian.Uint32(ints[i*4:])
+		if i > 0 && seg.serials[i] <= seg.serials[i-1] {
+			return segCorrupt("serials not increasing")
+		}
+	}
+	seg.tombs = make([]uint32, ntombs)
+	for i := range seg.tombs {
+		seg.tombs[i] = binary.LittleEndian.Uint32(ints[(rows+i)*4:])
+	}
+	return nil
+}
+
+// segItems returns the slice the segment's rows go to: appended to
+// arena.items when set.
+func segItems(arena *segArena, rows int) []IndexItem {
+	if arena.items == nil {
+		return make([]IndexItem, rows)
+	}
+	base := len(*arena.items)
+	*arena.items = slices.Grow(*arena.items, rows)[:base+rows]
+	return (*arena.items)[base : base+rows : base+rows]
+}
+
+// segMetadata decodes the rows' ids, metadata, norms and side-car names
+// (meta, the codec's index encoding) into seg.items, keeping each row's
+// vector.
+func segMetadata(seg *segment, meta []byte, codec IndexCodec) error {
+	data, err := codec.DeserializeIndex(meta)
+	if err != nil {
+		return fmt.Errorf("segment metadata: %w", err)
+	}
+	if len(data.Items) != len(seg.items) {
+		return segCorrupt(fmt.Sprintf("%d rows of metadata for %d vectors", len(data.Items), len(seg.items)))
+	}
+	for i, it := range data.Items {
+		it.Vector = seg.items[i].Vector
+		seg.items[i] = it
+	}
+	return nil
+}
+
+// decodeSegment reads a segment file of size bytes from r, appending its
+// vectors to arena.
+func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (segment, error) {
+	sum := crc32.New(crcTable)
+	tr := io.TeeReader(r, sum)
+	hdr := make([]byte, segHeaderLen)
+	if _, err := io.ReadFull(tr, hdr); err != nil {
+		return segment{}, readErr(err, segCorrupt)
+	}
+	h, err := parseSegHeader(hdr, size)
+	if err != nil {
+		return segment{}, err
+	}
+	dim, rows, ntombs := h.dim, h.rows, h.ntombs
+	seg := segment{items: segItems(arena, rows)}
 	lengths := make([]int, rows)
 	if dim == segMixed {
 		raw := make([]byte, rows*4)
 		if _, err := io.ReadFull(tr, raw); err != nil {
-			return segment{}, readErr(err, corrupt)
+			return segment{}, readErr(err, segCorrupt)
 		}
 		var sum uint64
 		for i := range lengths {
 			lengths[i] = int(binary.LittleEndian.Uint32(raw[i*4:]))
 			sum += uint64(lengths[i])
 			if size >= 0 && sum > uint64(size)/4 {
-				return segment{}, corrupt("vectors longer than the file")
+				return segment{}, segCorrupt("vectors longer than the file")
 			}
 		}
 	} else {
@@ -324,7 +391,7 @@ func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (
 		vecs = make([]float32, total)
 	}
 	if err := readFloats(tr, vecs); err != nil {
-		return segment{}, readErr(err, corrupt)
+		return segment{}, readErr(err, segCorrupt)
 	}
 	off := 0
 	for i, n := range lengths {
@@ -333,43 +400,80 @@ func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (
 	}
 	ints := make([]byte, (rows+ntombs)*4)
 	if _, err := io.ReadFull(tr, ints); err != nil {
-		return segment{}, readErr(err, corrupt)
+		return segment{}, readErr(err, segCorrupt)
 	}
-	seg.serials = make([]uint32, rows)
-	for i := range seg.serials {
-		seg.serials[i] = binary.LittleEndian.Uint32(ints[i*4:])
-		if i > 0 && seg.serials[i] <= seg.serials[i-1] {
-			return segment{}, corrupt("serials not increasing")
-		}
-	}
-	seg.tombs = make([]uint32, ntombs)
-	for i := range seg.tombs {
-		seg.tombs[i] = binary.LittleEndian.Uint32(ints[(rows+i)*4:])
+	if err := parseSegInts(&seg, ints, rows, ntombs); err != nil {
+		return segment{}, err
 	}
 	rest, err := io.ReadAll(r)
 	if err != nil {
-		return segment{}, readErr(err, corrupt)
+		return segment{}, readErr(err, segCorrupt)
 	}
 	if len(rest) < segTrailerLen || string(rest[len(rest)-8:]) != segEnd {
-		return segment{}, corrupt("truncated")
+		return segment{}, segCorrupt("truncated")
 	}
 	meta := rest[:len(rest)-segTrailerLen]
 	sum.Write(meta)
 	if binary.LittleEndian.Uint32(rest[len(meta):]) != sum.Sum32() {
-		return segment{}, corrupt("checksum mismatch")
+		return segment{}, segCorrupt("checksum mismatch")
 	}
-	data, err := codec.DeserializeIndex(meta)
-	if err != nil {
-		return segment{}, fmt.Errorf("segment metadata: %w", err)
-	}
-	if len(data.Items) != rows {
-		return segment{}, corrupt(fmt.Sprintf("%d rows of metadata for %d vectors", len(data.Items), rows))
-	}
-	for i, it := range data.Items {
-		it.Vector = seg.items[i].Vector
-		seg.items[i] = it
+	if err := segMetadata(&seg, meta, codec); err != nil {
+		return segment{}, err
 	}
 	return seg, nil
+}
+
+// decodeMappedSegment decodes a segment of uniform vector length from its
+// mapped bytes b, as decodeSegment does, except that the vectors stay in
+// b: it returns them (rows×dim values, little-endian machines only) and
+// appends only the rows to arena.items. The checksum is verified while the
+// metadata decodes. A segment of mixed lengths is ErrCorrupt here: the
+// caller reads it with decodeSegment instead (mappable tells).
+func decodeMappedSegment(b []byte, codec IndexCodec, arena *segArena) (segment, []float32, error) {
+	if len(b) < segHeaderLen+segTrailerLen {
+		return segment{}, nil, segCorrupt("truncated")
+	}
+	h, err := parseSegHeader(b[:segHeaderLen], int64(len(b)))
+	if err != nil {
+		return segment{}, nil, err
+	}
+	if h.dim == segMixed {
+		return segment{}, nil, segCorrupt("mixed vector lengths")
+	}
+	d, rows, ntombs := int(h.dim), h.rows, h.ntombs
+	vecEnd := segHeaderLen + rows*d*4
+	intsEnd := vecEnd + (rows+ntombs)*4
+	if intsEnd+segTrailerLen > len(b) {
+		return segment{}, nil, segCorrupt("truncated")
+	}
+	tail := b[len(b)-segTrailerLen:]
+	if string(tail[4:]) != segEnd {
+		return segment{}, nil, segCorrupt("truncated")
+	}
+	// The checksum reads every byte; it runs beside the decoding.
+	sumOK := make(chan bool, 1)
+	go func() {
+		sumOK <- parallelCRC(b[:len(b)-segTrailerLen]) == binary.LittleEndian.Uint32(tail)
+	}()
+	var vecs []float32
+	if rows*d > 0 {
+		vecs = unsafe.Slice((*float32)(unsafe.Pointer(&b[segHeaderLen])), rows*d)
+	}
+	seg := segment{items: segItems(arena, rows)}
+	for i := range rows {
+		seg.items[i].Vector = vecs[i*d : (i+1)*d : (i+1)*d]
+	}
+	err = parseSegInts(&seg, b[vecEnd:intsEnd], rows, ntombs)
+	if err == nil {
+		err = segMetadata(&seg, b[intsEnd:len(b)-segTrailerLen], codec)
+	}
+	if !<-sumOK {
+		return segment{}, nil, segCorrupt("checksum mismatch")
+	}
+	if err != nil {
+		return segment{}, nil, err
+	}
+	return seg, vecs, nil
 }
 
 // readErr makes a short read of a segment corrupt; other read errors pass.

@@ -2,6 +2,8 @@ package core
 
 import (
 	"bufio"
+	"encoding/binary"
+	"runtime"
 	"bytes"
 	"context"
 	"errors"
@@ -97,47 +99,178 @@ func (ix *LocalIndex) readManifest(ctx context.Context) (manifest, error) {
 	return decodeManifest(raw)
 }
 
-// loadSegments reads every segment the manifest names, in order, and
-// returns the items that count, their serials and the index's state.
-func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest) (IndexData, []float32, []uint32, *segState, error) {
+// loadSegments reads every segment the manifest names, in order, into l:
+// every row stored, those of deleted or replaced items too
+// (segmentedSnapshot tells them apart), their serials, the vectors, and
+// the index's state with its sorted tombstones. On storage that maps files
+// (FileMapper) the first segment's vectors are read in place (l.head,
+// kept mapped by l.pin) when it has mapMinRows rows or more.
+func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) error {
 	total := m.rows()
 	arena := &segArena{dim: -1}
-	var items []IndexItem
-	var serials, tombs []uint32
+	items := make([]IndexItem, 0, total)
+	arena.items = &items
+	serials := make([]uint32, 0, total)
+	var tombs []uint32
 	for i, e := range m.Segments {
 		if !ix.ownSegment(e.Name) {
-			return IndexData{}, nil, nil, nil, fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
+			return fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
 		}
-		seg, err := ix.readSegment(ctx, e.Name, arena, func(dim int) int { return ArenaRoom(total) * dim })
+		var seg segment
+		var err error
+		mapped := false
+		if mp, ok := ix.storage.(FileMapper); ok && i == 0 && e.Rows >= max(ix.mapMin, 1) && littleEndian {
+			seg, mapped, err = ix.mapSegment(ctx, mp, e.Name, arena, l)
+		}
+		if !mapped && err == nil {
+			// Room for the rows after the mapped ones, and for inserts.
+			seg, err = ix.readSegment(ctx, e.Name, arena, func(dim int) int { return (ArenaRoom(total) - len(l.head)/dim) * dim })
+		}
 		if err != nil {
-			return IndexData{}, nil, nil, nil, err
+			return err
 		}
 		var next uint32 = m.NextSerial
 		if i+1 < len(m.Segments) {
 			next = m.Segments[i+1].First
 		}
 		if len(seg.serials) > 0 && (seg.serials[0] < e.First || seg.serials[len(seg.serials)-1] >= next) {
-			return IndexData{}, nil, nil, nil, fmt.Errorf("segment %q: serials outside its range: %w", e.Name, ErrCorrupt)
+			return fmt.Errorf("segment %q: serials outside its range: %w", e.Name, ErrCorrupt)
 		}
-		items = append(items, seg.items...)
 		serials = append(serials, seg.serials...)
 		tombs = append(tombs, seg.tombs...)
 	}
 	slices.Sort(tombs)
 	tombs = slices.Compact(tombs)
-	// The rows that count, moved down over the deleted ones.
-	kept := 0
 	d := arena.dim
+	h := 0
+	if d > 0 {
+		h = len(l.head) / d
+		// The arena may have moved as it grew: each row is at its index.
+		for i := h; i < len(items); i++ {
+			items[i].Vector = arena.data[(i-h)*d : (i-h+1)*d : (i-h+1)*d]
+		}
+		l.arena = arena.data[:(len(items)-h)*d]
+	}
+	l.data = IndexData{Version: m.Version, MetadataConfig: m.config(), Items: items}
+	l.serials, l.seg = serials, &segState{man: m, tombs: tombs}
+	l.size = int64(len(l.arena)) * 4
+	return nil
+}
+
+// mapMinRows is the fewest rows of a first segment whose vectors are read
+// in place from a mapping: smaller ones are copied.
+const mapMinRows = 1024
+
+// mapSegment decodes the segment name from a mapping of its file, its
+// vectors left in place as l.head; mapped is false, with no error, when
+// the segment's vectors differ in length (the caller reads it instead).
+// The file stays mapped until no snapshot holds l.pin.
+func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string, arena *segArena, l *loaded) (seg segment, mapped bool, err error) {
+	mf, err := mp.MapFile(ctx, ix.path(name))
+	if err != nil {
+		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
+	}
+	b := mf.Bytes()
+	if len(b) >= segHeaderLen && binary.LittleEndian.Uint32(b[12:]) == segMixed {
+		return segment{}, false, mf.Close()
+	}
+	seg, vecs, err := decodeMappedSegment(b, ix.codec, arena)
+	if err != nil {
+		mf.Close()
+		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
+	}
+	if len(seg.items) > 0 {
+		arena.dim = len(vecs) / len(seg.items)
+	}
+	pin := &mappedFile{name: name}
+	runtime.AddCleanup(pin, func(f MappedFile) { f.Close() }, mf)
+	l.head, l.pin = vecs, pin
+	return seg, true, nil
+}
+
+// mappedFile stands for a mapped segment file: the mapping is closed once
+// nothing holds it (snapshots hold it in their rows' Pin).
+type mappedFile struct{ name string }
+
+// segmentedSnapshot builds the snapshot of the rows loadSegments read:
+// the rows of deleted or replaced items, and those the participant's
+// onLoad drops, are dead slots, read in place (no row moves), unless there
+// are more than maxDead of them: then the live rows are moved down into a
+// compact snapshot.
+func (ix *LocalIndex) segmentedSnapshot(ctx context.Context, l *loaded, reload bool) (*snapshot, error) {
+	all, serials := l.data.Items, l.serials
+	n := len(all)
+	dead := make([]uint64, (n+63)/64)
+	ndead := 0
+	for i, v := range serials {
+		if _, found := slices.BinarySearch(l.seg.tombs, v); found {
+			dead[i>>6] |= 1 << (uint(i) & 63)
+			ndead++
+		}
+	}
+	isDead := func(i int) bool { return dead[i>>6]&(1<<(uint(i)&63)) != 0 }
+	if ix.part != nil {
+		live := make([]IndexItem, 0, n-ndead)
+		for i := range all {
+			if !isDead(i) {
+				live = append(live, all[i])
+			}
+		}
+		data := IndexData{Version: l.data.Version, MetadataConfig: l.data.MetadataConfig, Items: live}
+		if err := ix.part.onLoad(ctx, &data, len(live), reload); err != nil {
+			return nil, err
+		}
+		// What onLoad kept, in order, goes back to its row (with the
+		// metadata onLoad may have changed); the rows it dropped are dead.
+		k := 0
+		for i := range all {
+			if isDead(i) {
+				continue
+			}
+			if k < len(data.Items) && data.Items[k].ID == all[i].ID {
+				all[i] = data.Items[k]
+				k++
+				continue
+			}
+			dead[i>>6] |= 1 << (uint(i) & 63)
+			ndead++
+		}
+	}
+	if ndead > maxDead(n) {
+		return compactRows(l, isDead)
+	}
+	s, err := snapshotWithDead(l.data, vectors{arena: l.arena, head: l.head, pin: l.pin}, dead, ndead)
+	if err != nil {
+		return nil, err
+	}
+	s.serials = serials
+	return s, nil
+}
+
+// compactRows builds a snapshot of the rows of l that are not dead: moved
+// down in place in l.arena, or copied into a new arena when the first
+// rows are mapped.
+func compactRows(l *loaded, isDead func(int) bool) (*snapshot, error) {
+	items, serials := l.data.Items, l.serials
+	arena := l.arena
+	d := -1
+	if len(items) > 0 && len(items[0].Vector) > 0 && (arena != nil || l.head != nil) && uniform(items) {
+		d = len(items[0].Vector)
+	}
+	if d > 0 && l.head != nil {
+		arena = make([]float32, 0, ArenaRoom(len(items))*d)
+	}
+	kept := 0
 	for i := range items {
-		if _, dead := slices.BinarySearch(tombs, serials[i]); dead {
+		if isDead(i) {
 			continue
 		}
 		if d > 0 {
-			// Rows are at their index in the arena, which may have moved
-			// as it grew: each kept row moves down to its slot.
-			dst := arena.data[kept*d : (kept+1)*d : (kept+1)*d]
-			if kept != i {
-				copy(dst, arena.data[i*d:(i+1)*d])
+			dst := arena[kept*d : (kept+1)*d : (kept+1)*d]
+			if l.head != nil {
+				copy(dst, items[i].Vector)
+			} else if kept != i {
+				copy(dst, arena[i*d:(i+1)*d])
 			}
 			items[i].Vector = dst
 		}
@@ -145,13 +278,21 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest) (IndexData, 
 		kept++
 	}
 	clear(items[kept:])
-	items, serials = items[:kept], serials[:kept]
-	var vecs []float32
+	data := l.data
+	data.Items = items[:kept]
 	if d > 0 {
-		vecs = arena.data[:kept*d]
+		arena = arena[:kept*d]
 	}
-	data := IndexData{Version: m.Version, MetadataConfig: m.config(), Items: items}
-	return data, vecs, serials, &segState{man: m, tombs: tombs}, nil
+	vec := vectors{arena: arena}
+	if d < 0 {
+		vec.pin = l.pin // mixed lengths: the rows stay views of the mapping
+	}
+	s, err := snapshotWithDead(data, vec, nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	s.serials = serials[:kept]
+	return s, nil
 }
 
 // readSegment reads and decodes one segment file; room tells how many
@@ -233,14 +374,14 @@ func slotsSource(s *snapshot, lo, hi int, tombs []uint32) segmentSource {
 	src := segmentSource{
 		rows:  hi - lo,
 		dim:   dim,
-		row:   func(i int) IndexItem { return s.item(lo + i) },
+		row:   func(i int) IndexItem { return s.sharedItem(lo + i) },
 		ser:   func(i int) uint32 { return s.serials[lo+i] },
 		tombs: tombs,
 	}
 	if s.ndead > 0 {
 		live := s.liveSlots(lo, hi)
 		src.rows = len(live)
-		src.row = func(i int) IndexItem { return s.item(int(live[i])) }
+		src.row = func(i int) IndexItem { return s.sharedItem(int(live[i])) }
 		src.ser = func(i int) uint32 { return s.serials[live[i]] }
 	}
 	return src

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -24,9 +25,14 @@ type twinIndexes struct {
 	seg      *LocalIndex
 	segStore *memTestStorage
 	opts     IndexOptions
+	// mapped, when set, is the segmented index's storage: it maps files,
+	// and every segment is read in place from its mapping.
+	mapped *mappingTestStorage
 }
 
-func newTwinIndexes(t *testing.T, cfg CreateIndexConfig, opts IndexOptions) *twinIndexes {
+// newTwinIndexes makes the twins; with mapped, the segmented index's
+// storage maps files (mappingTestStorage).
+func newTwinIndexes(t *testing.T, cfg CreateIndexConfig, opts IndexOptions, mapped ...bool) *twinIndexes {
 	t.Helper()
 	ctx := context.Background()
 	tw := &twinIndexes{t: t, opts: opts}
@@ -34,10 +40,15 @@ func newTwinIndexes(t *testing.T, cfg CreateIndexConfig, opts IndexOptions) *twi
 		st := newMemTestStorage()
 		o := opts
 		o.Storage, o.Codec = st, jsonTestCodec{}
+		if layout == LayoutSegmented && len(mapped) > 0 && mapped[0] {
+			tw.mapped = &mappingTestStorage{memTestStorage: st}
+			o.Storage = tw.mapped
+		}
 		ix, err := NewLocalIndex(idxTestFolder, o)
 		if err != nil {
 			t.Fatal(err)
 		}
+		ix.mapMin = 1
 		c := cfg
 		c.Layout = layout
 		if err := ix.CreateIndex(ctx, c); err != nil {
@@ -55,10 +66,14 @@ func newTwinIndexes(t *testing.T, cfg CreateIndexConfig, opts IndexOptions) *twi
 func (tw *twinIndexes) reopenSegmented() {
 	o := tw.opts
 	o.Storage, o.Codec = tw.segStore, jsonTestCodec{}
+	if tw.mapped != nil {
+		o.Storage = tw.mapped
+	}
 	ix, err := NewLocalIndex(idxTestFolder, o)
 	if err != nil {
 		tw.t.Fatal(err)
 	}
+	ix.mapMin = 1
 	tw.seg = ix
 }
 
@@ -189,17 +204,35 @@ func randomVector(rng *rand.Rand, dim int) []float32 {
 func TestSegmentedLayoutMatchesFileLayout(t *testing.T) {
 	for _, quantized := range []bool{false, true} {
 		t.Run(fmt.Sprintf("quantized=%v", quantized), func(t *testing.T) {
-			testTwinLayouts(t, IndexOptions{RetainDropped: -1, QuantizedScan: quantized}, 10_000)
+			testTwinLayouts(t, IndexOptions{RetainDropped: -1, QuantizedScan: quantized}, 10_000, false)
 		})
 	}
+	// The first segment read in place from a mapping (FileMapper), as the
+	// file-system storage does: the same answers, and every mapping is
+	// closed once no snapshot holds it.
+	t.Run("mapped", func(t *testing.T) {
+		tw := testTwinLayouts(t, IndexOptions{RetainDropped: -1}, 5_000, true)
+		if tw.mapped.maps.Load() == 0 {
+			t.Fatal("no segment was mapped")
+		}
+		tw.seg, tw.file = nil, nil
+		for range 50 {
+			runtime.GC()
+			if tw.mapped.open.Load() == 0 {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatalf("%d of %d mappings still open with no index holding them", tw.mapped.open.Load(), tw.mapped.maps.Load())
+	})
 }
 
-func testTwinLayouts(t *testing.T, opts IndexOptions, writes int) {
+func testTwinLayouts(t *testing.T, opts IndexOptions, writes int, mapped bool) *twinIndexes {
 	const dim = 8
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(7, 11))
 	opts.DocReader = func(_ context.Context, doc string) (string, error) { return twinText(doc), nil }
-	tw := newTwinIndexes(t, CreateIndexConfig{MetadataConfig: MetadataConfig{Indexed: []string{"group"}}}, opts)
+	tw := newTwinIndexes(t, CreateIndexConfig{MetadataConfig: MetadataConfig{Indexed: []string{"group"}}}, opts, mapped)
 	item := func() IndexItem {
 		id := fmt.Sprintf("item-%d", rng.IntN(300))
 		start := rng.IntN(30)
@@ -282,6 +315,7 @@ func testTwinLayouts(t *testing.T, opts IndexOptions, writes int) {
 	if segs != 1 {
 		t.Fatalf("folder holds %d segment files after Vacuum, want 1", segs)
 	}
+	return tw
 }
 
 // TestSegmentedCommitWritesOnlyTheChange checks that a commit on the

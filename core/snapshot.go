@@ -135,6 +135,18 @@ func (s *snapshot) dropDead(hits []topk.Scored, k int) []topk.Scored {
 
 // item returns slot i as an IndexItem sharing the snapshot's memory.
 func (s *snapshot) item(i int) IndexItem {
+	it := s.sharedItem(i)
+	if s.InHead(i) {
+		// A mapped file's memory must not outlive the snapshots that pin
+		// it: a caller gets its own copy.
+		it.Vector = slices.Clone(it.Vector)
+	}
+	return it
+}
+
+// sharedItem is item i with its vector shared with the rows, Head's too:
+// for use while s is held (writing it to a file).
+func (s *snapshot) sharedItem(i int) IndexItem {
 	return IndexItem{
 		ID:           s.ids[i],
 		Metadata:     s.meta[i],
@@ -147,10 +159,10 @@ func (s *snapshot) item(i int) IndexItem {
 // source is the content to serialise, item by item. Vectors share the
 // arena.
 func (s *snapshot) source() IndexSource {
-	src := IndexSource{Version: s.version, MetadataConfig: cloneConfig(s.config), Len: s.len(), Item: s.item}
+	src := IndexSource{Version: s.version, MetadataConfig: cloneConfig(s.config), Len: s.len(), Item: s.sharedItem}
 	if s.ndead > 0 {
 		live := s.liveSlots(0, s.len())
-		src.Len, src.Item = len(live), func(i int) IndexItem { return s.item(int(live[i])) }
+		src.Len, src.Item = len(live), func(i int) IndexItem { return s.sharedItem(int(live[i])) }
 	}
 	return src
 }
@@ -178,6 +190,21 @@ func newEmptySnapshot(version int, config MetadataConfig) *snapshot {
 // in (nil if unknown; see VectorArenaDecoder). Side-car names that would
 // leave the index folder make the file corrupt.
 func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
+	return snapshotWithDead(data, vectors{arena: arena}, nil, 0)
+}
+
+// vectors is where the items' vectors of a loaded index are: arena, as
+// snapshotFromData takes it, after head, the first rows read in place from
+// a mapped file that pin keeps mapped.
+type vectors struct {
+	arena, head []float32
+	pin         any
+}
+
+// snapshotWithDead is snapshotFromData with the rows marked in dead (bit
+// i%64 of dead[i/64]; ndead of them) kept as dead slots: the id map names
+// only live rows.
+func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*snapshot, error) {
 	n := len(data.Items)
 	s := &snapshot{
 		version:    data.Version,
@@ -190,7 +217,10 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 		serials:    make([]uint32, n),
 		nextSerial: uint32(n),
 	}
-	slots := make(map[string]int32, n)
+	if ndead > 0 {
+		s.dead, s.ndead = dead, ndead
+	}
+	slots := make(map[string]int32, n-ndead)
 	for i := range data.Items {
 		it := &data.Items[i]
 		if it.MetadataFile != "" && !pathutil.IsLocal(it.MetadataFile) {
@@ -204,6 +234,9 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 		s.files[i] = it.MetadataFile
 		s.norms[i] = it.Norm
 		s.serials[i] = uint32(i)
+		if s.isDead(i) {
+			continue
+		}
 		if _, dup := slots[it.ID]; dup {
 			s.dupIDs = true
 		} else {
@@ -211,11 +244,26 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 		}
 	}
 	s.slots = slotmap.New(slots)
-	if !s.setVectors(data.Items, arena, true) {
+	// A mixed index keeps views of the mapped rows too: Pin holds them.
+	s.Pin = vec.pin
+	if vec.head != nil && uniform(data.Items) {
+		s.Dim, s.Head, s.Arena = len(data.Items[0].Vector), vec.head, vec.arena
+		s.computeScales()
+	} else if !s.setVectors(data.Items, vec.arena, true) {
 		s.computeScales()
 	}
 	s.postings = filter.BuildPostings(s.config.Indexed, s.meta)
 	return s, nil
+}
+
+// uniform reports whether the items' vectors all have one length.
+func uniform(items []IndexItem) bool {
+	for i := range items {
+		if len(items[i].Vector) != len(items[0].Vector) {
+			return false
+		}
+	}
+	return true
 }
 
 // computeScales sets the scoring scale of every vector, on all cores for

@@ -39,7 +39,43 @@ var (
 	_ core.FileVersioner = (*brokenStorage)(nil)
 
 	_ core.FileStreamWriter = (*brokenStorage)(nil)
+	_ core.FileMapper       = (*brokenStorage)(nil)
 )
+
+// MapFile "maps" a copy of the file's bytes; with "map follows the file"
+// the mapping reads the file anew each time, as a mapping of a file
+// rewritten in place would.
+func (s *brokenStorage) MapFile(ctx context.Context, p string) (core.MappedFile, error) {
+	b, err := s.ReadFile(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	switch s.bug {
+	case "map drops the last byte":
+		if len(b) > 0 {
+			b = b[:len(b)-1]
+		}
+	case "map follows the file":
+		return followingMap{s: s, p: p}, nil
+	}
+	return fixedMap(b), nil
+}
+
+type fixedMap []byte
+
+func (m fixedMap) Bytes() []byte { return m }
+func (fixedMap) Close() error    { return nil }
+
+type followingMap struct {
+	s *brokenStorage
+	p string
+}
+
+func (m followingMap) Bytes() []byte {
+	b, _ := m.s.ReadFile(context.Background(), m.p)
+	return b
+}
+func (followingMap) Close() error { return nil }
 
 // UpsertFileFrom gathers what write writes and upserts it.
 func (s *brokenStorage) UpsertFileFrom(ctx context.Context, p string, write func(w io.Writer) error) error {

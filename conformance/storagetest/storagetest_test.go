@@ -93,6 +93,8 @@ func TestCheckFindsEachBrokenRule(t *testing.T) {
 		{"version is the content", "FileVersion changes with every write of the file, even of the same bytes"},
 		{"stream write drops the last byte", "UpsertFileFrom writes what its function writes, new or replaced, byte for byte"},
 		{"stream write keeps a failed write", "UpsertFileFrom whose function fails returns its error and leaves the file as it was"},
+		{"map drops the last byte", "MapFile maps what ReadFile returns"},
+		{"map follows the file", "a mapping keeps its bytes after its file is replaced or deleted"},
 	}
 	for _, tt := range bugs {
 		t.Run(tt.bug, func(t *testing.T) {

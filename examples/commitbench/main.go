@@ -210,7 +210,7 @@ func measureSegmented(dir string, d int, upserts int) error {
 	if err != nil {
 		return err
 	}
-	openTime, rss := time.Since(start), status("VmRSS")
+	openTime, rss, anon := time.Since(start), status("VmRSS"), status("RssAnon")
 	r := rand.New(rand.NewPCG(9, 9))
 	queries := func() time.Duration {
 		var ts []time.Duration
@@ -250,7 +250,7 @@ func measureSegmented(dir string, d int, upserts int) error {
 		return err
 	}
 	compactTime, compactPeak := time.Since(start), status("VmHWM")
-	fmt.Printf("segmented layout: open %v (%d items, %d segments), resident %s\n", openTime.Round(time.Millisecond), stats.Items, stats.Storage.Segments, mb(rss))
+	fmt.Printf("segmented layout: open %v (%d items, %d segments), resident %s (%s of it the process's own, the rest pages of the mapped segment file)\n", openTime.Round(time.Millisecond), stats.Items, stats.Storage.Segments, mb(rss), mb(anon))
 	fmt.Printf("segmented layout: %d single upserts (half replacing): p50 %v, p99 %v, max %v; then %d segments, %d tombstones\n",
 		upserts, ts[len(ts)/2].Round(time.Microsecond), ts[len(ts)*99/100].Round(time.Microsecond), ts[len(ts)-1].Round(time.Microsecond), mid.Storage.Segments, mid.Storage.Tombstones)
 	fmt.Printf("segmented layout: query median before the upserts %v, after %v (%.2f×)\n", before.Round(time.Microsecond), after.Round(time.Microsecond), float64(after)/float64(before))

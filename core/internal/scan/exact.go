@@ -108,14 +108,18 @@ func (sc *scan[M]) run(ctx context.Context, lo, hi int, h *topk.Heap) bool {
 	r := sc.rows
 	var out [block]float32
 	var idx [block]int32
-	for start, blocks := lo, 0; start < hi; start, blocks = start+block, blocks+1 {
+	h0 := r.HeadRows()
+	for start, blocks, end := lo, 0, 0; start < hi; start, blocks = end, blocks+1 {
 		if blocks%64 == 63 && ctx.Err() != nil {
 			return false
 		}
-		end := min(start+block, hi)
+		end = min(start+block, hi)
+		if start < h0 {
+			end = min(end, h0) // a block never spans Head and Arena
+		}
 		if sc.sel.All && !r.Mixed {
-			d := r.Dim
-			vecmath.DotMany(sc.q, r.Arena[start*d:end*d], out[:end-start])
+			vals, _ := r.Span(start, end)
+			vecmath.DotMany(sc.q, vals, out[:end-start])
 			for j := range end - start {
 				sc.offer(h, int32(start+j), out[j])
 			}
@@ -135,7 +139,31 @@ func (sc *scan[M]) run(ctx context.Context, lo, hi int, h *topk.Heap) bool {
 func (sc *scan[M]) dotRows(slots []int32, out []float32) {
 	r := sc.rows
 	if !r.Mixed && r.Dim > 0 {
-		vecmath.DotManyIdx(sc.q, r.Arena, slots, out)
+		h := int32(r.HeadRows())
+		if h == 0 {
+			vecmath.DotManyIdx(sc.q, r.Arena, slots, out)
+			return
+		}
+		// Runs of slots on one side of the end of Head, each scored in
+		// one call; Arena's slots are renumbered from 0.
+		var adj []int32
+		for i := 0; i < len(slots); {
+			inHead := slots[i] < h
+			j := i + 1
+			for j < len(slots) && (slots[j] < h) == inHead {
+				j++
+			}
+			if inHead {
+				vecmath.DotManyIdx(sc.q, r.Head, slots[i:j], out[i:j])
+			} else {
+				adj = adj[:0]
+				for _, slot := range slots[i:j] {
+					adj = append(adj, slot-h)
+				}
+				vecmath.DotManyIdx(sc.q, r.Arena, adj, out[i:j])
+			}
+			i = j
+		}
 		return
 	}
 	for j, slot := range slots {
@@ -226,18 +254,17 @@ type batchQuery struct {
 // batchRun scores rows lo..hi-1 for every scan into its heap, blk rows at
 // a time. It reports false when ctx was cancelled.
 func batchRun(ctx context.Context, rows *Rows, scans []batchQuery, heaps []*topk.Heap, lo, hi, blk int) bool {
-	d := rows.Dim
 	var outs [4][]float32
 	for i := range outs {
 		outs[i] = make([]float32, blk)
 	}
 	inv := make([]float64, blk)
-	for start, blocks := lo, 0; start < hi; start, blocks = start+blk, blocks+1 {
+	for start, blocks, end := lo, 0, 0; start < hi; start, blocks = end, blocks+1 {
 		if blocks%256 == 255 && ctx.Err() != nil {
 			return false
 		}
-		end := min(start+blk, hi)
-		arena := rows.Arena[start*d : end*d]
+		var arena []float32
+		arena, end = rows.Span(start, min(start+blk, hi))
 		for r := range end - start {
 			if sc := rows.Scale[start+r]; sc != 0 {
 				inv[r] = 1 / sc

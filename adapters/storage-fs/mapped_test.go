@@ -1,0 +1,113 @@
+//go:build unix
+
+package storagefs_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	storagefs "github.com/foliovec/folio/adapters/storage-fs"
+	"github.com/foliovec/folio/conformance/reference"
+	"github.com/foliovec/folio/core"
+)
+
+// A segmented index on this storage reads its first segment's vectors in
+// place from a mapping: a reader answers as the writer does, and goes on
+// answering from its mapping while a compaction deletes the file.
+func TestSegmentedIndexReadsItsVectorsInPlace(t *testing.T) {
+	ctx := context.Background()
+	st, err := storagefs.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "ix")
+	opts := core.IndexOptions{Storage: st, Codec: reference.Codec{}, RetainDropped: -1}
+	writer, err := core.NewLocalIndex(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writer.CreateIndex(ctx, core.CreateIndexConfig{Layout: core.LayoutSegmented}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(4, 2))
+	vec := func() []float32 {
+		v := make([]float32, 16)
+		for i := range v {
+			v[i] = float32(rng.NormFloat64())
+		}
+		return v
+	}
+	items := make([]core.IndexItem, 3000)
+	for i := range items {
+		items[i] = core.IndexItem{ID: fmt.Sprint("i", i), Vector: vec(), Metadata: core.Metadata{"n": float64(i)}}
+	}
+	if _, err := writer.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 { // a second segment, and tombstones in the first
+		if _, err := writer.UpsertItem(ctx, core.IndexItem{ID: fmt.Sprint("i", i*7), Vector: vec()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reader, err := core.NewLocalIndex(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries := make([][]float32, 20)
+	for i := range queries {
+		queries[i] = vec()
+	}
+	same := func(what string) {
+		t.Helper()
+		for _, q := range queries {
+			want, err := writer.QueryItems(ctx, q, "", 10, nil, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := reader.QueryItems(ctx, q, "", 10, nil, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.EqualFunc(got, want, func(a, b core.QueryResult) bool {
+				return a.Item.ID == b.Item.ID && a.Score == b.Score && slices.Equal(a.Item.Vector, b.Item.Vector)
+			}) {
+				t.Fatalf("%s: the reader answers %v, the writer %v", what, ids(got), ids(want))
+			}
+		}
+	}
+	same("after open")
+	if runtime.GOOS == "linux" {
+		maps, err := os.ReadFile("/proc/self/maps")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(maps), dir) {
+			t.Fatal("no segment of the index is mapped")
+		}
+	}
+	if rep, err := writer.Compact(ctx); err != nil || rep.Segments == 0 {
+		t.Fatalf("Compact = %+v, %v", rep, err)
+	}
+	same("after a compaction deleted the mapped segment") // the reader has not looked yet
+	reader2, err := core.NewLocalIndex(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader = reader2
+	same("reopened after the compaction")
+}
+
+func ids(rs []core.QueryResult) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.Item.ID
+	}
+	return out
+}

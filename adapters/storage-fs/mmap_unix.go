@@ -1,0 +1,58 @@
+//go:build unix
+
+package storagefs
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"syscall"
+
+	"github.com/foliovec/folio/core"
+)
+
+var _ core.FileMapper = (*LocalFileStorage)(nil)
+
+// MapFile maps a regular file read-only with mmap(2) (MAP_SHARED), the
+// same files as ReadFile opens, with the same errors and the same size
+// limit. An empty file maps to no bytes. The mapping stays valid after the
+// file is deleted or replaced by a rename, as Folio replaces files; a file
+// truncated in place while mapped makes reads past its new end fault, so
+// Folio maps only files it never changes in place.
+func (s *LocalFileStorage) MapFile(ctx context.Context, filePath string) (core.MappedFile, error) {
+	const op = "map file"
+	f, size, err := s.openRegular(ctx, op, filePath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if size == 0 {
+		return &mapping{}, nil
+	}
+	if int64(int(size)) != size {
+		return nil, fmt.Errorf("storagefs: %s %q: %d bytes do not fit in memory: %w", op, filePath, size, ErrTooLarge)
+	}
+	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, fmt.Errorf("storagefs: %s %q: %w", op, filePath, err)
+	}
+	return &mapping{b: b}, nil
+}
+
+// mapping is a file mapped by MapFile.
+type mapping struct {
+	once sync.Once
+	b    []byte
+}
+
+func (m *mapping) Bytes() []byte { return m.b }
+
+func (m *mapping) Close() error {
+	var err error
+	m.once.Do(func() {
+		if m.b != nil {
+			err = syscall.Munmap(m.b)
+		}
+	})
+	return err
+}

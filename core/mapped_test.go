@@ -1,0 +1,77 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+)
+
+// Vectors a mapped index hands out are the caller's own: they stay valid
+// after the index, its snapshots and the mapping are gone.
+func TestMappedVectorsOutliveTheIndex(t *testing.T) {
+	ctx := context.Background()
+	st := &mappingTestStorage{memTestStorage: newMemTestStorage()}
+	opts := IndexOptions{Storage: st, Codec: jsonTestCodec{}}
+	writer, err := NewLocalIndex(idxTestFolder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writer.CreateIndex(ctx, CreateIndexConfig{Layout: LayoutSegmented}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(8, 8))
+	items := make([]IndexItem, 50)
+	want := map[string][]float32{}
+	for i := range items {
+		items[i] = IndexItem{ID: fmt.Sprint("i", i), Vector: randomVector(rng, 6)}
+		want[items[i].ID] = slices.Clone(items[i].Vector)
+	}
+	if _, err := writer.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	got := func() []IndexItem {
+		ix, err := NewLocalIndex(idxTestFolder, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix.mapMin = 1
+		all, err := ix.ListItems(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := ix.QueryItems(ctx, items[3].Vector, "", 5, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		one, _, err := ix.GetItem(ctx, "i7")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			all = append(all, r.Item)
+		}
+		return append(all, one)
+	}()
+	if st.maps.Load() == 0 {
+		t.Fatal("the segment was not mapped")
+	}
+	for range 100 {
+		runtime.GC()
+		if st.open.Load() == 0 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if st.open.Load() != 0 {
+		t.Fatal("the mapping is still open with no index holding it")
+	}
+	for _, it := range got {
+		if !slices.Equal(it.Vector, want[it.ID]) {
+			t.Fatalf("item %s: vector %v after the mapping closed, want %v", it.ID, it.Vector, want[it.ID])
+		}
+	}
+}
