@@ -515,12 +515,18 @@ func (ix *LocalIndex) loadLocked(ctx context.Context) (*snapshot, error) {
 // reload is set when a loaded index is read again because another process
 // changed it. ix.mu is held.
 func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, error) {
+	return ix.read(ctx, reload, reload)
+}
+
+// read is readLocked; incremental reads only the segments added since the
+// last read when it can (a reload on the segmented layout).
+func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snapshot, error) {
 	p, mp := ix.indexPath(), ix.manifestPath()
 	// Before the read: a change between the two is then seen as a change
 	// by the next check, never missed. Both layouts' files are watched,
 	// so that another process migrating the folder is seen too.
 	version, mversion := ix.watch.Current(ctx, p), ix.watch.Current(ctx, mp)
-	if reload {
+	if incremental {
 		s, ok, err := ix.readNewSegments(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("load index %q: %w", mp, err)

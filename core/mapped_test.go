@@ -75,3 +75,62 @@ func TestMappedVectorsOutliveTheIndex(t *testing.T) {
 		}
 	}
 }
+
+// A compaction of an index read from a mapping reads the index again from
+// the new segment, so that the dropped segment's mapping (and the space of
+// its deleted file) is released once no query uses it.
+func TestCompactionReleasesTheMappedSegment(t *testing.T) {
+	ctx := context.Background()
+	st := &mappingTestStorage{memTestStorage: newMemTestStorage()}
+	opts := IndexOptions{Storage: st, Codec: jsonTestCodec{}, RetainDropped: -1}
+	ix, err := NewLocalIndex(idxTestFolder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.CreateIndex(ctx, CreateIndexConfig{Layout: LayoutSegmented}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	items := make([]IndexItem, 40)
+	for i := range items {
+		items[i] = IndexItem{ID: fmt.Sprint("i", i), Vector: randomVector(rng, 4)}
+	}
+	if _, err := ix.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	ix, err = NewLocalIndex(idxTestFolder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.mapMin = 1
+	before, err := ix.QueryItems(ctx, items[0].Vector, "", 40, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.UpsertItem(ctx, IndexItem{ID: "i3", Vector: items[3].Vector}); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := ix.Compact(ctx); err != nil || rep.Segments != 2 {
+		t.Fatalf("Compact = %+v, %v", rep, err)
+	}
+	after, err := ix.QueryItems(ctx, items[0].Vector, "", 40, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range after {
+		if after[i].Item.ID != before[i].Item.ID || after[i].Score != before[i].Score {
+			t.Fatalf("rank %d after the compaction: %s %v, before %s %v", i, after[i].Item.ID, after[i].Score, before[i].Item.ID, before[i].Score)
+		}
+	}
+	for range 100 {
+		runtime.GC()
+		if st.open.Load() == 1 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if st.maps.Load() != 2 || st.open.Load() != 1 {
+		t.Fatalf("%d mappings made, %d open; want the new segment's mapped and the old one's closed", st.maps.Load(), st.open.Load())
+	}
+	runtime.KeepAlive(ix) // its snapshot holds the new mapping until here
+}

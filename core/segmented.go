@@ -747,6 +747,14 @@ func (ix *LocalIndex) installCompaction(ctx context.Context, name string, s *sna
 	st.tombs = missingSerials(st.tombs, tombs)
 	ix.publishLayout()
 	ix.dropLocked(ctx, before.names())
+	if cur := ix.cur.Load(); cur != nil && cur.Pin != nil {
+		// The rows are read from a mapping of a segment just dropped: read
+		// the index again, so that the old file's space is freed once the
+		// queries still on it end, rather than when the process does.
+		if _, err := ix.read(ctx, true, false); err != nil {
+			ix.log.Warn("read the index again after a compaction", "folder", ix.folder, "err", err)
+		}
+	}
 	return CompactReport{Segments: n, Tombstones: before.rows() - s.count()}, nil
 }
 
