@@ -385,12 +385,12 @@ func (b *batch) applyRebuild() *snapshot {
 	n := int32(base.len())
 	total := n + int32(len(b.added))
 	s := &snapshot{
-		version:    base.version,
-		config:     base.config,
-		ids:        make([]string, 0, b.live),
-		meta:       make([]Metadata, 0, b.live),
-		files:      make([]string, 0, b.live),
-		norms:      make([]float64, 0, b.live),
+		version: base.version,
+		config:  base.config,
+		ids:     make([]string, 0, b.live),
+		meta:    make([]Metadata, 0, b.live),
+		files:   make([]string, 0, b.live),
+		norms:   make([]float64, 0, b.live),
 		// Pin: a mixed result keeps views of the base's rows, Head's too.
 		Rows:       scan.Rows{Scale: make([]float64, 0, b.live), Dim: -1, Pin: base.Pin},
 		serials:    make([]uint32, 0, b.live),

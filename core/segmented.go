@@ -2,15 +2,15 @@ package core
 
 import (
 	"bufio"
-	"encoding/binary"
-	"runtime"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"math/bits"
+	"runtime"
 	"slices"
 	"strings"
 
