@@ -258,7 +258,7 @@ func (b *batch) applyAppend() *snapshot {
 		meta:       base.meta,
 		files:      base.files,
 		norms:      base.norms,
-		Rows:       scan.Rows{Scale: base.Scale, Mixed: base.Mixed, Dim: base.Dim, Head: base.Head, Pin: base.Pin},
+		Rows:       scan.Rows{Scale: base.Scale, Mixed: base.Mixed, Dim: base.Dim, Head: base.Head, Pin: base.Pin, Gen: base.Gen},
 		serials:    base.serials,
 		nextSerial: base.nextSerial,
 		dupIDs:     base.dupIDs,
@@ -392,7 +392,7 @@ func (b *batch) applyRebuild() *snapshot {
 		files:   make([]string, 0, b.live),
 		norms:   make([]float64, 0, b.live),
 		// Pin: a mixed result keeps views of the base's rows, Head's too.
-		Rows:       scan.Rows{Scale: make([]float64, 0, b.live), Dim: -1, Pin: base.Pin},
+		Rows:       scan.Rows{Scale: make([]float64, 0, b.live), Dim: -1, Pin: base.Pin, Gen: new(scan.Lineage)},
 		serials:    make([]uint32, 0, b.live),
 		nextSerial: base.nextSerial,
 	}

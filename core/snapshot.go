@@ -180,7 +180,7 @@ func cloneConfig(c MetadataConfig) MetadataConfig {
 
 // newEmptySnapshot is the state of a freshly created index.
 func newEmptySnapshot(version int, config MetadataConfig) *snapshot {
-	s := &snapshot{version: version, config: cloneConfig(config), Rows: scan.Rows{Dim: -1}, slots: slotmap.New(nil)}
+	s := &snapshot{version: version, config: cloneConfig(config), Rows: scan.Rows{Dim: -1, Gen: new(scan.Lineage)}, slots: slotmap.New(nil)}
 	s.postings = filter.BuildPostings(s.config.Indexed, s.meta)
 	return s
 }
@@ -246,6 +246,7 @@ func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*s
 	s.slots = slotmap.New(slots)
 	// A mixed index keeps views of the mapped rows too: Pin holds them.
 	s.Pin = vec.pin
+	s.Gen = new(scan.Lineage)
 	if vec.head != nil && uniform(data.Items) {
 		s.Dim, s.Head, s.Arena = len(data.Items[0].Vector), vec.head, vec.arena
 		s.computeScales()

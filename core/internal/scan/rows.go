@@ -29,7 +29,16 @@ type Rows struct {
 	// Rows holds it.
 	Head []float32
 	Pin  any
+
+	// Gen, when set, is shared by the Rows of the states of an index that
+	// extend one another: rows appended after the same first rows, which
+	// keep their values and scales. A Shared pass over some of them serves
+	// queries on the others (scoring the rows after it themselves).
+	Gen *Lineage
 }
+
+// Lineage identifies Rows that extend one another (Rows.Gen).
+type Lineage struct{ _ byte }
 
 // HeadRows is the number of rows in Head.
 func (r *Rows) HeadRows() int {

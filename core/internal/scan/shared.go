@@ -31,6 +31,8 @@ type Shared struct {
 	mu     sync.Mutex
 	pass   *pass     // the pass running, nil when none
 	joined []*member // queries waiting for the next segment
+
+	extended atomic.Int64 // queries that joined a pass over fewer rows than theirs (tests)
 }
 
 // MinSegmentRows is the fewest rows of a segment: a pass over fewer rows
@@ -83,9 +85,10 @@ func (s *Shared) TopK(ctx context.Context, rows *Rows, n int, q []float32, k int
 		s.mu.Unlock()
 		s.drive(ctx, p, m)
 		return m.res, m.err
-	case s.pass.rows != rows || s.pass.n != n:
-		// The pass reads another state of the index (a commit came in
-		// between): this query reads its own state alone.
+	case s.pass.rows != rows && (rows.Gen == nil || s.pass.rows.Gen != rows.Gen || n < s.pass.n):
+		// The pass reads another state of the index (a commit that
+		// rebuilt the rows came in between): this query reads its own
+		// state alone.
 		s.mu.Unlock()
 		res, err := Batch(ctx, rows, n, [][]float32{q}, []int{k})
 		if err != nil {
@@ -93,11 +96,28 @@ func (s *Shared) TopK(ctx context.Context, rows *Rows, n int, q []float32, k int
 		}
 		return res[0], nil
 	}
+	// The pass reads these rows, or the first p.n of them: a commit that
+	// appended rows (the same Gen) came in between. The query joins the
+	// pass and scores the rows after those itself.
+	from := s.pass.n
 	s.joined = append(s.joined, m)
 	s.mu.Unlock()
+	var extra []topk.Scored
+	if from < n {
+		s.extended.Add(1)
+		res, err := batchRange(ctx, rows, from, n, [][]float32{q}, []int{k})
+		if err != nil {
+			m.gone.Store(true)
+			return nil, err
+		}
+		extra = res[0]
+	}
 	select {
 	case <-m.done:
-		return m.res, m.err
+		if m.err != nil || extra == nil {
+			return m.res, m.err
+		}
+		return topk.Best(k, m.res, extra), nil
 	case <-ctx.Done():
 		m.gone.Store(true)
 		return nil, ctx.Err()

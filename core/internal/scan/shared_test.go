@@ -138,3 +138,64 @@ func TestSharedCancelAndOtherRows(t *testing.T) {
 		t.Fatalf("after the cancel: %v, want %v", got, want)
 	}
 }
+
+// Queries on rows that extend those of the running pass (a commit
+// appended rows: the same Gen) join it and score the new rows themselves;
+// their answers are TopK's over all their rows.
+func TestSharedJoinsAcrossAppends(t *testing.T) {
+	const d = 32
+	n := 4 * MinSegmentRows
+	r := rand.New(rand.NewPCG(7, 8))
+	full, meta := rowsOf(r, n+500, d)
+	gen := new(Lineage)
+	base := &Rows{Dim: d, Arena: full.Arena[:n*d], Scale: full.Scale[:n], Gen: gen}
+	grown := &Rows{Dim: d, Arena: full.Arena, Scale: full.Scale, Gen: gen}
+	var s Shared
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for c := range 3 {
+		wg.Go(func() {
+			q := base.Vector(c)
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := s.TopK(context.Background(), base, n, q, 5); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	defer func() { close(stop); wg.Wait() }()
+	for s.running() == nil {
+		time.Sleep(time.Millisecond)
+	}
+	sel := Selection[map[string]any]{Meta: meta, All: true}
+	for i := range 40 {
+		q := grown.Vector(n + i*7) // an appended row: it must rank first
+		k := 1 + i%12
+		got, err := s.TopK(context.Background(), grown, n+500, q, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := TopK(context.Background(), grown, sel, q, k)
+		if !slices.Equal(got, want) {
+			t.Fatalf("query %d k %d on the grown rows: %v, want %v", i, k, got, want)
+		}
+	}
+	if s.extended.Load() == 0 {
+		t.Fatal("no query on the grown rows joined the pass over the first ones")
+	}
+	// Rows of another lineage never join it.
+	other := &Rows{Dim: d, Arena: full.Arena, Scale: full.Scale, Gen: new(Lineage)}
+	before := s.extended.Load()
+	if _, err := s.TopK(context.Background(), other, n+500, grown.Vector(1), 3); err != nil {
+		t.Fatal(err)
+	}
+	if s.extended.Load() != before {
+		t.Fatal("rows of another lineage joined the pass")
+	}
+}
