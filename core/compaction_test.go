@@ -17,13 +17,7 @@ func TestCompactRacesWritesAndQueries(t *testing.T) {
 	ctx := context.Background()
 	st := NewMemoryStorage()
 	opts := IndexOptions{Storage: st, Codec: jsonTestCodec{}, RetainDropped: -1}
-	ix, err := NewLocalIndex(idxTestFolder, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ix.CreateIndex(ctx, CreateIndexConfig{Layout: LayoutSegmented}); err != nil {
-		t.Fatal(err)
-	}
+	ix := newSegmentedIndex(t, opts)
 	rng := rand.New(rand.NewPCG(3, 3))
 	want := map[string][]float32{}
 	done := make(chan struct{})
@@ -106,14 +100,7 @@ func TestCompactRacesWritesAndQueries(t *testing.T) {
 func TestCompactIfDue(t *testing.T) {
 	ctx := context.Background()
 	ix, st := newCreatedIndex(t, CreateIndexConfig{Layout: LayoutSegmented})
-	rng := rand.New(rand.NewPCG(5, 5))
-	items := make([]IndexItem, 12000)
-	for i := range items {
-		items[i] = IndexItem{ID: fmt.Sprint("i", i), Vector: randomVector(rng, 4)}
-	}
-	if _, err := ix.BatchInsertItems(ctx, items); err != nil {
-		t.Fatal(err)
-	}
+	items := insertRandom(t, ix, rand.New(rand.NewPCG(5, 5)), "i", 12000, 4)
 	deleteRange := func(lo, hi int) {
 		t.Helper()
 		if err := ix.BeginUpdate(ctx); err != nil {
@@ -160,13 +147,7 @@ func TestCommitsLeaveLargeMergesToCompaction(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	const per = 4100 // class 4: eight of them are 32,800 rows
 	for b := range mergeFanIn {
-		items := make([]IndexItem, per)
-		for i := range items {
-			items[i] = IndexItem{ID: fmt.Sprint(b, "-", i), Vector: randomVector(rng, 2)}
-		}
-		if _, err := ix.BatchInsertItems(ctx, items); err != nil {
-			t.Fatal(err)
-		}
+		insertRandom(t, ix, rng, fmt.Sprint(b, "-"), per, 2)
 	}
 	stats, err := ix.GetIndexStats(ctx)
 	if err != nil || stats.Items != mergeFanIn*per || stats.Storage.Segments != mergeFanIn {

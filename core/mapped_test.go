@@ -16,22 +16,10 @@ func TestMappedVectorsOutliveTheIndex(t *testing.T) {
 	ctx := context.Background()
 	st := &mappingTestStorage{memTestStorage: newMemTestStorage()}
 	opts := IndexOptions{Storage: st, Codec: jsonTestCodec{}}
-	writer, err := NewLocalIndex(idxTestFolder, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := writer.CreateIndex(ctx, CreateIndexConfig{Layout: LayoutSegmented}); err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(8, 8))
-	items := make([]IndexItem, 50)
+	items := insertRandom(t, newSegmentedIndex(t, opts), rand.New(rand.NewPCG(8, 8)), "i", 50, 6)
 	want := map[string][]float32{}
-	for i := range items {
-		items[i] = IndexItem{ID: fmt.Sprint("i", i), Vector: randomVector(rng, 6)}
-		want[items[i].ID] = slices.Clone(items[i].Vector)
-	}
-	if _, err := writer.BatchInsertItems(ctx, items); err != nil {
-		t.Fatal(err)
+	for _, it := range items {
+		want[it.ID] = slices.Clone(it.Vector)
 	}
 	got := func() []IndexItem {
 		ix, err := NewLocalIndex(idxTestFolder, opts)
@@ -83,22 +71,8 @@ func TestCompactionReleasesTheMappedSegment(t *testing.T) {
 	ctx := context.Background()
 	st := &mappingTestStorage{memTestStorage: newMemTestStorage()}
 	opts := IndexOptions{Storage: st, Codec: jsonTestCodec{}, RetainDropped: -1}
+	items := insertRandom(t, newSegmentedIndex(t, opts), rand.New(rand.NewPCG(9, 9)), "i", 40, 4)
 	ix, err := NewLocalIndex(idxTestFolder, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ix.CreateIndex(ctx, CreateIndexConfig{Layout: LayoutSegmented}); err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(9, 9))
-	items := make([]IndexItem, 40)
-	for i := range items {
-		items[i] = IndexItem{ID: fmt.Sprint("i", i), Vector: randomVector(rng, 4)}
-	}
-	if _, err := ix.BatchInsertItems(ctx, items); err != nil {
-		t.Fatal(err)
-	}
-	ix, err = NewLocalIndex(idxTestFolder, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,4 +107,35 @@ func TestCompactionReleasesTheMappedSegment(t *testing.T) {
 		t.Fatalf("%d mappings made, %d open; want the new segment's mapped and the old one's closed", st.maps.Load(), st.open.Load())
 	}
 	runtime.KeepAlive(ix) // its snapshot holds the new mapping until here
+}
+
+// newSegmentedIndex creates a segmented index in idxTestFolder with opts
+// (its Codec jsonTestCodec when unset).
+func newSegmentedIndex(t testing.TB, opts IndexOptions) *LocalIndex {
+	t.Helper()
+	if opts.Codec == nil {
+		opts.Codec = jsonTestCodec{}
+	}
+	ix, err := NewLocalIndex(idxTestFolder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.CreateIndex(context.Background(), CreateIndexConfig{Layout: LayoutSegmented}); err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// insertRandom inserts n items "<prefix><i>" with random vectors of dim
+// in one batch and returns them.
+func insertRandom(t testing.TB, ix *LocalIndex, rng *rand.Rand, prefix string, n, dim int) []IndexItem {
+	t.Helper()
+	items := make([]IndexItem, n)
+	for i := range items {
+		items[i] = IndexItem{ID: fmt.Sprint(prefix, i), Vector: randomVector(rng, dim)}
+	}
+	if _, err := ix.BatchInsertItems(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	return items
 }
