@@ -318,36 +318,6 @@ func testTwinLayouts(t *testing.T, opts IndexOptions, writes int, mapped bool) *
 	return tw
 }
 
-// TestSegmentedCommitWritesOnlyTheChange checks that a commit on the
-// segmented layout writes a segment about the size of the change and the
-// manifest, never the items already stored.
-func TestSegmentedCommitWritesOnlyTheChange(t *testing.T) {
-	ctx := context.Background()
-	ix, st := newCreatedIndex(t, CreateIndexConfig{Layout: LayoutSegmented})
-	rng := rand.New(rand.NewPCG(1, 2))
-	items := make([]IndexItem, 2000)
-	for i := range items {
-		items[i] = IndexItem{ID: fmt.Sprintf("i%d", i), Vector: randomVector(rng, 16)}
-	}
-	if _, err := ix.BatchInsertItems(ctx, items); err != nil {
-		t.Fatal(err)
-	}
-	big := st.totalBytes(idxTestFolder)
-	for i := range 20 {
-		before := st.bytesWritten()
-		if _, err := ix.UpsertItem(ctx, IndexItem{ID: fmt.Sprintf("i%d", i*7), Vector: randomVector(rng, 16)}); err != nil {
-			t.Fatal(err)
-		}
-		if w := st.bytesWritten() - before; w > big/20 {
-			t.Fatalf("upsert %d wrote %d bytes; the index is %d", i, w, big)
-		}
-	}
-	stats, _ := ix.GetIndexStats(ctx)
-	if stats.Items != 2000 || stats.Storage.Tombstones == 0 {
-		t.Fatalf("stats %+v", stats)
-	}
-}
-
 // TestSegmentedCorruptSegment checks that a damaged segment fails the load
 // with ErrCorrupt.
 func TestSegmentedCorruptSegment(t *testing.T) {
