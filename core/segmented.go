@@ -163,12 +163,14 @@ const mapMinRows = 1024
 
 // mapSegment decodes the segment name from a mapping of its file, its
 // vectors left in place as l.head; mapped is false, with no error, when
-// the segment's vectors differ in length (the caller reads it instead).
+// the file cannot be mapped or the segment's vectors differ in length (the
+// caller reads it instead, and meets the same error if it is the file's).
 // The file stays mapped until no snapshot holds l.pin.
 func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string, arena *segArena, l *loaded) (seg segment, mapped bool, err error) {
 	mf, err := mp.MapFile(ctx, ix.path(name))
 	if err != nil {
-		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
+		ix.log.Debug("read a segment instead of mapping it", "folder", ix.folder, "file", name, "err", err)
+		return segment{}, false, nil
 	}
 	b := mf.Bytes()
 	if len(b) >= segHeaderLen && binary.LittleEndian.Uint32(b[12:]) == segMixed {
