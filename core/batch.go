@@ -391,7 +391,8 @@ func (b *batch) applyRebuild() *snapshot {
 		meta:    make([]Metadata, 0, b.live),
 		files:   make([]string, 0, b.live),
 		norms:   make([]float64, 0, b.live),
-		// Pin: a mixed result keeps views of the base's rows, Head's too.
+		// Pin: a mixed result keeps views of the base's rows, Head's too
+		// (dropped below when the rows are copied).
 		Rows:       scan.Rows{Scale: make([]float64, 0, b.live), Dim: -1, Pin: base.Pin, Gen: new(scan.Lineage)},
 		serials:    make([]uint32, 0, b.live),
 		nextSerial: base.nextSerial,
@@ -432,6 +433,9 @@ func (b *batch) applyRebuild() *snapshot {
 	// of them views of the base arena: both are immutable, so sharing is
 	// safe.
 	s.setVectors(items, nil, false)
+	if !s.Mixed {
+		s.Pin = nil // every row copied into the new arena
+	}
 	s.postings = filter.BuildPostings(s.config.Indexed, s.meta)
 	return s
 }

@@ -133,7 +133,8 @@ func (s *snapshot) dropDead(hits []topk.Scored, k int) []topk.Scored {
 	return out[:min(len(out), k)]
 }
 
-// item returns slot i as an IndexItem sharing the snapshot's memory.
+// item returns slot i as an IndexItem sharing the snapshot's memory, but
+// for a vector read from a mapped file, which it copies.
 func (s *snapshot) item(i int) IndexItem {
 	it := s.sharedItem(i)
 	if s.InHead(i) {
