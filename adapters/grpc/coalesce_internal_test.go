@@ -78,7 +78,27 @@ func TestCoalescedQueriesAnswerAsAlone(t *testing.T) {
 	c := itemCoalescer(ix)
 	var batches, batched atomic.Int64
 	c.observe = func(n int) { batches.Add(1); batched.Add(int64(n)) }
+	// The first call of a round is answered alone; it waits (up to a
+	// second) for another call to queue, so that batches form even where
+	// the scheduler would run it to its end before starting the others
+	// (one CPU, a busy machine).
+	solo := c.solo
+	var firstOfRound atomic.Bool
+	c.solo = func(ctx context.Context, q core.ItemQuery) ([]core.QueryResult, error) {
+		if firstOfRound.Swap(false) {
+			for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+				c.mu.Lock()
+				queued := len(c.pending)
+				c.mu.Unlock()
+				if queued > 0 {
+					break
+				}
+			}
+		}
+		return solo(ctx, q)
+	}
 	for round := range 5 {
+		firstOfRound.Store(true)
 		var wg sync.WaitGroup
 		start := make(chan struct{})
 		got := make([][]core.QueryResult, len(queries))
