@@ -32,8 +32,10 @@ func (ix *LocalIndex) ownFile(name string, exts ...string) bool {
 }
 
 // staleTempAge is how old a temporary file must be before opening an index
-// or Vacuum removes it: older than any write in progress, in this process
-// or another.
+// or Vacuum removes it when the storage cannot tell whether its write is
+// still in progress: older than any write in progress, in this process or
+// another. Storage that can tell (storagefs on Unix) removes those of
+// ended writes at once.
 const staleTempAge = 15 * time.Minute
 
 // removeStaleTemps removes temporary files of interrupted writes from the
@@ -70,8 +72,10 @@ type VacuumReport struct {
 
 // Vacuum removes what crashes and failed writes leave behind in the folder:
 // side-car files "<uuid><ext>" that no committed item refers to, and
-// temporary files of interrupted writes older than 15 minutes, when the
-// storage can find them (TempFileRemover). In a document index it also
+// temporary files of interrupted writes, when the storage can find them
+// (TempFileRemover): on the file-system storage on Unix, every one whose
+// writer has ended (died or given up), elsewhere those older than 15
+// minutes. In a document index it also
 // removes the text and metadata files ("<uuid>.txt", "<uuid><ext>") of
 // documents that are not in the catalog, and keeps those of the documents
 // that are (a side-car and a document metadata file look alike; files

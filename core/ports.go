@@ -238,8 +238,13 @@ type TextFetcher interface {
 // ".folio-tmp-…") and never listed by ListFiles, so only the storage can
 // find them.
 type TempFileRemover interface {
-	// RemoveTempFiles removes the temporary files in folderPath (not below
-	// it) last modified more than olderThan ago, and returns how many.
+	// RemoveTempFiles removes the temporary files that interrupted writes
+	// left in folderPath (not below it), and returns how many: those last
+	// modified more than olderThan ago and, where the storage can tell a
+	// write in progress from one that ended (storagefs on Unix: the
+	// writer's lock on the file), those of ended writes whatever their
+	// age. It never removes the file of a write in progress younger than
+	// olderThan.
 	RemoveTempFiles(ctx context.Context, folderPath string, olderThan time.Duration) (int, error)
 }
 

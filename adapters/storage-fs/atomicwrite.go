@@ -11,13 +11,15 @@ import (
 )
 
 // writeTemp writes content to a new temporary file in dir, syncs and
-// closes it, and returns its name. On failure nothing is left behind.
-func (s *LocalFileStorage) writeTemp(dir string, content []byte) (string, error) {
+// closes it, and returns its name and the release of its hold (see
+// holdTemp), to call once the file is renamed or linked into place. On
+// failure nothing is left behind.
+func (s *LocalFileStorage) writeTemp(dir string, content []byte) (string, func(), error) {
 	return s.writeTempFile(dir, content, true)
 }
 
 // writeTempFile is writeTemp that syncs the file only when sync is set.
-func (s *LocalFileStorage) writeTempFile(dir string, content []byte, sync bool) (string, error) {
+func (s *LocalFileStorage) writeTempFile(dir string, content []byte, sync bool) (string, func(), error) {
 	return s.writeTempWith(dir, func(w io.Writer) error {
 		_, err := w.Write(content)
 		return err
@@ -25,9 +27,9 @@ func (s *LocalFileStorage) writeTempFile(dir string, content []byte, sync bool) 
 }
 
 // writeTempWith writes what write writes to a new temporary file in dir,
-// syncs it when sync is set, and returns its name; on any error the file
-// is removed.
-func (s *LocalFileStorage) writeTempWith(dir string, write func(w io.Writer) error, sync bool) (string, error) {
+// syncs it when sync is set, and returns its name and the release of its
+// hold; on any error the file is removed and released.
+func (s *LocalFileStorage) writeTempWith(dir string, write func(w io.Writer) error, sync bool) (string, func(), error) {
 	for range 16 {
 		name := filepath.Join(dir, fmt.Sprintf("%s%016x", TempPrefix, rand.Uint64()))
 		f, err := s.fsys.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
@@ -35,7 +37,17 @@ func (s *LocalFileStorage) writeTempWith(dir string, write func(w io.Writer) err
 			continue // another writer's temporary name: draw again
 		}
 		if err != nil {
-			return "", err
+			return "", nil, err
+		}
+		release, err := s.holdTemp(name, f)
+		if errors.Is(err, errTempTaken) {
+			f.Close()
+			continue
+		}
+		if err != nil {
+			f.Close()
+			s.fsys.Remove(name)
+			return "", nil, err
 		}
 		err = write(f)
 		if err == nil && sync {
@@ -43,11 +55,12 @@ func (s *LocalFileStorage) writeTempWith(dir string, write func(w io.Writer) err
 		}
 		if err := closeFile(f, err); err != nil {
 			s.fsys.Remove(name)
-			return "", err
+			release()
+			return "", nil, err
 		}
-		return name, nil
+		return name, release, nil
 	}
-	return "", fmt.Errorf("no free temporary name in %q", dir)
+	return "", nil, fmt.Errorf("no free temporary name in %q", dir)
 }
 
 // createInPlace creates name exclusively and writes content to it: the

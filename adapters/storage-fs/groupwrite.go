@@ -84,10 +84,11 @@ func (s *LocalFileStorage) writeGroupFile(name string, content []byte, sync bool
 	if info, err := s.fsys.Stat(name); err == nil && info.IsDir() {
 		return errIsFolder
 	}
-	tmp, err := s.writeTempFile(filepath.Dir(name), content, sync)
+	tmp, release, err := s.writeTempFile(filepath.Dir(name), content, sync)
 	if err != nil {
 		return err
 	}
+	defer release()
 	if err := s.fsys.Rename(tmp, name); err != nil {
 		s.fsys.Remove(tmp)
 		return err

@@ -128,11 +128,14 @@ func (s *LocalFileStorage) CreateFile(ctx context.Context, filePath string, cont
 		return err
 	}
 	dir := filepath.Dir(t.name)
-	tmp, err := s.writeTemp(dir, content)
+	tmp, release, err := s.writeTemp(dir, content)
 	if err != nil {
 		return s.fail(op, filePath, err)
 	}
-	defer s.fsys.Remove(tmp) // after the link, only the temporary name goes
+	defer func() {
+		s.fsys.Remove(tmp) // after the link, only the temporary name goes
+		release()
+	}()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -186,7 +189,7 @@ func (s *LocalFileStorage) UpsertFileFrom(ctx context.Context, filePath string, 
 	}
 	dir := filepath.Dir(t.name)
 	var writeErr error
-	tmp, err := s.writeTempWith(dir, func(w io.Writer) error {
+	tmp, release, err := s.writeTempWith(dir, func(w io.Writer) error {
 		writeErr = write(ctxWriter{ctx, w})
 		return writeErr
 	}, true)
@@ -199,6 +202,7 @@ func (s *LocalFileStorage) UpsertFileFrom(ctx context.Context, filePath string, 
 		}
 		return s.fail(op, filePath, err)
 	}
+	defer release()
 	if err := ctx.Err(); err != nil {
 		s.fsys.Remove(tmp)
 		return err

@@ -1,10 +1,15 @@
 package storagetest_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -195,6 +200,53 @@ func (g greedyRemover) RemoveTempFiles(ctx context.Context, folder string, _ tim
 		_ = g.DeleteFile(ctx, f.Path)
 	}
 	return len(files), err
+}
+
+// hastyRemover is the in-memory storage whose streamed writes go through
+// a temporary file that RemoveTempFiles removes whatever its age: a write
+// in progress then fails.
+type hastyRemover struct {
+	*core.MemoryStorage
+	mu      sync.Mutex
+	writing bool // a write is in progress
+}
+
+func (h *hastyRemover) UpsertFileFrom(ctx context.Context, p string, write func(w io.Writer) error) error {
+	h.mu.Lock()
+	h.writing = true
+	h.mu.Unlock()
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	h.mu.Lock()
+	lost := !h.writing
+	h.writing = false
+	h.mu.Unlock()
+	if lost {
+		return fmt.Errorf("rename: %w", fs.ErrNotExist)
+	}
+	return h.UpsertFile(ctx, p, buf.Bytes())
+}
+
+func (h *hastyRemover) RemoveTempFiles(context.Context, string, time.Duration) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.writing {
+		h.writing = false
+		return 1, nil
+	}
+	return 0, nil
+}
+
+func TestCheckReportsARemoverOfWritesInProgress(t *testing.T) {
+	hasty := func(t testing.TB) storagetest.Harness {
+		return storagetest.Harness{Storage: &hastyRemover{MemoryStorage: core.NewMemoryStorage()}}
+	}
+	rule := "RemoveTempFiles leaves a write in progress whole"
+	if err := storagetest.Check(t.Context(), hasty, storagetest.Capabilities{}); !violatedRules(err)[rule] {
+		t.Errorf("Check did not report %q; it reported:\n%v", rule, err)
+	}
 }
 
 func TestCheckReportsARemoverOfListedFiles(t *testing.T) {

@@ -2,6 +2,7 @@ package storagetest
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"github.com/foliovec/folio/core"
@@ -12,6 +13,7 @@ func tempFileRemoverCases() []rule {
 	return []rule{
 		{name: "RemoveTempFiles never removes a file ListFiles lists", run: needsTempRemover(tempKeepsListedFiles)},
 		{name: "RemoveTempFiles returns an ended context's error", run: needsTempRemover(tempCancelled)},
+		{name: "RemoveTempFiles leaves a write in progress whole", run: needsTempRemover(tempKeepsLiveWrite)},
 	}
 }
 
@@ -51,6 +53,36 @@ func tempKeepsListedFiles(e *env) {
 	}
 	e.wantContent("a listed file", "t/a.json", []byte("a"))
 	e.wantContent("a file in a sub-folder", "t/sub/b.txt", []byte("b"))
+}
+
+// A write still running (its temporary file younger than olderThan) is not
+// an interrupted one: RemoveTempFiles leaves it, and it completes whole.
+func tempKeepsLiveWrite(e *env) {
+	sw, ok := e.s.(core.FileStreamWriter)
+	if !ok {
+		e.t.Skip("the storage does not implement core.FileStreamWriter")
+	}
+	if !e.mkdir("t") {
+		return
+	}
+	var removed int
+	var removeErr error
+	err := sw.UpsertFileFrom(e.ctx, e.p("t/f.bin"), func(w io.Writer) error {
+		if _, err := w.Write([]byte("first half, ")); err != nil {
+			return err
+		}
+		removed, removeErr = e.s.(core.TempFileRemover).RemoveTempFiles(e.ctx, e.p("t"), time.Hour)
+		_, err := w.Write([]byte("second half"))
+		return err
+	})
+	if removeErr != nil || removed != 0 {
+		e.errorf("RemoveTempFiles during a write removed %d files (%v); want 0", removed, removeErr)
+	}
+	if err != nil {
+		e.errorf("the write RemoveTempFiles ran during: %w", err)
+		return
+	}
+	e.wantContent("the file written while RemoveTempFiles ran", "t/f.bin", []byte("first half, second half"))
 }
 
 func tempCancelled(e *env) {
