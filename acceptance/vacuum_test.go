@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -66,19 +67,30 @@ func TestVacuumRemovesWhatNothingRefersTo(t *testing.T) {
 				writeFileAged(t, filepath.Join(dir, o), 0)
 			}
 			writeFileAged(t, filepath.Join(dir, storagefs.TempPrefix+"stale"), time.Hour)
+			// A write in progress: fresh, and held by its writer.
 			writeFileAged(t, filepath.Join(dir, storagefs.TempPrefix+"fresh"), 0)
+			holdAsAWriter(t, filepath.Join(dir, storagefs.TempPrefix+"fresh"))
+			// A killed writer's: fresh, held by nobody.
+			writeFileAged(t, filepath.Join(dir, storagefs.TempPrefix+"killed"), 0)
 
 			rep, err := ix.Vacuum(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
 			slices.Sort(rep.Documents)
-			if !slices.Equal(rep.Documents, orphans) || rep.TempFiles != 1 {
-				t.Errorf("report %+v, want documents %v and 1 temp file", rep, orphans)
+			wantTemps := 2
+			if runtime.GOOS == "windows" {
+				wantTemps = 1 // the killed writer's file is too fresh to go
+			}
+			if !slices.Equal(rep.Documents, orphans) || rep.TempFiles != wantTemps {
+				t.Errorf("report %+v, want documents %v and %d temp files", rep, orphans, wantTemps)
 			}
 			after := docsFileNames(t, dir)
 			want := append(slices.Clone(before), foreign...)
 			want = append(want, storagefs.TempPrefix+"fresh")
+			if runtime.GOOS == "windows" {
+				want = append(want, storagefs.TempPrefix+"killed")
+			}
 			slices.Sort(want)
 			if !slices.Equal(after, want) {
 				t.Errorf("files after vacuum:\n%v\nwant\n%v", after, want)

@@ -18,7 +18,6 @@ import (
 type batch struct {
 	base    *snapshot
 	added   []pendingItem
-	edits   map[int32]pendingItem // replaced base slots
 	deleted map[int32]bool        // deleted positions, base or added
 	ids     map[string]int32      // id → position, overriding base.slots; -1 when deleted
 	live    int                   // items in the working set
@@ -46,10 +45,14 @@ type batch struct {
 	// replay is set while ops are applied again: an insert of an id that
 	// is there by now replaces the item instead of failing.
 	replay bool
-	// moveReplaced makes a replaced item of the base move to the end, as
-	// a delete and an insert: on the segmented layout, items are stored
-	// in the order of their serials, and a replaced item is stored anew.
-	moveReplaced bool
+	// keepPlace keeps a replaced item of the base, which moves to the end
+	// of the columns, in its place in storage order, as Vectra's file
+	// layout does (see places.go): moves records base slot → the added
+	// position holding its new content. On the segmented layout items are
+	// stored in the order of their serials, and a replaced one is stored
+	// anew.
+	keepPlace bool
+	moves     map[int32]int32
 }
 
 // pendingItem is an item written in a batch, owned by the batch.
@@ -65,7 +68,6 @@ type pendingItem struct {
 func newBatch(base *snapshot) *batch {
 	b := &batch{
 		base:    base,
-		edits:   map[int32]pendingItem{},
 		deleted: map[int32]bool{},
 		ids:     map[string]int32{},
 		live:    base.count(),
@@ -119,9 +121,6 @@ func (b *batch) at(p int32) pendingItem {
 	if p >= n {
 		return b.added[p-n]
 	}
-	if it, ok := b.edits[p]; ok {
-		return it
-	}
 	s := b.base
 	return pendingItem{id: s.ids[p], meta: s.meta[p], file: s.files[p], vec: s.Vector(int(p)), norm: s.norms[p], scale: s.Scale[p]}
 }
@@ -129,23 +128,28 @@ func (b *batch) at(p int32) pendingItem {
 // put adds it, or replaces the item at pos when replace is set. The caller
 // has validated it.
 func (b *batch) put(it pendingItem, pos int32, replace bool) {
-	if replace && b.moveReplaced && pos < int32(b.base.len()) {
+	if replace && pos < int32(b.base.len()) {
+		// A replaced item of the base moves to the end, as a delete and an
+		// insert, so that the commit keeps the base's rows instead of
+		// copying every column.
 		if old := b.at(pos); old.file != "" {
 			b.dropped = append(b.dropped, old.file)
 		}
 		b.deleted[pos] = true
 		b.live--
 		replace = false
+		if b.keepPlace {
+			if b.moves == nil {
+				b.moves = map[int32]int32{}
+			}
+			b.moves[pos] = int32(b.base.len() + len(b.added))
+		}
 	}
 	if replace {
 		if old := b.at(pos); old.file != "" {
 			b.dropped = append(b.dropped, old.file)
 		}
-		if pos < int32(b.base.len()) {
-			b.edits[pos] = it
-		} else {
-			b.added[pos-int32(b.base.len())] = it
-		}
+		b.added[pos-int32(b.base.len())] = it
 		if b.live == 1 {
 			b.dim = len(it.vec)
 		}
@@ -218,7 +222,7 @@ func (b *batch) apply() *snapshot {
 
 // appendOnly reports whether the batch only adds items: its snapshot is
 // base with rows appended.
-func (b *batch) appendOnly() bool { return len(b.edits) == 0 && len(b.deleted) == 0 }
+func (b *batch) appendOnly() bool { return len(b.deleted) == 0 }
 
 // keepsBaseRows reports whether the batch's snapshot is base with rows
 // appended and, when it deletes items, their slots marked dead: it
@@ -229,7 +233,7 @@ func (b *batch) keepsBaseRows() bool {
 	if b.appendOnly() {
 		return true
 	}
-	if len(b.edits) > 0 || b.base.Mixed {
+	if b.base.Mixed {
 		return false
 	}
 	n := int32(b.base.len())
@@ -264,12 +268,16 @@ func (b *batch) applyAppend() *snapshot {
 		dupIDs:     base.dupIDs,
 		dead:       base.dead,
 		ndead:      base.ndead,
+		moved:      base.moved,
+		placeOf:    base.placeOf,
 	}
 	added := b.added
 	adds := b.ids
 	if len(b.deleted) > 0 {
-		added, adds = b.liveAdded()
+		var slot []int32
+		added, adds, slot = b.liveAdded()
 		s.markDead(b.deleted, n)
+		s.moved, s.placeOf = b.keptMoves(slot)
 	}
 	for _, it := range added {
 		s.ids = append(s.ids, it.id)
@@ -313,7 +321,7 @@ func (b *batch) applyAppend() *snapshot {
 
 // liveAdded returns the added items the batch did not delete again, and
 // its id overlay with their positions renumbered to match.
-func (b *batch) liveAdded() ([]pendingItem, map[string]int32) {
+func (b *batch) liveAdded() ([]pendingItem, map[string]int32, []int32) {
 	n := int32(b.base.len())
 	slot := make([]int32, len(b.added))
 	var live []pendingItem
@@ -331,7 +339,7 @@ func (b *batch) liveAdded() ([]pendingItem, map[string]int32) {
 		}
 		ids[id] = p
 	}
-	return live, ids
+	return live, ids, slot
 }
 
 // applyKeeping is apply with the deletions at the positions in keep undone:
@@ -383,7 +391,6 @@ func (b *batch) ownVector(v []float32) []float32 {
 func (b *batch) applyRebuild() *snapshot {
 	base := b.base
 	n := int32(base.len())
-	total := n + int32(len(b.added))
 	s := &snapshot{
 		version: base.version,
 		config:  base.config,
@@ -398,11 +405,10 @@ func (b *batch) applyRebuild() *snapshot {
 		nextSerial: base.nextSerial,
 	}
 	vecs := make([][]float32, 0, b.live)
-	for p := int32(0); p < total; p++ {
-		if b.gone(p) {
-			continue
-		}
-		it := b.at(p)
+	for _, pl := range b.storageOrder() {
+		// A moved item takes its place's serial: storage order is serial
+		// order.
+		p, it := pl.place, b.at(pl.slot)
 		s.Scale = append(s.Scale, it.scale)
 		s.ids = append(s.ids, it.id)
 		s.meta = append(s.meta, it.meta)
@@ -463,7 +469,7 @@ func (ix *LocalIndex) beginLocked(ctx context.Context) (*batch, error) {
 		return nil, err
 	}
 	ix.update = newBatch(s)
-	ix.update.moveReplaced = ix.seg != nil
+	ix.update.keepPlace = ix.seg == nil
 	if ix.part != nil {
 		ix.part.onBegin()
 	}

@@ -307,7 +307,7 @@ func TestHybridIndexIsIncremental(t *testing.T) {
 	docs := make([]*bm25.Doc, s.len())
 	var slots []int
 	for i := range s.len() {
-		if _, _, _, ok := ChunkSpan(s.meta[i]); ok {
+		if _, _, _, ok := ChunkSpan(s.meta[i]); ok && !s.isDead(i) {
 			slots = append(slots, i)
 		}
 	}

@@ -32,11 +32,10 @@ func (ix *LocalIndex) ListItems(ctx context.Context) ([]IndexItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]IndexItem, 0, s.count())
-	for i := range s.len() {
-		if !s.isDead(i) {
-			out = append(out, s.item(i))
-		}
+	order := s.storageOrder()
+	out := make([]IndexItem, len(order))
+	for i, slot := range order {
+		out[i] = s.item(int(slot))
 	}
 	return out, nil
 }
@@ -56,12 +55,16 @@ func (ix *LocalIndex) ListItemsByMetadata(ctx context.Context, f Filter) ([]Inde
 	if err != nil {
 		return nil, WrapOp(ctx, "list items by metadata", "", err)
 	}
-	out := []IndexItem{}
+	var slots []int32
 	sel.Each(func(slot int32) {
 		if !s.isDead(int(slot)) {
-			out = append(out, s.item(int(slot)))
+			slots = append(slots, slot)
 		}
 	})
+	out := make([]IndexItem, 0, len(slots))
+	for _, slot := range s.inStorageOrder(slots) {
+		out = append(out, s.item(int(slot)))
+	}
 	return out, nil
 }
 

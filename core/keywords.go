@@ -71,7 +71,8 @@ func (ix *LocalIndex) updateBM25(ctx context.Context, b *batch, s *snapshot) {
 			if !found {
 				return 0, false
 			}
-			if _, edited := b.edits[int32(p)]; edited {
+			if b.gone(int32(p)) {
+				// Replaced: a moved item takes its place's serial.
 				return 0, false
 			}
 			return p, true
@@ -150,12 +151,7 @@ func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selectio
 	for slot, sc := range scores {
 		ranked = append(ranked, topk.Scored{Key: sc, Slot: slot})
 	}
-	slices.SortFunc(ranked, func(a, b topk.Scored) int {
-		if a.Better(b) {
-			return -1
-		}
-		return 1
-	})
+	slices.SortFunc(ranked, s.compare)
 	out := make([]QueryResult, 0, min(k, len(ranked)))
 	for _, h := range ranked[:min(k, len(ranked))] {
 		it := s.item(int(h.Slot))

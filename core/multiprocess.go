@@ -124,7 +124,7 @@ func (ix *LocalIndex) rebaseLocked(ctx context.Context) error {
 	}
 	b := newBatch(s)
 	b.replay = true
-	b.moveReplaced = ix.seg != nil
+	b.keepPlace = ix.seg == nil
 	ix.update = b
 	if ix.part != nil {
 		ix.part.onBegin()

@@ -164,7 +164,7 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 			return nil, err
 		}
 		for j, i := range shared {
-			hits[i] = s.dropDead(batched[j], queries[i].TopK)
+			hits[i] = s.finish(batched[j], sels[i], queries[i].Vector, queries[i].TopK)
 		}
 	}
 	out := make([][]QueryResult, len(queries))
@@ -215,7 +215,10 @@ func (ix *LocalIndex) topK(ctx context.Context, s *snapshot, sel selection, vect
 	default:
 		hits, err = scan.TopK(ctx, &s.Rows, sel, vector, k)
 	}
-	return s.dropDead(hits, topK), err
+	if err != nil {
+		return nil, err
+	}
+	return s.finish(hits, sel, vector, topK), nil
 }
 
 // passable reports whether a query of vector over sel can be scored in a

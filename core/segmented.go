@@ -463,6 +463,11 @@ func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 // (a new index, or one whose version changed). The segments the old
 // manifest named are added to ix.dropping.
 func (ix *LocalIndex) writeAllSegmented(ctx context.Context, s *snapshot) error {
+	if len(s.moved) > 0 {
+		// Segments store items in serial order: put the moved ones back
+		// in their places first.
+		s = s.rebuilt()
+	}
 	m := newManifest(s.version, s.config)
 	m.NextSerial = s.nextSerial
 	if s.count() > 0 {
@@ -907,7 +912,6 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 		}
 	}
 	b := newBatch(cur)
-	b.moveReplaced = true
 	for _, it := range items {
 		b.put(pendingItem{id: it.ID, meta: it.Metadata, file: it.MetadataFile, vec: it.Vector, norm: it.Norm, scale: vecmath.FastScale(it.Vector)}, 0, false)
 	}

@@ -61,6 +61,11 @@ type snapshot struct {
 	dead  []uint64
 	ndead int
 
+	// moved and placeOf place the items a commit replaced without
+	// rebuilding the columns at their old places in storage order (see
+	// places.go); nil when none.
+	moved, placeOf map[int32]int32
+
 	quant atomic.Pointer[scan.Codes] // int8 codes for the quantized scan; nil unless the index uses it
 
 	bm25   atomic.Pointer[bm25.Index] // nil until the first hybrid query, or a commit derives it
@@ -162,7 +167,7 @@ func (s *snapshot) sharedItem(i int) IndexItem {
 func (s *snapshot) source() IndexSource {
 	src := IndexSource{Version: s.version, MetadataConfig: cloneConfig(s.config), Len: s.len(), Item: s.sharedItem}
 	if s.ndead > 0 {
-		live := s.liveSlots(0, s.len())
+		live := s.storageOrder()
 		src.Len, src.Item = len(live), func(i int) IndexItem { return s.sharedItem(int(live[i])) }
 	}
 	return src

@@ -179,23 +179,41 @@ func (sc *scan[M]) offer(h *topk.Heap, slot int32, dot float32) {
 // offer scores row slot for query q (of length qnorm) from its dot product
 // and offers it to h.
 func offer(h *topk.Heap, rows *Rows, q []float32, qnorm float64, slot int32, dot float32) {
-	key := topk.Undefined
-	if scale := rows.Scale[slot]; scale != 0 {
-		d := float64(dot)
-		if math.IsInf(d, 0) || d != d {
-			// The float32 dot product overflowed (±Inf, or NaN from
-			// Inf-Inf): redo it in float64, where it cannot.
-			d = vecmath.Dot64(q, rows.Vector(int(slot)))
-		}
-		key = d / (qnorm * scale)
-		if key != key {
-			key = topk.Undefined
-		}
-	}
+	key := rowKey(rows, q, qnorm, slot, dot)
 	if h.Full() && key <= h.Floor() {
 		return // ties lose: rows arrive in ascending order
 	}
 	h.Offer(topk.Scored{Key: key, Slot: slot})
+}
+
+// rowKey is the rank key of row slot for query q (of length qnorm, not 0)
+// from their dot product.
+func rowKey(rows *Rows, q []float32, qnorm float64, slot int32, dot float32) float64 {
+	scale := rows.Scale[slot]
+	if scale == 0 {
+		return topk.Undefined
+	}
+	d := float64(dot)
+	if math.IsInf(d, 0) || d != d {
+		// The float32 dot product overflowed (±Inf, or NaN from Inf-Inf):
+		// redo it in float64, where it cannot.
+		d = vecmath.Dot64(q, rows.Vector(int(slot)))
+	}
+	key := d / (qnorm * scale)
+	if key != key {
+		return topk.Undefined
+	}
+	return key
+}
+
+// Key is the rank key the scans give row slot for query q: its exact
+// cosine score, or topk.Undefined.
+func Key(rows *Rows, q []float32, slot int32) float64 {
+	qnorm := vecmath.Length(q)
+	if qnorm == 0 {
+		return topk.Undefined
+	}
+	return rowKey(rows, q, qnorm, slot, vecmath.Dot(q, rows.Vector(int(slot))))
 }
 
 // batchL1Bytes is the size of the block of rows the batched scan scores
