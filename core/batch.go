@@ -225,9 +225,9 @@ func (b *batch) apply() *snapshot {
 func (b *batch) appendOnly() bool { return len(b.deleted) == 0 }
 
 // keepsBaseRows reports whether the batch's snapshot is base with rows
-// appended and, when it deletes items, their slots marked dead: it
-// replaces no item of base in place, and the dead slots stay few enough
-// (maxDead) for queries to skip them cheaply. Otherwise every column is
+// appended and, when it deletes or replaces items, their slots marked
+// dead: the dead slots stay few enough (maxDead) for queries to skip them
+// cheaply, and the vectors are of one length. Otherwise every column is
 // rebuilt without the dead.
 func (b *batch) keepsBaseRows() bool {
 	if b.appendOnly() {
@@ -386,8 +386,9 @@ func (b *batch) ownVector(v []float32) []float32 {
 	return slices.Clone(v)
 }
 
-// applyRebuild commits a batch that replaced or deleted items: every column
-// is rebuilt, compacted.
+// applyRebuild commits a batch whose dead slots would be too many (or
+// whose vectors are of mixed lengths): every column is rebuilt, compacted,
+// in storage order (a moved item back in its place).
 func (b *batch) applyRebuild() *snapshot {
 	base := b.base
 	n := int32(base.len())

@@ -178,6 +178,10 @@ type LocalIndex struct {
 	// mapping (mapMinRows; tests lower it).
 	mapMin int
 
+	// summed is the segment a compaction of this index just wrote, with
+	// its checksum, while the compaction installs it (see Compact).
+	summed atomic.Pointer[summedSegment]
+
 	// seg is the segmented layout's state, nil on LayoutFile; guarded by
 	// mu. layout is what GetIndexStats reports of the files.
 	seg    *segState

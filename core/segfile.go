@@ -170,6 +170,12 @@ func (c *crcWriter) Write(p []byte) (int, error) {
 // encodeSegment writes src as a segment file to w, its rows' ids and
 // metadata through codec.
 func encodeSegment(w io.Writer, src segmentSource, codec IndexCodec) error {
+	_, err := encodeSegmentSum(w, src, codec)
+	return err
+}
+
+// encodeSegmentSum is encodeSegment, returning the checksum it wrote.
+func encodeSegmentSum(w io.Writer, src segmentSource, codec IndexCodec) (sum uint32, err error) {
 	cw := &crcWriter{w: w, sum: crc32.New(crcTable)}
 	hdr := make([]byte, segHeaderLen)
 	copy(hdr, segMagic)
@@ -182,7 +188,7 @@ func encodeSegment(w io.Writer, src segmentSource, codec IndexCodec) error {
 	binary.LittleEndian.PutUint64(hdr[16:], uint64(src.rows))
 	binary.LittleEndian.PutUint64(hdr[24:], uint64(len(src.tombs)))
 	if _, err := cw.Write(hdr); err != nil {
-		return err
+		return 0, err
 	}
 	var buf []byte
 	if src.dim < 0 {
@@ -195,12 +201,12 @@ func encodeSegment(w io.Writer, src segmentSource, codec IndexCodec) error {
 		if littleEndian {
 			if len(buf) > 0 {
 				if _, err := cw.Write(buf); err != nil {
-					return err
+					return 0, err
 				}
 				buf = buf[:0]
 			}
 			if _, err := cw.Write(floatBytes(v)); err != nil {
-				return err
+				return 0, err
 			}
 			continue
 		}
@@ -215,7 +221,7 @@ func encodeSegment(w io.Writer, src segmentSource, codec IndexCodec) error {
 		buf = binary.LittleEndian.AppendUint32(buf, t)
 	}
 	if _, err := cw.Write(buf); err != nil {
-		return err
+		return 0, err
 	}
 	meta := IndexSource{Len: src.rows, Item: func(i int) IndexItem {
 		it := src.row(i)
@@ -225,23 +231,24 @@ func encodeSegment(w io.Writer, src segmentSource, codec IndexCodec) error {
 	if enc, ok := codec.(IndexStreamEncoder); ok {
 		bw := bufio.NewWriterSize(cw, 64<<10)
 		if err := enc.EncodeIndexTo(bw, meta); err != nil {
-			return err
+			return 0, err
 		}
 		if err := bw.Flush(); err != nil {
-			return err
+			return 0, err
 		}
 	} else {
 		raw, err := codec.SerializeIndex(meta.Data())
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if _, err := cw.Write(raw); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	trailer := binary.LittleEndian.AppendUint32(nil, cw.sum.Sum32())
-	_, err := w.Write(append(trailer, segEnd...))
-	return err
+	sum = cw.sum.Sum32()
+	trailer := binary.LittleEndian.AppendUint32(nil, sum)
+	_, err = w.Write(append(trailer, segEnd...))
+	return sum, err
 }
 
 // segment is a decoded segment file.
@@ -430,6 +437,14 @@ func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (
 // metadata decodes. A segment of mixed lengths is ErrCorrupt here: the
 // caller reads it with decodeSegment instead (mappable tells).
 func decodeMappedSegment(b []byte, codec IndexCodec, arena *segArena) (segment, []float32, error) {
+	return decodeMappedSegmentSum(b, codec, arena, nil)
+}
+
+// decodeMappedSegmentSum is decodeMappedSegment; with known set, the
+// checksum of a segment this process wrote and summed as it wrote it, the
+// trailer is compared with it instead of summing every byte again (which
+// would also bring the whole file into the process's memory).
+func decodeMappedSegmentSum(b []byte, codec IndexCodec, arena *segArena, known *uint32) (segment, []float32, error) {
 	if len(b) < segHeaderLen+segTrailerLen {
 		return segment{}, nil, segCorrupt("truncated")
 	}
@@ -452,9 +467,13 @@ func decodeMappedSegment(b []byte, codec IndexCodec, arena *segArena) (segment, 
 	}
 	// The checksum reads every byte; it runs beside the decoding.
 	sumOK := make(chan bool, 1)
-	go func() {
-		sumOK <- parallelCRC(b[:len(b)-segTrailerLen]) == binary.LittleEndian.Uint32(tail)
-	}()
+	if known != nil {
+		sumOK <- *known == binary.LittleEndian.Uint32(tail)
+	} else {
+		go func() {
+			sumOK <- parallelCRC(b[:len(b)-segTrailerLen]) == binary.LittleEndian.Uint32(tail)
+		}()
+	}
 	var vecs []float32
 	if rows*d > 0 {
 		vecs = unsafe.Slice((*float32)(unsafe.Pointer(&b[segHeaderLen])), rows*d)

@@ -111,3 +111,34 @@ func FuzzDecodeManifest(f *testing.F) {
 		}
 	})
 }
+
+// A segment whose checksum the caller knows (it wrote and summed it) is
+// checked against that sum instead of summed again: a known sum the
+// trailer does not hold is ErrCorrupt; the bytes are not read for it.
+func TestDecodeMappedSegmentWithAKnownSum(t *testing.T) {
+	items := []IndexItem{{ID: "a", Vector: []float32{1, 2}}, {ID: "b", Vector: []float32{3, 4}}}
+	var buf bytes.Buffer
+	src := segmentSource{rows: 2, dim: 2, row: func(i int) IndexItem { return items[i] }, ser: func(i int) uint32 { return uint32(i) }}
+	sum, err := encodeSegmentSum(&buf, src, jsonTestCodec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	if got := binary.LittleEndian.Uint32(b[len(b)-segTrailerLen:]); got != sum {
+		t.Fatalf("encodeSegmentSum returned %08x, the trailer holds %08x", sum, got)
+	}
+	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, &sum); err != nil {
+		t.Fatalf("the known sum: %v", err)
+	}
+	wrong := sum + 1
+	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, &wrong); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("another sum: %v, want ErrCorrupt", err)
+	}
+	b[segHeaderLen] ^= 1 // a vector byte: only summing would see it
+	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, nil); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("summed after a flipped byte: %v, want ErrCorrupt", err)
+	}
+	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, &sum); err != nil {
+		t.Fatalf("known sum after a flipped byte: %v, want no error (the bytes are not summed)", err)
+	}
+}

@@ -176,7 +176,11 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 	if len(b) >= segHeaderLen && binary.LittleEndian.Uint32(b[12:]) == segMixed {
 		return segment{}, false, mf.Close()
 	}
-	seg, vecs, err := decodeMappedSegment(b, ix.codec, arena)
+	var known *uint32
+	if own := ix.summed.Load(); own != nil && own.name == name {
+		known = &own.sum
+	}
+	seg, vecs, err := decodeMappedSegmentSum(b, ix.codec, arena, known)
 	if err != nil {
 		mf.Close()
 		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
@@ -332,21 +336,36 @@ func (ix *LocalIndex) readSegment(ctx context.Context, name string, arena *segAr
 
 // writeSegment writes src as the segment file name, durably.
 func (ix *LocalIndex) writeSegment(ctx context.Context, name string, src segmentSource) error {
+	_, err := ix.writeSegmentSum(ctx, name, src)
+	return err
+}
+
+// writeSegmentSum is writeSegment, returning the checksum it wrote.
+func (ix *LocalIndex) writeSegmentSum(ctx context.Context, name string, src segmentSource) (sum uint32, err error) {
 	p := ix.path(name)
 	if sw, ok := ix.storage.(FileStreamWriter); ok {
-		return sw.UpsertFileFrom(ctx, p, func(w io.Writer) error {
+		err = sw.UpsertFileFrom(ctx, p, func(w io.Writer) error {
 			bw := bufio.NewWriterSize(w, saveBuffer)
-			if err := encodeSegment(bw, src, ix.codec); err != nil {
+			var err error
+			if sum, err = encodeSegmentSum(bw, src, ix.codec); err != nil {
 				return err
 			}
 			return bw.Flush()
 		})
+		return sum, err
 	}
 	var buf bytes.Buffer
-	if err := encodeSegment(&buf, src, ix.codec); err != nil {
-		return err
+	if sum, err = encodeSegmentSum(&buf, src, ix.codec); err != nil {
+		return 0, err
 	}
-	return ix.storage.UpsertFile(ctx, p, buf.Bytes())
+	return sum, ix.storage.UpsertFile(ctx, p, buf.Bytes())
+}
+
+// summedSegment is a segment file this index wrote and the checksum it
+// summed while writing it.
+type summedSegment struct {
+	name string
+	sum  uint32
 }
 
 // writeManifest replaces the manifest, atomically, and records its new
@@ -698,10 +717,16 @@ func (ix *LocalIndex) Compact(ctx context.Context) (CompactReport, error) {
 	ix.mu.Unlock()
 
 	name := ix.newSegmentName()
-	if err := ix.writeSegment(ctx, name, slotsSource(s, 0, s.len(), nil)); err != nil {
+	sum, err := ix.writeSegmentSum(ctx, name, slotsSource(s, 0, s.len(), nil))
+	if err != nil {
 		ix.discardSegment(ctx, name)
 		return CompactReport{}, WrapOp(ctx, op, ix.folder, fmt.Errorf("write segment: %w", err))
 	}
+	// Reading the index again after the compaction maps this segment: its
+	// checksum is known, so the reading need not sum (and so touch) every
+	// byte of the file while the old mapping is still in memory.
+	ix.summed.Store(&summedSegment{name: name, sum: sum})
+	defer ix.summed.Store(nil)
 	rep, err := ix.installCompaction(ctx, name, s, before, tombs)
 	if err != nil || rep.Segments == 0 {
 		ix.discardSegment(ctx, name)
