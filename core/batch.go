@@ -18,10 +18,10 @@ import (
 type batch struct {
 	base    *snapshot
 	added   []pendingItem
-	deleted map[int32]bool        // deleted positions, base or added
-	ids     map[string]int32      // id → position, overriding base.slots; -1 when deleted
-	live    int                   // items in the working set
-	dim     int                   // vector length of the working set; -1 when it is empty
+	deleted map[int32]bool   // deleted positions, base or added
+	ids     map[string]int32 // id → position, overriding base.slots; -1 when deleted
+	live    int              // items in the working set
+	dim     int              // vector length of the working set; -1 when it is empty
 
 	sidecars []FileWrite // side-car files to write at the commit, by name
 	created  []string    // side-car files this batch wrote or will write; removed on cancel

@@ -42,8 +42,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"sync"
 	"strings"
+	"sync"
 	"time"
 
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
