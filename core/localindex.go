@@ -179,7 +179,8 @@ type LocalIndex struct {
 	mapMin int
 
 	// summed is the segment a compaction of this index just wrote, with
-	// its checksum, while the compaction installs it (see Compact).
+	// its checksum and its rows' scoring scales, while the compaction
+	// installs it (see Compact).
 	summed atomic.Pointer[summedSegment]
 
 	// seg is the segmented layout's state, nil on LayoutFile; guarded by
@@ -608,6 +609,10 @@ type loaded struct {
 	serials []uint32
 	head    []float32
 	pin     any
+	// headScales, when known, are the scoring scales of head's rows:
+	// those of a segment a compaction of this index just wrote, so that
+	// reading it again does not read every vector of the mapping.
+	headScales []float64
 }
 
 // readFiles reads the index on whichever layout the folder holds: the

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
 // Vectors a mapped index hands out are the caller's own: they stay valid
@@ -86,6 +88,17 @@ func TestCompactionReleasesTheMappedSegment(t *testing.T) {
 	}
 	if rep, err := ix.Compact(ctx); err != nil || rep.Segments != 2 {
 		t.Fatalf("Compact = %+v, %v", rep, err)
+	}
+	if st.released.Load() != 1 {
+		t.Fatalf("%d releases of the old mapping's pages, want 1", st.released.Load())
+	}
+	// The new state took the compacted rows' scales from the compaction
+	// instead of reading every row again: they are what reading gives.
+	s := ix.cur.Load()
+	for i := range s.len() {
+		if want := vecmath.FastScale(s.Vector(i)); s.Scale[i] != want {
+			t.Fatalf("row %d: scale %v, want %v", i, s.Scale[i], want)
+		}
 	}
 	after, err := ix.QueryItems(ctx, items[0].Vector, "", 40, nil, false)
 	if err != nil {

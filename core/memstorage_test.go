@@ -230,8 +230,9 @@ func (m *memTestStorage) snapshot() map[string][]byte {
 // shows in query results. open counts the mappings not closed.
 type mappingTestStorage struct {
 	*memTestStorage
-	open atomic.Int64
-	maps atomic.Int64 // MapFile calls
+	open     atomic.Int64
+	maps     atomic.Int64 // MapFile calls
+	released atomic.Int64 // ReleasePages calls
 }
 
 var _ FileMapper = (*mappingTestStorage)(nil)
@@ -257,6 +258,13 @@ type testMapping struct {
 }
 
 func (t *testMapping) Bytes() []byte { return t.b }
+
+// ReleasePages counts the call; the bytes stay as they are, as a released
+// mapping's read back from the file do.
+func (t *testMapping) ReleasePages() error {
+	t.st.released.Add(1)
+	return nil
+}
 
 func (t *testMapping) Close() error {
 	t.once.Do(func() {

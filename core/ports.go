@@ -119,6 +119,17 @@ type MappedFile interface {
 	Close() error
 }
 
+// PageReleaser is an optional capability of a [MappedFile], found by type
+// assertion: dropping the mapping's pages from the process's memory while
+// the mapping stays valid, so that a later read of Bytes faults them in
+// again from the file, unchanged. A segmented index releases the pages of
+// a segment a compaction replaced, which queries already running may
+// still read, rather than keeping them until the mapping is closed
+// (storagefs: madvise(2) with MADV_DONTNEED, on Linux).
+type PageReleaser interface {
+	ReleasePages() error
+}
+
 // FileStreamer is an optional capability of a [FileStorage], found by type
 // assertion: reading a file as a stream. A LocalIndex whose storage has it
 // and whose codec is an [IndexStreamDecoder] decodes its index file while

@@ -177,7 +177,8 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 		return segment{}, false, mf.Close()
 	}
 	var known *uint32
-	if own := ix.summed.Load(); own != nil && own.name == name {
+	own := ix.summed.Load()
+	if own != nil && own.name == name {
 		known = &own.sum
 	}
 	seg, vecs, err := decodeMappedSegmentSum(b, ix.codec, arena, known)
@@ -188,15 +189,31 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 	if len(seg.items) > 0 {
 		arena.dim = len(vecs) / len(seg.items)
 	}
-	pin := &mappedFile{name: name}
+	pin := &mappedFile{name: name, mf: mf}
 	runtime.AddCleanup(pin, func(f MappedFile) { f.Close() }, mf)
 	l.head, l.pin = vecs, pin
+	if known != nil && len(own.scales) == len(seg.items) {
+		l.headScales = own.scales
+	}
 	return seg, true, nil
 }
 
 // mappedFile stands for a mapped segment file: the mapping is closed once
 // nothing holds it (snapshots hold it in their rows' Pin).
-type mappedFile struct{ name string }
+type mappedFile struct {
+	name string
+	mf   MappedFile
+}
+
+// releasePages drops the mapping's pages from the process's memory (see
+// PageReleaser), when the storage can: the mapping stays valid for the
+// queries still reading it, which fault in what they read.
+func (p *mappedFile) releasePages() error {
+	if r, ok := p.mf.(PageReleaser); ok {
+		return r.ReleasePages()
+	}
+	return nil
+}
 
 // segmentedSnapshot builds the snapshot of the rows loadSegments read:
 // the rows of deleted or replaced items, and those the participant's
@@ -245,7 +262,7 @@ func (ix *LocalIndex) segmentedSnapshot(ctx context.Context, l *loaded, reload b
 	if ndead > maxDead(n) {
 		return compactRows(l, isDead)
 	}
-	s, err := snapshotWithDead(l.data, vectors{arena: l.arena, head: l.head, pin: l.pin}, dead, ndead)
+	s, err := snapshotWithDead(l.data, vectors{arena: l.arena, head: l.head, pin: l.pin, headScales: l.headScales}, dead, ndead)
 	if err != nil {
 		return nil, err
 	}
@@ -361,11 +378,27 @@ func (ix *LocalIndex) writeSegmentSum(ctx context.Context, name string, src segm
 	return sum, ix.storage.UpsertFile(ctx, p, buf.Bytes())
 }
 
-// summedSegment is a segment file this index wrote and the checksum it
-// summed while writing it.
+// summedSegment is a segment file this index wrote, the checksum it
+// summed while writing it, and its rows' scoring scales.
 type summedSegment struct {
-	name string
-	sum  uint32
+	name   string
+	sum    uint32
+	scales []float64
+}
+
+// liveScales are the scoring scales of s's live slots, in slot order: those
+// of the rows slotsSource(s, 0, s.len(), nil) writes.
+func liveScales(s *snapshot) []float64 {
+	if s.ndead == 0 {
+		return s.Scale[:s.len():s.len()]
+	}
+	out := make([]float64, 0, s.count())
+	for i := range s.len() {
+		if !s.isDead(i) {
+			out = append(out, s.Scale[i])
+		}
+	}
+	return out
 }
 
 // writeManifest replaces the manifest, atomically, and records its new
@@ -725,7 +758,7 @@ func (ix *LocalIndex) Compact(ctx context.Context) (CompactReport, error) {
 	// Reading the index again after the compaction maps this segment: its
 	// checksum is known, so the reading need not sum (and so touch) every
 	// byte of the file while the old mapping is still in memory.
-	ix.summed.Store(&summedSegment{name: name, sum: sum})
+	ix.summed.Store(&summedSegment{name: name, sum: sum, scales: liveScales(s)})
 	defer ix.summed.Store(nil)
 	rep, err := ix.installCompaction(ctx, name, s, before, tombs)
 	if err != nil || rep.Segments == 0 {
@@ -785,6 +818,13 @@ func (ix *LocalIndex) installCompaction(ctx context.Context, name string, s *sna
 		// queries still on it end, rather than when the process does.
 		if _, err := ix.read(ctx, true, false); err != nil {
 			ix.log.Warn("read the index again after a compaction", "folder", ix.folder, "err", err)
+		} else if old, ok := cur.Pin.(*mappedFile); ok && ix.cur.Load().Pin != cur.Pin {
+			// Queries still on the old state fault in what they read;
+			// the rest of the old file's pages leave memory now rather
+			// than when the mapping is closed.
+			if err := old.releasePages(); err != nil {
+				ix.log.Debug("release the pages of a compacted segment", "folder", ix.folder, "file", old.name, "err", err)
+			}
 		}
 	}
 	return CompactReport{Segments: n, Tombstones: before.rows() - s.count()}, nil

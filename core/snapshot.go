@@ -205,6 +205,7 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 type vectors struct {
 	arena, head []float32
 	pin         any
+	headScales  []float64 // the scales of head's rows, when known
 }
 
 // snapshotWithDead is snapshotFromData with the rows marked in dead (bit
@@ -255,7 +256,12 @@ func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*s
 	s.Gen = new(scan.Lineage)
 	if vec.head != nil && uniform(data.Items) {
 		s.Dim, s.Head, s.Arena = len(data.Items[0].Vector), vec.head, vec.arena
-		s.computeScales()
+		if h := s.HeadRows(); len(vec.headScales) == h {
+			copy(s.Scale, vec.headScales)
+			s.computeScalesFrom(h)
+		} else {
+			s.computeScales()
+		}
 	} else if !s.setVectors(data.Items, vec.arena, true) {
 		s.computeScales()
 	}
@@ -277,9 +283,12 @@ func uniform(items []IndexItem) bool {
 // large indexes. The length is summed in float32 by the dot-product kernel
 // (scores carry a float32 dot product anyway), falling back to float64 when
 // float32 underflows to 0 or overflows.
-func (s *snapshot) computeScales() {
-	vecmath.ParallelRanges(s.len(), scan.MinRowsPerWorker, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
+func (s *snapshot) computeScales() { s.computeScalesFrom(0) }
+
+// computeScalesFrom is computeScales for the rows from the first on.
+func (s *snapshot) computeScalesFrom(first int) {
+	vecmath.ParallelRanges(s.len()-first, scan.MinRowsPerWorker, func(lo, hi int) {
+		for i := first + lo; i < first+hi; i++ {
 			s.Scale[i] = vecmath.FastScale(s.Vector(i))
 		}
 	})

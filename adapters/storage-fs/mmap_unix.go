@@ -41,18 +41,21 @@ func (s *LocalFileStorage) MapFile(ctx context.Context, filePath string) (core.M
 
 // mapping is a file mapped by MapFile.
 type mapping struct {
-	once sync.Once
-	b    []byte
+	b []byte
+
+	mu     sync.Mutex // orders Close and ReleasePages
+	closed bool
 }
 
 func (m *mapping) Bytes() []byte { return m.b }
 
 func (m *mapping) Close() error {
-	var err error
-	m.once.Do(func() {
-		if m.b != nil {
-			err = syscall.Munmap(m.b)
-		}
-	})
-	return err
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed || m.b == nil {
+		m.closed = true
+		return nil
+	}
+	m.closed = true
+	return syscall.Munmap(m.b)
 }

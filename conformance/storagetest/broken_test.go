@@ -57,8 +57,19 @@ func (s *brokenStorage) MapFile(ctx context.Context, p string) (core.MappedFile,
 		}
 	case "map follows the file":
 		return followingMap{s: s, p: p}, nil
+	case "releasing pages zeroes them":
+		return zeroingMap{fixedMap(b)}, nil
 	}
 	return fixedMap(b), nil
+}
+
+// zeroingMap's ReleasePages zeroes the bytes, as MADV_DONTNEED does to
+// private anonymous memory (never to a shared file mapping).
+type zeroingMap struct{ fixedMap }
+
+func (m zeroingMap) ReleasePages() error {
+	clear(m.fixedMap)
+	return nil
 }
 
 type fixedMap []byte

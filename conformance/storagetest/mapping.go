@@ -14,6 +14,7 @@ func fileMapperCases() []rule {
 		{name: "MapFile maps what ReadFile returns", run: needsMapper(mapContent)},
 		{name: "MapFile of a missing file fails with fs.ErrNotExist", run: needsMapper(mapMissing)},
 		{name: "a mapping keeps its bytes after its file is replaced or deleted", run: needsMapper(mapOutlivesTheFile)},
+		{name: "a mapping keeps its bytes after ReleasePages, and ReleasePages after Close does nothing", run: needsMapper(mapReleasesPages)},
 	}
 }
 
@@ -44,6 +45,42 @@ func mapContent(e *env) {
 		if err := m.Close(); err != nil {
 			e.errorf("Close: %w", err)
 		}
+	}
+}
+
+// ReleasePages (core.PageReleaser, where a mapping has it) drops pages
+// from memory, never the bytes: reading again gives the file's content,
+// even when the file was deleted meanwhile.
+func mapReleasesPages(e *env) {
+	content := bytes.Repeat([]byte("released pages "), 100_000)
+	if !e.mkdir("m") || !e.write("m/file.bin", content) {
+		return
+	}
+	m, err := e.mapper().MapFile(e.ctx, e.p("m/file.bin"))
+	if err != nil {
+		e.errorf("MapFile: %w", err)
+		return
+	}
+	r, ok := m.(core.PageReleaser)
+	if !ok {
+		m.Close()
+		e.t.Skip("the storage's mappings do not implement core.PageReleaser")
+	}
+	_ = bytes.Count(m.Bytes(), []byte("p")) // read every page
+	if err := e.s.DeleteFile(e.ctx, e.p("m/file.bin")); err != nil {
+		e.errorf("DeleteFile: %w", err)
+	}
+	if err := r.ReleasePages(); err != nil {
+		e.errorf("ReleasePages: %w", err)
+	}
+	if !bytes.Equal(m.Bytes(), content) {
+		e.errorf("after ReleasePages the mapping holds other bytes than the file's")
+	}
+	if err := m.Close(); err != nil {
+		e.errorf("Close: %w", err)
+	}
+	if err := r.ReleasePages(); err != nil {
+		e.errorf("ReleasePages after Close: %w", err)
 	}
 }
 

@@ -100,6 +100,7 @@ func TestCheckFindsEachBrokenRule(t *testing.T) {
 		{"stream write keeps a failed write", "UpsertFileFrom whose function fails returns its error and leaves the file as it was"},
 		{"map drops the last byte", "MapFile maps what ReadFile returns"},
 		{"map follows the file", "a mapping keeps its bytes after its file is replaced or deleted"},
+		{"releasing pages zeroes them", "a mapping keeps its bytes after ReleasePages, and ReleasePages after Close does nothing"},
 	}
 	for _, tt := range bugs {
 		t.Run(tt.bug, func(t *testing.T) {
