@@ -61,3 +61,14 @@ BENCH_N ?= 1000000
 bench-commit:
 	cd examples && $(GO) run ./commitbench -n $(BENCH_N)
 	scripts/commit-serve-bench.sh
+
+## bench-clustered: queries on 1M×384 (CLUSTERED_N) vectors that behave like
+## embeddings (a mixture of 2,000 Gaussian clusters, conformance/testkit/
+## clustered), built once on the segmented layout into $TMPDIR/folio-clustered
+## with the exact top 10 of 1,000 held-out queries: the memory-read floor,
+## then the exact and the quantized scan, each in a fresh process (open time,
+## p50/p99, recall@10, resident memory).
+CLUSTERED_N ?= 1000000
+.PHONY: bench-clustered
+bench-clustered:
+	cd examples && $(GO) run ./clusterbench -n $(CLUSTERED_N)

@@ -1,0 +1,303 @@
+// Command clusterbench measures queries on an index of vectors that behave
+// like embeddings (package clustered: a mixture of Gaussian clusters), with
+// recall against the exact answers: the table of docs/benchmarks.md
+// ("Scale"). It builds the index once on the segmented layout, straight
+// from the generator, then the exact top 10 of held-out queries, caches
+// both in -dir, and measures each way of querying in a fresh process:
+//
+//	go run ./clusterbench -n 1000000 -dir /tmp/folio-clustered
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	storagefs "github.com/foliovec/folio/adapters/storage-fs"
+	"github.com/foliovec/folio/conformance/testkit/clustered"
+	"github.com/foliovec/folio/core"
+)
+
+const topK = 10
+
+type config struct {
+	n, d, centres, queries int
+	seed                   uint64
+	dir                    string
+}
+
+func main() {
+	var c config
+	flag.IntVar(&c.n, "n", 1_000_000, "items")
+	flag.IntVar(&c.d, "d", 384, "dimensions")
+	flag.IntVar(&c.centres, "centres", clustered.DefaultCentres, "clusters")
+	flag.IntVar(&c.queries, "queries", 1000, "held-out queries")
+	seed := flag.Uint64("seed", 1, "the data set's seed")
+	flag.StringVar(&c.dir, "dir", filepath.Join(os.TempDir(), "folio-clustered"), "folder for the index and the exact answers (kept for the next run)")
+	phase := flag.String("phase", "", "internal: the measurement this process runs")
+	flag.Parse()
+	c.seed = *seed
+	var err error
+	if *phase == "" {
+		err = run(c)
+	} else {
+		err = measure(c, *phase)
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+}
+
+func (c config) index() string { return filepath.Join(c.dir, fmt.Sprintf("ix-%d-%d-%d-%d", c.n, c.d, c.centres, c.seed)) }
+func (c config) truth() string { return c.index() + fmt.Sprintf(".top%d-%d.json", topK, c.queries) }
+
+func (c config) open(quantized bool) (*core.LocalIndex, error) {
+	st, err := storagefs.New(nil)
+	if err != nil {
+		return nil, err
+	}
+	return core.NewLocalIndex(c.index(), core.IndexOptions{Storage: st, Codec: codecpb.New(), QuantizedScan: quantized})
+}
+
+func run(c config) error {
+	if _, err := os.Stat(filepath.Join(c.index(), "built")); err != nil {
+		if err := build(c); err != nil {
+			return err
+		}
+	}
+	if _, err := os.Stat(c.truth()); err != nil {
+		if err := exactAnswers(c); err != nil {
+			return err
+		}
+	}
+	bw := bandwidth(c.n * c.d * 4)
+	fmt.Printf("%d×%d clustered (%d centres, seed %d), %d queries, top %d; memory read %.1f GB/s (2 workers)\n", c.n, c.d, c.centres, c.seed, c.queries, topK, bw/1e9)
+	fmt.Printf("memory-read floor for a query: float32 rows %.2f ms, int8 codes %.2f ms\n", float64(c.n*c.d*4)/bw*1e3, float64(c.n*c.d)/bw*1e3)
+	for _, phase := range []string{"exact", "quantized"} {
+		cmd := exec.Command(os.Args[0], "-phase", phase, "-n", strconv.Itoa(c.n), "-d", strconv.Itoa(c.d),
+			"-centres", strconv.Itoa(c.centres), "-queries", strconv.Itoa(c.queries), "-seed", strconv.FormatUint(c.seed, 10), "-dir", c.dir)
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("phase %s: %w", phase, err)
+		}
+	}
+	return nil
+}
+
+// build writes the set into a new segmented index, a batch at a time, the
+// vectors generated on every core.
+func build(c config) error {
+	ctx := context.Background()
+	start := time.Now()
+	if err := os.RemoveAll(c.index()); err != nil {
+		return err
+	}
+	ix, err := c.open(false)
+	if err != nil {
+		return err
+	}
+	if err := ix.CreateIndex(ctx, core.CreateIndexConfig{Layout: core.LayoutSegmented}); err != nil {
+		return err
+	}
+	set := clustered.New(c.d, c.centres, 0, c.seed)
+	const batch = 100_000
+	for lo := 0; lo < c.n; lo += batch {
+		hi := min(lo+batch, c.n)
+		items := make([]core.IndexItem, hi-lo)
+		arena := make([]float32, (hi-lo)*c.d)
+		parallel(hi-lo, func(i int) {
+			v := arena[i*c.d : (i+1)*c.d : (i+1)*c.d]
+			set.Vector(lo+i, v)
+			items[i] = core.IndexItem{ID: "c" + strconv.Itoa(lo+i), Vector: v}
+		})
+		if _, err := ix.BatchInsertItems(ctx, items); err != nil {
+			return err
+		}
+	}
+	if _, err := ix.Compact(ctx); err != nil {
+		return err
+	}
+	fmt.Printf("built %d×%d in %v\n", c.n, c.d, time.Since(start).Round(time.Millisecond))
+	return os.WriteFile(filepath.Join(c.index(), "built"), nil, 0o644)
+}
+
+// exactAnswers computes the exact top 10 of every query, 64 queries a
+// pass, and caches them.
+func exactAnswers(c config) error {
+	ctx := context.Background()
+	start := time.Now()
+	ix, err := c.open(false)
+	if err != nil {
+		return err
+	}
+	set := clustered.New(c.d, c.centres, 0, c.seed)
+	truth := make([][]string, c.queries)
+	for lo := 0; lo < c.queries; lo += 64 {
+		hi := min(lo+64, c.queries)
+		qs := make([]core.ItemQuery, hi-lo)
+		for j := range qs {
+			qs[j] = core.ItemQuery{Vector: make([]float32, c.d), TopK: topK}
+			set.Query(lo+j, qs[j].Vector)
+		}
+		res, err := ix.QueryItemsBatch(ctx, qs)
+		if err != nil {
+			return err
+		}
+		for j, rs := range res {
+			for _, r := range rs {
+				truth[lo+j] = append(truth[lo+j], r.Item.ID)
+			}
+		}
+	}
+	raw, err := json.Marshal(truth)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("exact answers of %d queries in %v\n", c.queries, time.Since(start).Round(time.Millisecond))
+	return os.WriteFile(c.truth(), raw, 0o644)
+}
+
+// result is what measure finds of one way of querying.
+type result struct {
+	open     time.Duration // open and a first query
+	p50, p99 time.Duration // single queries
+	recall   float64       // mean recall@10 against the exact answers
+}
+
+// measure opens the index for one way of querying, asks every query alone
+// and prints what it finds, with the process's resident memory.
+func measure(c config, phase string) error {
+	r, err := queryAll(c, phase)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%-9s open+query %v; single query p50 %.2f ms, p99 %.2f ms; recall@%d %.4f; resident %s (own %s)\n",
+		phase, r.open.Round(time.Millisecond), ms(r.p50), ms(r.p99), topK, r.recall, mb(status("VmHWM")), mb(status("RssAnon")))
+	return nil
+}
+
+// queryAll opens the index for one way of querying ("exact" or
+// "quantized") and asks every query alone.
+func queryAll(c config, phase string) (result, error) {
+	ctx := context.Background()
+	raw, err := os.ReadFile(c.truth())
+	if err != nil {
+		return result{}, err
+	}
+	var truth [][]string
+	if err := json.Unmarshal(raw, &truth); err != nil {
+		return result{}, err
+	}
+	start := time.Now()
+	ix, err := c.open(phase == "quantized")
+	if err != nil {
+		return result{}, err
+	}
+	set := clustered.New(c.d, c.centres, 0, c.seed)
+	q := make([]float32, c.d)
+	set.Query(0, q)
+	if _, err := ix.QueryItems(ctx, q, "", topK, nil, false); err != nil {
+		return result{}, err
+	}
+	openTime := time.Since(start)
+	lat := make([]time.Duration, c.queries)
+	hits, wanted := 0, 0
+	for j := range c.queries {
+		set.Query(j, q)
+		t := time.Now()
+		res, err := ix.QueryItems(ctx, q, "", topK, nil, false)
+		lat[j] = time.Since(t)
+		if err != nil {
+			return result{}, err
+		}
+		for _, r := range res {
+			if slices.Contains(truth[j], r.Item.ID) {
+				hits++
+			}
+		}
+		wanted += len(truth[j])
+	}
+	slices.Sort(lat)
+	return result{open: openTime, p50: lat[len(lat)/2], p99: lat[len(lat)*99/100], recall: float64(hits) / float64(wanted)}, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }
+
+// parallel runs fn(i) for i in 0..n-1 on every core.
+func parallel(n int, fn func(i int)) {
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < n; i += workers {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// bandwidth is this machine's memory read rate in bytes a second: the
+// best of three passes of two workers summing size bytes.
+func bandwidth(size int) float64 {
+	buf := make([]uint64, size/8)
+	for i := range buf {
+		buf[i] = uint64(i)
+	}
+	best := 0.0
+	var sink uint64
+	for range 3 {
+		start := time.Now()
+		var mu sync.Mutex
+		parallel(2, func(w int) {
+			part := buf[w*len(buf)/2 : (w+1)*len(buf)/2]
+			var s uint64
+			for i := 0; i+4 <= len(part); i += 4 {
+				s += part[i] ^ part[i+1] ^ part[i+2] ^ part[i+3]
+			}
+			mu.Lock()
+			sink += s
+			mu.Unlock()
+		})
+		best = max(best, float64(size)/time.Since(start).Seconds())
+	}
+	runtime.KeepAlive(sink)
+	return best
+}
+
+// status is a field of /proc/self/status in bytes (0 where there is none).
+func status(field string) int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func mb(b int64) string { return fmt.Sprintf("%d MB", b>>20) }
+
+
