@@ -325,14 +325,22 @@ func segItems(arena *segArena, rows int) []IndexItem {
 
 // segMetadata decodes the rows' ids, metadata, norms and side-car names
 // (meta, the codec's index encoding) into seg.items, keeping each row's
-// vector.
-func segMetadata(seg *segment, meta []byte, codec IndexCodec) error {
+// vector. When seg.items are all the rows arena holds (the first segment
+// read), the decoded items take their place instead of being copied.
+func segMetadata(seg *segment, meta []byte, codec IndexCodec, arena *segArena) error {
 	data, err := codec.DeserializeIndex(meta)
 	if err != nil {
 		return fmt.Errorf("segment metadata: %w", err)
 	}
 	if len(data.Items) != len(seg.items) {
 		return segCorrupt(fmt.Sprintf("%d rows of metadata for %d vectors", len(data.Items), len(seg.items)))
+	}
+	if n := len(seg.items); n > 0 && arena.items != nil && len(*arena.items) == n && &(*arena.items)[0] == &seg.items[0] {
+		for i := range data.Items {
+			data.Items[i].Vector = seg.items[i].Vector
+		}
+		*arena.items, seg.items = data.Items, data.Items[:n:n]
+		return nil
 	}
 	for i, it := range data.Items {
 		it.Vector = seg.items[i].Vector
@@ -424,7 +432,7 @@ func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (
 	if binary.LittleEndian.Uint32(rest[len(meta):]) != sum.Sum32() {
 		return segment{}, segCorrupt("checksum mismatch")
 	}
-	if err := segMetadata(&seg, meta, codec); err != nil {
+	if err := segMetadata(&seg, meta, codec, arena); err != nil {
 		return segment{}, err
 	}
 	return seg, nil
@@ -484,7 +492,7 @@ func decodeMappedSegmentSum(b []byte, codec IndexCodec, arena *segArena, known *
 	}
 	err = parseSegInts(&seg, b[vecEnd:intsEnd], rows, ntombs)
 	if err == nil {
-		err = segMetadata(&seg, b[intsEnd:len(b)-segTrailerLen], codec)
+		err = segMetadata(&seg, b[intsEnd:len(b)-segTrailerLen], codec, arena)
 	}
 	if !<-sumOK {
 		return segment{}, nil, segCorrupt("checksum mismatch")

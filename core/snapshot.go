@@ -227,7 +227,6 @@ func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*s
 	if ndead > 0 {
 		s.dead, s.ndead = dead, ndead
 	}
-	slots := make(map[string]int32, n-ndead)
 	for i := range data.Items {
 		it := &data.Items[i]
 		if it.MetadataFile != "" && !pathutil.IsLocal(it.MetadataFile) {
@@ -241,16 +240,25 @@ func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*s
 		s.files[i] = it.MetadataFile
 		s.norms[i] = it.Norm
 		s.serials[i] = uint32(i)
-		if s.isDead(i) {
-			continue
-		}
-		if _, dup := slots[it.ID]; dup {
-			s.dupIDs = true
-		} else {
-			slots[it.ID] = int32(i)
-		}
 	}
-	s.slots = slotmap.New(slots)
+	// The id map is built beside the scales and the posting lists.
+	mapped := make(chan struct{})
+	go func() {
+		defer close(mapped)
+		slots := make(map[string]int32, n-ndead)
+		for i, id := range s.ids {
+			if s.isDead(i) {
+				continue
+			}
+			if _, dup := slots[id]; dup {
+				s.dupIDs = true
+			} else {
+				slots[id] = int32(i)
+			}
+		}
+		s.slots = slotmap.New(slots)
+	}()
+	defer func() { <-mapped }()
 	// A mixed index keeps views of the mapped rows too: Pin holds them.
 	s.Pin = vec.pin
 	s.Gen = new(scan.Lineage)
