@@ -3,7 +3,6 @@ package acceptance_test
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
@@ -12,6 +11,7 @@ import (
 	"github.com/foliovec/folio"
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -24,17 +24,7 @@ func benchGaussianItems(n, d int) []core.IndexItem {
 	r := rand.New(rand.NewPCG(1, 2))
 	items := make([]core.IndexItem, n)
 	for i := range items {
-		v := make([]float32, d)
-		var sum float64
-		for j := range v {
-			x := r.NormFloat64()
-			v[j] = float32(x)
-			sum += x * x
-		}
-		for j := range v {
-			v[j] = float32(float64(v[j]) / math.Sqrt(sum))
-		}
-		items[i] = core.IndexItem{ID: fmt.Sprintf("item-%07d", i), Vector: v,
+		items[i] = core.IndexItem{ID: fmt.Sprintf("item-%07d", i), Vector: testkit.UnitVector(r, d),
 			Metadata: core.Metadata{"category": fmt.Sprint("c", i%10), "year": 1990 + i%35}}
 	}
 	return items

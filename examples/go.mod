@@ -9,6 +9,7 @@ require (
 	github.com/foliovec/folio/adapters/codec-pb v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/embed-hash v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/storage-fs v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/conformance v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
 )
 

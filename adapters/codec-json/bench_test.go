@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -20,17 +21,10 @@ func benchIndex() core.IndexData {
 	d := core.IndexData{Version: 1, MetadataConfig: core.MetadataConfig{Indexed: []string{"category", "year"}}}
 	d.Items = make([]core.IndexItem, items)
 	for i := range d.Items {
-		v := make([]float32, dims)
-		var sum float64
-		for j := range v {
-			x := r.NormFloat64()
-			v[j] = float32(x)
-			sum += x * x
-		}
-		n, norm := math.Sqrt(sum), 0.0
-		for j := range v {
-			v[j] = float32(float64(v[j]) / n)
-			norm += float64(v[j]) * float64(v[j])
+		v := testkit.UnitVector(r, dims)
+		var norm float64
+		for _, x := range v {
+			norm += float64(x) * float64(x)
 		}
 		d.Items[i] = core.IndexItem{
 			ID:       fmt.Sprintf("00000001-0000-4000-8000-%012x", i),

@@ -13,6 +13,7 @@ import (
 	"context"
 	"hash/fnv"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,23 @@ func ReadFixture(t testing.TB, elem ...string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// UnitVector is a random direction: dim Gaussian components from r, scaled
+// to length 1 (the test and benchmark data sets' vectors).
+func UnitVector(r *rand.Rand, dim int) []float32 {
+	v := make([]float32, dim)
+	var sum float64
+	for i := range v {
+		x := r.NormFloat64()
+		v[i] = float32(x)
+		sum += x * x
+	}
+	scale := float32(1 / math.Sqrt(sum))
+	for i := range v {
+		v[i] *= scale
+	}
+	return v
 }
 
 // WordVector embeds text as its words (split at white space, lowercased)

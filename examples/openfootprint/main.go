@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -18,6 +17,7 @@ import (
 	"github.com/foliovec/folio"
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -63,16 +63,7 @@ func build(n, d int, codecName string, codec core.IndexCodec, dir string) error 
 	r := rand.New(rand.NewPCG(1, 2))
 	items := make([]core.IndexItem, n)
 	for i := range items {
-		v := make([]float32, d)
-		var sum float64
-		for j := range v {
-			x := r.NormFloat64()
-			v[j] = float32(x)
-			sum += x * x
-		}
-		for j := range v {
-			v[j] = float32(float64(v[j]) / math.Sqrt(sum))
-		}
+		v := testkit.UnitVector(r, d)
 		items[i] = core.IndexItem{ID: fmt.Sprintf("item-%07d", i), Vector: v,
 			Metadata: core.Metadata{"category": fmt.Sprint("c", i%10), "year": 1990 + i%35}}
 	}

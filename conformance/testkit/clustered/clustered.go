@@ -15,6 +15,8 @@ package clustered
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/foliovec/folio/conformance/testkit"
 )
 
 // Set is a mixture. Its zero value is not usable: call New.
@@ -50,28 +52,12 @@ func New(dim, centres int, spread float64, seed uint64) *Set {
 		spread = DefaultSpread
 	}
 	r := rand.New(rand.NewPCG(seed, 0x636c757374657273))
-	s := &Set{dim: dim, seed: seed, spread: spread, common: unit(r, dim)}
+	s := &Set{dim: dim, seed: seed, spread: spread, common: testkit.UnitVector(r, dim)}
 	s.centres = make([][]float32, centres)
 	for i := range s.centres {
-		s.centres[i] = unit(r, dim)
+		s.centres[i] = testkit.UnitVector(r, dim)
 	}
 	return s
-}
-
-// unit is a random direction.
-func unit(r *rand.Rand, dim int) []float32 {
-	v := make([]float32, dim)
-	var sum float64
-	for i := range v {
-		x := r.NormFloat64()
-		v[i] = float32(x)
-		sum += x * x
-	}
-	scale := float32(1 / math.Sqrt(sum))
-	for i := range v {
-		v[i] *= scale
-	}
-	return v
 }
 
 // Dim is the vectors' length.
