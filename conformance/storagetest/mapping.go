@@ -29,6 +29,20 @@ func needsMapper(run func(e *env)) func(e *env) {
 
 func (e *env) mapper() core.FileMapper { return e.s.(core.FileMapper) }
 
+// mapWritten writes content to rel (in folder "m") and maps it; false
+// when that failed (reported).
+func (e *env) mapWritten(rel string, content []byte) (core.MappedFile, bool) {
+	if !e.mkdir("m") || !e.write(rel, content) {
+		return nil, false
+	}
+	m, err := e.mapper().MapFile(e.ctx, e.p(rel))
+	if err != nil {
+		e.errorf("MapFile: %w", err)
+		return nil, false
+	}
+	return m, true
+}
+
 func mapContent(e *env) {
 	for _, content := range [][]byte{{}, []byte("x"), bytes.Repeat([]byte("0123456789abcdef"), 300_000)} {
 		if !e.mkdir("m") || !e.write("m/file.bin", content) {
@@ -53,12 +67,8 @@ func mapContent(e *env) {
 // even when the file was deleted meanwhile.
 func mapReleasesPages(e *env) {
 	content := bytes.Repeat([]byte("released pages "), 100_000)
-	if !e.mkdir("m") || !e.write("m/file.bin", content) {
-		return
-	}
-	m, err := e.mapper().MapFile(e.ctx, e.p("m/file.bin"))
-	if err != nil {
-		e.errorf("MapFile: %w", err)
+	m, ok := e.mapWritten("m/file.bin", content)
+	if !ok {
 		return
 	}
 	r, ok := m.(core.PageReleaser)
@@ -98,12 +108,8 @@ func mapMissing(e *env) {
 
 func mapOutlivesTheFile(e *env) {
 	old := bytes.Repeat([]byte("old bytes "), 10_000)
-	if !e.mkdir("m") || !e.write("m/seg.bin", old) {
-		return
-	}
-	m, err := e.mapper().MapFile(e.ctx, e.p("m/seg.bin"))
-	if err != nil {
-		e.errorf("MapFile: %w", err)
+	m, ok := e.mapWritten("m/seg.bin", old)
+	if !ok {
 		return
 	}
 	defer m.Close()
