@@ -61,7 +61,9 @@ func main() {
 	}
 }
 
-func (c config) index() string { return filepath.Join(c.dir, fmt.Sprintf("ix-%d-%d-%d-%d", c.n, c.d, c.centres, c.seed)) }
+func (c config) index() string {
+	return filepath.Join(c.dir, fmt.Sprintf("ix-%d-%d-%d-%d", c.n, c.d, c.centres, c.seed))
+}
 func (c config) truth() string { return c.index() + fmt.Sprintf(".top%d-%d.json", topK, c.queries) }
 
 func (c config) open(quantized bool) (*core.LocalIndex, error) {
@@ -299,5 +301,3 @@ func status(field string) int64 {
 }
 
 func mb(b int64) string { return fmt.Sprintf("%d MB", b>>20) }
-
-
