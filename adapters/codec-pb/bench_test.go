@@ -31,6 +31,27 @@ func BenchmarkEncodeIndex(b *testing.B) {
 	b.ReportMetric(float64(size), "file-bytes")
 }
 
+// BenchmarkEncodeIndexTo: the streaming encoder a commit writes the index
+// file with, to io.Discard.
+func BenchmarkEncodeIndexTo(b *testing.B) {
+	c := codecpb.New()
+	d := benchIndex(benchItems, benchDims)
+	src := core.IndexSource{Version: d.Version, MetadataConfig: d.MetadataConfig, Len: len(d.Items), Item: func(i int) core.IndexItem { return d.Items[i] }}
+	w := &countingWriter{}
+	b.ReportAllocs()
+	for b.Loop() {
+		w.n = 0
+		if err := c.EncodeIndexTo(w, src); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(w.n)
+}
+
+type countingWriter struct{ n int64 }
+
+func (w *countingWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
+
 func BenchmarkDecodeIndex(b *testing.B) {
 	c := codecpb.New()
 	data := encodeBenchIndex(b)

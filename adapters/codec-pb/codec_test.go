@@ -2,8 +2,10 @@ package codecpb_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
@@ -254,6 +256,8 @@ func TestSerializeRejectsUnrepresentableValues(t *testing.T) {
 		"NaN in a vector":              item(func(it *core.IndexItem) { it.Vector = []float32{1, nan32} }),
 		"+Inf in a vector":             item(func(it *core.IndexItem) { it.Vector = []float32{inf32} }),
 		"-Inf in a vector":             item(func(it *core.IndexItem) { it.Vector = []float32{-inf32} }),
+		"NaN in a long vector":         item(func(it *core.IndexItem) { it.Vector = make([]float32, 40); it.Vector[17] = nan32 }),
+		"+Inf last in a long vector":   item(func(it *core.IndexItem) { it.Vector = make([]float32, 40); it.Vector[39] = inf32 }),
 		"NaN norm":                     item(func(it *core.IndexItem) { it.Norm = math.NaN() }),
 		"infinite norm":                item(func(it *core.IndexItem) { it.Norm = math.Inf(-1) }),
 		"NaN metadata number":          item(func(it *core.IndexItem) { it.Metadata["n"] = math.NaN() }),
@@ -268,8 +272,21 @@ func TestSerializeRejectsUnrepresentableValues(t *testing.T) {
 	}
 	for name, d := range indexes {
 		t.Run("index: "+name, func(t *testing.T) {
-			if _, err := c.SerializeIndex(d); !errors.Is(err, core.ErrInvalidArgument) {
+			_, err := c.SerializeIndex(d)
+			if !errors.Is(err, core.ErrInvalidArgument) {
 				t.Errorf("SerializeIndex error = %v, want ErrInvalidArgument", err)
+			}
+			// The error names the first component that is not finite.
+			if len(d.Items) == 0 {
+				return
+			}
+			for j, v := range d.Items[0].Vector {
+				if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+					if want := fmt.Sprintf("vector[%d]", j); err == nil || !strings.Contains(err.Error(), want) {
+						t.Errorf("SerializeIndex error = %v, want it to name %s", err, want)
+					}
+					break
+				}
 			}
 		})
 	}

@@ -2,6 +2,8 @@ package codecpb
 
 import (
 	"encoding/binary"
+	"math"
+	"slices"
 	"unsafe"
 )
 
@@ -68,4 +70,40 @@ func nonFinite(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// appendFloats appends v's components to b as little-endian float32s, and
+// returns the index of the first NaN or ±Inf among them, -1 when none
+// (the bytes are then appended all the same). On a little-endian machine
+// the vector's memory is copied as it is and checked eight values at a
+// time (nonFinite), which BenchmarkEncodeIndex measured faster than
+// converting the values one by one.
+func appendFloats(b []byte, v []float32) ([]byte, int) {
+	if len(v) == 0 {
+		return b, -1
+	}
+	at := len(b)
+	if !littleEndian() {
+		b = slices.Grow(b, 4*len(v))[:at+4*len(v)]
+		bad := -1
+		for i, x := range v {
+			bits := math.Float32bits(x)
+			if bad < 0 && bits&0x7f800000 == 0x7f800000 {
+				bad = i
+			}
+			binary.LittleEndian.PutUint32(b[at+4*i:], bits)
+		}
+		return b, bad
+	}
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 4*len(v))
+	b = append(b, raw...)
+	if !nonFinite(raw) {
+		return b, -1
+	}
+	for i, x := range v {
+		if math.Float32bits(x)&0x7f800000 == 0x7f800000 {
+			return b, i
+		}
+	}
+	return b, -1
 }

@@ -1,7 +1,6 @@
 package codecpb
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -188,14 +187,9 @@ func appendItem(b []byte, it *core.IndexItem, keys []string) ([]byte, []string, 
 	if len(it.Vector) > 0 {
 		b = protowire.AppendTag(b, fieldItemVector, protowire.BytesType)
 		b = protowire.AppendVarint(b, uint64(4*len(it.Vector)))
-		at := len(b)
-		b = slices.Grow(b, 4*len(it.Vector))[:at+4*len(it.Vector)]
-		for i, x := range it.Vector {
-			bits := math.Float32bits(x)
-			if bits&0x7f800000 == 0x7f800000 {
-				return nil, keys, fmt.Errorf("vector[%d] is %v", i, x)
-			}
-			binary.LittleEndian.PutUint32(b[at+4*i:], bits)
+		var bad int
+		if b, bad = appendFloats(b, it.Vector); bad >= 0 {
+			return nil, keys, fmt.Errorf("vector[%d] is %v", bad, it.Vector[bad])
 		}
 	}
 	if hasNorm(it.Norm) {
