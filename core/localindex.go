@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"math"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
@@ -93,6 +94,17 @@ type IndexOptions struct {
 	// eight FreshnessIntervals; a negative value deletes them at the
 	// commit, as Vectra does.
 	RetainDropped time.Duration
+	// ResidentVectors reads every vector of a segmented index into the
+	// process's memory when the index is loaded. Without it, on storage
+	// that maps files (FileMapper: storagefs on Unix) the first segment's
+	// vectors, most of a compacted index's, are read in place from a
+	// read-only mapping of the file: a faster open and less of the
+	// process's own memory, the operating system keeping in memory what
+	// queries touch as page cache it can reclaim. Resident, the first
+	// queries fault in no pages, and an index whose files may be cut short
+	// in place by another program (which would fault a mapped read) stays
+	// safe. The file layout is always read into memory.
+	ResidentVectors bool
 }
 
 // LocalIndex is a vector index stored in a folder: one index file holding
@@ -293,6 +305,9 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 	}
 	if opts.QuantizedScan {
 		ix.rerank = cmp.Or(opts.RerankFactor, DefaultRerankFactor)
+	}
+	if opts.ResidentVectors {
+		ix.mapMin = math.MaxInt // no segment is large enough to map
 	}
 	if ix.log == nil {
 		ix.log = slog.New(slog.DiscardHandler)

@@ -152,3 +152,35 @@ func insertRandom(t testing.TB, ix *LocalIndex, rng *rand.Rand, prefix string, n
 	}
 	return items
 }
+
+// With ResidentVectors a segmented index maps no file, even on storage
+// that maps files, and answers as the mapped index does.
+func TestResidentVectorsMapNothing(t *testing.T) {
+	ctx := context.Background()
+	st := &mappingTestStorage{memTestStorage: newMemTestStorage()}
+	opts := IndexOptions{Storage: st, Codec: jsonTestCodec{}}
+	items := insertRandom(t, newSegmentedIndex(t, opts), rand.New(rand.NewPCG(10, 10)), "i", 3000, 8)
+	answers := func(opts IndexOptions) []QueryResult {
+		ix, err := NewLocalIndex(idxTestFolder, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := ix.QueryItems(ctx, items[11].Vector, "", 10, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	mapped := answers(opts)
+	if st.maps.Load() != 1 {
+		t.Fatalf("%d mappings without ResidentVectors, want 1 (3,000 rows is enough to map)", st.maps.Load())
+	}
+	opts.ResidentVectors = true
+	resident := answers(opts)
+	if st.maps.Load() != 1 {
+		t.Fatalf("%d mappings after opening with ResidentVectors, want still 1", st.maps.Load())
+	}
+	if !slices.EqualFunc(mapped, resident, func(a, b QueryResult) bool { return a.Item.ID == b.Item.ID && a.Score == b.Score }) {
+		t.Fatalf("resident answers %v, mapped %v", resultIDs(resident), resultIDs(mapped))
+	}
+}

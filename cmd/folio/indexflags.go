@@ -27,6 +27,7 @@ var indexOptionFlags = map[string]string{
 	"StrictFilters":     "strict-filters",
 	"FreshnessInterval": "freshness-interval",
 	"RetainDropped":     "retain-dropped",
+	"ResidentVectors":   "resident-vectors",
 }
 
 // indexOptionsWithoutFlag says why the other fields have none.
@@ -45,6 +46,7 @@ func (f *indexFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.opts.RerankFactor, "rerank-factor", 0, "candidates per result that --quantized re-ranks exactly (0: 10)")
 	fl.BoolVar(&f.opts.StrictFilters, "strict-filters", false, "a filter on a metadata key that is not indexed is an error instead of matching nothing")
 	fl.DurationVar(&f.opts.FreshnessInterval, "freshness-interval", 0, "how often readers look for other processes' commits (0: 250ms; negative: never)")
+	fl.BoolVar(&f.opts.ResidentVectors, "resident-vectors", false, "read a segmented index's vectors into memory instead of mapping its largest segment's file")
 	fl.DurationVar(&f.opts.RetainDropped, "retain-dropped", 0, "how long files a commit stops naming are kept for readers still on the previous state (0: 5s; negative: deleted at once)")
 }
 
