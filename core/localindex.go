@@ -84,7 +84,12 @@ type IndexOptions struct {
 	QuantizedScan bool
 	// RerankFactor is the candidates per requested result that the
 	// quantized scan re-ranks exactly; 0 means DefaultRerankFactor.
-	// Negative is ErrInvalidArgument.
+	// Negative is ErrInvalidArgument. Recall trades against speed here: a
+	// query misses an item of the exact top k only when more than
+	// RerankFactor×k rows score above it in int8, as a group of that many
+	// near-duplicates can; a larger factor re-ranks more rows exactly
+	// (RerankFactor×k dot products of float32 rows, small beside the int8
+	// pass over every row at the default).
 	RerankFactor int
 	// RetainDropped is how long files a commit stops naming (side-cars of
 	// replaced or deleted items, files of replaced or deleted documents)

@@ -334,3 +334,52 @@ func TestQuantizedConcurrentWrites(t *testing.T) {
 		}
 	}
 }
+
+// Recall never drops silently on adversarial data: 300 near-duplicates of
+// one vector (closer together than int8 codes can tell apart) among
+// Gaussian vectors, queried with that vector itself and with a neighbour.
+// When the candidates the factor keeps cover the group, the re-rank
+// returns the exact top k; a factor that keeps fewer measurably does not
+// (so the test can fail); a NaN query is refused.
+func TestQuantizedNearDuplicates(t *testing.T) {
+	const n, d, group, k = 5000, 64, 300, 10
+	vecs := gaussianUnitVectors(31, n, d)
+	base := vecs[0]
+	noise := gaussianUnitVectors(32, group, d)
+	for i := 1; i <= group; i++ {
+		v := make([]float32, d)
+		for j := range v {
+			v[j] = base[j] + 2e-4*noise[i-1][j]
+		}
+		vecs[n-i] = v // the group's rows are the last, after everything they tie with
+	}
+	queries := [][]float32{base, vecs[n-7]}
+	ctx := context.Background()
+	covering, exact := quantTestIndexes(t, vecs, (group+k)/k+1, nil)
+	for qi, q := range queries {
+		got, err := covering.QueryItems(ctx, q, "", k, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := exact.QueryItems(ctx, q, "", k, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameResults(t, fmt.Sprintf("query %d, candidates covering the group", qi), got, want)
+	}
+	narrow, _ := quantTestIndexes(t, vecs, 1, nil)
+	differs := false
+	for _, q := range queries {
+		got, _ := narrow.QueryItems(ctx, q, "", k, nil, false)
+		want, _ := exact.QueryItems(ctx, q, "", k, nil, false)
+		differs = differs || !slices.EqualFunc(got, want, func(a, b QueryResult) bool { return a.Item.ID == b.Item.ID })
+	}
+	if !differs {
+		t.Error("with factor 1 the near-duplicates still rank exactly: the data does not exercise the re-rank")
+	}
+	bad := slices.Clone(base)
+	bad[3] = float32(math.NaN())
+	if _, err := covering.QueryItems(ctx, bad, "", k, nil, false); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("a NaN query: %v, want ErrInvalidArgument", err)
+	}
+}
