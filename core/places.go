@@ -47,13 +47,7 @@ func (s *snapshot) inStorageOrder(slots []int32) []int32 {
 	if len(s.moved) == 0 {
 		return slots
 	}
-	rank := func(q int32) int32 {
-		if p, ok := s.placeOf[q]; ok && s.isDead(int(p)) {
-			return p
-		}
-		return q
-	}
-	slices.SortFunc(slots, func(a, b int32) int { return int(rank(a) - rank(b)) })
+	slices.SortFunc(slots, func(a, b int32) int { return int(s.rank(a) - s.rank(b)) })
 	return slots
 }
 
