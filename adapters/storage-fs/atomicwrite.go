@@ -3,7 +3,6 @@ package storagefs
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -20,8 +19,8 @@ func (s *LocalFileStorage) writeTemp(dir string, content []byte) (string, func()
 
 // writeTempFile is writeTemp that syncs the file only when sync is set.
 func (s *LocalFileStorage) writeTempFile(dir string, content []byte, sync bool) (string, func(), error) {
-	return s.writeTempWith(dir, func(w io.Writer) error {
-		_, err := w.Write(content)
+	return s.writeTempWith(dir, func(f *os.File) error {
+		_, err := f.Write(content)
 		return err
 	}, sync)
 }
@@ -29,7 +28,7 @@ func (s *LocalFileStorage) writeTempFile(dir string, content []byte, sync bool) 
 // writeTempWith writes what write writes to a new temporary file in dir,
 // syncs it when sync is set, and returns its name and the release of its
 // hold; on any error the file is removed and released.
-func (s *LocalFileStorage) writeTempWith(dir string, write func(w io.Writer) error, sync bool) (string, func(), error) {
+func (s *LocalFileStorage) writeTempWith(dir string, write func(f *os.File) error, sync bool) (string, func(), error) {
 	for range 16 {
 		name := filepath.Join(dir, fmt.Sprintf("%s%016x", TempPrefix, rand.Uint64()))
 		f, err := s.fsys.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)

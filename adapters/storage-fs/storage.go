@@ -189,8 +189,8 @@ func (s *LocalFileStorage) UpsertFileFrom(ctx context.Context, filePath string, 
 	}
 	dir := filepath.Dir(t.name)
 	var writeErr error
-	tmp, release, err := s.writeTempWith(dir, func(w io.Writer) error {
-		writeErr = write(ctxWriter{ctx, w})
+	tmp, release, err := s.writeTempWith(dir, func(f *os.File) error {
+		writeErr = write(ctxWriter{ctx, writeBehind(f)})
 		return writeErr
 	}, true)
 	if err != nil {
