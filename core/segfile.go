@@ -486,13 +486,10 @@ func decodeMappedSegmentSum(b []byte, codec IndexCodec, arena *segArena, known *
 	if rows*d > 0 {
 		vecs = unsafe.Slice((*float32)(unsafe.Pointer(&b[segHeaderLen])), rows*d)
 	}
-	seg := segment{items: segItems(arena, rows)}
-	for i := range rows {
-		seg.items[i].Vector = vecs[i*d : (i+1)*d : (i+1)*d]
-	}
+	var seg segment
 	err = parseSegInts(&seg, b[vecEnd:intsEnd], rows, ntombs)
 	if err == nil {
-		err = segMetadata(&seg, b[intsEnd:len(b)-segTrailerLen], codec, arena)
+		err = mappedRows(&seg, b[intsEnd:len(b)-segTrailerLen], codec, arena, vecs, d)
 	}
 	if !<-sumOK {
 		return segment{}, nil, segCorrupt("checksum mismatch")
@@ -501,6 +498,35 @@ func decodeMappedSegmentSum(b []byte, codec IndexCodec, arena *segArena, known *
 		return segment{}, nil, err
 	}
 	return seg, vecs, nil
+}
+
+// mappedRows decodes a mapped segment's rows (meta, the codec's index
+// encoding) into seg.items, each row's vector a view of vecs, rows of d.
+// The decoded items are the rows themselves: the first segment's become
+// arena.items, a later one's are appended to it.
+func mappedRows(seg *segment, meta []byte, codec IndexCodec, arena *segArena, vecs []float32, d int) error {
+	data, err := codec.DeserializeIndex(meta)
+	if err != nil {
+		return fmt.Errorf("segment metadata: %w", err)
+	}
+	rows := len(seg.serials)
+	if len(data.Items) != rows {
+		return segCorrupt(fmt.Sprintf("%d rows of metadata for %d vectors", len(data.Items), rows))
+	}
+	items := data.Items[:rows:rows]
+	if arena.items != nil {
+		if base := len(*arena.items); base == 0 {
+			*arena.items = items
+		} else {
+			*arena.items = append(*arena.items, items...)
+			items = (*arena.items)[base : base+rows : base+rows]
+		}
+	}
+	for i := range items {
+		items[i].Vector = vecs[i*d : (i+1)*d : (i+1)*d]
+	}
+	seg.items = items
+	return nil
 }
 
 // readErr makes a short read of a segment corrupt; other read errors pass.

@@ -142,3 +142,32 @@ func TestDecodeMappedSegmentWithAKnownSum(t *testing.T) {
 		t.Fatalf("known sum after a flipped byte: %v, want no error (the bytes are not summed)", err)
 	}
 }
+
+// A mapped segment's decoded rows become the arena's items when they are
+// its first, and are appended after the rows already there otherwise; each
+// row's vector is a view of the mapping.
+func TestMappedRowsJoinTheArena(t *testing.T) {
+	items := []IndexItem{{ID: "a", Vector: []float32{1, 2}}, {ID: "b", Vector: []float32{3, 4}}}
+	var buf bytes.Buffer
+	src := segmentSource{rows: 2, dim: 2, row: func(i int) IndexItem { return items[i] }, ser: func(i int) uint32 { return uint32(i) }}
+	if _, err := encodeSegmentSum(&buf, src, jsonTestCodec{}); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	var all []IndexItem
+	arena := &segArena{dim: -1, items: &all}
+	for round := range 2 {
+		seg, vecs, err := decodeMappedSegment(b, jsonTestCodec{}, arena)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) != 2*(round+1) || &seg.items[0] != &all[2*round] {
+			t.Fatalf("round %d: the arena holds %d rows, the segment's are not its last", round, len(all))
+		}
+		for i, it := range seg.items {
+			if it.ID != items[i].ID || !slices.Equal(it.Vector, items[i].Vector) || &it.Vector[0] != &vecs[2*i] {
+				t.Fatalf("round %d, row %d: %+v", round, i, it)
+			}
+		}
+	}
+}

@@ -245,15 +245,17 @@ func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*s
 	mapped := make(chan struct{})
 	go func() {
 		defer close(mapped)
+		// Backwards, so that the first of duplicate ids keeps its slot,
+		// with one hash of each id: a repeated one leaves the size.
 		slots := make(map[string]int32, n-ndead)
-		for i, id := range s.ids {
+		for i := len(s.ids) - 1; i >= 0; i-- {
 			if s.isDead(i) {
 				continue
 			}
-			if _, dup := slots[id]; dup {
+			size := len(slots)
+			slots[s.ids[i]] = int32(i)
+			if len(slots) == size {
 				s.dupIDs = true
-			} else {
-				slots[id] = int32(i)
 			}
 		}
 		s.slots = slotmap.New(slots)

@@ -84,9 +84,9 @@ func scanIndex(b []byte) (data core.IndexData, spans []itemSpan, err error) {
 		case f.is(fieldIndexItems, protowire.BytesType):
 			if spans == nil {
 				// Items are alike in size: room for as many as the rest
-				// of the message would hold of this one (counted as 64
+				// of the message would hold of this one (counted as 16
 				// bytes at least, to bound the guess).
-				spans = make([]itemSpan, 0, len(b)/max(n, 64)+1)
+				spans = make([]itemSpan, 0, len(b)/max(n, 16)+1)
 			}
 			spans = append(spans, itemSpan{b: f.b})
 		}
@@ -287,7 +287,7 @@ func (d *indexDecoder) item(b []byte, start, end int) (core.IndexItem, error) {
 			}
 			it.Metadata[key] = value
 		case f.is(fieldItemID, protowire.BytesType):
-			it.ID = text(f.b)
+			it.ID = d.in.id(f.b)
 		case f.is(fieldItemVector, protowire.BytesType):
 			if len(f.b)%4 != 0 {
 				return core.IndexItem{}, fmt.Errorf("vector: %w", errPackedLength)

@@ -2,6 +2,8 @@ package codecpb
 
 import (
 	"math"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/foliovec/folio/core"
 )
@@ -15,6 +17,7 @@ type interner struct {
 	values  map[string]any
 	numbers map[uint64]any           // boxed float64 metadata values by bits
 	metas   map[string]core.Metadata // whole metadata maps by their encoded entries
+	ids     []byte                   // the block the next item ids are cut from
 }
 
 const (
@@ -23,6 +26,10 @@ const (
 	// maxSharedMetaLen is the longest run of encoded metadata entries
 	// whose map is shared between the items that have the same bytes.
 	maxSharedMetaLen = 512
+	// idBlock is the size of the blocks item ids are cut from, and
+	// maxBlockID the longest id cut from one.
+	idBlock    = 16 << 10
+	maxBlockID = 256
 )
 
 func newInterner() *interner {
@@ -40,6 +47,22 @@ func (in *interner) key(b []byte) string {
 		in.keys[s] = s
 	}
 	return s
+}
+
+// id returns an item id's string, cut from a block shared with the ids
+// decoded after it: a million items' ids are a few thousand allocations
+// instead of a million, which opening a large index spends its time on.
+// A block lives as long as one of its ids does.
+func (in *interner) id(b []byte) string {
+	if len(b) == 0 || len(b) > maxBlockID || !utf8.Valid(b) {
+		return text(b)
+	}
+	if cap(in.ids)-len(in.ids) < len(b) {
+		in.ids = make([]byte, 0, idBlock)
+	}
+	start := len(in.ids)
+	in.ids = append(in.ids, b...)
+	return unsafe.String(&in.ids[start], len(b))
 }
 
 // value returns a string metadata value, boxed.
