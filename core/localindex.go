@@ -724,6 +724,11 @@ func (ix *LocalIndex) save(ctx context.Context, s *snapshot) error {
 	if streams && encodes {
 		src := s.source()
 		err := sw.UpsertFileFrom(ctx, ix.indexPath(), func(w io.Writer) error {
+			// The index file is read again only when another process
+			// commits: this one keeps its items.
+			if h, ok := w.(ColdFileHint); ok {
+				h.ColdFile()
+			}
 			bw := bufio.NewWriterSize(w, saveBuffer)
 			if err := enc.EncodeIndexTo(bw, src); err != nil {
 				return err

@@ -172,6 +172,18 @@ type FileStreamWriter interface {
 	UpsertFileFrom(ctx context.Context, filePath string, write func(w io.Writer) error) error
 }
 
+// ColdFileHint is an optional capability of the writer a
+// [FileStreamWriter] hands to the function of UpsertFileFrom, found by
+// type assertion. ColdFile, called before the first write, says that the
+// file will not be read back soon (a LocalIndex says it of its index file
+// of Vectra's layout, whose items it keeps in memory), so that the storage
+// may write a large file around the operating system's page cache, which
+// costs far less CPU. It is a hint: what is written, and how atomically
+// and durably, is the same either way.
+type ColdFileHint interface {
+	ColdFile()
+}
+
 // IndexStreamEncoder is an optional capability of an IndexCodec (checked
 // by type assertion): encoding an index file into a stream.
 type IndexStreamEncoder interface {

@@ -190,8 +190,11 @@ func (s *LocalFileStorage) UpsertFileFrom(ctx context.Context, filePath string, 
 	dir := filepath.Dir(t.name)
 	var writeErr error
 	tmp, release, err := s.writeTempWith(dir, func(f *os.File) error {
-		writeErr = write(ctxWriter{ctx, writeBehind(f)})
-		return writeErr
+		w, finish := writeBehind(f)
+		if writeErr = write(ctxWriter{ctx, w}); writeErr != nil {
+			return writeErr
+		}
+		return finish()
 	}, true)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
@@ -228,6 +231,13 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return c.w.Write(p)
+}
+
+// ColdFile passes the hint on (core.ColdFileHint): see writeBehind.
+func (c ctxWriter) ColdFile() {
+	if h, ok := c.w.(core.ColdFileHint); ok {
+		h.ColdFile()
+	}
 }
 
 // ReadFile returns a file's content. It fails with fs.ErrNotExist if

@@ -7,6 +7,8 @@ import (
 	"os"
 )
 
-// writeBehind is f itself where the kernel has no sync_file_range: the
-// final fsync writes the whole file.
-func writeBehind(f *os.File) io.Writer { return f }
+// writeBehind is f itself where the kernel has no sync_file_range nor
+// O_DIRECT to switch to: the final fsync writes the whole file.
+func writeBehind(f *os.File) (io.Writer, func() error) {
+	return f, func() error { return nil }
+}

@@ -97,6 +97,7 @@ func TestCheckFindsEachBrokenRule(t *testing.T) {
 		{"lock is one for all folders", "LockFolder of one folder leaves another folder free"},
 		{"version is the content", "FileVersion changes with every write of the file, even of the same bytes"},
 		{"stream write drops the last byte", "UpsertFileFrom writes what its function writes, new or replaced, byte for byte"},
+		{"cold stream write drops its last block", "UpsertFileFrom of a cold file (core.ColdFileHint) writes what its function writes, byte for byte"},
 		{"stream write keeps a failed write", "UpsertFileFrom whose function fails returns its error and leaves the file as it was"},
 		{"map drops the last byte", "MapFile maps what ReadFile returns"},
 		{"map follows the file", "a mapping keeps its bytes after its file is replaced or deleted"},

@@ -90,6 +90,7 @@ func fileStreamWriterCases() []rule {
 	return []rule{
 		{name: "UpsertFileFrom writes what its function writes, new or replaced, byte for byte", run: needsStreamWriter(streamWriteContent)},
 		{name: "UpsertFileFrom whose function fails returns its error and leaves the file as it was", run: needsStreamWriter(streamWriteFails)},
+		{name: "UpsertFileFrom of a cold file (core.ColdFileHint) writes what its function writes, byte for byte", run: needsStreamWriter(streamWriteCold)},
 	}
 }
 
@@ -153,4 +154,42 @@ func streamWriteFails(e *env) {
 		e.errorf("a new file whose UpsertFileFrom failed exists: %v, %v", ok, err)
 	}
 	e.wantNames("failed UpsertFileFrom calls", "w", []string{"old.bin"})
+}
+
+// coldSize is the length of the cold file written: past the 64 MiB from
+// which storagefs writes a cold file around the page cache, and not a
+// whole number of its blocks.
+const coldSize = 65<<20 + 1234
+
+func streamWriteCold(e *env) {
+	if !e.mkdir("w") {
+		return
+	}
+	sw := e.s.(core.FileStreamWriter)
+	hinted := false
+	if err := sw.UpsertFileFrom(e.ctx, e.p("w/probe.bin"), func(w io.Writer) error {
+		_, hinted = w.(core.ColdFileHint)
+		return nil
+	}); err != nil {
+		e.errorf("UpsertFileFrom of an empty file: %w", err)
+		return
+	}
+	if !hinted {
+		e.t.Skip("the storage's stream writer does not implement core.ColdFileHint")
+	}
+	content := make([]byte, coldSize)
+	for i := range content {
+		content[i] = byte(i*7 + i>>12)
+	}
+	cold := func(w io.Writer) error {
+		w.(core.ColdFileHint).ColdFile()
+		return writeInPieces(content, 1<<20+13)(w)
+	}
+	for range 2 { // new, then replaced
+		if err := sw.UpsertFileFrom(e.ctx, e.p("w/cold.bin"), cold); err != nil {
+			e.errorf("UpsertFileFrom of a cold file of %d bytes: %w", len(content), err)
+			return
+		}
+		e.wantContent("after UpsertFileFrom of a cold file", "w/cold.bin", content)
+	}
 }
