@@ -105,7 +105,7 @@ func (b *batch) find(id string) (int32, bool) {
 	if p, ok := b.ids[id]; ok {
 		return p, p >= 0
 	}
-	p, ok := b.base.slots.Lookup(id)
+	p, ok := b.base.slotMap().Lookup(id)
 	return p, ok
 }
 
@@ -198,7 +198,7 @@ func (b *batch) removeAt(pos int32) {
 // nextWithID returns the first live position after pos holding id, or -1.
 // Only an index file written by another tool can hold an id twice.
 func (b *batch) nextWithID(id string, pos int32) int32 {
-	if !b.base.dupIDs {
+	if !b.base.dupIDs() {
 		return -1
 	}
 	n := int32(b.base.len())
@@ -265,7 +265,6 @@ func (b *batch) applyAppend() *snapshot {
 		Rows:       scan.Rows{Scale: base.Scale, Mixed: base.Mixed, Dim: base.Dim, Head: base.Head, Pin: base.Pin, Gen: base.Gen},
 		serials:    base.serials,
 		nextSerial: base.nextSerial,
-		dupIDs:     base.dupIDs,
 		dead:       base.dead,
 		ndead:      base.ndead,
 		moved:      base.moved,
@@ -291,7 +290,7 @@ func (b *batch) applyAppend() *snapshot {
 	// The batch's overlay maps the ids it added to their slots, and those
 	// it deleted to -1: it becomes the new layer (the batch is done with
 	// it).
-	s.slots = base.slots.With(adds)
+	s.ids_ = readyIDs(base.slotMap().With(adds), base.dupIDs())
 	switch {
 	case len(added) == 0:
 		s.Arena, s.Vecs = base.Arena, base.Vecs
@@ -424,14 +423,15 @@ func (b *batch) applyRebuild() *snapshot {
 		}
 	}
 	slots := make(map[string]int32, len(s.ids))
+	dup := false
 	for i, id := range s.ids {
-		if _, dup := slots[id]; dup {
-			s.dupIDs = true
+		if _, ok := slots[id]; ok {
+			dup = true
 		} else {
 			slots[id] = int32(i)
 		}
 	}
-	s.slots = slotmap.New(slots)
+	s.ids_ = readyIDs(slotmap.New(slots), dup)
 	items := make([]IndexItem, len(vecs))
 	for i, v := range vecs {
 		items[i].Vector = v

@@ -18,7 +18,7 @@ func (ix *LocalIndex) GetItem(ctx context.Context, id string) (item IndexItem, o
 	if err != nil {
 		return IndexItem{}, false, err
 	}
-	slot, ok := s.slots.Lookup(id)
+	slot, ok := s.slotMap().Lookup(id)
 	if !ok {
 		return IndexItem{}, false, nil
 	}

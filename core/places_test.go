@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -127,5 +128,40 @@ func TestMovedItemsWinTheirTies(t *testing.T) {
 				t.Fatalf("zero query: %v, %v; want %v", resultIDs(zero), err, want)
 			}
 		})
+	}
+}
+
+// An opened index maps its ids at the first lookup by id, not before: a
+// query needs no map. The map then finds every item, and the first of an
+// id stored twice (a file written by another tool).
+func TestIDMapWaitsForItsFirstLookup(t *testing.T) {
+	ctx := context.Background()
+	ix, st := newCreatedIndex(t, CreateIndexConfig{})
+	for _, id := range []string{"a", "b", "c"} {
+		mustInsert(t, ix, id, []float32{1, float32(len(id))}, nil)
+	}
+	ix = reopen(t, st)
+	if _, err := ix.QueryItems(ctx, []float32{1, 0}, "", 2, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	s := ix.cur.Load()
+	if s.ids_.build == nil {
+		t.Fatal("a query built the id map")
+	}
+	for i, id := range []string{"a", "b", "c"} {
+		if it, ok, err := ix.GetItem(ctx, id); err != nil || !ok || it.ID != id {
+			t.Fatalf("GetItem(%q) = %v, %v, %v", id, it.ID, ok, err)
+		}
+		if slot, _ := s.slotMap().Lookup(id); slot != int32(i) {
+			t.Fatalf("%q is in slot %d, want %d", id, slot, i)
+		}
+	}
+	if s.ids_.build != nil || s.dupIDs() {
+		t.Fatal("GetItem left the id map unbuilt, or found a duplicate")
+	}
+	dup := &snapshot{ids: []string{"x", "y", "x"}}
+	dup.ids_ = dup.lazyIDs(3, 0)
+	if slot, _ := dup.slotMap().Lookup("x"); slot != 0 || !dup.dupIDs() {
+		t.Fatalf("an id stored twice maps to slot %d (want 0), duplicates seen %v", slot, dup.dupIDs())
 	}
 }

@@ -42,8 +42,7 @@ type snapshot struct {
 	// no direction, which scores 0 and ranks after every other item).
 	scan.Rows
 
-	slots  *slotmap.Map // id → first slot holding it
-	dupIDs bool         // some id appears in more than one slot (only in files written by others)
+	ids_ *idIndex // id → first slot holding it; see slotMap
 
 	// serials are stable, strictly increasing item numbers aligned with
 	// slots; the BM25 keyword index refers to items by serial so that a
@@ -186,7 +185,7 @@ func cloneConfig(c MetadataConfig) MetadataConfig {
 
 // newEmptySnapshot is the state of a freshly created index.
 func newEmptySnapshot(version int, config MetadataConfig) *snapshot {
-	s := &snapshot{version: version, config: cloneConfig(config), Rows: scan.Rows{Dim: -1, Gen: new(scan.Lineage)}, slots: slotmap.New(nil)}
+	s := &snapshot{version: version, config: cloneConfig(config), Rows: scan.Rows{Dim: -1, Gen: new(scan.Lineage)}, ids_: readyIDs(slotmap.New(nil), false)}
 	s.postings = filter.BuildPostings(s.config.Indexed, s.meta)
 	return s
 }
@@ -241,26 +240,8 @@ func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*s
 		s.norms[i] = it.Norm
 		s.serials[i] = uint32(i)
 	}
-	// The id map is built beside the scales and the posting lists.
-	mapped := make(chan struct{})
-	go func() {
-		defer close(mapped)
-		// Backwards, so that the first of duplicate ids keeps its slot,
-		// with one hash of each id: a repeated one leaves the size.
-		slots := make(map[string]int32, n-ndead)
-		for i := len(s.ids) - 1; i >= 0; i-- {
-			if s.isDead(i) {
-				continue
-			}
-			size := len(slots)
-			slots[s.ids[i]] = int32(i)
-			if len(slots) == size {
-				s.dupIDs = true
-			}
-		}
-		s.slots = slotmap.New(slots)
-	}()
-	defer func() { <-mapped }()
+	// The id map waits for its first lookup: a query needs none.
+	s.ids_ = s.lazyIDs(n, ndead)
 	// A mixed index keeps views of the mapped rows too: Pin holds them.
 	s.Pin = vec.pin
 	s.Gen = new(scan.Lineage)
@@ -375,3 +356,56 @@ func (s *snapshot) quantCodes() *scan.Codes {
 	}
 	return s.quant.Load()
 }
+
+// idIndex is a snapshot's map from ids to slots, built at its first use
+// (a write, GetItem) rather than when the index is read: queries never
+// need it, and a million ids take a tenth of a second to map.
+type idIndex struct {
+	once   sync.Once
+	build  func() (*slotmap.Map, bool)
+	slots  *slotmap.Map
+	dupIDs bool // some id is in more than one slot (only in files written by others)
+}
+
+// lazyIDs is the idIndex of s's n slots (ndead of them dead), built at its
+// first use.
+func (s *snapshot) lazyIDs(n, ndead int) *idIndex {
+	return &idIndex{build: func() (*slotmap.Map, bool) {
+		// Backwards, so that the first of duplicate ids keeps its slot,
+		// with one hash of each id: a repeated one leaves the size.
+		slots := make(map[string]int32, n-ndead)
+		dup := false
+		for i := n - 1; i >= 0; i-- {
+			if s.isDead(i) {
+				continue
+			}
+			size := len(slots)
+			slots[s.ids[i]] = int32(i)
+			if len(slots) == size {
+				dup = true
+			}
+		}
+		return slotmap.New(slots), dup
+	}}
+}
+
+// readyIDs is an idIndex already built.
+func readyIDs(slots *slotmap.Map, dupIDs bool) *idIndex {
+	x := &idIndex{slots: slots, dupIDs: dupIDs}
+	x.once.Do(func() {})
+	return x
+}
+
+func (x *idIndex) get() *idIndex {
+	x.once.Do(func() {
+		x.slots, x.dupIDs = x.build()
+		x.build = nil
+	})
+	return x
+}
+
+// slotMap returns the map from ids to their first slot.
+func (s *snapshot) slotMap() *slotmap.Map { return s.ids_.get().slots }
+
+// dupIDs reports whether some id is in more than one slot.
+func (s *snapshot) dupIDs() bool { return s.ids_.get().dupIDs }
