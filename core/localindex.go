@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"math"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -156,6 +157,7 @@ type IndexOptions struct {
 // never re-read: another process's changes are not seen until a new
 // LocalIndex is made, and its commits are overwritten by this one's.
 type LocalIndex struct {
+	saveBufs  sync.Pool    // *bufio.Writer of saveBuffer bytes, between an encoder and the storage
 	opts      IndexOptions // as given to NewLocalIndex
 	folder    string
 	name      string
@@ -702,6 +704,22 @@ func (ix *LocalIndex) decodeIndexFile(ctx context.Context, p string) (data Index
 // saveBuffer is the buffer between a streaming encoder and the storage.
 const saveBuffer = 1 << 20
 
+// saveWriter returns a buffered writer of saveBuffer bytes to w, from the
+// index's pool (each commit would otherwise leave a megabyte of garbage).
+func (ix *LocalIndex) saveWriter(w io.Writer) *bufio.Writer {
+	if bw, ok := ix.saveBufs.Get().(*bufio.Writer); ok {
+		bw.Reset(w)
+		return bw
+	}
+	return bufio.NewWriterSize(w, saveBuffer)
+}
+
+// putSaveWriter gives bw back to the pool, holding no writer.
+func (ix *LocalIndex) putSaveWriter(bw *bufio.Writer) {
+	bw.Reset(nil)
+	ix.saveBufs.Put(bw)
+}
+
 // releaseAfterLoad is the index file size from which loading it ends with
 // returning freed memory to the operating system.
 const releaseAfterLoad = 64 << 20
@@ -729,7 +747,8 @@ func (ix *LocalIndex) save(ctx context.Context, s *snapshot) error {
 			if h, ok := w.(ColdFileHint); ok {
 				h.ColdFile()
 			}
-			bw := bufio.NewWriterSize(w, saveBuffer)
+			bw := ix.saveWriter(w)
+			defer ix.putSaveWriter(bw)
 			if err := enc.EncodeIndexTo(bw, src); err != nil {
 				return err
 			}

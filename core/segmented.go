@@ -362,7 +362,8 @@ func (ix *LocalIndex) writeSegmentSum(ctx context.Context, name string, src segm
 	p := ix.path(name)
 	if sw, ok := ix.storage.(FileStreamWriter); ok {
 		err = sw.UpsertFileFrom(ctx, p, func(w io.Writer) error {
-			bw := bufio.NewWriterSize(w, saveBuffer)
+			bw := ix.saveWriter(w)
+			defer ix.putSaveWriter(bw)
 			var err error
 			if sum, err = encodeSegmentSum(bw, src, ix.codec); err != nil {
 				return err

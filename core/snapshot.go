@@ -212,15 +212,18 @@ type vectors struct {
 // only live rows.
 func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*snapshot, error) {
 	n := len(data.Items)
+	room := ArenaRoom(n)
 	s := &snapshot{
 		version:    data.Version,
 		config:     cloneConfig(data.MetadataConfig),
-		ids:        make([]string, n),
-		meta:       make([]Metadata, n),
-		files:      make([]string, n),
-		norms:      make([]float64, n),
-		Rows:       scan.Rows{Scale: make([]float64, n), Dim: -1},
-		serials:    make([]uint32, n),
+		// The columns have the arena's room for the first commits'
+		// inserts, which then append in place instead of copying them.
+		ids:        make([]string, n, room),
+		meta:       make([]Metadata, n, room),
+		files:      make([]string, n, room),
+		norms:      make([]float64, n, room),
+		Rows:       scan.Rows{Scale: make([]float64, n, room), Dim: -1},
+		serials:    make([]uint32, n, room),
 		nextSerial: uint32(n),
 	}
 	if ndead > 0 {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/pathutil"
@@ -20,9 +21,10 @@ import (
 // use.
 type LocalFileStorage struct {
 	fsys    filesystem
-	root    *os.Root // nil without Options.Root
-	escapes error    // the error os.Root gives for a path that escapes it
-	maxRead int64    // the largest file ReadFile returns
+	root    *os.Root  // nil without Options.Root
+	escapes error     // the error os.Root gives for a path that escapes it
+	maxRead int64     // the largest file ReadFile returns
+	blocks  sync.Pool // *[]byte: the aligned blocks of direct writes
 }
 
 // Options configures [New]; nil or zero options are the storage over
@@ -190,7 +192,7 @@ func (s *LocalFileStorage) UpsertFileFrom(ctx context.Context, filePath string, 
 	dir := filepath.Dir(t.name)
 	var writeErr error
 	tmp, release, err := s.writeTempWith(dir, func(f *os.File) error {
-		w, finish := writeBehind(f)
+		w, finish := writeBehind(f, &s.blocks)
 		if writeErr = write(ctxWriter{ctx, w}); writeErr != nil {
 			return writeErr
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -36,8 +37,10 @@ const (
 // file cut back to its length. Where direct writes are refused, at the
 // switch or at a write, the rest goes through the page cache. A file that
 // is not cold (a segment, mapped once written) stays in the page cache.
-func writeBehind(f *os.File) (io.Writer, func() error) {
-	w := &behindWriter{f: f, fd: int(f.Fd())}
+//
+// blocks keeps the aligned blocks between writes.
+func writeBehind(f *os.File, blocks *sync.Pool) (io.Writer, func() error) {
+	w := &behindWriter{f: f, fd: int(f.Fd()), blocks: blocks}
 	return w, w.finish
 }
 
@@ -51,6 +54,8 @@ type behindWriter struct {
 	// passed directAfter; filled is how much of it is in use.
 	block  []byte
 	filled int
+	blocks *sync.Pool // where block comes from and goes back to
+	pooled *[]byte    // block as the pool holds it
 	// cold is set by ColdFile; refused once the file system refused
 	// direct writes.
 	cold, refused bool
@@ -114,7 +119,12 @@ func (w *behindWriter) goDirect() {
 		w.refused = true
 		return
 	}
-	w.block = alignedBlock(directBlock)
+	w.pooled, _ = w.blocks.Get().(*[]byte)
+	if w.pooled == nil {
+		b := alignedBlock(directBlock)
+		w.pooled = &b
+	}
+	w.block = *w.pooled
 }
 
 func (w *behindWriter) setDirect(on bool) error {
@@ -148,6 +158,9 @@ func (w *behindWriter) writeBlock(b []byte) error {
 // finish writes what is left of the last direct block, padded to the
 // alignment, and cuts the file back to the length written.
 func (w *behindWriter) finish() error {
+	if w.pooled != nil {
+		defer w.blocks.Put(w.pooled)
+	}
 	if w.filled == 0 {
 		return nil
 	}

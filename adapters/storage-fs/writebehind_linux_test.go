@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -115,7 +116,7 @@ func TestRefusedDirectWriteFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	out, finish := writeBehind(f)
+	out, finish := writeBehind(f, new(sync.Pool))
 	w := out.(*behindWriter)
 	w.ColdFile()
 	want := randomBytes(directAfter + directBlock + 5000)
