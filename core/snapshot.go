@@ -214,8 +214,8 @@ func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*s
 	n := len(data.Items)
 	room := ArenaRoom(n)
 	s := &snapshot{
-		version:    data.Version,
-		config:     cloneConfig(data.MetadataConfig),
+		version: data.Version,
+		config:  cloneConfig(data.MetadataConfig),
 		// The columns have the arena's room for the first commits'
 		// inserts, which then append in place instead of copying them.
 		ids:        make([]string, n, room),
