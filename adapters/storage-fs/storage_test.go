@@ -15,6 +15,11 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
+// coldFileSize is the length of the suite's cold file: past the 64 MiB
+// after which a cold file is written direct on Linux, and not a whole
+// number of its blocks.
+const coldFileSize = 65<<20 + 1234
+
 func TestConformanceNew(t *testing.T) {
 	storagetest.Run(t, func(t testing.TB) storagetest.Harness {
 		return storagetest.Harness{
@@ -22,7 +27,7 @@ func TestConformanceNew(t *testing.T) {
 			Root:    filepath.ToSlash(t.TempDir()),
 			Reopen:  func() core.FileStorage { return localStorage() },
 		}
-	}, storagetest.Capabilities{AtomicReplace: true, Persistent: true})
+	}, storagetest.Capabilities{AtomicReplace: true, Persistent: true, ColdFileSize: coldFileSize})
 }
 
 func TestConformanceRooted(t *testing.T) {
@@ -38,7 +43,7 @@ func TestConformanceRooted(t *testing.T) {
 					Root:    sub,
 					Reopen:  func() core.FileStorage { return rooted(t, dir) },
 				}
-			}, storagetest.Capabilities{AtomicReplace: true, Persistent: true, Confined: true})
+			}, storagetest.Capabilities{AtomicReplace: true, Persistent: true, Confined: true, ColdFileSize: coldFileSize})
 		})
 	}
 }

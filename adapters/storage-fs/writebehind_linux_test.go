@@ -2,6 +2,7 @@ package storagefs
 
 import (
 	"bytes"
+	"encoding/binary"
 	"context"
 	"io"
 	"math/rand/v2"
@@ -17,12 +18,12 @@ import (
 
 // randomBytes returns n bytes from a fixed seed.
 func randomBytes(n int) []byte {
-	b := make([]byte, n)
+	b := make([]byte, n+8)
 	r := rand.New(rand.NewPCG(1, 2))
-	for i := range b {
-		b[i] = byte(r.Uint32())
+	for i := 0; i < n; i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], r.Uint64())
 	}
-	return b
+	return b[:n]
 }
 
 // streamInPieces writes content through UpsertFileFrom in pieces of odd

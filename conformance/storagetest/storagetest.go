@@ -36,6 +36,10 @@ type Capabilities struct {
 	// Confined: paths that leave Root ("..", absolute paths) are refused with
 	// an error wrapping core.ErrInvalidArgument, by every method.
 	Confined bool
+	// ColdFileSize is the length of the file the suite writes after a
+	// core.ColdFileHint (1 MiB and 1,234 bytes when 0): a storage that
+	// writes a cold file differently past some size sets one beyond it.
+	ColdFileSize int
 }
 
 // Run runs every case as a subtest of t, each with a fresh harness from

@@ -156,10 +156,9 @@ func streamWriteFails(e *env) {
 	e.wantNames("failed UpsertFileFrom calls", "w", []string{"old.bin"})
 }
 
-// coldSize is the length of the cold file written: past the 64 MiB from
-// which storagefs writes a cold file around the page cache, and not a
-// whole number of its blocks.
-const coldSize = 65<<20 + 1234
+// defaultColdSize is the length of the cold file written when
+// Capabilities.ColdFileSize is 0.
+const defaultColdSize = 1<<20 + 1234
 
 func streamWriteCold(e *env) {
 	if !e.mkdir("w") {
@@ -177,9 +176,19 @@ func streamWriteCold(e *env) {
 	if !hinted {
 		e.t.Skip("the storage's stream writer does not implement core.ColdFileHint")
 	}
-	content := make([]byte, coldSize)
-	for i := range content {
-		content[i] = byte(i*7 + i>>12)
+	size := e.caps.ColdFileSize
+	if size <= 0 {
+		size = defaultColdSize
+	}
+	// A pattern of a prime period: a block written at the wrong offset,
+	// or dropped, shows.
+	const period = 4099
+	content := make([]byte, size)
+	for i := range content[:min(period, size)] {
+		content[i] = byte(i*7 + i>>5)
+	}
+	for n := period; n < size; n *= 2 {
+		copy(content[n:], content[:n])
 	}
 	cold := func(w io.Writer) error {
 		w.(core.ColdFileHint).ColdFile()
