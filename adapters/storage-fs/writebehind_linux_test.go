@@ -2,8 +2,8 @@ package storagefs
 
 import (
 	"bytes"
-	"encoding/binary"
 	"context"
+	"encoding/binary"
 	"io"
 	"math/rand/v2"
 	"os"
