@@ -170,9 +170,6 @@ type LocalIndex struct {
 	// rerank is the quantized scan's candidates per result; 0 when the
 	// index scans exactly.
 	rerank int
-	// queries counts the queries being answered (a commit of Vectra's
-	// layout yields to them).
-	queries atomic.Int32
 	// inlineKeys are metadata keys kept inline whatever is indexed (a
 	// document index's chunk keys).
 	inlineKeys []string
@@ -750,7 +747,7 @@ func (ix *LocalIndex) save(ctx context.Context, s *snapshot) error {
 			if h, ok := w.(ColdFileHint); ok {
 				h.ColdFile()
 			}
-			bw := ix.saveWriter(newYieldingWriter(w, func() bool { return ix.queries.Load() > 0 }))
+			bw := ix.saveWriter(w)
 			defer ix.putSaveWriter(bw)
 			if err := enc.EncodeIndexTo(bw, src); err != nil {
 				return err

@@ -26,7 +26,6 @@ type memTestStorage struct {
 	written int      // bytes written
 	deletes []string // paths deleted, in order
 
-	onRead     func(path string) // called on each ReadFile, when set
 	failWrite  func(path string) error
 	failDelete func(path string) error
 	crashAt    int // 0: never
@@ -104,11 +103,7 @@ func (m *memTestStorage) ReadFile(ctx context.Context, p string) ([]byte, error)
 	}
 	m.mu.Lock()
 	m.reads[p]++
-	onRead := m.onRead
 	m.mu.Unlock()
-	if onRead != nil {
-		onRead(p)
-	}
 	return m.mem.ReadFile(ctx, p)
 }
 

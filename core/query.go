@@ -65,8 +65,6 @@ func (ix *LocalIndex) Query(ctx context.Context, q ItemQuery) ([]QueryResult, er
 // a side-car of its state has vanished.
 func (ix *LocalIndex) query(ctx context.Context, q ItemQuery, retries int) ([]QueryResult, error) {
 	const op = "query items"
-	ix.queries.Add(1)
-	defer ix.queries.Add(-1)
 	s, err := ix.snapshot(ctx, op)
 	if err != nil {
 		return nil, err
@@ -130,8 +128,6 @@ func (ix *LocalIndex) QueryItemsBatch(ctx context.Context, queries []ItemQuery) 
 // retries times when a side-car of its state has vanished.
 func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, retries int) ([][]QueryResult, error) {
 	const op = "query items batch"
-	ix.queries.Add(1)
-	defer ix.queries.Add(-1)
 	s, err := ix.snapshot(ctx, op)
 	if err != nil {
 		return nil, err
