@@ -602,6 +602,9 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 		s.quant.Store(quantize(s, nil))
 	}
 	ix.cur.Store(s)
+	// The id map is built beside the first queries, ready for the first
+	// write or GetItem, instead of holding up the read.
+	go s.slotMap()
 	ix.watch.Set(p, version)
 	ix.watch.Set(mp, mversion)
 	if !reload {

@@ -243,7 +243,7 @@ func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*s
 		s.norms[i] = it.Norm
 		s.serials[i] = uint32(i)
 	}
-	// The id map waits for its first lookup: a query needs none.
+	// The id map is built apart (see idIndex): a query needs none.
 	s.ids_ = s.lazyIDs(n, ndead)
 	// A mixed index keeps views of the mapped rows too: Pin holds them.
 	s.Pin = vec.pin
@@ -360,9 +360,10 @@ func (s *snapshot) quantCodes() *scan.Codes {
 	return s.quant.Load()
 }
 
-// idIndex is a snapshot's map from ids to slots, built at its first use
-// (a write, GetItem) rather than when the index is read: queries never
-// need it, and a million ids take a tenth of a second to map.
+// idIndex is a snapshot's map from ids to slots, built once, by its first
+// use (a write, GetItem) or by the goroutine a read starts for it, rather
+// than before the read returns: queries never need it, and a million ids
+// take a tenth of a second to map.
 type idIndex struct {
 	once   sync.Once
 	build  func() (*slotmap.Map, bool)
