@@ -7,7 +7,6 @@ import (
 	"github.com/foliovec/folio/core/internal/scan"
 
 	"github.com/foliovec/folio/core/internal/filter"
-	"github.com/foliovec/folio/core/internal/slotmap"
 )
 
 // batch is an open update: the changes made since BeginUpdate, kept as an
@@ -290,7 +289,7 @@ func (b *batch) applyAppend() *snapshot {
 	// The batch's overlay maps the ids it added to their slots, and those
 	// it deleted to -1: it becomes the new layer (the batch is done with
 	// it).
-	s.ids_ = readyIDs(base.slotMap().With(adds), base.dupIDs())
+	s.idMap = readyIDs(base.slotMap().With(adds), base.dupIDs())
 	switch {
 	case len(added) == 0:
 		s.Arena, s.Vecs = base.Arena, base.Vecs
@@ -422,16 +421,7 @@ func (b *batch) applyRebuild() *snapshot {
 			s.nextSerial++
 		}
 	}
-	slots := make(map[string]int32, len(s.ids))
-	dup := false
-	for i, id := range s.ids {
-		if _, ok := slots[id]; ok {
-			dup = true
-		} else {
-			slots[id] = int32(i)
-		}
-	}
-	s.ids_ = readyIDs(slotmap.New(slots), dup)
+	s.idMap = s.lazyIDs(len(s.ids), s.ndead)
 	items := make([]IndexItem, len(vecs))
 	for i, v := range vecs {
 		items[i].Vector = v

@@ -157,8 +157,8 @@ func TestIDMapIsBuiltApart(t *testing.T) {
 		t.Fatal("a duplicate id seen in distinct ids")
 	}
 	dup := &snapshot{ids: []string{"x", "y", "x"}}
-	dup.ids_ = dup.lazyIDs(3, 0)
-	if dup.ids_.build == nil {
+	dup.idMap = dup.lazyIDs(3, 0)
+	if dup.idMap.build == nil {
 		t.Fatal("a new snapshot's id map is built before its first use")
 	}
 	if slot, _ := dup.slotMap().Lookup("x"); slot != 0 || !dup.dupIDs() {

@@ -42,7 +42,7 @@ type snapshot struct {
 	// no direction, which scores 0 and ranks after every other item).
 	scan.Rows
 
-	ids_ *idIndex // id → first slot holding it; see slotMap
+	idMap *idIndex // id → first slot holding it; see slotMap
 
 	// serials are stable, strictly increasing item numbers aligned with
 	// slots; the BM25 keyword index refers to items by serial so that a
@@ -185,7 +185,7 @@ func cloneConfig(c MetadataConfig) MetadataConfig {
 
 // newEmptySnapshot is the state of a freshly created index.
 func newEmptySnapshot(version int, config MetadataConfig) *snapshot {
-	s := &snapshot{version: version, config: cloneConfig(config), Rows: scan.Rows{Dim: -1, Gen: new(scan.Lineage)}, ids_: readyIDs(slotmap.New(nil), false)}
+	s := &snapshot{version: version, config: cloneConfig(config), Rows: scan.Rows{Dim: -1, Gen: new(scan.Lineage)}, idMap: readyIDs(slotmap.New(nil), false)}
 	s.postings = filter.BuildPostings(s.config.Indexed, s.meta)
 	return s
 }
@@ -244,7 +244,7 @@ func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*s
 		s.serials[i] = uint32(i)
 	}
 	// The id map is built apart (see idIndex): a query needs none.
-	s.ids_ = s.lazyIDs(n, ndead)
+	s.idMap = s.lazyIDs(n, ndead)
 	// A mixed index keeps views of the mapped rows too: Pin holds them.
 	s.Pin = vec.pin
 	s.Gen = new(scan.Lineage)
@@ -409,7 +409,7 @@ func (x *idIndex) get() *idIndex {
 }
 
 // slotMap returns the map from ids to their first slot.
-func (s *snapshot) slotMap() *slotmap.Map { return s.ids_.get().slots }
+func (s *snapshot) slotMap() *slotmap.Map { return s.idMap.get().slots }
 
 // dupIDs reports whether some id is in more than one slot.
-func (s *snapshot) dupIDs() bool { return s.ids_.get().dupIDs }
+func (s *snapshot) dupIDs() bool { return s.idMap.get().dupIDs }
