@@ -33,6 +33,8 @@ func TestEveryIndexOptionReachesTheBrowserFacade(t *testing.T) {
 			val = reflect.ValueOf(slog.New(slog.DiscardHandler))
 		case reflect.TypeFor[time.Duration]():
 			val = reflect.ValueOf(1234 * time.Millisecond)
+		case reflect.TypeFor[core.ScanCodes]():
+			val = reflect.ValueOf(core.CodesInt4)
 		case reflect.TypeFor[core.KeywordScorer]():
 			val = reflect.ValueOf(core.KeywordScorer(&sampleScorer{}))
 		default:

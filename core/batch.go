@@ -506,7 +506,7 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) error {
 		if b.keepsBaseRows() {
 			from = b.base
 		}
-		s.quant.Store(quantize(s, from))
+		s.quant.Store(quantize(s, from, ix.codes))
 	}
 	ix.updateBM25(ctx, b, s)
 	if err := ix.writeSidecars(ctx, b); err != nil {

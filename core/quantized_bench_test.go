@@ -22,7 +22,7 @@ func quantBenchIndex(b *testing.B, n, d int) *LocalIndex {
 	}
 	ix := ixBenchIndex(b, n, d)
 	s := ix.cur.Load()
-	s.quant.Store(quantize(s, nil))
+	s.quant.Store(quantize(s, nil, CodesInt8))
 	quantBenchIndexes.Store([2]int{n, d}, ix)
 	return ix
 }

@@ -40,10 +40,10 @@ func clusteredUnitVectors(seed uint64, n, d, clusters int, spread float64) [][]f
 }
 
 // quantTestIndexes returns two loaded indexes over the same items: one
-// whose queries scan int8 codes with the given rerank factor, one that
+// whose queries scan codes of the given kind with the given rerank factor, one that
 // scans exactly. They are built in memory, as a load from a file builds
 // them.
-func quantTestIndexes(t testing.TB, vecs [][]float32, factor int, md func(i int) Metadata) (quant, exact *LocalIndex) {
+func quantTestIndexes(t testing.TB, kind ScanCodes, vecs [][]float32, factor int, md func(i int) Metadata) (quant, exact *LocalIndex) {
 	t.Helper()
 	items := make([]IndexItem, len(vecs))
 	for i, v := range vecs {
@@ -56,8 +56,8 @@ func quantTestIndexes(t testing.TB, vecs [][]float32, factor int, md func(i int)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.quant.Store(quantize(s, nil))
-	quant, err = NewLocalIndex(idxTestFolder, IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}, QuantizedScan: true, RerankFactor: factor})
+	s.quant.Store(quantize(s, nil, kind))
+	quant, err = NewLocalIndex(idxTestFolder, IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}, ScanCodes: kind, RerankFactor: factor})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +105,10 @@ func recallAt10(t testing.TB, quant, exact *LocalIndex, queries [][]float32, fil
 	return float64(found) / float64(total)
 }
 
+// scanCodes are the codes a quantized scan can keep: every test of it runs
+// on each.
+var scanCodes = []ScanCodes{CodesInt8, CodesInt4}
+
 // The default rerank factor finds the exact top 10 (recall@10 >= 0.999)
 // on Gaussian data and on clustered data, loose and tight; a factor of 1
 // (no re-rank beyond k) measurably does not, so the test can fail.
@@ -119,18 +123,20 @@ func TestQuantizedRecall(t *testing.T) {
 		{"clustered-0.5", clusteredUnitVectors(13, n, d, 50, 0.5), clusteredUnitVectors(13, 100, d, 50, 0.5)},
 		{"clustered-0.2", clusteredUnitVectors(14, n, d, 50, 0.2), clusteredUnitVectors(14, 100, d, 50, 0.2)},
 	} {
-		t.Run(data.name, func(t *testing.T) {
-			quant, exact := quantTestIndexes(t, data.vecs, 0, nil)
-			if got := recallAt10(t, quant, exact, data.qs, nil); got < 0.999 {
-				t.Errorf("recall@10 with the default factor = %.4f, want >= 0.999", got)
-			}
-			one, _ := quantTestIndexes(t, data.vecs, 1, nil)
-			r1 := recallAt10(t, one, exact, data.qs, nil)
-			t.Logf("recall@10: factor 1 %.4f", r1)
-			if r1 == 1 {
-				t.Errorf("recall@10 with factor 1 = 1: the data does not exercise the re-rank")
-			}
-		})
+		for _, kind := range scanCodes {
+			t.Run(data.name+"/"+string(kind), func(t *testing.T) {
+				quant, exact := quantTestIndexes(t, kind, data.vecs, 0, nil)
+				if got := recallAt10(t, quant, exact, data.qs, nil); got < 0.999 {
+					t.Errorf("recall@10 with the default factor = %.4f, want >= 0.999", got)
+				}
+				one, _ := quantTestIndexes(t, kind, data.vecs, 1, nil)
+				r1 := recallAt10(t, one, exact, data.qs, nil)
+				t.Logf("recall@10: factor 1 %.4f", r1)
+				if r1 == 1 {
+					t.Errorf("recall@10 with factor 1 = 1: the data does not exercise the re-rank")
+				}
+			})
+		}
 	}
 }
 
@@ -152,6 +158,12 @@ func sameResults(t *testing.T, what string, got, want []QueryResult) {
 // vectors and a zero query, the quantized scan returns what the exact scan
 // does: the same items, scores and order.
 func TestQuantizedMatchesExact(t *testing.T) {
+	for _, kind := range scanCodes {
+		t.Run(string(kind), func(t *testing.T) { testQuantizedMatchesExact(t, kind) })
+	}
+}
+
+func testQuantizedMatchesExact(t *testing.T, kind ScanCodes) {
 	const n, d = 6000, 96
 	vecs := gaussianUnitVectors(21, n, d)
 	for i := 0; i < n; i += 97 {
@@ -159,7 +171,7 @@ func TestQuantizedMatchesExact(t *testing.T) {
 	}
 	copy(vecs[5], vecs[4000]) // equal vectors rank in storage order
 	md := func(i int) Metadata { return Metadata{"category": fmt.Sprint("c", i%10), "year": float64(1990 + i%35)} }
-	quant, exact := quantTestIndexes(t, vecs, 0, md)
+	quant, exact := quantTestIndexes(t, kind, vecs, 0, md)
 	ctx := context.Background()
 	queries := append(gaussianUnitVectors(22, 20, d), vecs[4000], make([]float32, d))
 	filters := []Filter{
@@ -193,10 +205,16 @@ func TestQuantizedMatchesExact(t *testing.T) {
 // Every commit keeps the codes up to date: appends (incremental), replaced
 // and deleted items (rebuilt), and a reload from the file.
 func TestQuantizedFollowsWrites(t *testing.T) {
+	for _, kind := range scanCodes {
+		t.Run(string(kind), func(t *testing.T) { testQuantizedFollowsWrites(t, kind) })
+	}
+}
+
+func testQuantizedFollowsWrites(t *testing.T, kind ScanCodes) {
 	const d = 64
 	ctx := context.Background()
 	st := newMemTestStorage()
-	ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, QuantizedScan: true, RerankFactor: 2})
+	ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, ScanCodes: kind, RerankFactor: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,10 +264,10 @@ func TestQuantizedFollowsWrites(t *testing.T) {
 	}
 	// The deleted item's slot is dead, not gone: the codes cover every
 	// slot.
-	if s := ix.cur.Load(); s.count() != 2999 || s.quantCodes() == nil || s.quantCodes().Rows() != s.len() {
-		t.Fatalf("after the writes: %d items, %d slots, codes for %d rows", s.count(), s.len(), s.quantCodes().Rows())
+	if s := ix.cur.Load(); s.count() != 2999 || s.quantCodes() == nil || s.quantCodes().rows() != s.len() {
+		t.Fatalf("after the writes: %d items, %d slots, codes for %d rows", s.count(), s.len(), s.quantCodes().rows())
 	}
-	again, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, QuantizedScan: true})
+	again, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, ScanCodes: kind})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,15 +299,28 @@ func TestQuantizedOptions(t *testing.T) {
 	if _, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, QuantizedScan: true, RerankFactor: -1}); !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("negative factor: %v", err)
 	}
+	if _, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, ScanCodes: "int2"}); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("unknown codes: %v", err)
+	}
+	four, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, ScanCodes: CodesInt4})
+	if err != nil || four.rerank != DefaultRerankFactorInt4 || four.codes != CodesInt4 {
+		t.Errorf("4-bit codes: rerank %d, codes %q, %v", four.rerank, four.codes, err)
+	}
 }
 
 // Quantized queries run while a writer appends and replaces items: each
 // answer is a whole commit's (under -race, the codes are never written
 // while read).
 func TestQuantizedConcurrentWrites(t *testing.T) {
+	for _, kind := range scanCodes {
+		t.Run(string(kind), func(t *testing.T) { testQuantizedConcurrentWrites(t, kind) })
+	}
+}
+
+func testQuantizedConcurrentWrites(t *testing.T, kind ScanCodes) {
 	const d = 32
 	ctx := context.Background()
-	ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}, QuantizedScan: true, RerankFactor: 1})
+	ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}, ScanCodes: kind, RerankFactor: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,6 +373,12 @@ func TestQuantizedConcurrentWrites(t *testing.T) {
 // returns the exact top k; a factor that keeps fewer measurably does not
 // (so the test can fail); a NaN query is refused.
 func TestQuantizedNearDuplicates(t *testing.T) {
+	for _, kind := range scanCodes {
+		t.Run(string(kind), func(t *testing.T) { testQuantizedNearDuplicates(t, kind) })
+	}
+}
+
+func testQuantizedNearDuplicates(t *testing.T, kind ScanCodes) {
 	const n, d, group, k = 5000, 64, 300, 10
 	vecs := gaussianUnitVectors(31, n, d)
 	base := vecs[0]
@@ -355,7 +392,7 @@ func TestQuantizedNearDuplicates(t *testing.T) {
 	}
 	queries := [][]float32{base, vecs[n-7]}
 	ctx := context.Background()
-	covering, exact := quantTestIndexes(t, vecs, (group+k)/k+1, nil)
+	covering, exact := quantTestIndexes(t, kind, vecs, (group+k)/k+1, nil)
 	for qi, q := range queries {
 		got, err := covering.QueryItems(ctx, q, "", k, nil, false)
 		if err != nil {
@@ -367,7 +404,7 @@ func TestQuantizedNearDuplicates(t *testing.T) {
 		}
 		sameResults(t, fmt.Sprintf("query %d, candidates covering the group", qi), got, want)
 	}
-	narrow, _ := quantTestIndexes(t, vecs, 1, nil)
+	narrow, _ := quantTestIndexes(t, kind, vecs, 1, nil)
 	differs := false
 	for _, q := range queries {
 		got, _ := narrow.QueryItems(ctx, q, "", k, nil, false)

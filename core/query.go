@@ -207,8 +207,10 @@ func (ix *LocalIndex) topK(ctx context.Context, s *snapshot, sel selection, vect
 	var hits []topk.Scored
 	var err error
 	switch codes := s.quantCodes(); {
+	case ix.rerank > 0 && codes != nil && codes.int4 != nil:
+		hits, err = scan.NibbleTopK(ctx, &s.Rows, sel, vector, k, ix.rerank, codes.int4)
 	case ix.rerank > 0 && codes != nil:
-		hits, err = scan.QuantTopK(ctx, &s.Rows, sel, vector, k, ix.rerank, codes)
+		hits, err = scan.QuantTopK(ctx, &s.Rows, sel, vector, k, ix.rerank, codes.int8)
 	case s.passable(sel, vector):
 		// Concurrent unfiltered queries share their passes over the rows.
 		hits, err = ix.passes.TopK(ctx, &s.Rows, s.len(), vector, k)

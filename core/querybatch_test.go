@@ -21,7 +21,7 @@ func TestQueryItemsBatchEqualsQueryItems(t *testing.T) {
 	}
 	copy(vecs[9000], vecs[3]) // a tie, ranked in storage order
 	md := func(i int) Metadata { return Metadata{"category": fmt.Sprint("c", i%10), "year": float64(1990 + i%35)} }
-	_, ix := quantTestIndexes(t, vecs, 0, md)
+	_, ix := quantTestIndexes(t, CodesInt8, vecs, 0, md)
 	ctx := context.Background()
 	var queries []ItemQuery
 	for i, q := range gaussianUnitVectors(52, 70, d) {
@@ -53,7 +53,7 @@ func TestQueryItemsBatchEqualsQueryItems(t *testing.T) {
 	}
 	t.Run("exact", func(t *testing.T) { check(t, ix) })
 	t.Run("quantized", func(t *testing.T) {
-		q, _ := quantTestIndexes(t, vecs, 0, md)
+		q, _ := quantTestIndexes(t, CodesInt8, vecs, 0, md)
 		check(t, q)
 	})
 	t.Run("one worker", func(t *testing.T) {

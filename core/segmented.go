@@ -1012,7 +1012,7 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 		if b.keepsBaseRows() {
 			from = cur
 		}
-		s.quant.Store(quantize(s, from))
+		s.quant.Store(quantize(s, from, ix.codes))
 	}
 	ix.updateBM25(ctx, b, s)
 	slices.Sort(tombs)

@@ -65,7 +65,7 @@ type snapshot struct {
 	// places.go); nil when none.
 	moved, placeOf map[int32]int32
 
-	quant atomic.Pointer[scan.Codes] // int8 codes for the quantized scan; nil unless the index uses it
+	quant atomic.Pointer[coarse] // codes for the quantized scan; nil unless the index uses it
 
 	bm25   atomic.Pointer[bm25.Index] // nil until the first hybrid query, or a commit derives it
 	bm25Mu sync.Mutex                 // serialises the lazy BM25 build
@@ -345,15 +345,55 @@ func (s *snapshot) setVectors(items []IndexItem, decoded []float32, wantScales b
 // data (see TestQuantizedRecall).
 const DefaultRerankFactor = 10
 
-// quantize returns s's int8 codes (scan.Quantize): when s is base with
-// rows appended (base non-nil), base's codes are shared and only the new
-// rows quantized.
-func quantize(s, base *snapshot) *scan.Codes {
-	return scan.Quantize(&s.Rows, s.len(), base.quantCodes())
+// DefaultRerankFactorInt4 is DefaultRerankFactor for 4-bit codes
+// (ScanCodes CodesInt4): a top-10 query re-ranks the 400 best 4-bit
+// scores exactly. With it, recall@10 against the exact scan measures 1.0
+// on Gaussian, clustered and tightly clustered 384-dimension data (see
+// TestQuantizedRecall), where 300 held 0.965 of the tight clusters' top 10.
+const DefaultRerankFactorInt4 = 40
+
+// coarse is a snapshot's codes for the quantized scan: int8 or 4-bit, as
+// IndexOptions.ScanCodes says.
+type coarse struct {
+	int8 *scan.Codes
+	int4 *scan.Nibbles
+}
+
+// rows is the number of rows coded.
+func (c *coarse) rows() int {
+	if c.int4 != nil {
+		return c.int4.Rows()
+	}
+	return c.int8.Rows()
+}
+
+// quantize returns s's codes of the given kind: when s is base with rows
+// appended (base non-nil), base's codes are shared and only the new rows
+// coded. Nil when s's rows have no codes (vectors of mixed lengths).
+func quantize(s, base *snapshot, kind ScanCodes) *coarse {
+	prev := base.quantCodes()
+	if kind == CodesInt4 {
+		var from *scan.Nibbles
+		if prev != nil {
+			from = prev.int4
+		}
+		if c := scan.QuantizeNibbles(&s.Rows, s.len(), from); c != nil {
+			return &coarse{int4: c}
+		}
+		return nil
+	}
+	var from *scan.Codes
+	if prev != nil {
+		from = prev.int8
+	}
+	if c := scan.Quantize(&s.Rows, s.len(), from); c != nil {
+		return &coarse{int8: c}
+	}
+	return nil
 }
 
 // quantCodes returns s's codes, or nil when s has none (s may be nil).
-func (s *snapshot) quantCodes() *scan.Codes {
+func (s *snapshot) quantCodes() *coarse {
 	if s == nil {
 		return nil
 	}

@@ -50,6 +50,8 @@ func sampleOption(t *testing.T, f reflect.StructField) reflect.Value {
 		return reflect.ValueOf(1234 * time.Millisecond)
 	case reflect.TypeFor[core.KeywordScorer]():
 		return reflect.ValueOf(core.KeywordScorer(&sampleScorer{}))
+	case reflect.TypeFor[core.ScanCodes]():
+		return reflect.ValueOf(core.CodesInt4)
 	}
 	switch f.Type.Kind() {
 	case reflect.Bool:

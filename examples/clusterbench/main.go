@@ -66,12 +66,19 @@ func (c config) index() string {
 }
 func (c config) truth() string { return c.index() + fmt.Sprintf(".top%d-%d.json", topK, c.queries) }
 
-func (c config) open(quantized bool) (*core.LocalIndex, error) {
+// phases are the ways of querying measured, each the codes its scan
+// reads first ("": the exact scan).
+var phases = []struct {
+	name  string
+	codes core.ScanCodes
+}{{"exact", ""}, {"int8", core.CodesInt8}, {"int4", core.CodesInt4}}
+
+func (c config) open(codes core.ScanCodes) (*core.LocalIndex, error) {
 	st, err := storagefs.New(nil)
 	if err != nil {
 		return nil, err
 	}
-	return core.NewLocalIndex(c.index(), core.IndexOptions{Storage: st, Codec: codecpb.New(), QuantizedScan: quantized})
+	return core.NewLocalIndex(c.index(), core.IndexOptions{Storage: st, Codec: codecpb.New(), ScanCodes: codes})
 }
 
 func run(c config) error {
@@ -87,8 +94,9 @@ func run(c config) error {
 	}
 	bw := bandwidth(c.n * c.d * 4)
 	fmt.Printf("%d×%d clustered (%d centres, seed %d), %d queries, top %d; memory read %.1f GB/s (2 workers)\n", c.n, c.d, c.centres, c.seed, c.queries, topK, bw/1e9)
-	fmt.Printf("memory-read floor for a query: float32 rows %.2f ms, int8 codes %.2f ms\n", float64(c.n*c.d*4)/bw*1e3, float64(c.n*c.d)/bw*1e3)
-	for _, phase := range []string{"exact", "quantized"} {
+	fmt.Printf("memory-read floor for a query: float32 rows %.2f ms, int8 codes %.2f ms, 4-bit codes %.2f ms\n", float64(c.n*c.d*4)/bw*1e3, float64(c.n*c.d)/bw*1e3, float64(c.n*c.d/2)/bw*1e3)
+	for _, p := range phases {
+		phase := p.name
 		cmd := exec.Command(os.Args[0], "-phase", phase, "-n", strconv.Itoa(c.n), "-d", strconv.Itoa(c.d),
 			"-centres", strconv.Itoa(c.centres), "-queries", strconv.Itoa(c.queries), "-seed", strconv.FormatUint(c.seed, 10), "-dir", c.dir)
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
@@ -107,7 +115,7 @@ func build(c config) error {
 	if err := os.RemoveAll(c.index()); err != nil {
 		return err
 	}
-	ix, err := c.open(false)
+	ix, err := c.open("")
 	if err != nil {
 		return err
 	}
@@ -141,7 +149,7 @@ func build(c config) error {
 func exactAnswers(c config) error {
 	ctx := context.Background()
 	start := time.Now()
-	ix, err := c.open(false)
+	ix, err := c.open("")
 	if err != nil {
 		return err
 	}
@@ -191,8 +199,8 @@ func measure(c config, phase string) error {
 	return nil
 }
 
-// queryAll opens the index for one way of querying ("exact" or
-// "quantized") and asks every query alone.
+// queryAll opens the index for one way of querying (a name of phases)
+// and asks every query alone.
 func queryAll(c config, phase string) (result, error) {
 	ctx := context.Background()
 	raw, err := os.ReadFile(c.truth())
@@ -204,7 +212,13 @@ func queryAll(c config, phase string) (result, error) {
 		return result{}, err
 	}
 	start := time.Now()
-	ix, err := c.open(phase == "quantized")
+	var codes core.ScanCodes = "none"
+	for _, p := range phases {
+		if p.name == phase {
+			codes = p.codes
+		}
+	}
+	ix, err := c.open(codes)
 	if err != nil {
 		return result{}, err
 	}

@@ -7,7 +7,7 @@ import (
 
 // The whole run at 20,000 items: the index is built from the generator,
 // the exact answers cached, and the exact scan finds them all while the
-// quantized scan (int8 codes, exact re-rank) finds at least 99 % of them on
+// quantized scans (int8 and 4-bit codes, exact re-rank) find at least 99 % of them on
 // embedding-like data. A second run reuses what the first cached.
 func TestClusteredRecall(t *testing.T) {
 	c := config{n: 20_000, d: 64, centres: 200, queries: 100, seed: 3, dir: t.TempDir()}
@@ -24,13 +24,15 @@ func TestClusteredRecall(t *testing.T) {
 	if exact.recall != 1 {
 		t.Fatalf("the exact scan's recall@10 is %v, want 1", exact.recall)
 	}
-	quant, err := queryAll(c, "quantized")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("recall@10: exact %.4f, quantized %.4f", exact.recall, quant.recall)
-	if quant.recall < 0.99 {
-		t.Fatalf("the quantized scan's recall@10 is %v, want ≥ 0.99", quant.recall)
+	for _, phase := range []string{"int8", "int4"} {
+		quant, err := queryAll(c, phase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("recall@10: exact %.4f, %s %.4f", exact.recall, phase, quant.recall)
+		if quant.recall < 0.99 {
+			t.Fatalf("the %s scan's recall@10 is %v, want ≥ 0.99", phase, quant.recall)
+		}
 	}
 	if _, err := os.Stat(c.truth()); err != nil {
 		t.Fatalf("the exact answers are not cached: %v", err)

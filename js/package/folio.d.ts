@@ -144,7 +144,9 @@ export interface IndexCodec {
 export interface EngineOptions {
   /** Scan int8 codes, then re-rank the best candidates exactly. */
   quantizedScan?: boolean;
-  /** Candidates re-ranked per result with quantizedScan. */
+  /** The codes the quantized scan reads first: "int8" (quantizedScan's) or "int4" (half a byte a dimension). */
+  scanCodes?: "int8" | "int4";
+  /** Candidates re-ranked per result with quantizedScan or scanCodes. */
   rerankFactor?: number;
   /** Reject filters on unknown operators instead of matching nothing. */
   strictFilters?: boolean;

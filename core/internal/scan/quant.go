@@ -74,11 +74,20 @@ func QuantTopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection
 	}
 	qs := &quantScan[M]{sel: sel, c: codes, q: make([]int8, codes.stride)}
 	vecmath.QuantizeInt8(qs.q, q)
+	return rerank(ctx, rows, sel, q, qnorm, k, m, qs.run)
+}
+
+// rerank keeps the best m of the n selected positions by the coarse
+// scores run gives (run scores positions lo..hi-1 into a heap and reports
+// false when ctx was cancelled), then scores those exactly and returns the
+// k best, best first.
+func rerank[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M], q []float32, qnorm float64, k, m int, run func(ctx context.Context, lo, hi int, h *topk.Heap) bool) ([]topk.Scored, error) {
+	n := sel.candidates()
 	workers := min(runtime.GOMAXPROCS(0), n/MinRowsPerWorker)
 	var cands []topk.Scored
 	if workers <= 1 {
 		h := topk.New(m)
-		if !qs.run(ctx, 0, n, h) {
+		if !run(ctx, 0, n, h) {
 			return nil, ctx.Err()
 		}
 		cands = h.Items()
@@ -87,7 +96,7 @@ func QuantTopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection
 		for w := range heaps {
 			heaps[w] = topk.New(m)
 		}
-		if err := split(ctx, 0, n, workers, func(w, lo, hi int) { qs.run(ctx, lo, hi, heaps[w]) }); err != nil {
+		if err := split(ctx, 0, n, workers, func(w, lo, hi int) { run(ctx, lo, hi, heaps[w]) }); err != nil {
 			return nil, err
 		}
 		cands = topk.Merge(m, heaps...)

@@ -209,3 +209,88 @@ func dotMany4AVX2(qs *[4][]float32, arena []float32, outs *[4][]float32) {
 	}
 	dotRows4QAVX2(&q, d, &arena[0], rows, &out)
 }
+
+// dotNibblex4AVX2 writes into out the dot products of the 2n int8 weights
+// at q with the n bytes of packed 4-bit codes at each of r0..r3 (n a
+// positive multiple of 32), prefetching the same offsets of p0..p3 (the
+// next rows to scan, or r0..r3 again), as dotInt8x4AVX2 does.
+//
+//go:noescape
+func dotNibblex4AVX2(q *int8, n int, r0, r1, r2, r3 *byte, out *[4]int32, p0, p1, p2, p3 *byte)
+
+// nibblePrefetchBytes is how far ahead of the rows it scores
+// dotNibbleManyAVX2 prefetches, as for the int8 kernel.
+const nibblePrefetchBytes = 16 << 10
+
+func dotNibbleManyAVX2(q []int8, codes []byte, out []int32) {
+	n := len(q) / 2 // bytes a row
+	if n == 0 {
+		clear(out)
+		return
+	}
+	ahead := max(4, nibblePrefetchBytes/n&^3)
+	i := 0
+	for ; i+4 <= len(out); i += 4 {
+		r := codes[i*n : (i+4)*n]
+		p := r // four rows further on, or these near the end
+		if i+ahead+4 <= len(out) {
+			p = codes[(i+ahead)*n : (i+ahead+4)*n]
+		}
+		dotNibblex4AVX2(&q[0], n, &r[0], &r[n], &r[2*n], &r[3*n], (*[4]int32)(out[i:i+4]),
+			&p[0], &p[n], &p[2*n], &p[3*n])
+	}
+	if i < len(out) {
+		var rows [4]int32
+		for j := range rows {
+			rows[j] = int32(min(i+j, len(out)-1))
+		}
+		dotNibbleTail(q, codes, rows, out[i:])
+	}
+}
+
+func dotNibbleManyIdxAVX2(q []int8, codes []byte, rows []int32, out []int32) {
+	n := len(q) / 2
+	out = out[:len(rows)]
+	if n == 0 {
+		clear(out)
+		return
+	}
+	i := 0
+	for ; i+4 <= len(rows); i += 4 {
+		next := rows[i : i+4] // the next four rows, or these at the end
+		if i+8 <= len(rows) {
+			next = rows[i+4 : i+8]
+		}
+		dotNibblex4AVX2(&q[0], n,
+			&nibbleRow(codes, rows[i], n)[0], &nibbleRow(codes, rows[i+1], n)[0],
+			&nibbleRow(codes, rows[i+2], n)[0], &nibbleRow(codes, rows[i+3], n)[0],
+			(*[4]int32)(out[i:i+4]),
+			&nibbleRow(codes, next[0], n)[0], &nibbleRow(codes, next[1], n)[0],
+			&nibbleRow(codes, next[2], n)[0], &nibbleRow(codes, next[3], n)[0])
+	}
+	if i < len(rows) {
+		var tail [4]int32
+		for j := range tail {
+			tail[j] = rows[min(i+j, len(rows)-1)]
+		}
+		dotNibbleTail(q, codes, tail, out[i:])
+	}
+}
+
+// dotNibbleTail writes into out (one to three values) the dot products of
+// q with the first len(out) of rows, through the four-row kernel.
+func dotNibbleTail(q []int8, codes []byte, rows [4]int32, out []int32) {
+	n := len(q) / 2
+	var res [4]int32
+	r := [4]*byte{}
+	for j := range r {
+		r[j] = &nibbleRow(codes, rows[j], n)[0]
+	}
+	dotNibblex4AVX2(&q[0], n, r[0], r[1], r[2], r[3], &res, r[0], r[1], r[2], r[3])
+	copy(out, res[:])
+}
+
+// nibbleRow returns row r of packed 4-bit rows of n bytes.
+func nibbleRow(codes []byte, r int32, n int) []byte {
+	return codes[int(r)*n : (int(r)+1)*n]
+}

@@ -549,3 +549,96 @@ i8loop4:
 	VMOVDQU      X0, (DI)
 	VZEROUPPER
 	RET
+
+// func dotNibblex4AVX2(q *int8, n int, r0, r1, r2, r3 *byte, out *[4]int32, p0, p1, p2, p3 *byte)
+//
+// n >= 32, a multiple of 32: the bytes of a row. Each iteration reads 32
+// bytes (64 codes) of each row: the low nibbles against the block's first
+// 32 weights, the high ones against the next 32 (VPMADDUBSW: unsigned
+// codes times signed weights, pairs at most 2·15·127, no saturation),
+// widened to int32 per block.
+TEXT ·dotNibblex4AVX2(SB), NOSPLIT, $0-88
+	MOVQ q+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ r0+16(FP), R8
+	MOVQ r1+24(FP), R9
+	MOVQ r2+32(FP), R10
+	MOVQ r3+40(FP), R11
+	MOVQ p0+56(FP), BX
+	MOVQ p1+64(FP), R12
+	MOVQ p2+72(FP), R13
+	MOVQ p3+80(FP), DI
+	VPCMPEQW Y15, Y15, Y15
+	VPSRLW   $15, Y15, Y15     // int16 ones
+	VPCMPEQB Y14, Y14, Y14
+	VPSRLW   $12, Y14, Y14     // 0x000F words
+	VPACKUSWB Y14, Y14, Y14    // 0x0F bytes
+	VPXOR    Y0, Y0, Y0
+	VPXOR    Y1, Y1, Y1
+	VPXOR    Y2, Y2, Y2
+	VPXOR    Y3, Y3, Y3
+	XORQ     AX, AX            // byte offset in the rows
+	MOVQ     SI, DX            // the block's weights
+
+nibloop4:
+	PREFETCHT0 (BX)(AX*1)
+	PREFETCHT0 (R12)(AX*1)
+	PREFETCHT0 (R13)(AX*1)
+	PREFETCHT0 (DI)(AX*1)
+	VMOVDQU    (DX), Y4
+	VMOVDQU    32(DX), Y5
+
+	VMOVDQU    (R8)(AX*1), Y6
+	VPSRLW     $4, Y6, Y7
+	VPAND      Y14, Y6, Y6
+	VPAND      Y14, Y7, Y7
+	VPMADDUBSW Y4, Y6, Y6
+	VPMADDUBSW Y5, Y7, Y7
+	VPADDW     Y7, Y6, Y6
+	VPMADDWD   Y15, Y6, Y6
+	VPADDD     Y6, Y0, Y0
+
+	VMOVDQU    (R9)(AX*1), Y8
+	VPSRLW     $4, Y8, Y9
+	VPAND      Y14, Y8, Y8
+	VPAND      Y14, Y9, Y9
+	VPMADDUBSW Y4, Y8, Y8
+	VPMADDUBSW Y5, Y9, Y9
+	VPADDW     Y9, Y8, Y8
+	VPMADDWD   Y15, Y8, Y8
+	VPADDD     Y8, Y1, Y1
+
+	VMOVDQU    (R10)(AX*1), Y10
+	VPSRLW     $4, Y10, Y11
+	VPAND      Y14, Y10, Y10
+	VPAND      Y14, Y11, Y11
+	VPMADDUBSW Y4, Y10, Y10
+	VPMADDUBSW Y5, Y11, Y11
+	VPADDW     Y11, Y10, Y10
+	VPMADDWD   Y15, Y10, Y10
+	VPADDD     Y10, Y2, Y2
+
+	VMOVDQU    (R11)(AX*1), Y12
+	VPSRLW     $4, Y12, Y13
+	VPAND      Y14, Y12, Y12
+	VPAND      Y14, Y13, Y13
+	VPMADDUBSW Y4, Y12, Y12
+	VPMADDUBSW Y5, Y13, Y13
+	VPADDW     Y13, Y12, Y12
+	VPMADDWD   Y15, Y12, Y12
+	VPADDD     Y12, Y3, Y3
+
+	ADDQ       $64, DX
+	ADDQ       $32, AX
+	CMPQ       AX, CX
+	JB         nibloop4
+
+	VPHADDD      Y1, Y0, Y0
+	VPHADDD      Y3, Y2, Y2
+	VPHADDD      Y2, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	MOVQ         out+48(FP), DI
+	VMOVDQU      X0, (DI)
+	VZEROUPPER
+	RET

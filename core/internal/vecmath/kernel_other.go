@@ -29,3 +29,11 @@ func sumAVX2(p *float32, n int) float32 { panic("vecmath: no AVX2 kernel on this
 func dotMany4AVX2(qs *[4][]float32, arena []float32, outs *[4][]float32) {
 	panic("vecmath: no AVX2 kernel on this platform")
 }
+
+func dotNibbleManyAVX2(q []int8, codes []byte, out []int32) {
+	panic("vecmath: no AVX2 kernel on this platform")
+}
+
+func dotNibbleManyIdxAVX2(q []int8, codes []byte, rows []int32, out []int32) {
+	panic("vecmath: no AVX2 kernel on this platform")
+}

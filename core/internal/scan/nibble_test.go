@@ -1,0 +1,125 @@
+package scan
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/foliovec/folio/core/internal/filter"
+	"github.com/foliovec/folio/core/internal/vecmath"
+)
+
+// A row's 4-bit score is its dot product with the query up to the grid's
+// rounding: at most half a step a dimension, plus the rounding of the
+// query's weights.
+func TestNibbleScoresBoundTheDotProduct(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const n, d = 500, 100
+	rows, _ := rowsOf(r, n, d)
+	codes := QuantizeNibbles(rows, n, nil)
+	g := codes.runs[0].Grid
+	q := make([]float32, d)
+	for j := range q {
+		q[j] = float32(r.NormFloat64())
+	}
+	nq := prepareNibbles(q, g, vecmath.NibbleDims(d))
+	out := make([]int32, n)
+	vecmath.DotNibbleMany(nq.w, codes.runs[0].Codes, out)
+	var bound float64
+	for j, x := range q {
+		bound += math.Abs(float64(x)) * float64(g.Step[j]) / 2
+	}
+	bound += 15 * nq.scale / 2 * d // each weight off by half its unit, times a code of at most 15
+	for i := range n {
+		v := rows.Vector(i)
+		clamped := 0.0 // how far clamping to the grid moved the row
+		for j, x := range v {
+			lo, hi := float64(g.Lo[j]), float64(g.Lo[j])+15*float64(g.Step[j])
+			clamped += math.Abs(float64(q[j])) * (max(0, lo-float64(x)) + max(0, float64(x)-hi))
+		}
+		got := nq.base + nq.scale*float64(out[i])
+		if want := vecmath.Dot64(q, v); math.Abs(got-want) > bound+clamped+1e-9 {
+			t.Fatalf("row %d: 4-bit score %.4f, dot product %.4f, bound %.4f", i, got, want, bound+clamped)
+		}
+	}
+}
+
+// NibbleTopK re-ranking all but a few rows answers as TopK does, filtered
+// or not, on one worker or several, and on rows appended to base codes.
+func TestNibbleTopKAgreesWithTopK(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	const d = 40
+	ctx := context.Background()
+	for _, n := range []int{300, 3 * MinRowsPerWorker} {
+		rows, meta := rowsOf(r, n, d)
+		match, _, err := filter.Compile(map[string]any{"even": true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := QuantizeNibbles(rows, n, nil)
+		grown := QuantizeNibbles(rows, n, QuantizeNibbles(rows, n*2/3, nil))
+		if got := len(grown.runs); got != 1 || grown.rows != n {
+			t.Fatalf("n %d: codes grown from two thirds have %d runs of %d rows, want 1 of %d", n, got, grown.rows, n)
+		}
+		sealed := NewNibbles(d, []NibbleRun{{Grid: whole.runs[0].Grid, Codes: whole.runs[0].Codes[:n/2*whole.stride], Inv: whole.runs[0].Inv[:n/2], Sealed: true}})
+		afterSealed := QuantizeNibbles(rows, n, sealed)
+		if len(afterSealed.runs) != 2 || afterSealed.runs[1].Grid != whole.runs[0].Grid || len(afterSealed.runs[1].Inv) != n-n/2 {
+			t.Fatalf("n %d: rows after a sealed run: %d runs", n, len(afterSealed.runs))
+		}
+		if !slices.Equal(afterSealed.runs[1].Codes, whole.runs[0].Codes[n/2*whole.stride:]) {
+			t.Fatalf("n %d: rows after a sealed run are not coded on its grid", n)
+		}
+		sels := map[string]Selection[map[string]any]{
+			"all":      {Meta: meta, All: true},
+			"filtered": {Meta: meta, Match: match},
+		}
+		for name, sel := range sels {
+			for _, k := range []int{1, 10} {
+				q := make([]float32, d)
+				for j := range q {
+					q[j] = float32(r.NormFloat64())
+				}
+				want, err := TopK(ctx, rows, sel, q, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				factor := (n - 20) / k // all but the 20 rows the 4-bit pass ranks last
+				for cname, codes := range map[string]*Nibbles{"whole": whole, "grown": grown, "after sealed": afterSealed} {
+					got, err := NibbleTopK(ctx, rows, sel, q, k, factor, codes)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(got, want) {
+						t.Fatalf("n %d %s k %d %s codes: NibbleTopK differs from TopK at rank %d", n, name, k, cname, firstDiff(slotsOf(got), slotsOf(want)))
+					}
+				}
+			}
+		}
+	}
+}
+
+// Codes measured on few rows are measured again once the rows double, and
+// a zero-variance dimension codes as zero.
+func TestNibbleGridFollowsTheRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	rows, _ := rowsOf(r, 1000, 8)
+	small := QuantizeNibbles(rows, 10, nil)
+	if got := small.runs[0].Grid.From; got != 10 {
+		t.Fatalf("grid measured on %d rows, want 10", got)
+	}
+	if got := QuantizeNibbles(rows, 15, small).runs[0].Grid; got != small.runs[0].Grid {
+		t.Fatal("15 rows: the grid of 10 was measured again")
+	}
+	if got := QuantizeNibbles(rows, 30, small).runs[0].Grid.From; got != 30 {
+		t.Fatalf("30 rows: grid measured on %d rows, want 30", got)
+	}
+	flat := &Rows{Dim: 2, Arena: []float32{1, 3, 1, -3, 1, 0}, Scale: []float64{1, 1, 1}}
+	c := QuantizeNibbles(flat, 3, nil)
+	for i := range 3 {
+		if got := vecmath.Nibble(c.runs[0].Codes[i*c.stride:], 0); got != 0 {
+			t.Fatalf("row %d: constant dimension coded %d", i, got)
+		}
+	}
+}
