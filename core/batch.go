@@ -261,7 +261,7 @@ func (b *batch) applyAppend() *snapshot {
 		meta:       base.meta,
 		files:      base.files,
 		norms:      base.norms,
-		Rows:       scan.Rows{Scale: base.Scale, Mixed: base.Mixed, Dim: base.Dim, Head: base.Head, Pin: base.Pin, Gen: base.Gen},
+		Rows:       scan.Rows{Scale: base.Scale, Mixed: base.Mixed, Dim: base.Dim, Head: base.Head, Pin: base.Pin, Fetch: base.Fetch, Gen: base.Gen},
 		serials:    base.serials,
 		nextSerial: base.nextSerial,
 		dead:       base.dead,
@@ -506,7 +506,7 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) error {
 		if b.keepsBaseRows() {
 			from = b.base
 		}
-		s.quant.Store(quantize(s, from, ix.codes))
+		s.quant.Store(quantize(s, from.quantCodes(), ix.codes))
 	}
 	ix.updateBM25(ctx, b, s)
 	if err := ix.writeSidecars(ctx, b); err != nil {

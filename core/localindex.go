@@ -636,7 +636,7 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 	ix.seg = l.seg
 	ix.publishLayout()
 	if ix.rerank > 0 {
-		s.quant.Store(quantize(s, nil, ix.codes))
+		s.quant.Store(quantize(s, l.seedCodes(s), ix.codes))
 	}
 	ix.cur.Store(s)
 	// The id map is built beside the first queries, ready for the first
@@ -672,9 +672,24 @@ type loaded struct {
 	head    []float32
 	pin     any
 	// headScales, when known, are the scoring scales of head's rows:
-	// those of a segment a compaction of this index just wrote, so that
-	// reading it again does not read every vector of the mapping.
+	// those a segment carries with its codes, or those of a segment a
+	// compaction of this index just wrote, so that reading it again does
+	// not read every vector of the mapping.
 	headScales []float64
+	// headCodes, when set, are the 4-bit codes of head's rows, read from
+	// its segment; fetch then reads head's rows from the file
+	// (scan.Rows.Fetch), when the mapping can.
+	headCodes *scan.NibbleRun
+	fetch     func(dst []float32, first, count int) error
+}
+
+// seedCodes returns the 4-bit codes read with s's head rows, as codes s
+// extends (nil when there are none, or s no longer reads them in place).
+func (l *loaded) seedCodes(s *snapshot) *coarse {
+	if l.headCodes == nil || len(s.Head) == 0 || &s.Head[0] != &l.head[0] || s.HeadRows() != len(l.headCodes.Inv) {
+		return nil
+	}
+	return &coarse{int4: scan.NewNibbles(s.Dim, []scan.NibbleRun{*l.headCodes})}
 }
 
 // readFiles reads the index on whichever layout the folder holds: the

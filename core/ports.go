@@ -111,6 +111,13 @@ type FileMapper interface {
 }
 
 // MappedFile is a file mapped by a [FileMapper].
+//
+// A MappedFile may also be an [io.ReaderAt] reading the same bytes without
+// bringing the mapping's pages into the process's memory (storagefs:
+// pread(2)). An index that keeps 4-bit codes (CodesInt4) re-ranks its
+// candidates with rows read through it, so that its resident memory is
+// its codes and not every page of vectors a query has ever touched (a
+// mapped read brings in the file's whole page-cache folio, up to 2 MiB).
 type MappedFile interface {
 	// Bytes is the file's content. Writing to it is not allowed (it
 	// faults on most systems).

@@ -23,35 +23,46 @@ import (
 //
 //	offset  size            content
 //	0       8               "FOLIOSEG"
-//	8       4               format (1)
+//	8       4               format (2)
 //	12      4               vector length d (0xFFFFFFFF: lengths differ)
 //	16      8               rows
 //	24      8               tombstones
-//	32      32              zero
+//	32      4               codes: 0 none, 1 4-bit (segCodesNibbles)
+//	36      28              zero
 //	64      rows·d·4        vectors, float32 little-endian, row after row
 //	                        (lengths differ: rows·4 uint32 lengths first)
 //	…       rows·4          the rows' serials, uint32, increasing
 //	…       tombstones·4    serials of items of earlier segments that are
 //	                        deleted, uint32, increasing
+//	…       0 or 4          zero, to a multiple of 8, when there are codes
+//	…       …               the codes (see encodeSegCodes)
 //	…       …               the rows' ids, metadata, norms and side-car
 //	                        names, as an index file of the index's codec
 //	                        whose vectors are empty
-//	end−12  4               CRC-32C of everything before it
+//	end−16  4               CRC-32C of the vectors (from offset 64 to the
+//	                        serials)
+//	end−12  4               CRC-32C of every other byte before it
 //	end−8   8               "FOLIOEND"
 //
 // The vectors start 64 bytes into the file, so a mapping of the file sees
-// them aligned.
+// them aligned. Their own checksum lets a reader that maps the file and
+// keeps codes in memory check everything else without reading them.
+// Format 1 is format 2 without codes, with one checksum of everything
+// before a 12-byte trailer; it is still read.
 
 const (
 	segMagic       = "FOLIOSEG"
 	segEnd         = "FOLIOEND"
-	segFormat      = 1
+	segFormat      = 2
 	segHeaderLen   = 64
-	segTrailerLen  = 12
+	segTrailerLen  = 16
+	seg1TrailerLen = 12 // format 1's
 	segMixed       = math.MaxUint32
 	segExt         = ".seg"
 	manifestExt    = ".segments"
 	manifestFormat = "folio-segments"
+	// manifestVersion is the manifest's format version.
+	manifestVersion = 1
 )
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -80,7 +91,7 @@ type segmentEntry struct {
 }
 
 func newManifest(version int, config MetadataConfig) manifest {
-	m := manifest{Format: manifestFormat, FormatVersion: segFormat, Version: version, Segments: []segmentEntry{}}
+	m := manifest{Format: manifestFormat, FormatVersion: manifestVersion, Version: version, Segments: []segmentEntry{}}
 	if config.Indexed != nil {
 		idx := slices.Clone(config.Indexed)
 		m.Indexed = &idx
@@ -122,8 +133,8 @@ func decodeManifest(raw []byte) (manifest, error) {
 	if err := dec.Decode(&m); err != nil {
 		return manifest{}, fmt.Errorf("segments manifest: %v: %w", err, ErrCorrupt)
 	}
-	if m.Format != manifestFormat || m.FormatVersion != segFormat {
-		return manifest{}, fmt.Errorf("segments manifest: format %q %d, want %q %d: %w", m.Format, m.FormatVersion, manifestFormat, segFormat, ErrCorrupt)
+	if m.Format != manifestFormat || m.FormatVersion != manifestVersion {
+		return manifest{}, fmt.Errorf("segments manifest: format %q %d, want %q %d: %w", m.Format, m.FormatVersion, manifestFormat, manifestVersion, ErrCorrupt)
 	}
 	var next uint32
 	for i, e := range m.Segments {
@@ -142,6 +153,9 @@ type segmentSource struct {
 	row   func(i int) IndexItem
 	ser   func(i int) uint32
 	tombs []uint32
+	// codes, when set, writes the rows' 4-bit codes (segCodesNibbles)
+	// into a segment of uniform vector length.
+	codes bool
 }
 
 // littleEndian reports whether float32 memory is already in the file's
@@ -156,16 +170,24 @@ func floatBytes(v []float32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*4)
 }
 
-// crcWriter passes writes on and sums them.
+// crcWriter passes writes on and sums them, in sum (which may be
+// switched between writes), counting the bytes.
 type crcWriter struct {
 	w   io.Writer
 	sum hash.Hash32
+	n   int64
 }
 
 func (c *crcWriter) Write(p []byte) (int, error) {
 	c.sum.Write(p)
-	return c.w.Write(p)
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
+
+// segSums are a segment's checksums: of its vectors, and of every other
+// byte before its trailer (format 1: vecs is 0, rest sums every byte).
+type segSums struct{ vecs, rest uint32 }
 
 // encodeSegment writes src as a segment file to w, its rows' ids and
 // metadata through codec.
@@ -174,9 +196,11 @@ func encodeSegment(w io.Writer, src segmentSource, codec IndexCodec) error {
 	return err
 }
 
-// encodeSegmentSum is encodeSegment, returning the checksum it wrote.
-func encodeSegmentSum(w io.Writer, src segmentSource, codec IndexCodec) (sum uint32, err error) {
-	cw := &crcWriter{w: w, sum: crc32.New(crcTable)}
+// encodeSegmentSum is encodeSegment, returning the checksums it wrote.
+func encodeSegmentSum(w io.Writer, src segmentSource, codec IndexCodec) (segSums, error) {
+	rest, vecs := crc32.New(crcTable), crc32.New(crcTable)
+	cw := &crcWriter{w: w, sum: rest}
+	codes := src.codes && src.dim > 0 && src.rows > 0
 	hdr := make([]byte, segHeaderLen)
 	copy(hdr, segMagic)
 	binary.LittleEndian.PutUint32(hdr[8:], segFormat)
@@ -187,9 +211,13 @@ func encodeSegmentSum(w io.Writer, src segmentSource, codec IndexCodec) (sum uin
 	binary.LittleEndian.PutUint32(hdr[12:], dim)
 	binary.LittleEndian.PutUint64(hdr[16:], uint64(src.rows))
 	binary.LittleEndian.PutUint64(hdr[24:], uint64(len(src.tombs)))
-	if _, err := cw.Write(hdr); err != nil {
-		return 0, err
+	if codes {
+		binary.LittleEndian.PutUint32(hdr[32:], segCodesNibbles)
 	}
+	if _, err := cw.Write(hdr); err != nil {
+		return segSums{}, err
+	}
+	cw.sum = vecs
 	var buf []byte
 	if src.dim < 0 {
 		for i := range src.rows {
@@ -201,12 +229,12 @@ func encodeSegmentSum(w io.Writer, src segmentSource, codec IndexCodec) (sum uin
 		if littleEndian {
 			if len(buf) > 0 {
 				if _, err := cw.Write(buf); err != nil {
-					return 0, err
+					return segSums{}, err
 				}
 				buf = buf[:0]
 			}
 			if _, err := cw.Write(floatBytes(v)); err != nil {
-				return 0, err
+				return segSums{}, err
 			}
 			continue
 		}
@@ -214,14 +242,29 @@ func encodeSegmentSum(w io.Writer, src segmentSource, codec IndexCodec) (sum uin
 			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(f))
 		}
 	}
+	if len(buf) > 0 {
+		if _, err := cw.Write(buf); err != nil {
+			return segSums{}, err
+		}
+		buf = buf[:0]
+	}
+	cw.sum = rest
 	for i := range src.rows {
 		buf = binary.LittleEndian.AppendUint32(buf, src.ser(i))
 	}
 	for _, t := range src.tombs {
 		buf = binary.LittleEndian.AppendUint32(buf, t)
 	}
+	if codes && (cw.n+int64(len(buf)))%8 != 0 {
+		buf = append(buf, 0, 0, 0, 0)
+	}
 	if _, err := cw.Write(buf); err != nil {
-		return 0, err
+		return segSums{}, err
+	}
+	if codes {
+		if err := encodeSegCodes(cw, src); err != nil {
+			return segSums{}, err
+		}
 	}
 	meta := IndexSource{Len: src.rows, Item: func(i int) IndexItem {
 		it := src.row(i)
@@ -231,24 +274,25 @@ func encodeSegmentSum(w io.Writer, src segmentSource, codec IndexCodec) (sum uin
 	if enc, ok := codec.(IndexStreamEncoder); ok {
 		bw := bufio.NewWriterSize(cw, 64<<10)
 		if err := enc.EncodeIndexTo(bw, meta); err != nil {
-			return 0, err
+			return segSums{}, err
 		}
 		if err := bw.Flush(); err != nil {
-			return 0, err
+			return segSums{}, err
 		}
 	} else {
 		raw, err := codec.SerializeIndex(meta.Data())
 		if err != nil {
-			return 0, err
+			return segSums{}, err
 		}
 		if _, err := cw.Write(raw); err != nil {
-			return 0, err
+			return segSums{}, err
 		}
 	}
-	sum = cw.sum.Sum32()
-	trailer := binary.LittleEndian.AppendUint32(nil, sum)
-	_, err = w.Write(append(trailer, segEnd...))
-	return sum, err
+	sums := segSums{vecs: vecs.Sum32(), rest: rest.Sum32()}
+	trailer := binary.LittleEndian.AppendUint32(nil, sums.vecs)
+	trailer = binary.LittleEndian.AppendUint32(trailer, sums.rest)
+	_, err := w.Write(append(trailer, segEnd...))
+	return sums, err
 }
 
 // segment is a decoded segment file.
@@ -256,6 +300,7 @@ type segment struct {
 	items   []IndexItem // vectors are views of the arena the decoder was given
 	serials []uint32
 	tombs   []uint32
+	codes   *segCodes // the rows' codes, when the segment carries them
 }
 
 // segArena is where decodeSegment places vectors: it appends rows of
@@ -277,15 +322,34 @@ func segCorrupt(what string) error { return fmt.Errorf("segment: %s: %w", what, 
 
 // segHeader is what a segment's header says.
 type segHeader struct {
+	format       int
 	dim          uint32 // segMixed when the rows' lengths differ
 	rows, ntombs int
+	codes        uint32 // segCodesNibbles, or 0
+}
+
+// trailerLen is the length of the segment's trailer.
+func (h segHeader) trailerLen() int {
+	if h.format == 1 {
+		return seg1TrailerLen
+	}
+	return segTrailerLen
+}
+
+// codesLen is the length of the codes section, 0 when there is none.
+func (h segHeader) codesLen() int64 {
+	if h.codes == 0 {
+		return 0
+	}
+	return segCodesLen(h.rows, int(h.dim))
 }
 
 // parseSegHeader reads a segment's header, checking its counts against
 // the file's size (when known, else -1).
 func parseSegHeader(hdr []byte, size int64) (segHeader, error) {
-	if string(hdr[:8]) != segMagic || binary.LittleEndian.Uint32(hdr[8:]) != segFormat {
-		return segHeader{}, segCorrupt("not a segment of format 1")
+	format := binary.LittleEndian.Uint32(hdr[8:])
+	if string(hdr[:8]) != segMagic || (format != 1 && format != segFormat) {
+		return segHeader{}, segCorrupt("not a segment of format 1 or 2")
 	}
 	dim := binary.LittleEndian.Uint32(hdr[12:])
 	rows64 := binary.LittleEndian.Uint64(hdr[16:])
@@ -293,7 +357,17 @@ func parseSegHeader(hdr []byte, size int64) (segHeader, error) {
 	if size >= 0 && (rows64 > uint64(size)/4 || tombs64 > uint64(size)/4 || (dim != segMixed && rows64*uint64(dim) > uint64(size)/4)) {
 		return segHeader{}, segCorrupt("counts larger than the file")
 	}
-	return segHeader{dim: dim, rows: int(rows64), ntombs: int(tombs64)}, nil
+	h := segHeader{format: int(format), dim: dim, rows: int(rows64), ntombs: int(tombs64)}
+	if format > 1 {
+		h.codes = binary.LittleEndian.Uint32(hdr[32:])
+	}
+	switch {
+	case h.codes != 0 && (h.codes != segCodesNibbles || dim == segMixed || dim == 0 || h.rows == 0):
+		return segHeader{}, segCorrupt(fmt.Sprintf("codes of kind %d", h.codes))
+	case h.codes != 0 && size >= 0 && h.codesLen() > size:
+		return segHeader{}, segCorrupt("codes larger than the file")
+	}
+	return h, nil
 }
 
 // parseSegInts reads the rows' serials and the tombstones.
@@ -349,11 +423,26 @@ func segMetadata(seg *segment, meta []byte, codec IndexCodec, arena *segArena) e
 	return nil
 }
 
+// sumReader passes reads on and sums them, in sum (which may be switched
+// between reads), counting the bytes.
+type sumReader struct {
+	r   io.Reader
+	sum hash.Hash32
+	n   int64
+}
+
+func (s *sumReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.sum.Write(p[:n])
+	s.n += int64(n)
+	return n, err
+}
+
 // decodeSegment reads a segment file of size bytes from r, appending its
 // vectors to arena.
 func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (segment, error) {
-	sum := crc32.New(crcTable)
-	tr := io.TeeReader(r, sum)
+	rest, vsum := crc32.New(crcTable), crc32.New(crcTable)
+	tr := &sumReader{r: r, sum: rest}
 	hdr := make([]byte, segHeaderLen)
 	if _, err := io.ReadFull(tr, hdr); err != nil {
 		return segment{}, readErr(err, segCorrupt)
@@ -361,6 +450,9 @@ func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (
 	h, err := parseSegHeader(hdr, size)
 	if err != nil {
 		return segment{}, err
+	}
+	if h.format > 1 {
+		tr.sum = vsum
 	}
 	dim, rows, ntombs := h.dim, h.rows, h.ntombs
 	seg := segment{items: segItems(arena, rows)}
@@ -408,6 +500,7 @@ func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (
 	if err := readFloats(tr, vecs); err != nil {
 		return segment{}, readErr(err, segCorrupt)
 	}
+	tr.sum = rest
 	off := 0
 	for i, n := range lengths {
 		seg.items[i].Vector = vecs[off : off+n : off+n]
@@ -420,16 +513,35 @@ func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (
 	if err := parseSegInts(&seg, ints, rows, ntombs); err != nil {
 		return segment{}, err
 	}
-	rest, err := io.ReadAll(r)
+	if n := h.codesLen(); n > 0 {
+		pad := make([]byte, int((8-tr.n%8)%8))
+		raw := make([]byte, n)
+		if _, err := io.ReadFull(tr, pad); err != nil {
+			return segment{}, readErr(err, segCorrupt)
+		}
+		if _, err := io.ReadFull(tr, raw); err != nil {
+			return segment{}, readErr(err, segCorrupt)
+		}
+		seg.codes = decodeSegCodes(raw, rows, int(dim))
+	}
+	all, err := io.ReadAll(r)
 	if err != nil {
 		return segment{}, readErr(err, segCorrupt)
 	}
-	if len(rest) < segTrailerLen || string(rest[len(rest)-8:]) != segEnd {
+	tl := h.trailerLen()
+	if len(all) < tl || string(all[len(all)-8:]) != segEnd {
 		return segment{}, segCorrupt("truncated")
 	}
-	meta := rest[:len(rest)-segTrailerLen]
-	sum.Write(meta)
-	if binary.LittleEndian.Uint32(rest[len(meta):]) != sum.Sum32() {
+	meta := all[:len(all)-tl]
+	rest.Write(meta)
+	trailer := all[len(meta):]
+	if h.format > 1 {
+		if binary.LittleEndian.Uint32(trailer) != vsum.Sum32() {
+			return segment{}, segCorrupt("checksum of the vectors mismatch")
+		}
+		trailer = trailer[4:]
+	}
+	if binary.LittleEndian.Uint32(trailer) != rest.Sum32() {
 		return segment{}, segCorrupt("checksum mismatch")
 	}
 	if err := segMetadata(&seg, meta, codec, arena); err != nil {
@@ -441,19 +553,29 @@ func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (
 // decodeMappedSegment decodes a segment of uniform vector length from its
 // mapped bytes b, as decodeSegment does, except that the vectors stay in
 // b: it returns them (rows×dim values, little-endian machines only) and
-// appends only the rows to arena.items. The checksum is verified while the
-// metadata decodes. A segment of mixed lengths is ErrCorrupt here: the
-// caller reads it with decodeSegment instead (mappable tells).
+// appends only the rows to arena.items. The checksums are verified while
+// the metadata decodes. A segment of mixed lengths is ErrCorrupt here:
+// the caller reads it with decodeSegment instead (mappable tells).
 func decodeMappedSegment(b []byte, codec IndexCodec, arena *segArena) (segment, []float32, error) {
-	return decodeMappedSegmentSum(b, codec, arena, nil)
+	return decodeMappedSegmentSum(b, codec, arena, mappedCheck{})
 }
 
-// decodeMappedSegmentSum is decodeMappedSegment; with known set, the
-// checksum of a segment this process wrote and summed as it wrote it, the
-// trailer is compared with it instead of summing every byte again (which
-// would also bring the whole file into the process's memory).
-func decodeMappedSegmentSum(b []byte, codec IndexCodec, arena *segArena, known *uint32) (segment, []float32, error) {
-	if len(b) < segHeaderLen+segTrailerLen {
+// mappedCheck says what decodeMappedSegmentSum checks.
+type mappedCheck struct {
+	// known, when set, holds the checksums of a segment this process wrote
+	// and summed as it wrote it: the trailer is compared with them instead
+	// of summing every byte again (which would also bring the whole file
+	// into the process's memory).
+	known *segSums
+	// skipVectors leaves the checksum of the vectors of a segment that
+	// carries codes unchecked: the caller reads its codes, and only the
+	// few rows a query re-ranks from the vectors.
+	skipVectors bool
+}
+
+// decodeMappedSegmentSum is decodeMappedSegment, checking as check says.
+func decodeMappedSegmentSum(b []byte, codec IndexCodec, arena *segArena, check mappedCheck) (segment, []float32, error) {
+	if len(b) < segHeaderLen+seg1TrailerLen {
 		return segment{}, nil, segCorrupt("truncated")
 	}
 	h, err := parseSegHeader(b[:segHeaderLen], int64(len(b)))
@@ -463,23 +585,41 @@ func decodeMappedSegmentSum(b []byte, codec IndexCodec, arena *segArena, known *
 	if h.dim == segMixed {
 		return segment{}, nil, segCorrupt("mixed vector lengths")
 	}
-	d, rows, ntombs := int(h.dim), h.rows, h.ntombs
+	d, rows, ntombs, tl := int(h.dim), h.rows, h.ntombs, h.trailerLen()
 	vecEnd := segHeaderLen + rows*d*4
 	intsEnd := vecEnd + (rows+ntombs)*4
-	if intsEnd+segTrailerLen > len(b) {
+	codesAt, codesEnd := intsEnd, int64(intsEnd)
+	if n := h.codesLen(); n > 0 {
+		codesAt = (intsEnd + 7) &^ 7
+		codesEnd = int64(codesAt) + n
+	}
+	if codesEnd+int64(tl) > int64(len(b)) {
 		return segment{}, nil, segCorrupt("truncated")
 	}
-	tail := b[len(b)-segTrailerLen:]
-	if string(tail[4:]) != segEnd {
+	tail := b[len(b)-tl:]
+	if string(tail[len(tail)-8:]) != segEnd {
 		return segment{}, nil, segCorrupt("truncated")
 	}
-	// The checksum reads every byte; it runs beside the decoding.
+	// The checksums read every byte they cover; they run beside the
+	// decoding.
 	sumOK := make(chan bool, 1)
-	if known != nil {
-		sumOK <- *known == binary.LittleEndian.Uint32(tail)
-	} else {
+	switch {
+	case check.known != nil && h.format > 1:
+		sumOK <- *check.known == segSums{vecs: binary.LittleEndian.Uint32(tail), rest: binary.LittleEndian.Uint32(tail[4:])}
+	case check.known != nil:
+		sumOK <- *check.known == segSums{rest: binary.LittleEndian.Uint32(tail)}
+	case h.format == 1:
+		go func() { sumOK <- parallelCRC(b[:len(b)-tl]) == binary.LittleEndian.Uint32(tail) }()
+	default:
+		skip := check.skipVectors && h.codes != 0
 		go func() {
-			sumOK <- parallelCRC(b[:len(b)-segTrailerLen]) == binary.LittleEndian.Uint32(tail)
+			body := b[vecEnd : len(b)-tl]
+			rest := crcCombine(crc32.Checksum(b[:segHeaderLen], crcTable), parallelCRC(body), int64(len(body)))
+			ok := rest == binary.LittleEndian.Uint32(tail[4:])
+			if ok && !skip {
+				ok = parallelCRC(b[segHeaderLen:vecEnd]) == binary.LittleEndian.Uint32(tail)
+			}
+			sumOK <- ok
 		}()
 	}
 	var vecs []float32
@@ -488,8 +628,11 @@ func decodeMappedSegmentSum(b []byte, codec IndexCodec, arena *segArena, known *
 	}
 	var seg segment
 	err = parseSegInts(&seg, b[vecEnd:intsEnd], rows, ntombs)
+	if err == nil && h.codes != 0 {
+		seg.codes = decodeSegCodes(b[codesAt:codesEnd], rows, d)
+	}
 	if err == nil {
-		err = mappedRows(&seg, b[intsEnd:len(b)-segTrailerLen], codec, arena, vecs, d)
+		err = mappedRows(&seg, b[codesEnd:len(b)-tl], codec, arena, vecs, d)
 	}
 	if !<-sumOK {
 		return segment{}, nil, segCorrupt("checksum mismatch")

@@ -4,15 +4,27 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"hash/crc32"
 	"math"
 	"reflect"
 	"slices"
 	"testing"
 	"unsafe"
+
+	"github.com/foliovec/folio/core/internal/scan"
+	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
 // segmentSeed encodes a small segment for the fuzz corpus.
 func segmentSeed(f *testing.F, items []IndexItem, tombs []uint32) []byte {
+	f.Helper()
+	return encodeTestSegment(f, items, tombs, false)
+}
+
+// encodeTestSegment encodes items as a segment, with 4-bit codes when
+// codes is set.
+func encodeTestSegment(f testing.TB, items []IndexItem, tombs []uint32, codes bool) []byte {
 	f.Helper()
 	dim := -1
 	if len(items) > 0 {
@@ -27,7 +39,7 @@ func segmentSeed(f *testing.F, items []IndexItem, tombs []uint32) []byte {
 		dim = 0
 	}
 	var buf bytes.Buffer
-	src := segmentSource{rows: len(items), dim: dim, row: func(i int) IndexItem { return items[i] }, ser: func(i int) uint32 { return uint32(i * 2) }, tombs: tombs}
+	src := segmentSource{rows: len(items), dim: dim, row: func(i int) IndexItem { return items[i] }, ser: func(i int) uint32 { return uint32(i * 2) }, tombs: tombs, codes: codes}
 	if err := encodeSegment(&buf, src, jsonTestCodec{}); err != nil {
 		f.Fatal(err)
 	}
@@ -42,6 +54,9 @@ func FuzzDecodeSegment(f *testing.F) {
 	f.Add(segmentSeed(f, []IndexItem{{ID: "a", Vector: []float32{1, 2, 3}, Norm: 3.7, Metadata: Metadata{"k": "v"}}}, []uint32{5, 9}))
 	f.Add(segmentSeed(f, []IndexItem{{ID: "a", Vector: []float32{1}}, {ID: "b", Vector: []float32{1, 2}, MetadataFile: "x.json"}}, nil))
 	f.Add([]byte(segMagic))
+	coded := []IndexItem{{ID: "a", Vector: []float32{1, 2, 3}}, {ID: "b", Vector: []float32{-1, 0.5, 3}}, {ID: "c", Vector: []float32{0, 0, 0}}}
+	f.Add(encodeTestSegment(f, coded, []uint32{7}, true))
+	f.Add(asFormat1(f, encodeTestSegment(f, coded, nil, false)))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		seg, err := decodeSegment(bytes.NewReader(raw), int64(len(raw)), jsonTestCodec{}, &segArena{dim: -1})
 		if err != nil {
@@ -77,6 +92,10 @@ func FuzzDecodeSegment(f *testing.F) {
 			}
 			return out, vecs
 		}
+		if (mapped.codes == nil) != (seg.codes == nil) || mapped.codes != nil && !reflect.DeepEqual(*mapped.codes, *seg.codes) {
+			t.Fatalf("decodeMappedSegment codes %+v, decodeSegment %+v", mapped.codes, seg.codes)
+		}
+		mapped.codes, seg.codes = nil, nil
 		m, mv := strip(mapped)
 		r, rv := strip(seg)
 		if !reflect.DeepEqual(m, r) || !reflect.DeepEqual(mv, rv) {
@@ -112,9 +131,23 @@ func FuzzDecodeManifest(f *testing.F) {
 	})
 }
 
-// A segment whose checksum the caller knows (it wrote and summed it) is
-// checked against that sum instead of summed again: a known sum the
-// trailer does not hold is ErrCorrupt; the bytes are not read for it.
+// asFormat1 rewrites a segment of format 2 without codes as format 1:
+// the same bytes, with one checksum of everything before a 12-byte
+// trailer.
+func asFormat1(t testing.TB, b []byte) []byte {
+	t.Helper()
+	if binary.LittleEndian.Uint32(b[32:]) != 0 {
+		t.Fatal("a segment with codes has no format 1")
+	}
+	out := slices.Clone(b[:len(b)-segTrailerLen])
+	binary.LittleEndian.PutUint32(out[8:], 1)
+	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, crcTable))
+	return append(out, segEnd...)
+}
+
+// A segment whose checksums the caller knows (it wrote and summed it) is
+// checked against them instead of summed again: known sums the trailer
+// does not hold are ErrCorrupt; the bytes are not read for them.
 func TestDecodeMappedSegmentWithAKnownSum(t *testing.T) {
 	items := []IndexItem{{ID: "a", Vector: []float32{1, 2}}, {ID: "b", Vector: []float32{3, 4}}}
 	var buf bytes.Buffer
@@ -124,22 +157,102 @@ func TestDecodeMappedSegmentWithAKnownSum(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := buf.Bytes()
-	if got := binary.LittleEndian.Uint32(b[len(b)-segTrailerLen:]); got != sum {
-		t.Fatalf("encodeSegmentSum returned %08x, the trailer holds %08x", sum, got)
+	tail := b[len(b)-segTrailerLen:]
+	if got := (segSums{vecs: binary.LittleEndian.Uint32(tail), rest: binary.LittleEndian.Uint32(tail[4:])}); got != sum {
+		t.Fatalf("encodeSegmentSum returned %+v, the trailer holds %+v", sum, got)
 	}
-	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, &sum); err != nil {
+	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, mappedCheck{known: &sum}); err != nil {
 		t.Fatalf("the known sum: %v", err)
 	}
-	wrong := sum + 1
-	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, &wrong); !errors.Is(err, ErrCorrupt) {
+	wrong := sum
+	wrong.vecs++
+	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, mappedCheck{known: &wrong}); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("another sum: %v, want ErrCorrupt", err)
 	}
 	b[segHeaderLen] ^= 1 // a vector byte: only summing would see it
-	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, nil); !errors.Is(err, ErrCorrupt) {
+	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, mappedCheck{}); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("summed after a flipped byte: %v, want ErrCorrupt", err)
 	}
-	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, &sum); err != nil {
+	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, mappedCheck{known: &sum}); err != nil {
 		t.Fatalf("known sum after a flipped byte: %v, want no error (the bytes are not summed)", err)
+	}
+}
+
+// A segment with 4-bit codes carries its rows' scales and codes, on a grid
+// measured on its rows, read alike from a stream and from a mapping. Its
+// vectors have their own checksum: a reader that keeps codes may leave it
+// unchecked, and a damaged byte anywhere else is still ErrCorrupt. A
+// segment of format 1 is still read.
+func TestSegmentCodes(t *testing.T) {
+	const n, d = 300, 70
+	vecs := gaussianUnitVectors(5, n, d)
+	items := make([]IndexItem, n)
+	for i, v := range vecs {
+		items[i] = IndexItem{ID: fmt.Sprint("i", i), Vector: v, Metadata: Metadata{}}
+	}
+	items[7].Vector = make([]float32, d) // no direction
+	raw := encodeTestSegment(t, items, []uint32{1000, 1001}, true)
+	aligned := make([]float32, (len(raw)+3)/4)
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(aligned))), len(raw))
+	copy(b, raw)
+	seg, vecsMapped, err := decodeMappedSegment(b, jsonTestCodec{}, &segArena{dim: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := decodeSegment(bytes.NewReader(raw), int64(len(raw)), jsonTestCodec{}, &segArena{dim: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seg.codes == nil || read.codes == nil || !reflect.DeepEqual(*seg.codes, *read.codes) {
+		t.Fatal("the codes differ between a stream and a mapping, or are missing")
+	}
+	c := seg.codes
+	grid := scan.MeasureGrid(d, n, func(i int) []float32 { return items[i].Vector })
+	stride := vecmath.NibbleStride(d)
+	buf, want := make([]uint8, d), make([]byte, stride)
+	for i, it := range items {
+		if sc := vecmath.FastScale(it.Vector); c.scales[i] != sc {
+			t.Fatalf("row %d: scale %v, want %v", i, c.scales[i], sc)
+		}
+		scan.CodeNibbles(want, buf, it.Vector, grid)
+		if !bytes.Equal(c.run.Codes[i*stride:(i+1)*stride], want) {
+			t.Fatalf("row %d: codes differ from the grid's", i)
+		}
+	}
+	if c.run.Inv[7] != 0 || c.run.Inv[8] == 0 || !c.run.Sealed || !reflect.DeepEqual(c.run.Grid, grid) {
+		t.Fatalf("inverse scales %v %v, sealed %v, grid %+v", c.run.Inv[7], c.run.Inv[8], c.run.Sealed, c.run.Grid)
+	}
+	if !slices.Equal(vecsMapped[:d], items[0].Vector) {
+		t.Fatal("the mapped vectors differ")
+	}
+	flip := func(off int) []byte {
+		out := make([]float32, len(aligned))
+		ob := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), len(raw))
+		copy(ob, raw)
+		ob[off] ^= 0x10
+		return ob
+	}
+	codesAt := (segHeaderLen + n*d*4 + (n+2)*4 + 7) &^ 7
+	vecByte, codeByte, metaByte := segHeaderLen+5, codesAt+8+n*8+d*8+10, len(raw)-segTrailerLen-200
+	if _, _, err := decodeMappedSegmentSum(flip(vecByte), jsonTestCodec{}, &segArena{dim: -1}, mappedCheck{skipVectors: true}); err != nil {
+		t.Fatalf("a flipped vector byte, vectors unchecked: %v", err)
+	}
+	for _, off := range []int{vecByte, codeByte, metaByte, 40, len(raw) - 10} {
+		if _, _, err := decodeMappedSegmentSum(flip(off), jsonTestCodec{}, &segArena{dim: -1}, mappedCheck{skipVectors: off != vecByte}); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("byte %d flipped: %v, want ErrCorrupt", off, err)
+		}
+		if _, err := decodeSegment(bytes.NewReader(flip(off)), int64(len(raw)), jsonTestCodec{}, &segArena{dim: -1}); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("byte %d flipped, read: %v, want ErrCorrupt", off, err)
+		}
+	}
+	old := asFormat1(t, encodeTestSegment(t, items, nil, false))
+	got, err := decodeSegment(bytes.NewReader(old), int64(len(old)), jsonTestCodec{}, &segArena{dim: -1})
+	if err != nil || len(got.items) != n || got.codes != nil || !slices.Equal(got.items[3].Vector, items[3].Vector) {
+		t.Fatalf("format 1: %d rows, %v", len(got.items), err)
+	}
+	copy(b, old)
+	if _, _, err := decodeMappedSegment(b[:len(old)], jsonTestCodec{}, &segArena{dim: -1}); err != nil {
+		t.Fatalf("format 1, mapped: %v", err)
 	}
 }
 

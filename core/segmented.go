@@ -176,12 +176,12 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 	if len(b) >= segHeaderLen && binary.LittleEndian.Uint32(b[12:]) == segMixed {
 		return segment{}, false, mf.Close()
 	}
-	var known *uint32
+	check := mappedCheck{skipVectors: ix.codes == CodesInt4}
 	own := ix.summed.Load()
 	if own != nil && own.name == name {
-		known = &own.sum
+		check.known = &own.sum
 	}
-	seg, vecs, err := decodeMappedSegmentSum(b, ix.codec, arena, known)
+	seg, vecs, err := decodeMappedSegmentSum(b, ix.codec, arena, check)
 	if err != nil {
 		mf.Close()
 		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
@@ -192,10 +192,25 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 	pin := &mappedFile{name: name, mf: mf}
 	runtime.AddCleanup(pin, func(f MappedFile) { f.Close() }, mf)
 	l.head, l.pin = vecs, pin
-	if known != nil && len(own.scales) == len(seg.items) {
+	switch {
+	case seg.codes != nil && ix.codes == CodesInt4:
+		l.headScales, l.headCodes = seg.codes.scales, &seg.codes.run
+		if ra, ok := mf.(io.ReaderAt); ok && len(vecs) > 0 {
+			l.fetch = fetchRows(ra, len(vecs)/len(seg.items))
+		}
+	case check.known != nil && len(own.scales) == len(seg.items):
 		l.headScales = own.scales
 	}
 	return seg, true, nil
+}
+
+// fetchRows reads rows of d values of a segment's vectors from ra.
+func fetchRows(ra io.ReaderAt, d int) func(dst []float32, first, count int) error {
+	return func(dst []float32, first, count int) error {
+		b := floatBytes(dst[:count*d])
+		_, err := ra.ReadAt(b, int64(segHeaderLen)+int64(first)*int64(d)*4)
+		return err
+	}
 }
 
 // mappedFile stands for a mapped segment file: the mapping is closed once
@@ -262,7 +277,7 @@ func (ix *LocalIndex) segmentedSnapshot(ctx context.Context, l *loaded, reload b
 	if ndead > maxDead(n) {
 		return compactRows(l, isDead)
 	}
-	s, err := snapshotWithDead(l.data, vectors{arena: l.arena, head: l.head, pin: l.pin, headScales: l.headScales}, dead, ndead)
+	s, err := snapshotWithDead(l.data, vectors{arena: l.arena, head: l.head, pin: l.pin, headScales: l.headScales, fetch: l.fetch}, dead, ndead)
 	if err != nil {
 		return nil, err
 	}
@@ -357,9 +372,11 @@ func (ix *LocalIndex) writeSegment(ctx context.Context, name string, src segment
 	return err
 }
 
-// writeSegmentSum is writeSegment, returning the checksum it wrote.
-func (ix *LocalIndex) writeSegmentSum(ctx context.Context, name string, src segmentSource) (sum uint32, err error) {
+// writeSegmentSum is writeSegment, returning the checksums it wrote. An
+// index that keeps 4-bit codes writes them into the segment.
+func (ix *LocalIndex) writeSegmentSum(ctx context.Context, name string, src segmentSource) (sum segSums, err error) {
 	p := ix.path(name)
+	src.codes = ix.codes == CodesInt4
 	if sw, ok := ix.storage.(FileStreamWriter); ok {
 		err = sw.UpsertFileFrom(ctx, p, func(w io.Writer) error {
 			bw := ix.saveWriter(w)
@@ -374,7 +391,7 @@ func (ix *LocalIndex) writeSegmentSum(ctx context.Context, name string, src segm
 	}
 	var buf bytes.Buffer
 	if sum, err = encodeSegmentSum(&buf, src, ix.codec); err != nil {
-		return 0, err
+		return segSums{}, err
 	}
 	return sum, ix.storage.UpsertFile(ctx, p, buf.Bytes())
 }
@@ -383,7 +400,7 @@ func (ix *LocalIndex) writeSegmentSum(ctx context.Context, name string, src segm
 // summed while writing it, and its rows' scoring scales.
 type summedSegment struct {
 	name   string
-	sum    uint32
+	sum    segSums
 	scales []float64
 }
 
@@ -1012,7 +1029,7 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 		if b.keepsBaseRows() {
 			from = cur
 		}
-		s.quant.Store(quantize(s, from, ix.codes))
+		s.quant.Store(quantize(s, from.quantCodes(), ix.codes))
 	}
 	ix.updateBM25(ctx, b, s)
 	slices.Sort(tombs)

@@ -143,8 +143,13 @@ func (s *snapshot) item(i int) IndexItem {
 	it := s.sharedItem(i)
 	if s.InHead(i) {
 		// A mapped file's memory must not outlive the snapshots that pin
-		// it: a caller gets its own copy.
-		it.Vector = slices.Clone(it.Vector)
+		// it: a caller gets its own copy, read from the file when the
+		// rows can be (Fetch keeps the mapping's pages out of memory).
+		v := make([]float32, len(it.Vector))
+		if s.Fetch == nil || s.Fetch(v, i, 1) != nil {
+			copy(v, it.Vector)
+		}
+		it.Vector = v
 	}
 	return it
 }
@@ -204,7 +209,8 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 type vectors struct {
 	arena, head []float32
 	pin         any
-	headScales  []float64 // the scales of head's rows, when known
+	headScales  []float64                                   // the scales of head's rows, when known
+	fetch       func(dst []float32, first, count int) error // reads head's rows without touching it (scan.Rows.Fetch)
 }
 
 // snapshotWithDead is snapshotFromData with the rows marked in dead (bit
@@ -249,7 +255,7 @@ func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*s
 	s.Pin = vec.pin
 	s.Gen = new(scan.Lineage)
 	if vec.head != nil && uniform(data.Items) {
-		s.Dim, s.Head, s.Arena = len(data.Items[0].Vector), vec.head, vec.arena
+		s.Dim, s.Head, s.Arena, s.Fetch = len(data.Items[0].Vector), vec.head, vec.arena, vec.fetch
 		if h := s.HeadRows(); len(vec.headScales) == h {
 			copy(s.Scale, vec.headScales)
 			s.computeScalesFrom(h)
@@ -367,11 +373,11 @@ func (c *coarse) rows() int {
 	return c.int8.Rows()
 }
 
-// quantize returns s's codes of the given kind: when s is base with rows
-// appended (base non-nil), base's codes are shared and only the new rows
-// coded. Nil when s's rows have no codes (vectors of mixed lengths).
-func quantize(s, base *snapshot, kind ScanCodes) *coarse {
-	prev := base.quantCodes()
+// quantize returns s's codes of the given kind: when s's rows are those
+// prev codes with rows appended (prev non-nil), prev's codes are shared
+// and only the new rows coded. Nil when s's rows have no codes (vectors
+// of mixed lengths).
+func quantize(s *snapshot, prev *coarse, kind ScanCodes) *coarse {
 	if kind == CodesInt4 {
 		var from *scan.Nibbles
 		if prev != nil {

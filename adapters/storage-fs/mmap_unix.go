@@ -4,7 +4,10 @@ package storagefs
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"sync"
 	"syscall"
 
@@ -25,29 +28,46 @@ func (s *LocalFileStorage) MapFile(ctx context.Context, filePath string) (core.M
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	if size == 0 {
-		return &mapping{}, nil
+		return &mapping{}, f.Close()
 	}
 	if int64(int(size)) != size {
+		f.Close()
 		return nil, fmt.Errorf("storagefs: %s %q: %d bytes do not fit in memory: %w", op, filePath, size, ErrTooLarge)
 	}
 	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
+		f.Close()
 		return nil, fmt.Errorf("storagefs: %s %q: %w", op, filePath, err)
 	}
-	return &mapping{b: b}, nil
+	return &mapping{b: b, f: f}, nil
 }
 
-// mapping is a file mapped by MapFile.
+// mapping is a file mapped by MapFile. It keeps the file open for ReadAt.
 type mapping struct {
 	b []byte
+	f *os.File
 
 	mu     sync.Mutex // orders Close and ReleasePages
 	closed bool
 }
 
+var _ io.ReaderAt = (*mapping)(nil)
+
 func (m *mapping) Bytes() []byte { return m.b }
+
+// ReadAt reads the mapped file's bytes at off with pread(2), through the
+// page cache, without bringing the mapping's pages into the process's
+// memory (core.MappedFile). It fails once the mapping is closed.
+func (m *mapping) ReadAt(p []byte, off int64) (int, error) {
+	if m.f == nil {
+		if off >= 0 && len(p) > 0 {
+			return 0, io.EOF
+		}
+		return 0, nil
+	}
+	return m.f.ReadAt(p, off)
+}
 
 func (m *mapping) Close() error {
 	m.mu.Lock()
@@ -57,5 +77,5 @@ func (m *mapping) Close() error {
 		return nil
 	}
 	m.closed = true
-	return syscall.Munmap(m.b)
+	return errors.Join(syscall.Munmap(m.b), m.f.Close())
 }

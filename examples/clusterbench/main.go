@@ -35,6 +35,7 @@ const topK = 10
 
 type config struct {
 	n, d, centres, queries int
+	rerank                 int // IndexOptions.RerankFactor of the quantized phases
 	seed                   uint64
 	dir                    string
 }
@@ -45,6 +46,7 @@ func main() {
 	flag.IntVar(&c.d, "d", 384, "dimensions")
 	flag.IntVar(&c.centres, "centres", clustered.DefaultCentres, "clusters")
 	flag.IntVar(&c.queries, "queries", 1000, "held-out queries")
+	flag.IntVar(&c.rerank, "rerank", 0, "candidates re-ranked per result by the quantized phases (0: each codes' default)")
 	seed := flag.Uint64("seed", 1, "the data set's seed")
 	flag.StringVar(&c.dir, "dir", filepath.Join(os.TempDir(), "folio-clustered"), "folder for the index and the exact answers (kept for the next run)")
 	phase := flag.String("phase", "", "internal: the measurement this process runs")
@@ -78,7 +80,7 @@ func (c config) open(codes core.ScanCodes) (*core.LocalIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	return core.NewLocalIndex(c.index(), core.IndexOptions{Storage: st, Codec: codecpb.New(), ScanCodes: codes})
+	return core.NewLocalIndex(c.index(), core.IndexOptions{Storage: st, Codec: codecpb.New(), ScanCodes: codes, RerankFactor: c.rerank})
 }
 
 func run(c config) error {
@@ -98,7 +100,8 @@ func run(c config) error {
 	for _, p := range phases {
 		phase := p.name
 		cmd := exec.Command(os.Args[0], "-phase", phase, "-n", strconv.Itoa(c.n), "-d", strconv.Itoa(c.d),
-			"-centres", strconv.Itoa(c.centres), "-queries", strconv.Itoa(c.queries), "-seed", strconv.FormatUint(c.seed, 10), "-dir", c.dir)
+			"-centres", strconv.Itoa(c.centres), "-queries", strconv.Itoa(c.queries), "-seed", strconv.FormatUint(c.seed, 10), "-dir", c.dir,
+			"-rerank", strconv.Itoa(c.rerank))
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("phase %s: %w", phase, err)
@@ -115,7 +118,10 @@ func build(c config) error {
 	if err := os.RemoveAll(c.index()); err != nil {
 		return err
 	}
-	ix, err := c.open("")
+	// Written by an index that keeps 4-bit codes, the segments carry
+	// them: the int4 phase maps the index and reads its codes, not its
+	// vectors.
+	ix, err := c.open(core.CodesInt4)
 	if err != nil {
 		return err
 	}
@@ -183,6 +189,7 @@ func exactAnswers(c config) error {
 // result is what measure finds of one way of querying.
 type result struct {
 	open     time.Duration // open and a first query
+	openRSS  int64         // resident memory (VmHWM) after them
 	p50, p99 time.Duration // single queries
 	recall   float64       // mean recall@10 against the exact answers
 }
@@ -194,8 +201,8 @@ func measure(c config, phase string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%-9s open+query %v; single query p50 %.2f ms, p99 %.2f ms; recall@%d %.4f; resident %s (own %s)\n",
-		phase, r.open.Round(time.Millisecond), ms(r.p50), ms(r.p99), topK, r.recall, mb(status("VmHWM")), mb(status("RssAnon")))
+	fmt.Printf("%-9s open+query %v (resident %s); single query p50 %.2f ms, p99 %.2f ms; recall@%d %.4f; resident %s (own %s)\n",
+		phase, r.open.Round(time.Millisecond), mb(r.openRSS), ms(r.p50), ms(r.p99), topK, r.recall, mb(status("VmHWM")), mb(status("RssAnon")))
 	return nil
 }
 
@@ -229,6 +236,7 @@ func queryAll(c config, phase string) (result, error) {
 		return result{}, err
 	}
 	openTime := time.Since(start)
+	openRSS := status("VmHWM")
 	lat := make([]time.Duration, c.queries)
 	hits, wanted := 0, 0
 	for j := range c.queries {
@@ -247,7 +255,7 @@ func queryAll(c config, phase string) (result, error) {
 		wanted += len(truth[j])
 	}
 	slices.Sort(lat)
-	return result{open: openTime, p50: lat[len(lat)/2], p99: lat[len(lat)*99/100], recall: float64(hits) / float64(wanted)}, nil
+	return result{open: openTime, openRSS: openRSS, p50: lat[len(lat)/2], p99: lat[len(lat)*99/100], recall: float64(hits) / float64(wanted)}, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }

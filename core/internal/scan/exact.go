@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -169,6 +170,35 @@ func (sc *scan[M]) dotRows(slots []int32, out []float32) {
 	for j, slot := range slots {
 		out[j] = vecmath.Dot(sc.q, r.Vector(int(slot)))
 	}
+}
+
+// fetchDots is dotRows for slots in ascending order, reading the rows of
+// Head through Rows.Fetch when it is set: consecutive rows in one read.
+func (sc *scan[M]) fetchDots(slots []int32, out []float32) error {
+	r := sc.rows
+	h := r.HeadRows()
+	if r.Fetch == nil || h == 0 {
+		sc.dotRows(slots, out)
+		return nil
+	}
+	n, _ := slices.BinarySearch(slots, int32(h)) // the slots in Head
+	d := r.Dim
+	buf := make([]float32, n*d)
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && slots[j] == slots[j-1]+1 {
+			j++
+		}
+		if err := r.Fetch(buf[i*d:j*d], int(slots[i]), j-i); err != nil {
+			return err
+		}
+		i = j
+	}
+	if n > 0 {
+		vecmath.DotMany(sc.q, buf, out[:n])
+	}
+	sc.dotRows(slots[n:], out[n:])
+	return nil
 }
 
 // offer scores one row from its dot product and offers it to h.

@@ -110,7 +110,9 @@ func rerank[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M]
 	slices.Sort(slots)
 	exact := &scan[M]{rows: rows, sel: sel, q: q, qnorm: qnorm, k: k}
 	dots := make([]float32, len(slots))
-	exact.dotRows(slots, dots)
+	if err := exact.fetchDots(slots, dots); err != nil {
+		return nil, err
+	}
 	h := topk.New(k)
 	for i, slot := range slots {
 		exact.offer(h, slot, dots[i])

@@ -29,6 +29,12 @@ type Rows struct {
 	// Rows holds it.
 	Head []float32
 	Pin  any
+	// Fetch, when set, reads count of Head's rows from row first into
+	// dst (count×Dim values) without touching Head's memory: the exact
+	// re-rank after a scan of codes reads its candidates through it, so
+	// that the pages of a mapped file stay out of the process's memory.
+	// It holds the same values as Head.
+	Fetch func(dst []float32, first, count int) error
 
 	// Gen, when set, is shared by the Rows of the states of an index that
 	// extend one another: rows appended after the same first rows, which

@@ -1,0 +1,117 @@
+package core
+
+import (
+	"encoding/binary"
+	"io"
+	"math"
+
+	"github.com/foliovec/folio/core/internal/scan"
+	"github.com/foliovec/folio/core/internal/vecmath"
+)
+
+// segCodesNibbles marks a segment that carries its rows' 4-bit codes: a
+// section after the tombstones, at a multiple of 8 bytes into the file:
+//
+//	size            content
+//	8               rows the grid was measured on, uint64
+//	rows·8          the rows' scoring scales, float64
+//	d·4             the grid's lowest value of each dimension, float32
+//	d·4             the grid's step of each dimension, float32
+//	rows·⌈d/64⌉·32  the rows' codes, packed (vecmath.PackNibbles)
+//
+// An index that keeps 4-bit codes (CodesInt4) writes them, so that one
+// that maps the segment reads its codes and scales, not its vectors.
+const segCodesNibbles = 1
+
+// segCodesLen is the length of the codes section of rows of d values.
+func segCodesLen(rows, d int) int64 {
+	return 8 + int64(rows)*8 + int64(d)*8 + int64(rows)*int64(vecmath.NibbleStride(d))
+}
+
+// segCodes are the codes a segment carries: its rows' scoring scales, and
+// their 4-bit codes as a sealed run (its codes may be a view of a mapped
+// file).
+type segCodes struct {
+	scales []float64
+	run    scan.NibbleRun
+}
+
+// codeChunk is the rows coded at a time while a segment's codes are
+// written.
+const codeChunk = 8192
+
+// encodeSegCodes writes the codes section of src's rows (of uniform length
+// src.dim > 0) to w: a grid measured on them, their scales and codes.
+func encodeSegCodes(w io.Writer, src segmentSource) error {
+	d, rows := src.dim, src.rows
+	vec := func(i int) []float32 { return src.row(i).Vector }
+	grid := scan.MeasureGrid(d, rows, vec)
+	buf := make([]byte, 0, 64<<10)
+	flush := func(min int) error {
+		if len(buf) < min {
+			return nil
+		}
+		_, err := w.Write(buf)
+		buf = buf[:0]
+		return err
+	}
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(grid.From))
+	for i := range rows {
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(vecmath.FastScale(vec(i))))
+		if err := flush(60 << 10); err != nil {
+			return err
+		}
+	}
+	for _, col := range [][]float32{grid.Lo, grid.Step} {
+		for _, x := range col {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(x))
+		}
+		if err := flush(60 << 10); err != nil {
+			return err
+		}
+	}
+	if err := flush(1); err != nil {
+		return err
+	}
+	stride := vecmath.NibbleStride(d)
+	chunk := make([]byte, codeChunk*stride)
+	for lo := 0; lo < rows; lo += codeChunk {
+		n := min(codeChunk, rows-lo)
+		vecmath.ParallelRanges(n, 1024, func(a, b int) {
+			codes := make([]uint8, d)
+			for i := a; i < b; i++ {
+				scan.CodeNibbles(chunk[i*stride:(i+1)*stride], codes, vec(lo+i), grid)
+			}
+		})
+		if _, err := w.Write(chunk[:n*stride]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeSegCodes reads the codes section b of rows of d values: the codes
+// stay views of b, the scales and grid are copied.
+func decodeSegCodes(b []byte, rows, d int) *segCodes {
+	c := &segCodes{scales: make([]float64, rows)}
+	from := binary.LittleEndian.Uint64(b)
+	b = b[8:]
+	inv := make([]float32, rows)
+	for i := range c.scales {
+		sc := math.Float64frombits(binary.LittleEndian.Uint64(b[i*8:]))
+		c.scales[i] = sc
+		if sc != 0 && !math.IsNaN(sc) && !math.IsInf(sc, 0) {
+			inv[i] = float32(1 / sc)
+		}
+	}
+	b = b[rows*8:]
+	g := &scan.Grid{Lo: make([]float32, d), Step: make([]float32, d), From: int(min(from, uint64(math.MaxInt32)))}
+	for j := range d {
+		g.Lo[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[j*4:]))
+		g.Step[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[(d+j)*4:]))
+	}
+	b = b[d*8:]
+	n := rows * vecmath.NibbleStride(d)
+	c.run = scan.NibbleRun{Grid: g, Codes: b[:n:n], Inv: inv, Sealed: true}
+	return c
+}
