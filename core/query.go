@@ -116,8 +116,10 @@ type ItemQuery struct {
 // blocked so that each block of rows is read from memory once for all of
 // them while it sits in the CPU cache: at 64 queries a batch answers
 // several times more queries per second than one QueryItems call at a
-// time. Queries with a filter, and every query of an index that uses
-// IndexOptions.QuantizedScan, are answered one by one, as QueryItems
+// time; an index that keeps 4-bit codes (IndexOptions.ScanCodes
+// CodesInt4) shares its pass over the codes likewise, then scores each
+// query's candidates exactly. Queries with a filter, and every query of
+// an index that keeps int8 codes, are answered one by one, as QueryItems
 // answers them. An invalid query fails the whole batch with an error that
 // names its position.
 func (ix *LocalIndex) QueryItemsBatch(ctx context.Context, queries []ItemQuery) ([][]QueryResult, error) {
@@ -143,10 +145,12 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 	}
 	hits := make([][]topk.Scored, len(queries))
 	var shared []int // queries answered by the blocked pass
+	codes := s.quantCodes()
 	for i, q := range queries {
 		switch {
 		case q.TopK <= 0:
-		case ix.rerank == 0 && s.passable(sels[i], q.Vector):
+		case ix.rerank == 0 && s.passable(sels[i], q.Vector),
+			ix.rerank > 0 && codes != nil && codes.int4 != nil && sels[i].All:
 			shared = append(shared, i)
 		default:
 			if hits[i], err = ix.topK(ctx, s, sels[i], q.Vector, q.TopK); err != nil {
@@ -159,7 +163,12 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 		for j, i := range shared {
 			vectors[j], ks[j] = queries[i].Vector, queries[i].TopK+s.ndead
 		}
-		batched, err := scan.Batch(ctx, &s.Rows, s.len(), vectors, ks)
+		var batched [][]topk.Scored
+		if ix.rerank > 0 {
+			batched, err = scan.NibbleBatch(ctx, &s.Rows, sels[shared[0]], vectors, ks, ix.rerank, codes.int4)
+		} else {
+			batched, err = scan.Batch(ctx, &s.Rows, s.len(), vectors, ks)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -60,6 +60,12 @@ func TestQueryItemsBatchEqualsQueryItems(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 		check(t, ix)
 	})
+	four, _ := quantTestIndexes(t, CodesInt4, vecs, 0, md)
+	t.Run("int4", func(t *testing.T) { check(t, four) })
+	t.Run("int4, one worker", func(t *testing.T) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+		check(t, four)
+	})
 }
 
 func TestQueryItemsBatchBM25AndSidecars(t *testing.T) {

@@ -75,12 +75,16 @@ func encodeSegCodes(w io.Writer, src segmentSource) error {
 	}
 	stride := vecmath.NibbleStride(d)
 	chunk := make([]byte, codeChunk*stride)
+	vecs := make([][]float32, codeChunk)
 	for lo := 0; lo < rows; lo += codeChunk {
 		n := min(codeChunk, rows-lo)
+		for i := range n { // the source is read from one goroutine
+			vecs[i] = vec(lo + i)
+		}
 		vecmath.ParallelRanges(n, 1024, func(a, b int) {
 			codes := make([]uint8, d)
 			for i := a; i < b; i++ {
-				scan.CodeNibbles(chunk[i*stride:(i+1)*stride], codes, vec(lo+i), grid)
+				scan.CodeNibbles(chunk[i*stride:(i+1)*stride], codes, vecs[i], grid)
 			}
 		})
 		if _, err := w.Write(chunk[:n*stride]); err != nil {

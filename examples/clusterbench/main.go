@@ -35,7 +35,8 @@ const topK = 10
 
 type config struct {
 	n, d, centres, queries int
-	rerank                 int // IndexOptions.RerankFactor of the quantized phases
+	rerank                 int    // IndexOptions.RerankFactor of the quantized phases
+	phases                 string // the phases measured, by name, comma-separated
 	seed                   uint64
 	dir                    string
 }
@@ -46,6 +47,7 @@ func main() {
 	flag.IntVar(&c.d, "d", 384, "dimensions")
 	flag.IntVar(&c.centres, "centres", clustered.DefaultCentres, "clusters")
 	flag.IntVar(&c.queries, "queries", 1000, "held-out queries")
+	flag.StringVar(&c.phases, "phases", "exact,int8,int4", "the ways of querying measured: exact, int8, int4")
 	flag.IntVar(&c.rerank, "rerank", 0, "candidates re-ranked per result by the quantized phases (0: each codes' default)")
 	seed := flag.Uint64("seed", 1, "the data set's seed")
 	flag.StringVar(&c.dir, "dir", filepath.Join(os.TempDir(), "folio-clustered"), "folder for the index and the exact answers (kept for the next run)")
@@ -97,8 +99,7 @@ func run(c config) error {
 	bw := bandwidth(c.n * c.d * 4)
 	fmt.Printf("%d×%d clustered (%d centres, seed %d), %d queries, top %d; memory read %.1f GB/s (2 workers)\n", c.n, c.d, c.centres, c.seed, c.queries, topK, bw/1e9)
 	fmt.Printf("memory-read floor for a query: float32 rows %.2f ms, int8 codes %.2f ms, 4-bit codes %.2f ms\n", float64(c.n*c.d*4)/bw*1e3, float64(c.n*c.d)/bw*1e3, float64(c.n*c.d/2)/bw*1e3)
-	for _, p := range phases {
-		phase := p.name
+	for _, phase := range strings.Split(c.phases, ",") {
 		cmd := exec.Command(os.Args[0], "-phase", phase, "-n", strconv.Itoa(c.n), "-d", strconv.Itoa(c.d),
 			"-centres", strconv.Itoa(c.centres), "-queries", strconv.Itoa(c.queries), "-seed", strconv.FormatUint(c.seed, 10), "-dir", c.dir,
 			"-rerank", strconv.Itoa(c.rerank))
@@ -110,8 +111,7 @@ func run(c config) error {
 	return nil
 }
 
-// build writes the set into a new segmented index, a batch at a time, the
-// vectors generated on every core.
+// build writes the set into a new segmented index (core.BulkLoad).
 func build(c config) error {
 	ctx := context.Background()
 	start := time.Now()
@@ -128,30 +128,24 @@ func build(c config) error {
 	if err := ix.CreateIndex(ctx, core.CreateIndexConfig{Layout: core.LayoutSegmented}); err != nil {
 		return err
 	}
+	// Straight from the generator into one segment: the vectors are made
+	// again each time BulkLoad reads an item, never held.
 	set := clustered.New(c.d, c.centres, 0, c.seed)
-	const batch = 100_000
-	for lo := 0; lo < c.n; lo += batch {
-		hi := min(lo+batch, c.n)
-		items := make([]core.IndexItem, hi-lo)
-		arena := make([]float32, (hi-lo)*c.d)
-		parallel(hi-lo, func(i int) {
-			v := arena[i*c.d : (i+1)*c.d : (i+1)*c.d]
-			set.Vector(lo+i, v)
-			items[i] = core.IndexItem{ID: "c" + strconv.Itoa(lo+i), Vector: v}
-		})
-		if _, err := ix.BatchInsertItems(ctx, items); err != nil {
-			return err
-		}
-	}
-	if _, err := ix.Compact(ctx); err != nil {
+	src := core.IndexSource{Len: c.n, Item: func(i int) core.IndexItem {
+		v := make([]float32, c.d)
+		set.Vector(i, v)
+		return core.IndexItem{ID: "c" + strconv.Itoa(i), Vector: v}
+	}}
+	if _, err := ix.BulkLoad(ctx, src); err != nil {
 		return err
 	}
-	fmt.Printf("built %d×%d in %v\n", c.n, c.d, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("built %d×%d in %v (resident %s)\n", c.n, c.d, time.Since(start).Round(time.Millisecond), mb(status("VmHWM")))
 	return os.WriteFile(filepath.Join(c.index(), "built"), nil, 0o644)
 }
 
-// exactAnswers computes the exact top 10 of every query, 64 queries a
-// pass, and caches them.
+// exactAnswers computes the exact top 10 of every query, all of them in
+// one pass over the vectors (one read of a large index from disk), and
+// caches them.
 func exactAnswers(c config) error {
 	ctx := context.Background()
 	start := time.Now()
@@ -161,8 +155,8 @@ func exactAnswers(c config) error {
 	}
 	set := clustered.New(c.d, c.centres, 0, c.seed)
 	truth := make([][]string, c.queries)
-	for lo := 0; lo < c.queries; lo += 64 {
-		hi := min(lo+64, c.queries)
+	for lo := 0; lo < c.queries; lo += exactPass {
+		hi := min(lo+exactPass, c.queries)
 		qs := make([]core.ItemQuery, hi-lo)
 		for j := range qs {
 			qs[j] = core.ItemQuery{Vector: make([]float32, c.d), TopK: topK}
@@ -186,13 +180,21 @@ func exactAnswers(c config) error {
 	return os.WriteFile(c.truth(), raw, 0o644)
 }
 
+// exactPass is the most queries the exact answers take in one pass.
+const exactPass = 1000
+
 // result is what measure finds of one way of querying.
 type result struct {
 	open     time.Duration // open and a first query
 	openRSS  int64         // resident memory (VmHWM) after them
 	p50, p99 time.Duration // single queries
 	recall   float64       // mean recall@10 against the exact answers
+	batch    time.Duration // median of a pass answering batchSize queries
+	bRecall  float64       // recall@10 of the batched answers
 }
+
+// batchSize is the queries of one QueryItemsBatch call measured.
+const batchSize = 64
 
 // measure opens the index for one way of querying, asks every query alone
 // and prints what it finds, with the process's resident memory.
@@ -201,8 +203,9 @@ func measure(c config, phase string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%-9s open+query %v (resident %s); single query p50 %.2f ms, p99 %.2f ms; recall@%d %.4f; resident %s (own %s)\n",
-		phase, r.open.Round(time.Millisecond), mb(r.openRSS), ms(r.p50), ms(r.p99), topK, r.recall, mb(status("VmHWM")), mb(status("RssAnon")))
+	fmt.Printf("%-9s open+query %v (resident %s); single query p50 %.2f ms, p99 %.2f ms; recall@%d %.4f; batch of %d %.1f ms (%.2f ms a query, recall %.4f); resident %s (own %s)\n",
+		phase, r.open.Round(time.Millisecond), mb(r.openRSS), ms(r.p50), ms(r.p99), topK, r.recall,
+		batchSize, ms(r.batch), ms(r.batch)/batchSize, r.bRecall, mb(status("VmHWM")), mb(status("RssAnon")))
 	return nil
 }
 
@@ -255,7 +258,35 @@ func queryAll(c config, phase string) (result, error) {
 		wanted += len(truth[j])
 	}
 	slices.Sort(lat)
-	return result{open: openTime, openRSS: openRSS, p50: lat[len(lat)/2], p99: lat[len(lat)*99/100], recall: float64(hits) / float64(wanted)}, nil
+	r := result{open: openTime, openRSS: openRSS, p50: lat[len(lat)/2], p99: lat[len(lat)*99/100], recall: float64(hits) / float64(wanted)}
+	var passes []time.Duration
+	hits, wanted = 0, 0
+	for lo := 0; lo+batchSize <= c.queries; lo += batchSize {
+		qs := make([]core.ItemQuery, batchSize)
+		for j := range qs {
+			qs[j] = core.ItemQuery{Vector: make([]float32, c.d), TopK: topK}
+			set.Query(lo+j, qs[j].Vector)
+		}
+		t := time.Now()
+		res, err := ix.QueryItemsBatch(ctx, qs)
+		passes = append(passes, time.Since(t))
+		if err != nil {
+			return result{}, err
+		}
+		for j, rs := range res {
+			for _, x := range rs {
+				if slices.Contains(truth[lo+j], x.Item.ID) {
+					hits++
+				}
+			}
+			wanted += len(truth[lo+j])
+		}
+	}
+	if len(passes) > 0 {
+		slices.Sort(passes)
+		r.batch, r.bRecall = passes[len(passes)/2], float64(hits)/float64(wanted)
+	}
+	return r, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }

@@ -3,6 +3,7 @@ package scan
 import (
 	"context"
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/foliovec/folio/core/internal/topk"
@@ -218,6 +219,12 @@ func NibbleTopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selectio
 		// No direction, or every selected row would be re-ranked anyway.
 		return TopK(ctx, rows, sel, q, k)
 	}
+	return rerank(ctx, rows, sel, q, qnorm, k, m, newNibbleScan(sel, q, codes).run)
+}
+
+// newNibbleScan prepares q's 4-bit pass over sel: its weights on each
+// run's grid.
+func newNibbleScan[M ~map[string]any](sel Selection[M], q []float32, codes *Nibbles) *nibbleScan[M] {
 	ns := &nibbleScan[M]{sel: sel, c: codes, starts: make([]int, len(codes.runs)+1), qs: make([]nibbleQuery, len(codes.runs))}
 	dims := vecmath.NibbleDims(codes.dim)
 	for i, r := range codes.runs {
@@ -228,7 +235,7 @@ func NibbleTopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selectio
 		}
 		ns.qs[i] = prepareNibbles(q, r.Grid, dims)
 	}
-	return rerank(ctx, rows, sel, q, qnorm, k, m, ns.run)
+	return ns
 }
 
 // nibbleScan is one query's 4-bit pass over a selection.
@@ -309,4 +316,88 @@ func (ns *nibbleScan[M]) offer(h *topk.Heap, r int, slot int32, dot int32) {
 		return
 	}
 	h.Offer(topk.Scored{Key: key, Slot: slot})
+}
+
+// NibbleBatch answers unfiltered queries as NibbleTopK answers each over
+// all, a selection of every row (result j: the ks[j] best rows for
+// queries[j]), in one pass over the codes: each block of codes is read
+// from memory once for every query while it sits in the CPU cache, then
+// each query's candidates are scored exactly.
+func NibbleBatch[M ~map[string]any](ctx context.Context, rows *Rows, all Selection[M], queries [][]float32, ks []int, factor int, codes *Nibbles) ([][]topk.Scored, error) {
+	out := make([][]topk.Scored, len(queries))
+	n := len(all.Meta)
+	if !all.All {
+		panic("scan: NibbleBatch of a filtered selection")
+	}
+	type pending struct {
+		j     int
+		k, m  int
+		qnorm float64
+	}
+	var batch []pending
+	for j, q := range queries {
+		qnorm := vecmath.Length(q)
+		k := min(ks[j], n)
+		m := min(k*factor, n)
+		if qnorm == 0 || m >= n || codes.rows < n || k <= 0 {
+			var err error
+			if out[j], err = TopK(ctx, rows, all, q, k); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		batch = append(batch, pending{j: j, k: k, m: m, qnorm: qnorm})
+	}
+	if len(batch) == 0 {
+		return out, nil
+	}
+	scans := make([]*nibbleScan[M], len(batch))
+	for b, p := range batch {
+		scans[b] = newNibbleScan(all, queries[p.j], codes)
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), n/MinRowsPerWorker))
+	heaps := make([][]*topk.Heap, workers)
+	for w := range heaps {
+		heaps[w] = make([]*topk.Heap, len(batch))
+		for b, p := range batch {
+			heaps[w][b] = topk.New(p.m)
+		}
+	}
+	pass := func(w, lo, hi int) {
+		dots := make([]int32, quantBlock)
+		first := scans[0]
+		for start := lo; start < hi; {
+			r := first.run1(start)
+			end := min(start+quantBlock, hi, first.starts[r+1])
+			run, off := codes.runs[r], first.starts[r]
+			block := run.Codes[(start-off)*codes.stride : (end-off)*codes.stride]
+			for b, ns := range scans {
+				vecmath.DotNibbleMany(ns.qs[r].w, block, dots[:end-start])
+				h := heaps[w][b]
+				for i := range end - start {
+					ns.offer(h, r, int32(start+i), dots[i])
+				}
+			}
+			start = end
+		}
+	}
+	if workers == 1 {
+		pass(0, 0, n)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	} else if err := split(ctx, 0, n, workers, pass); err != nil {
+		return nil, err
+	}
+	for b, p := range batch {
+		hs := make([]*topk.Heap, workers)
+		for w := range hs {
+			hs[w] = heaps[w][b]
+		}
+		var err error
+		if out[p.j], err = rescore(rows, all, queries[p.j], p.qnorm, p.k, topk.Merge(p.m, hs...)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
