@@ -26,8 +26,8 @@ import (
 // leaves the index as it was, with an error that names it. src's Version
 // and MetadataConfig are not used: the index keeps its own.
 //
-// The index must exist, be on the segmented layout and hold no item;
-// else BulkLoad returns ErrInvalidArgument (ErrUpdateInProgress while a
+// The index must exist, be on the segmented layout, hold no item and not
+// be a document index's; else BulkLoad returns ErrInvalidArgument (ErrUpdateInProgress while a
 // batch is open). It returns the number of
 // items loaded; the index is then read back from the files, as an open
 // reads it.
@@ -56,6 +56,9 @@ func (ix *LocalIndex) BulkLoad(ctx context.Context, src IndexSource) (int, error
 	s, err := ix.loadLocked(ctx)
 	if err != nil {
 		return 0, WrapOp(ctx, op, ix.folder, err)
+	}
+	if ix.part != nil {
+		return 0, WrapOp(ctx, op, ix.folder, fmt.Errorf("a document index's items are its documents' chunks: %w", ErrInvalidArgument))
 	}
 	if ix.seg == nil || s.count() > 0 {
 		return 0, WrapOp(ctx, op, ix.folder, fmt.Errorf("the index holds items or is not on the segmented layout: %w", ErrInvalidArgument))

@@ -171,4 +171,8 @@ func TestBulkLoadRefuses(t *testing.T) {
 	if _, err := file.BulkLoad(ctx, IndexSource{Len: 1, Item: func(int) IndexItem { return items[1] }}); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("BulkLoad into the file layout: %v", err)
 	}
+	docs := newCreatedDocEnv(t, nil).ix
+	if _, err := docs.BulkLoad(ctx, IndexSource{Len: 1, Item: func(int) IndexItem { return items[1] }}); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("BulkLoad into a document index: %v", err)
+	}
 }

@@ -41,6 +41,7 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 		InsertItem(context.Context, IndexItem) (IndexItem, error)
 		UpsertItem(context.Context, IndexItem) (IndexItem, error)
 		BatchInsertItems(context.Context, []IndexItem) ([]IndexItem, error)
+		BulkLoad(context.Context, IndexSource) (int, error)
 		GetItem(context.Context, string) (IndexItem, bool, error)
 		ListItems(context.Context) ([]IndexItem, error)
 		ListItemsByMetadata(context.Context, Filter) ([]IndexItem, error)
@@ -63,6 +64,10 @@ func TestEveryMethodReturnsContextErrorsUnchanged(t *testing.T) {
 			"GetIndexStats":  func(ctx context.Context) error { _, err := ix.GetIndexStats(ctx); return err },
 			"InsertItem":     func(ctx context.Context) error { _, err := ix.InsertItem(ctx, item); return err },
 			"UpsertItem":     func(ctx context.Context) error { _, err := ix.UpsertItem(ctx, item); return err },
+			"BulkLoad": func(ctx context.Context) error {
+				_, err := ix.BulkLoad(ctx, IndexSource{Len: 1, Item: func(int) IndexItem { return item }})
+				return err
+			},
 			"BatchInsertItems": func(ctx context.Context) error {
 				_, err := ix.BatchInsertItems(ctx, []IndexItem{item})
 				return err
