@@ -262,9 +262,7 @@ func (ns *nibbleScan[M]) run(ctx context.Context, lo, hi int, h *topk.Heap) bool
 			end = min(end, ns.starts[r+1])
 			run, off := ns.c.runs[r], ns.starts[r]
 			vecmath.DotNibbleMany(ns.qs[r].w, run.Codes[(start-off)*stride:(end-off)*stride], out[:end-start])
-			for j := range end - start {
-				ns.offer(h, r, int32(start+j), out[j])
-			}
+			offerNibbles(h, &ns.qs[r], int32(start), out[:end-start], run.Inv[start-off:end-off])
 			start = end
 			continue
 		}
@@ -289,6 +287,34 @@ func (ns *nibbleScan[M]) run(ctx context.Context, lo, hi int, h *topk.Heap) bool
 		start = end
 	}
 	return true
+}
+
+// offerNibbles offers rows first, first+1, … by their 4-bit scores dots
+// and inverse scales inv, as offer does, with the heap's floor kept in a
+// register between offers.
+func offerNibbles(h *topk.Heap, q *nibbleQuery, first int32, dots []int32, inv []float32) {
+	inv = inv[:len(dots)]
+	base, scale := q.base, q.scale
+	floor := math.Inf(-1)
+	if h.Full() {
+		floor = h.Floor()
+	}
+	for j, dot := range dots {
+		key := (base + scale*float64(dot)) * float64(inv[j])
+		if key <= floor {
+			continue
+		}
+		if inv[j] == 0 {
+			key = topk.Undefined
+			if h.Full() {
+				continue
+			}
+		}
+		h.Offer(topk.Scored{Key: key, Slot: first + int32(j)})
+		if h.Full() {
+			floor = h.Floor()
+		}
+	}
 }
 
 // run1 returns the run of row i (a run with rows: empty runs share their
@@ -371,12 +397,10 @@ func NibbleBatch[M ~map[string]any](ctx context.Context, rows *Rows, all Selecti
 			end := min(start+quantBlock, hi, first.starts[r+1])
 			run, off := codes.runs[r], first.starts[r]
 			block := run.Codes[(start-off)*codes.stride : (end-off)*codes.stride]
+			inv := run.Inv[start-off : end-off]
 			for b, ns := range scans {
 				vecmath.DotNibbleMany(ns.qs[r].w, block, dots[:end-start])
-				h := heaps[w][b]
-				for i := range end - start {
-					ns.offer(h, r, int32(start+i), dots[i])
-				}
+				offerNibbles(heaps[w][b], &ns.qs[r], int32(start), dots[:end-start], inv)
 			}
 			start = end
 		}
