@@ -4,7 +4,9 @@ package storagefs_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -110,4 +112,42 @@ func ids(rs []core.QueryResult) []string {
 		out[i] = r.Item.ID
 	}
 	return out
+}
+
+// MaxReadSize bounds what ReadFile reads into memory, not what MapFile
+// maps: a mapping past it maps, and reads back the file's bytes through
+// the mapping and through ReadAt, which a mapping offers (io.ReaderAt).
+func TestMapFilePastMaxReadSize(t *testing.T) {
+	dir := t.TempDir()
+	content := []byte(strings.Repeat("0123456789", 20))
+	os.WriteFile(filepath.Join(dir, "big.seg"), content, 0o644)
+	s, err := storagefs.New(&storagefs.Options{MaxReadSize: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	m, err := s.MapFile(ctx, filepath.Join(dir, "big.seg"))
+	if err != nil {
+		t.Fatalf("MapFile past MaxReadSize: %v", err)
+	}
+	if !slices.Equal(m.Bytes(), content) {
+		t.Fatal("the mapping differs from the file")
+	}
+	ra, ok := m.(io.ReaderAt)
+	if !ok {
+		t.Fatal("the mapping is not an io.ReaderAt")
+	}
+	buf := make([]byte, 7)
+	if n, err := ra.ReadAt(buf, 193); n != 7 || err != nil || string(buf) != "3456789" {
+		t.Fatalf("ReadAt = %d %q %v", n, buf, err)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ra.ReadAt(buf, 0); err == nil {
+		t.Fatal("ReadAt after Close succeeded")
+	}
+	if _, err := s.ReadFile(ctx, filepath.Join(dir, "big.seg")); !errors.Is(err, storagefs.ErrTooLarge) {
+		t.Fatalf("ReadFile past MaxReadSize: %v", err)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sync"
 	"syscall"
@@ -17,14 +18,15 @@ import (
 var _ core.FileMapper = (*LocalFileStorage)(nil)
 
 // MapFile maps a regular file read-only with mmap(2) (MAP_SHARED), the
-// same files as ReadFile opens, with the same errors and the same size
-// limit. An empty file maps to no bytes. The mapping stays valid after the
+// same files as ReadFile opens, with the same errors. MaxReadSize does not
+// apply: a mapping takes no memory of the process's own, and a segment of
+// 10M×384 vectors is 17.6 GB. An empty file maps to no bytes. The mapping stays valid after the
 // file is deleted or replaced by a rename, as Folio replaces files; a file
 // truncated in place while mapped makes reads past its new end fault, so
 // Folio maps only files it never changes in place.
 func (s *LocalFileStorage) MapFile(ctx context.Context, filePath string) (core.MappedFile, error) {
 	const op = "map file"
-	f, size, err := s.openRegular(ctx, op, filePath)
+	f, size, err := s.openRegular(ctx, op, filePath, math.MaxInt64)
 	if err != nil {
 		return nil, err
 	}

@@ -250,7 +250,7 @@ func (c ctxWriter) ColdFile() {
 // error when ctx ends.
 func (s *LocalFileStorage) ReadFile(ctx context.Context, filePath string) ([]byte, error) {
 	const op = "read file"
-	f, size, err := s.openRegular(ctx, op, filePath)
+	f, size, err := s.openRegular(ctx, op, filePath, s.maxRead)
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +270,8 @@ func (s *LocalFileStorage) ReadFile(ctx context.Context, filePath string) ([]byt
 
 // openRegular opens the regular file at filePath for reading, as ReadFile
 // and OpenFile do, and returns its size.
-func (s *LocalFileStorage) openRegular(ctx context.Context, op, filePath string) (*os.File, int64, error) {
+// openRegular opens a regular file to read, no larger than limit bytes.
+func (s *LocalFileStorage) openRegular(ctx context.Context, op, filePath string, limit int64) (*os.File, int64, error) {
 	t, err := s.resolve(ctx, op, filePath)
 	if err != nil {
 		return nil, 0, err
@@ -287,8 +288,8 @@ func (s *LocalFileStorage) openRegular(ctx context.Context, op, filePath string)
 		err = fmt.Errorf("storagefs: %s %q: %w", op, filePath, errIsFolder)
 	case !info.Mode().IsRegular():
 		err = fmt.Errorf("storagefs: %s %q: %s: %w", op, filePath, info.Mode().Type(), ErrNotRegular)
-	case info.Size() > s.maxRead:
-		err = fmt.Errorf("storagefs: %s %q: %d bytes, more than %d: %w", op, filePath, info.Size(), s.maxRead, ErrTooLarge)
+	case info.Size() > limit:
+		err = fmt.Errorf("storagefs: %s %q: %d bytes, more than %d: %w", op, filePath, info.Size(), limit, ErrTooLarge)
 	}
 	if err != nil {
 		f.Close()

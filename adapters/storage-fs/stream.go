@@ -22,7 +22,7 @@ var (
 // (the file grew). The caller closes rc.
 func (s *LocalFileStorage) OpenFile(ctx context.Context, filePath string) (rc io.ReadCloser, size int64, err error) {
 	const op = "open file"
-	f, size, err := s.openRegular(ctx, op, filePath)
+	f, size, err := s.openRegular(ctx, op, filePath, s.maxRead)
 	if err != nil {
 		return nil, 0, err
 	}
