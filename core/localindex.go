@@ -93,7 +93,9 @@ type IndexOptions struct {
 	// The coarser codes need more candidates for the same recall: on
 	// clustered 384-dimension data at 1M rows, recall@10 measured 0.96 at
 	// 50 candidates, 0.99 at 100, 0.999 at 200 and 1.0 at 400; tight
-	// clusters need the most. Anything else is ErrInvalidArgument.
+	// clusters need the most. Such an index builds its map from ids to
+	// items at its first write or GetItem rather than beside its first
+	// queries. Anything else is ErrInvalidArgument.
 	ScanCodes ScanCodes
 	// RerankFactor is the candidates per requested result that the
 	// quantized scan re-ranks exactly; 0 means DefaultRerankFactor.
@@ -640,8 +642,12 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 	}
 	ix.cur.Store(s)
 	// The id map is built beside the first queries, ready for the first
-	// write or GetItem, instead of holding up the read.
-	go s.slotMap()
+	// write or GetItem, instead of holding up the read; an index that
+	// keeps 4-bit codes, made to spare memory, builds it at that first
+	// use (10M ids take 0.6 GB).
+	if ix.codes != CodesInt4 {
+		go s.slotMap()
+	}
 	ix.watch.Set(p, version)
 	ix.watch.Set(mp, mversion)
 	if !reload {

@@ -48,6 +48,14 @@ func TestInt4CodesComeFromTheSegment(t *testing.T) {
 	if st.maps.Load() != 2 {
 		t.Fatalf("%d mappings, want the segment mapped by each index", st.maps.Load())
 	}
+	// The 4-bit index re-ranked and handed out rows read from the file,
+	// the exact one from its mapping.
+	if st.readAts.Load() < int64(len(queries)) {
+		t.Fatalf("%d reads of rows from the file for %d queries", st.readAts.Load(), len(queries))
+	}
+	if coded.cur.Load().idMap.build == nil {
+		t.Fatal("the id map was built before a write or GetItem needed it")
+	}
 	runs := coded.cur.Load().quantCodes().int4.Runs()
 	if len(runs) != 1 || !runs[0].Sealed || len(runs[0].Inv) != n {
 		t.Fatalf("codes after the open: %d runs, the first sealed %v", len(runs), len(runs) > 0 && runs[0].Sealed)

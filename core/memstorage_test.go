@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"io"
 	"math"
 	"slices"
 	"sync"
@@ -233,6 +234,7 @@ type mappingTestStorage struct {
 	open     atomic.Int64
 	maps     atomic.Int64 // MapFile calls
 	released atomic.Int64 // ReleasePages calls
+	readAts  atomic.Int64 // ReadAt calls
 }
 
 var _ FileMapper = (*mappingTestStorage)(nil)
@@ -258,6 +260,20 @@ type testMapping struct {
 }
 
 func (t *testMapping) Bytes() []byte { return t.b }
+
+// ReadAt reads the file's bytes as they were mapped, counting the call; a
+// mapping closed reads NaNs, as its bytes do.
+func (t *testMapping) ReadAt(p []byte, off int64) (int, error) {
+	t.st.readAts.Add(1)
+	if off < 0 || off > int64(len(t.b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, t.b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
 
 // ReleasePages counts the call; the bytes stay as they are, as a released
 // mapping's read back from the file do.

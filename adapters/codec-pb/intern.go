@@ -18,6 +18,15 @@ type interner struct {
 	numbers map[uint64]any           // boxed float64 metadata values by bits
 	metas   map[string]core.Metadata // whole metadata maps by their encoded entries
 	ids     []byte                   // the block the next item ids are cut from
+	none    core.Metadata            // the empty map of items without metadata
+}
+
+// empty returns the interner's empty metadata map.
+func (in *interner) empty() core.Metadata {
+	if in.none == nil {
+		in.none = core.Metadata{}
+	}
+	return in.none
 }
 
 const (

@@ -19,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,6 +97,9 @@ func run(c config) error {
 			return err
 		}
 	}
+	// The index the exact answers opened is garbage now: collected, its
+	// mapping is closed and its memory returned before the phases run.
+	debug.FreeOSMemory()
 	bw := bandwidth(c.n * c.d * 4)
 	fmt.Printf("%d×%d clustered (%d centres, seed %d), %d queries, top %d; memory read %.1f GB/s (2 workers)\n", c.n, c.d, c.centres, c.seed, c.queries, topK, bw/1e9)
 	fmt.Printf("memory-read floor for a query: float32 rows %.2f ms, int8 codes %.2f ms, 4-bit codes %.2f ms\n", float64(c.n*c.d*4)/bw*1e3, float64(c.n*c.d)/bw*1e3, float64(c.n*c.d/2)/bw*1e3)
