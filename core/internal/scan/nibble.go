@@ -29,6 +29,10 @@ type NibbleRun struct {
 	Grid  *Grid
 	Codes []byte    // rows × NibbleStride(dim), packed (vecmath.PackNibbles)
 	Inv   []float32 // per row: 1 / its scoring scale, 0 for a row with no direction
+	// MaxInv is the largest of Inv (NewNibbles and QuantizeNibbles set
+	// it): the 4-bit pass skips a row on its integer score alone when
+	// even this inverse scale would not rank it.
+	MaxInv float32
 	// Sealed runs never grow (their codes may be read-only memory, such
 	// as a mapped file): rows after them start a run of their own.
 	Sealed bool
@@ -58,11 +62,12 @@ func (c *Nibbles) Runs() []NibbleRun { return c.runs }
 // read back from files); nil when a run's lengths disagree.
 func NewNibbles(dim int, runs []NibbleRun) *Nibbles {
 	c := &Nibbles{dim: dim, stride: vecmath.NibbleStride(dim), runs: runs}
-	for _, r := range runs {
+	for i, r := range runs {
 		if len(r.Codes) != len(r.Inv)*c.stride || len(r.Grid.Lo) != dim || len(r.Grid.Step) != dim {
 			return nil
 		}
 		c.rows += len(r.Inv)
+		runs[i].MaxInv = maxOf(r.Inv)
 	}
 	return c
 }
@@ -123,10 +128,20 @@ func QuantizeNibbles(rows *Rows, n int, base *Nibbles) *Nibbles {
 			}
 		}
 	})
+	last.MaxInv = max(last.MaxInv, maxOf(last.Inv[from-start:]))
 	if start < n {
 		c.runs = append(c.runs, last)
 	}
 	return c
+}
+
+// maxOf is the largest of v, 0 when v is empty.
+func maxOf(v []float32) float32 {
+	var m float32
+	for _, x := range v {
+		m = max(m, x)
+	}
+	return m
 }
 
 // CodeNibbles codes v on grid g into the packed row dst, using buf (of
@@ -262,7 +277,7 @@ func (ns *nibbleScan[M]) run(ctx context.Context, lo, hi int, h *topk.Heap) bool
 			end = min(end, ns.starts[r+1])
 			run, off := ns.c.runs[r], ns.starts[r]
 			vecmath.DotNibbleMany(ns.qs[r].w, run.Codes[(start-off)*stride:(end-off)*stride], out[:end-start])
-			offerNibbles(h, &ns.qs[r], int32(start), out[:end-start], run.Inv[start-off:end-off])
+			offerNibbles(h, &ns.qs[r], int32(start), out[:end-start], run.Inv[start-off:end-off], run.MaxInv)
 			start = end
 			continue
 		}
@@ -290,16 +305,32 @@ func (ns *nibbleScan[M]) run(ctx context.Context, lo, hi int, h *topk.Heap) bool
 }
 
 // offerNibbles offers rows first, first+1, … by their 4-bit scores dots
-// and inverse scales inv, as offer does, with the heap's floor kept in a
-// register between offers.
-func offerNibbles(h *topk.Heap, q *nibbleQuery, first int32, dots []int32, inv []float32) {
+// and inverse scales inv (none larger than maxInv), as offer does. Once
+// the heap is full, a row whose integer score is below what even maxInv
+// would need to pass the heap's floor is skipped without its key.
+func offerNibbles(h *topk.Heap, q *nibbleQuery, first int32, dots []int32, inv []float32, maxInv float32) {
 	inv = inv[:len(dots)]
 	base, scale := q.base, q.scale
 	floor := math.Inf(-1)
-	if h.Full() {
+	skip := int64(math.MinInt64) // rows scoring below it cannot pass floor
+	setFloor := func() {
 		floor = h.Floor()
+		skip = math.MinInt64
+		if floor > 0 && maxInv > 0 && scale > 0 {
+			// key = (base + scale·dot)·inv > floor needs
+			// base + scale·dot > floor/maxInv.
+			if t := math.Floor((floor/float64(maxInv) - base) / scale); t > math.MinInt32 && t < math.MaxInt32 {
+				skip = int64(t)
+			}
+		}
+	}
+	if h.Full() {
+		setFloor()
 	}
 	for j, dot := range dots {
+		if int64(dot) < skip {
+			continue
+		}
 		key := (base + scale*float64(dot)) * float64(inv[j])
 		if key <= floor {
 			continue
@@ -312,7 +343,7 @@ func offerNibbles(h *topk.Heap, q *nibbleQuery, first int32, dots []int32, inv [
 		}
 		h.Offer(topk.Scored{Key: key, Slot: first + int32(j)})
 		if h.Full() {
-			floor = h.Floor()
+			setFloor()
 		}
 	}
 }
@@ -400,7 +431,7 @@ func NibbleBatch[M ~map[string]any](ctx context.Context, rows *Rows, all Selecti
 			inv := run.Inv[start-off : end-off]
 			for b, ns := range scans {
 				vecmath.DotNibbleMany(ns.qs[r].w, block, dots[:end-start])
-				offerNibbles(heaps[w][b], &ns.qs[r], int32(start), dots[:end-start], inv)
+				offerNibbles(heaps[w][b], &ns.qs[r], int32(start), dots[:end-start], inv, run.MaxInv)
 			}
 			start = end
 		}

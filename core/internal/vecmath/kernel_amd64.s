@@ -642,3 +642,59 @@ nibloop4:
 	VMOVDQU      X0, (DI)
 	VZEROUPPER
 	RET
+
+// func dotNibbleRowsAVX2(q *int8, n int, rows *byte, count int, out *int32, ahead int)
+//
+// n >= 32, a multiple of 32: the bytes of a row; count >= 1. It writes
+// into out[i] the dot product of the 2n weights at q with row i of the
+// count contiguous packed rows at rows, reading them in memory order (one
+// stream, which the hardware prefetchers follow), and prefetches the line
+// ahead bytes past each block it reads. Each row sums exactly as
+// dotNibblex4AVX2 sums it.
+TEXT ·dotNibbleRowsAVX2(SB), NOSPLIT, $0-48
+	MOVQ q+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ rows+16(FP), R8
+	MOVQ count+24(FP), R9
+	MOVQ out+32(FP), DI
+	MOVQ ahead+40(FP), R10
+	VPCMPEQW  Y15, Y15, Y15
+	VPSRLW    $15, Y15, Y15     // int16 ones
+	VPCMPEQB  Y14, Y14, Y14
+	VPSRLW    $12, Y14, Y14
+	VPACKUSWB Y14, Y14, Y14     // 0x0F bytes
+
+nibrow:
+	VPXOR Y0, Y0, Y0
+	XORQ  AX, AX                // byte offset in the row
+	MOVQ  SI, DX                // the block's weights
+
+nibrowblock:
+	PREFETCHT0 (R8)(R10*1)
+	VMOVDQU    (R8), Y6
+	VPSRLW     $4, Y6, Y7
+	VPAND      Y14, Y6, Y6
+	VPAND      Y14, Y7, Y7
+	VPMADDUBSW (DX), Y6, Y6
+	VPMADDUBSW 32(DX), Y7, Y7
+	VPADDW     Y7, Y6, Y6
+	VPMADDWD   Y15, Y6, Y6
+	VPADDD     Y6, Y0, Y0
+	ADDQ       $32, R8
+	ADDQ       $64, DX
+	ADDQ       $32, AX
+	CMPQ       AX, CX
+	JB         nibrowblock
+
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0x4E, X0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0xB1, X0, X1
+	VPADDD       X1, X0, X0
+	MOVL         X0, (DI)
+	ADDQ         $4, DI
+	DECQ         R9
+	JNZ          nibrow
+	VZEROUPPER
+	RET

@@ -103,7 +103,7 @@ func TestPackNibblesRoundTrip(t *testing.T) {
 
 func BenchmarkDotNibbleMany(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
-	const rows, d = 100_000, 384
+	const rows, d = 1_000_000, 384
 	packed, _ := randNibbleRows(r, rows, d, false)
 	q := randCodes(r, NibbleDims(d), false)
 	out := make([]int32, rows)
