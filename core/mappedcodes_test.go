@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -83,5 +84,15 @@ func TestInt4CodesComeFromTheSegment(t *testing.T) {
 	}
 	if _, err := open(IndexOptions{Storage: st, Codec: jsonTestCodec{}}).QueryItems(ctx, queries[1], "", 3, nil, false); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("exact open of a segment with a damaged vector byte: %v, want ErrCorrupt", err)
+	}
+	// A row that cannot be read fails the query with the read's error; an
+	// item handed out is copied from the mapping instead.
+	failed := errors.New("the disk is gone")
+	st.readErr.Store(&failed)
+	if _, err := coded.QueryItems(ctx, queries[2], "", 10, nil, false); !errors.Is(err, failed) {
+		t.Fatalf("a query whose rows cannot be read: %v, want the read's error", err)
+	}
+	if it, ok, err := coded.GetItem(ctx, "i5"); err != nil || !ok || !slices.Equal(it.Vector, items[5].Vector) {
+		t.Fatalf("GetItem with rows that cannot be read: %v %v", ok, err)
 	}
 }

@@ -235,6 +235,7 @@ type mappingTestStorage struct {
 	maps     atomic.Int64 // MapFile calls
 	released atomic.Int64 // ReleasePages calls
 	readAts  atomic.Int64 // ReadAt calls
+	readErr  atomic.Pointer[error] // when set, what ReadAt fails with
 }
 
 var _ FileMapper = (*mappingTestStorage)(nil)
@@ -265,6 +266,9 @@ func (t *testMapping) Bytes() []byte { return t.b }
 // mapping closed reads NaNs, as its bytes do.
 func (t *testMapping) ReadAt(p []byte, off int64) (int, error) {
 	t.st.readAts.Add(1)
+	if err := t.st.readErr.Load(); err != nil {
+		return 0, *err
+	}
 	if off < 0 || off > int64(len(t.b)) {
 		return 0, io.EOF
 	}

@@ -151,3 +151,71 @@ func TestMapFilePastMaxReadSize(t *testing.T) {
 		t.Fatalf("ReadFile past MaxReadSize: %v", err)
 	}
 }
+
+// A segmented index with 4-bit codes, bulk loaded on this storage, maps
+// its segment and answers as an exact index over the same folder does,
+// its candidates read from the file with pread; rows upserted after the
+// load, in their own segment, rank among them.
+func TestInt4IndexOnTheFileSystem(t *testing.T) {
+	ctx := context.Background()
+	st, err := storagefs.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "ix")
+	rng := rand.New(rand.NewPCG(9, 4))
+	const n, d = 5000, 48
+	vecs := make([][]float32, n)
+	for i := range vecs {
+		vecs[i] = make([]float32, d)
+		for j := range vecs[i] {
+			vecs[i][j] = float32(rng.NormFloat64())
+		}
+	}
+	int4 := core.IndexOptions{Storage: st, Codec: reference.Codec{}, ScanCodes: core.CodesInt4}
+	writer, err := core.NewLocalIndex(dir, int4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writer.CreateIndex(ctx, core.CreateIndexConfig{Layout: core.LayoutSegmented}); err != nil {
+		t.Fatal(err)
+	}
+	src := core.IndexSource{Len: n, Item: func(i int) core.IndexItem { return core.IndexItem{ID: fmt.Sprint("v", i), Vector: vecs[i]} }}
+	if _, err := writer.BulkLoad(ctx, src); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writer.UpsertItem(ctx, core.IndexItem{ID: "late", Vector: vecs[11]}); err != nil {
+		t.Fatal(err)
+	}
+	coded, err := core.NewLocalIndex(dir, int4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, err := core.NewLocalIndex(dir, core.IndexOptions{Storage: st, Codec: reference.Codec{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for qi := range 30 {
+		q := vecs[qi*97%n]
+		got, err := coded.QueryItems(ctx, q, "", 10, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := exact.QueryItems(ctx, q, "", 10, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("query %d: %d results, want %d", qi, len(got), len(want))
+		}
+		for i := range got {
+			if got[i].Item.ID != want[i].Item.ID || got[i].Score != want[i].Score || !slices.Equal(got[i].Item.Vector, want[i].Item.Vector) {
+				t.Fatalf("query %d rank %d: %s %v, want %s %v", qi, i, got[i].Item.ID, got[i].Score, want[i].Item.ID, want[i].Score)
+			}
+		}
+	}
+	res, err := coded.QueryItems(ctx, vecs[11], "", 2, nil, false)
+	if err != nil || len(res) != 2 || res[0].Score < 0.9999 || res[1].Score < 0.9999 {
+		t.Fatalf("the loaded row and its upserted twin: %v %v", res, err)
+	}
+}
