@@ -232,9 +232,9 @@ func (m *memTestStorage) snapshot() map[string][]byte {
 type mappingTestStorage struct {
 	*memTestStorage
 	open     atomic.Int64
-	maps     atomic.Int64 // MapFile calls
-	released atomic.Int64 // ReleasePages calls
-	readAts  atomic.Int64 // ReadAt calls
+	maps     atomic.Int64          // MapFile calls
+	released atomic.Int64          // ReleasePages calls
+	readAts  atomic.Int64          // ReadAt calls
 	readErr  atomic.Pointer[error] // when set, what ReadAt fails with
 }
 
