@@ -165,7 +165,7 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 		}
 		var batched [][]topk.Scored
 		if ix.rerank > 0 {
-			batched, err = scan.NibbleBatch(ctx, &s.Rows, sels[shared[0]], vectors, ks, ix.rerank, codes.int4)
+			batched, err = scan.NibbleBatch(ctx, &s.Rows, s.len(), vectors, ks, ix.rerank, codes.int4)
 		} else {
 			batched, err = scan.Batch(ctx, &s.Rows, s.len(), vectors, ks)
 		}

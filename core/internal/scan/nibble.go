@@ -375,82 +375,72 @@ func (ns *nibbleScan[M]) offer(h *topk.Heap, r int, slot int32, dot int32) {
 	h.Offer(topk.Scored{Key: key, Slot: slot})
 }
 
-// NibbleBatch answers unfiltered queries as NibbleTopK answers each over
-// all, a selection of every row (result j: the ks[j] best rows for
-// queries[j]), in one pass over the codes: each block of codes is read
-// from memory once for every query while it sits in the CPU cache, then
-// each query's candidates are scored exactly.
-func NibbleBatch[M ~map[string]any](ctx context.Context, rows *Rows, all Selection[M], queries [][]float32, ks []int, factor int, codes *Nibbles) ([][]topk.Scored, error) {
+// NibbleBatch answers unfiltered queries over the first n rows as
+// NibbleTopK answers each (result j: the ks[j] best rows for queries[j]),
+// in one pass over the codes: each block of codes is read from memory once
+// for every query while it sits in the CPU cache, then each query's
+// candidates are scored exactly. Queries NibbleTopK would answer exactly
+// (no direction, or every row a candidate) get Batch's exact pass.
+func NibbleBatch(ctx context.Context, rows *Rows, n int, queries [][]float32, ks []int, factor int, codes *Nibbles) ([][]topk.Scored, error) {
+	if codes.rows < n {
+		return Batch(ctx, rows, n, queries, ks)
+	}
 	out := make([][]topk.Scored, len(queries))
-	n := len(all.Meta)
-	if !all.All {
-		panic("scan: NibbleBatch of a filtered selection")
-	}
-	type pending struct {
-		j     int
-		k, m  int
-		qnorm float64
-	}
-	var batch []pending
+	var coded, exact []int // the queries of each pass
+	var scans []*nibbleScan[map[string]any]
 	for j, q := range queries {
-		qnorm := vecmath.Length(q)
-		k := min(ks[j], n)
-		m := min(k*factor, n)
-		if qnorm == 0 || m >= n || codes.rows < n || k <= 0 {
-			var err error
-			if out[j], err = TopK(ctx, rows, all, q, k); err != nil {
-				return nil, err
-			}
-			continue
+		if k := min(ks[j], n); k > 0 && k*factor < n && vecmath.Length(q) != 0 {
+			coded = append(coded, j)
+			scans = append(scans, newNibbleScan(Selection[map[string]any]{All: true}, q, codes))
+		} else {
+			exact = append(exact, j)
 		}
-		batch = append(batch, pending{j: j, k: k, m: m, qnorm: qnorm})
 	}
-	if len(batch) == 0 {
+	if len(exact) > 0 {
+		qs, kk := make([][]float32, len(exact)), make([]int, len(exact))
+		for i, j := range exact {
+			qs[i], kk[i] = queries[j], ks[j]
+		}
+		res, err := Batch(ctx, rows, n, qs, kk)
+		if err != nil {
+			return nil, err
+		}
+		for i, j := range exact {
+			out[j] = res[i]
+		}
+	}
+	if len(coded) == 0 {
 		return out, nil
 	}
-	scans := make([]*nibbleScan[M], len(batch))
-	for b, p := range batch {
-		scans[b] = newNibbleScan(all, queries[p.j], codes)
-	}
 	workers := max(1, min(runtime.GOMAXPROCS(0), n/MinRowsPerWorker))
-	heaps := make([][]*topk.Heap, workers)
-	for w := range heaps {
-		heaps[w] = make([]*topk.Heap, len(batch))
-		for b, p := range batch {
-			heaps[w][b] = topk.New(p.m)
+	heaps := make([][]*topk.Heap, len(coded)) // per query, per worker
+	for b, j := range coded {
+		heaps[b] = make([]*topk.Heap, workers)
+		for w := range workers {
+			heaps[b][w] = topk.New(min(ks[j], n) * factor)
 		}
 	}
 	pass := func(w, lo, hi int) {
 		dots := make([]int32, quantBlock)
-		first := scans[0]
 		for start := lo; start < hi; {
-			r := first.run1(start)
-			end := min(start+quantBlock, hi, first.starts[r+1])
-			run, off := codes.runs[r], first.starts[r]
+			r := scans[0].run1(start)
+			end := min(start+quantBlock, hi, scans[0].starts[r+1])
+			run, off := codes.runs[r], scans[0].starts[r]
 			block := run.Codes[(start-off)*codes.stride : (end-off)*codes.stride]
-			inv := run.Inv[start-off : end-off]
 			for b, ns := range scans {
 				vecmath.DotNibbleMany(ns.qs[r].w, block, dots[:end-start])
-				offerNibbles(heaps[w][b], &ns.qs[r], int32(start), dots[:end-start], inv, run.MaxInv)
+				offerNibbles(heaps[b][w], &ns.qs[r], int32(start), dots[:end-start], run.Inv[start-off:end-off], run.MaxInv)
 			}
 			start = end
 		}
 	}
-	if workers == 1 {
-		pass(0, 0, n)
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-	} else if err := split(ctx, 0, n, workers, pass); err != nil {
+	if err := split(ctx, 0, n, workers, pass); err != nil {
 		return nil, err
 	}
-	for b, p := range batch {
-		hs := make([]*topk.Heap, workers)
-		for w := range hs {
-			hs[w] = heaps[w][b]
-		}
+	for b, j := range coded {
+		q, k := queries[j], min(ks[j], n)
 		var err error
-		if out[p.j], err = rescore(rows, all, queries[p.j], p.qnorm, p.k, topk.Merge(p.m, hs...)); err != nil {
+		if out[j], err = rescore(rows, Selection[map[string]any]{}, q, vecmath.Length(q), k, topk.Merge(k*factor, heaps[b]...)); err != nil {
 			return nil, err
 		}
 	}
