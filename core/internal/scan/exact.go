@@ -2,13 +2,13 @@ package scan
 
 import (
 	"context"
-	"errors"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/foliovec/folio/core/internal/par"
 	"github.com/foliovec/folio/core/internal/topk"
 	"github.com/foliovec/folio/core/internal/vecmath"
 )
@@ -183,7 +183,7 @@ const (
 
 // fetchDots is dotRows for slots in ascending order, reading the rows of
 // Head through Rows.Fetch when it is set: consecutive rows in one read.
-func (sc *scan[M]) fetchDots(slots []int32, out []float32) error {
+func (sc *scan[M]) fetchDots(ctx context.Context, slots []int32, out []float32) error {
 	r := sc.rows
 	h := r.HeadRows()
 	if r.Fetch == nil || h == 0 {
@@ -208,31 +208,17 @@ func (sc *scan[M]) fetchDots(slots []int32, out []float32) error {
 	}
 	// Rows not in the page cache are read from the disk, which serves
 	// several reads at once far sooner than one after another.
-	readers := min(fetchReaders, len(runs)/fetchRunsPerReader)
-	if readers <= 1 {
-		for _, run := range runs {
-			if err := fetch(run); err != nil {
+	readers := max(1, min(fetchReaders, len(runs)/fetchRunsPerReader))
+	err := par.Each(ctx, readers, readers, func(ctx context.Context, w int) error {
+		for k := w; k < len(runs) && ctx.Err() == nil; k += readers {
+			if err := fetch(runs[k]); err != nil {
 				return err
 			}
 		}
-	} else {
-		var next atomic.Int64
-		errs := make([]error, readers)
-		var wg sync.WaitGroup
-		for w := range readers {
-			wg.Go(func() {
-				for k := int(next.Add(1)) - 1; k < len(runs); k = int(next.Add(1)) - 1 {
-					if err := fetch(runs[k]); err != nil {
-						errs[w] = err
-						return
-					}
-				}
-			})
-		}
-		wg.Wait()
-		if err := errors.Join(errs...); err != nil {
-			return err
-		}
+		return ctx.Err()
+	})
+	if err != nil {
+		return err
 	}
 	if n > 0 {
 		vecmath.DotMany(sc.q, buf, out[:n])

@@ -440,7 +440,7 @@ func NibbleBatch(ctx context.Context, rows *Rows, n int, queries [][]float32, ks
 	for b, j := range coded {
 		q, k := queries[j], min(ks[j], n)
 		var err error
-		if out[j], err = rescore(rows, Selection[map[string]any]{}, q, vecmath.Length(q), k, topk.Merge(k*factor, heaps[b]...)); err != nil {
+		if out[j], err = rescore(ctx, rows, Selection[map[string]any]{}, q, vecmath.Length(q), k, topk.Merge(k*factor, heaps[b]...)); err != nil {
 			return nil, err
 		}
 	}

@@ -101,13 +101,13 @@ func rerank[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M]
 		}
 		cands = topk.Merge(m, heaps...)
 	}
-	return rescore(rows, sel, q, qnorm, k, cands)
+	return rescore(ctx, rows, sel, q, qnorm, k, cands)
 }
 
 // rescore scores the candidates exactly and returns the k best, best
 // first. They are offered in row order, so that equal scores rank in
 // storage order, as in the exact scan.
-func rescore[M ~map[string]any](rows *Rows, sel Selection[M], q []float32, qnorm float64, k int, cands []topk.Scored) ([]topk.Scored, error) {
+func rescore[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M], q []float32, qnorm float64, k int, cands []topk.Scored) ([]topk.Scored, error) {
 	slots := make([]int32, len(cands))
 	for i, c := range cands {
 		slots[i] = c.Slot
@@ -115,7 +115,7 @@ func rescore[M ~map[string]any](rows *Rows, sel Selection[M], q []float32, qnorm
 	slices.Sort(slots)
 	exact := &scan[M]{rows: rows, sel: sel, q: q, qnorm: qnorm, k: k}
 	dots := make([]float32, len(slots))
-	if err := exact.fetchDots(slots, dots); err != nil {
+	if err := exact.fetchDots(ctx, slots, dots); err != nil {
 		return nil, err
 	}
 	h := topk.New(k)
