@@ -226,12 +226,8 @@ func NibbleTopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selectio
 	if sel.None || len(sel.Meta) == 0 {
 		return nil, nil
 	}
-	qnorm := vecmath.Length(q)
-	n := sel.candidates()
-	k = min(k, n)
-	m := min(k*factor, n)
-	if qnorm == 0 || m >= n || codes.rows < len(sel.Meta) {
-		// No direction, or every selected row would be re-ranked anyway.
+	qnorm, k, m, exact := plan(sel, q, k, factor)
+	if exact || codes.rows < len(sel.Meta) {
 		return TopK(ctx, rows, sel, q, k)
 	}
 	return rerank(ctx, rows, sel, q, qnorm, k, m, newNibbleScan(sel, q, codes).run)

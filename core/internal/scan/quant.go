@@ -64,17 +64,25 @@ func QuantTopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection
 	if sel.None || len(sel.Meta) == 0 {
 		return nil, nil
 	}
-	qnorm := vecmath.Length(q)
-	n := sel.candidates()
-	k = min(k, n)
-	m := min(k*factor, n)
-	if qnorm == 0 || m >= n {
-		// No direction, or every selected row would be re-ranked anyway.
+	qnorm, k, m, exact := plan(sel, q, k, factor)
+	if exact {
 		return TopK(ctx, rows, sel, q, k)
 	}
 	qs := &quantScan[M]{sel: sel, c: codes, q: make([]int8, codes.stride)}
 	vecmath.QuantizeInt8(qs.q, q)
 	return rerank(ctx, rows, sel, q, qnorm, k, m, qs.run)
+}
+
+// plan is what a pass over codes keeps of sel for q's k best: k and
+// m = k·factor, no more than the positions the pass walks, and q's length;
+// exact reports that the exact scan answers instead, because q has no
+// direction or every selected row would be re-ranked anyway.
+func plan[M ~map[string]any](sel Selection[M], q []float32, k, factor int) (qnorm float64, kk, m int, exact bool) {
+	qnorm = vecmath.Length(q)
+	n := sel.candidates()
+	kk = min(k, n)
+	m = min(kk*factor, n)
+	return qnorm, kk, m, qnorm == 0 || m >= n
 }
 
 // rerank keeps the best m of the n selected positions by the coarse
