@@ -93,7 +93,12 @@ type IndexOptions struct {
 	// The coarser codes need more candidates for the same recall: on
 	// clustered 384-dimension data at 1M rows, recall@10 measured 0.96 at
 	// 50 candidates, 0.99 at 100, 0.999 at 200 and 1.0 at 400; tight
-	// clusters need the most. Such an index builds its map from ids to
+	// clusters need the most. On the segmented layout such an index writes
+	// its codes into every segment it writes; opening one through a
+	// mapping (FileMapper) it reads them, not the vectors, which stay in
+	// the file: the rows it re-ranks are read through the mapping's
+	// io.ReaderAt, out of the process's memory (see BulkLoad to build an
+	// index larger than memory). Such an index builds its map from ids to
 	// items at its first write or GetItem rather than beside its first
 	// queries. Anything else is ErrInvalidArgument.
 	ScanCodes ScanCodes
