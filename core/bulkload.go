@@ -24,11 +24,12 @@ import (
 // length with finite values, metadata kept inline), then for the vectors,
 // the codes, and the ids and metadata. An item that fails the check
 // leaves the index as it was, with an error that names it. src's Version
-// and MetadataConfig are not used: the index keeps its own.
+// and MetadataConfig are not used: the index keeps its own. No items is
+// no change.
 //
 // The index must exist, be on the segmented layout, hold no item and not
-// be a document index's; else BulkLoad returns ErrInvalidArgument (ErrUpdateInProgress while a
-// batch is open). It returns the number of
+// be a document index's; else BulkLoad returns ErrInvalidArgument
+// (ErrUpdateInProgress while a batch is open). It returns the number of
 // items loaded; the index is then read back from the files, as an open
 // reads it.
 func (ix *LocalIndex) BulkLoad(ctx context.Context, src IndexSource) (int, error) {

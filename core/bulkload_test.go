@@ -155,6 +155,9 @@ func TestBulkLoadRefuses(t *testing.T) {
 	}
 	st := newMemTestStorage()
 	ix := newSegmentedIndex(t, IndexOptions{Storage: st, Codec: jsonTestCodec{}})
+	if n, err := ix.BulkLoad(ctx, IndexSource{}); n != 0 || err != nil {
+		t.Fatalf("BulkLoad of no items = %d, %v", n, err)
+	}
 	if _, err := ix.BatchInsertItems(ctx, items[:1]); err != nil {
 		t.Fatal(err)
 	}
