@@ -261,7 +261,7 @@ func (b *batch) applyAppend() *snapshot {
 		meta:       base.meta,
 		files:      base.files,
 		norms:      base.norms,
-		Rows:       scan.Rows{Scale: base.Scale, Mixed: base.Mixed, Dim: base.Dim, Head: base.Head, Pin: base.Pin, Fetch: base.Fetch, Gen: base.Gen},
+		Rows:       scan.Rows{Scale: base.Scale, Mixed: base.Mixed, Dim: base.Dim, Head: base.Head, Pin: base.Pin, Gen: base.Gen},
 		serials:    base.serials,
 		nextSerial: base.nextSerial,
 		dead:       base.dead,

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"math"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -121,9 +122,10 @@ type IndexOptions struct {
 	RetainDropped time.Duration
 	// ResidentVectors reads every vector of a segmented index into the
 	// process's memory when the index is loaded. Without it, on storage
-	// that maps files (FileMapper: storagefs on Unix) the first segment's
-	// vectors, most of a compacted index's, are read in place from a
-	// read-only mapping of the file: a faster open and less of the
+	// that maps files (FileMapper: storagefs on Unix) the vectors of
+	// every segment of 1,024 rows or more, from the first up to the first
+	// smaller one (a compacted index has one), are read in place from a
+	// read-only mapping of its file: a faster open and less of the
 	// process's own memory, the operating system keeping in memory what
 	// queries touch as page cache it can reclaim. Resident, the first
 	// queries fault in no pages, and an index whose files may be cut short
@@ -227,8 +229,8 @@ type LocalIndex struct {
 	// guarded by mu.
 	folderLocked bool
 
-	// mapMin is the fewest rows of a first segment read in place from a
-	// mapping (mapMinRows; tests lower it).
+	// mapMin is the fewest rows of a segment read in place from a mapping
+	// (mapMinRows; tests lower it).
 	mapMin int
 
 	// summed is the segment a compaction of this index just wrote, with
@@ -678,29 +680,28 @@ type loaded struct {
 	// serials; head, the first rows' vectors read in place from a mapped
 	// segment file, which pin keeps mapped (arena then holds the rows
 	// after them).
-	seg     *segState
-	serials []uint32
-	head    []float32
-	pin     any
+	seg      *segState
+	serials  []uint32
+	head     []scan.Part
+	headRows int
+	pin      any
 	// headScales, when known, are the scoring scales of head's rows:
 	// those a segment carries with its codes, or those of a segment a
 	// compaction of this index just wrote, so that reading it again does
 	// not read every vector of the mapping.
 	headScales []float64
-	// headCodes, when set, are the 4-bit codes of head's rows, read from
-	// its segment; fetch then reads head's rows from the file
-	// (scan.Rows.Fetch), when the mapping can.
-	headCodes *scan.NibbleRun
-	fetch     func(dst []float32, first, count int) error
+	// headCodes are the 4-bit codes of the rows of head's first parts,
+	// one run a part, read from their segments.
+	headCodes []scan.NibbleRun
 }
 
 // seedCodes returns the 4-bit codes read with s's head rows, as codes s
 // extends (nil when there are none, or s no longer reads them in place).
 func (l *loaded) seedCodes(s *snapshot) *coarse {
-	if l.headCodes == nil || len(s.Head) == 0 || &s.Head[0] != &l.head[0] || s.HeadRows() != len(l.headCodes.Inv) {
+	if len(l.headCodes) == 0 || len(s.Head) != len(l.head) || &s.Head[0].Vals[0] != &l.head[0].Vals[0] {
 		return nil
 	}
-	return &coarse{int4: scan.NewNibbles(s.Dim, []scan.NibbleRun{*l.headCodes})}
+	return &coarse{int4: scan.NewNibbles(s.Dim, slices.Clone(l.headCodes))}
 }
 
 // readFiles reads the index on whichever layout the folder holds: the

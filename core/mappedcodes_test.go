@@ -96,3 +96,74 @@ func TestInt4CodesComeFromTheSegment(t *testing.T) {
 		t.Fatalf("GetItem with rows that cannot be read: %v %v", ok, err)
 	}
 }
+
+// Every large segment is read in place, not only the first: an index
+// whose writes left two large segments and a small one maps the two,
+// reads the small one, takes the 4-bit codes of both mapped segments from
+// their files, and answers as the exact scan over resident vectors does.
+// A compaction then releases the pages of both old mappings.
+func TestEveryLargeSegmentIsMapped(t *testing.T) {
+	ctx := context.Background()
+	st := &mappingTestStorage{memTestStorage: newMemTestStorage()}
+	int4 := IndexOptions{Storage: st, Codec: jsonTestCodec{}, ScanCodes: CodesInt4, RetainDropped: -1}
+	const n, d = 1500, 24
+	w := newSegmentedIndex(t, int4)
+	items := insertRandom(t, w, rand.New(rand.NewPCG(15, 15)), "a", n, d)
+	items = append(items, insertRandom(t, w, rand.New(rand.NewPCG(16, 16)), "b", n, d)...)
+	items = append(items, insertRandom(t, w, rand.New(rand.NewPCG(17, 17)), "c", 10, d)...)
+	if got := len(w.seg.man.Segments); got != 3 {
+		t.Fatalf("%d segments, want 3", got)
+	}
+	open := func(opts IndexOptions) *LocalIndex {
+		t.Helper()
+		ix, err := NewLocalIndex(idxTestFolder, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	coded := open(int4)
+	mapped := open(IndexOptions{Storage: st, Codec: jsonTestCodec{}})
+	resident := open(IndexOptions{Storage: st, Codec: jsonTestCodec{}, ResidentVectors: true})
+	queries := append([][]float32{items[7].Vector, items[n+7].Vector, items[2*n+3].Vector}, gaussianUnitVectors(18, 20, d)...)
+	for _, q := range queries {
+		want, err := resident.QueryItems(ctx, q, "", 10, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, ix := range map[string]*LocalIndex{"4-bit": coded, "mapped": mapped} {
+			got, err := ix.QueryItems(ctx, q, "", 10, nil, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameResults(t, name+" over two mapped segments", got, want)
+		}
+	}
+	if st.maps.Load() != 4 {
+		t.Fatalf("%d mappings, want the two large segments mapped by each of two indexes", st.maps.Load())
+	}
+	for name, ix := range map[string]*LocalIndex{"4-bit": coded, "mapped": mapped} {
+		if s := ix.cur.Load(); len(s.Head) != 2 || s.HeadRows() != 2*n {
+			t.Fatalf("%s: %d parts of %d rows read in place, want 2 of %d", name, len(s.Head), s.HeadRows(), 2*n)
+		}
+		for _, id := range []string{"a3", "b3", "c3"} {
+			it, ok, err := ix.GetItem(ctx, id)
+			if err != nil || !ok || !slices.Equal(it.Vector, items[slices.IndexFunc(items, func(it IndexItem) bool { return it.ID == id })].Vector) {
+				t.Fatalf("%s: GetItem(%s) = %v, %v", name, id, ok, err)
+			}
+		}
+	}
+	runs := coded.cur.Load().quantCodes().int4.Runs()
+	if len(runs) != 3 || !runs[0].Sealed || !runs[1].Sealed || len(runs[0].Inv) != n || len(runs[1].Inv) != n || runs[2].Grid != runs[1].Grid {
+		t.Fatalf("codes after the open: %d runs, want the two segments' (sealed) and one on the last one's grid", len(runs))
+	}
+	if rep, err := coded.Compact(ctx); err != nil || rep.Segments != 3 {
+		t.Fatalf("Compact = %+v, %v", rep, err)
+	}
+	if st.released.Load() != 2 {
+		t.Fatalf("%d releases of the old mappings' pages, want 2", st.released.Load())
+	}
+	if s := coded.cur.Load(); len(s.Head) != 1 || s.HeadRows() != 2*n+10 {
+		t.Fatalf("after Compact: %d parts of %d rows read in place, want 1 of %d", len(s.Head), s.HeadRows(), 2*n+10)
+	}
+}

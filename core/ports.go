@@ -96,8 +96,8 @@ type VectorArenaDecoder interface {
 // FileMapper is an optional capability of a [FileStorage], found by type
 // assertion: mapping a file's bytes into memory, read-only, instead of
 // reading them. A segmented index whose storage has it reads the vectors
-// of its largest segment in place from the mapping: opening copies none of
-// them, and the operating system keeps in memory what queries touch
+// of its large segments in place from their mappings: opening copies none
+// of them, and the operating system keeps in memory what queries touch
 // (Folio's file-system storage maps with mmap(2) on Unix).
 //
 // Implementations must be safe for concurrent use.

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/foliovec/folio/core/internal/scan"
 	"github.com/foliovec/folio/core/internal/uuid"
 	"github.com/foliovec/folio/core/internal/vecmath"
 )
@@ -103,8 +104,10 @@ func (ix *LocalIndex) readManifest(ctx context.Context) (manifest, error) {
 // every row stored, those of deleted or replaced items too
 // (segmentedSnapshot tells them apart), their serials, the vectors, and
 // the index's state with its sorted tombstones. On storage that maps files
-// (FileMapper) the first segment's vectors are read in place (l.head,
-// kept mapped by l.pin) when it has mapMinRows rows or more.
+// (FileMapper) the vectors of the first segments are read in place (l.head,
+// kept mapped by l.pin): of each one from the first that has mapMinRows
+// rows or more (an index's large segments come first, the small segments
+// of recent commits after them).
 func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) error {
 	total := m.rows()
 	arena := &segArena{dim: -1}
@@ -112,6 +115,8 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 	arena.items = &items
 	serials := make([]uint32, 0, total)
 	var tombs []uint32
+	mp, mapping := ix.storage.(FileMapper)
+	mapping = mapping && littleEndian
 	for i, e := range m.Segments {
 		if !ix.ownSegment(e.Name) {
 			return fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
@@ -119,12 +124,14 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 		var seg segment
 		var err error
 		mapped := false
-		if mp, ok := ix.storage.(FileMapper); ok && i == 0 && e.Rows >= max(ix.mapMin, 1) && littleEndian {
+		if mapping && e.Rows >= max(ix.mapMin, 1) {
 			seg, mapped, err = ix.mapSegment(ctx, mp, e.Name, arena, l)
 		}
 		if !mapped && err == nil {
+			// The rows read in place come first: those after are read.
+			mapping = false
 			// Room for the rows after the mapped ones, and for inserts.
-			seg, err = ix.readSegment(ctx, e.Name, arena, func(dim int) int { return (ArenaRoom(total) - len(l.head)/dim) * dim })
+			seg, err = ix.readSegment(ctx, e.Name, arena, func(dim int) int { return (ArenaRoom(total) - l.headRows) * dim })
 		}
 		if err != nil {
 			return err
@@ -144,7 +151,7 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 	d := arena.dim
 	h := 0
 	if d > 0 {
-		h = len(l.head) / d
+		h = l.headRows
 		// The arena may have moved as it grew: each row is at its index.
 		for i := h; i < len(items); i++ {
 			items[i].Vector = arena.data[(i-h)*d : (i-h+1)*d : (i-h+1)*d]
@@ -157,15 +164,16 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 	return nil
 }
 
-// mapMinRows is the fewest rows of a first segment whose vectors are read
-// in place from a mapping: smaller ones are copied.
+// mapMinRows is the fewest rows of a segment whose vectors are read in
+// place from a mapping: smaller ones are copied.
 const mapMinRows = 1024
 
 // mapSegment decodes the segment name from a mapping of its file, its
-// vectors left in place as l.head; mapped is false, with no error, when
-// the file cannot be mapped or the segment's vectors differ in length (the
-// caller reads it instead, and meets the same error if it is the file's).
-// The file stays mapped until no snapshot holds l.pin.
+// vectors left in place as the next part of l.head; mapped is false, with
+// no error, when the file cannot be mapped or the segment's vectors differ
+// in length, among themselves or from the rows before (the caller reads it
+// instead, and meets the same error if it is the file's). The file stays
+// mapped until no snapshot holds l.pin.
 func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string, arena *segArena, l *loaded) (seg segment, mapped bool, err error) {
 	mf, err := mp.MapFile(ctx, ix.path(name))
 	if err != nil {
@@ -173,8 +181,10 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 		return segment{}, false, nil
 	}
 	b := mf.Bytes()
-	if len(b) >= segHeaderLen && binary.LittleEndian.Uint32(b[12:]) == segMixed {
-		return segment{}, false, mf.Close()
+	if len(b) >= segHeaderLen {
+		if d := binary.LittleEndian.Uint32(b[12:]); d == segMixed || (arena.dim != -1 && int(d) != arena.dim) {
+			return segment{}, false, mf.Close()
+		}
 	}
 	check := mappedCheck{skipVectors: ix.codes == CodesInt4}
 	own := ix.summed.Load()
@@ -186,20 +196,47 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 		mf.Close()
 		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
 	}
-	if len(seg.items) > 0 {
-		arena.dim = len(vecs) / len(seg.items)
-	}
 	pin := &mappedFile{name: name, mf: mf}
 	runtime.AddCleanup(pin, func(f MappedFile) { f.Close() }, mf)
-	l.head, l.pin = vecs, pin
+	set, _ := l.pin.(*mappedSet)
+	if set == nil {
+		set = &mappedSet{}
+		l.pin = set
+	}
+	set.files = append(set.files, pin)
+	rows := len(seg.items)
+	if rows == 0 {
+		return seg, true, nil
+	}
+	d := len(vecs) / rows
+	arena.dim = d
+	if d == 0 {
+		return seg, true, nil
+	}
+	part := scan.Part{Vals: vecs}
+	if ra, ok := mf.(io.ReaderAt); ok && ix.codes == CodesInt4 {
+		part.Fetch = fetchRows(ra, d)
+	}
+	l.head = append(l.head, part)
+	l.headRows += rows
+	// The rows' scales, from the file when it has them, else from the
+	// vectors; the codes, while every segment so far has them.
 	switch {
 	case seg.codes != nil && ix.codes == CodesInt4:
-		l.headScales, l.headCodes = seg.codes.scales, &seg.codes.run
-		if ra, ok := mf.(io.ReaderAt); ok && len(vecs) > 0 {
-			l.fetch = fetchRows(ra, len(vecs)/len(seg.items))
-		}
-	case check.known != nil && len(own.scales) == len(seg.items):
-		l.headScales = own.scales
+		l.headScales = append(l.headScales, seg.codes.scales...)
+	case check.known != nil && len(own.scales) == rows:
+		l.headScales = append(l.headScales, own.scales...)
+	default:
+		scales := make([]float64, rows)
+		vecmath.ParallelRanges(rows, scan.MinRowsPerWorker, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				scales[i] = vecmath.FastScale(vecs[i*d : (i+1)*d])
+			}
+		})
+		l.headScales = append(l.headScales, scales...)
+	}
+	if seg.codes != nil && ix.codes == CodesInt4 && len(l.headCodes) == len(l.head)-1 {
+		l.headCodes = append(l.headCodes, seg.codes.run)
 	}
 	return seg, true, nil
 }
@@ -213,8 +250,12 @@ func fetchRows(ra io.ReaderAt, d int) func(dst []float32, first, count int) erro
 	}
 }
 
+// mappedSet is the mapped segment files whose vectors a state's rows read
+// in place: snapshots hold it in their rows' Pin.
+type mappedSet struct{ files []*mappedFile }
+
 // mappedFile stands for a mapped segment file: the mapping is closed once
-// nothing holds it (snapshots hold it in their rows' Pin).
+// nothing holds it.
 type mappedFile struct {
 	name string
 	mf   MappedFile
@@ -277,7 +318,7 @@ func (ix *LocalIndex) segmentedSnapshot(ctx context.Context, l *loaded, reload b
 	if ndead > maxDead(n) {
 		return compactRows(l, isDead)
 	}
-	s, err := snapshotWithDead(l.data, vectors{arena: l.arena, head: l.head, pin: l.pin, headScales: l.headScales, fetch: l.fetch}, dead, ndead)
+	s, err := snapshotWithDead(l.data, vectors{arena: l.arena, head: l.head, pin: l.pin, headScales: l.headScales}, dead, ndead)
 	if err != nil {
 		return nil, err
 	}
@@ -292,10 +333,10 @@ func compactRows(l *loaded, isDead func(int) bool) (*snapshot, error) {
 	items, serials := l.data.Items, l.serials
 	arena := l.arena
 	d := -1
-	if len(items) > 0 && len(items[0].Vector) > 0 && (arena != nil || l.head != nil) && uniform(items) {
+	if len(items) > 0 && len(items[0].Vector) > 0 && (arena != nil || len(l.head) > 0) && uniform(items) {
 		d = len(items[0].Vector)
 	}
-	if d > 0 && l.head != nil {
+	if d > 0 && len(l.head) > 0 {
 		arena = make([]float32, 0, ArenaRoom(len(items))*d)
 	}
 	kept := 0
@@ -305,7 +346,7 @@ func compactRows(l *loaded, isDead func(int) bool) (*snapshot, error) {
 		}
 		if d > 0 {
 			dst := arena[kept*d : (kept+1)*d : (kept+1)*d]
-			if l.head != nil {
+			if len(l.head) > 0 {
 				copy(dst, items[i].Vector)
 			} else if kept != i {
 				copy(dst, arena[i*d:(i+1)*d])
@@ -836,12 +877,14 @@ func (ix *LocalIndex) installCompaction(ctx context.Context, name string, s *sna
 		// queries still on it end, rather than when the process does.
 		if _, err := ix.read(ctx, true, false); err != nil {
 			ix.log.Warn("read the index again after a compaction", "folder", ix.folder, "err", err)
-		} else if old, ok := cur.Pin.(*mappedFile); ok && ix.cur.Load().Pin != cur.Pin {
+		} else if old, ok := cur.Pin.(*mappedSet); ok && ix.cur.Load().Pin != cur.Pin {
 			// Queries still on the old state fault in what they read;
-			// the rest of the old file's pages leave memory now rather
-			// than when the mapping is closed.
-			if err := old.releasePages(); err != nil {
-				ix.log.Debug("release the pages of a compacted segment", "folder", ix.folder, "file", old.name, "err", err)
+			// the rest of the old files' pages leave memory now rather
+			// than when the mappings are closed.
+			for _, f := range old.files {
+				if err := f.releasePages(); err != nil {
+					ix.log.Debug("release the pages of a compacted segment", "folder", ix.folder, "file", f.name, "err", err)
+				}
 			}
 		}
 	}

@@ -207,7 +207,7 @@ func TestSegmentedLayoutMatchesFileLayout(t *testing.T) {
 			testTwinLayouts(t, IndexOptions{RetainDropped: -1, QuantizedScan: quantized}, 10_000, false)
 		})
 	}
-	// The first segment read in place from a mapping (FileMapper), as the
+	// The large segments read in place from their mappings (FileMapper), as the
 	// file-system storage does: the same answers, and every mapping is
 	// closed once no snapshot holds it.
 	t.Run("mapped", func(t *testing.T) {

@@ -146,7 +146,7 @@ func (s *snapshot) item(i int) IndexItem {
 		// it: a caller gets its own copy, read from the file when the
 		// rows can be (Fetch keeps the mapping's pages out of memory).
 		v := make([]float32, len(it.Vector))
-		if s.Fetch == nil || s.Fetch(v, i, 1) != nil {
+		if s.ReadVector(v, i) != nil {
 			copy(v, it.Vector)
 		}
 		it.Vector = v
@@ -207,10 +207,10 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 // snapshotFromData takes it, after head, the first rows read in place from
 // a mapped file that pin keeps mapped.
 type vectors struct {
-	arena, head []float32
-	pin         any
-	headScales  []float64                                   // the scales of head's rows, when known
-	fetch       func(dst []float32, first, count int) error // reads head's rows without touching it (scan.Rows.Fetch)
+	arena      []float32
+	head       []scan.Part // the first rows, read in place (scan.Rows.Head)
+	pin        any
+	headScales []float64 // the scales of head's rows, when known
 }
 
 // snapshotWithDead is snapshotFromData with the rows marked in dead (bit
@@ -254,8 +254,8 @@ func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*s
 	// A mixed index keeps views of the mapped rows too: Pin holds them.
 	s.Pin = vec.pin
 	s.Gen = new(scan.Lineage)
-	if vec.head != nil && uniform(data.Items) {
-		s.Dim, s.Head, s.Arena, s.Fetch = len(data.Items[0].Vector), vec.head, vec.arena, vec.fetch
+	if len(vec.head) > 0 && uniform(data.Items) {
+		s.Dim, s.Head, s.Arena = len(data.Items[0].Vector), vec.head, vec.arena
 		if h := s.HeadRows(); len(vec.headScales) == h {
 			copy(s.Scale, vec.headScales)
 			s.computeScalesFrom(h)

@@ -20,8 +20,8 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// A segmented index on this storage reads its first segment's vectors in
-// place from a mapping: a reader answers as the writer does, and goes on
+// A segmented index on this storage reads its large segments' vectors in
+// place from mappings: a reader answers as the writer does, and goes on
 // answering from its mapping while a compaction deletes the file.
 func TestSegmentedIndexReadsItsVectorsInPlace(t *testing.T) {
 	ctx := context.Background()

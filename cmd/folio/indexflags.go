@@ -48,7 +48,7 @@ func (f *indexFlags) register(cmd *cobra.Command) {
 	fl.StringVar((*string)(&f.opts.ScanCodes), "codes", "", "the codes a quantized scan reads first: int8 (as --quantized) or int4 (half a byte a dimension, twice as fast, more candidates re-ranked)")
 	fl.BoolVar(&f.opts.StrictFilters, "strict-filters", false, "a filter on a metadata key that is not indexed is an error instead of matching nothing")
 	fl.DurationVar(&f.opts.FreshnessInterval, "freshness-interval", 0, "how often readers look for other processes' commits (0: 250ms; negative: never)")
-	fl.BoolVar(&f.opts.ResidentVectors, "resident-vectors", false, "read a segmented index's vectors into memory instead of mapping its largest segment's file")
+	fl.BoolVar(&f.opts.ResidentVectors, "resident-vectors", false, "read a segmented index's vectors into memory instead of mapping its large segments' files")
 	fl.DurationVar(&f.opts.RetainDropped, "retain-dropped", 0, "how long files a commit stops naming are kept for readers still on the previous state (0: 5s; negative: deleted at once)")
 }
 

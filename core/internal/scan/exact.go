@@ -110,17 +110,14 @@ func (sc *scan[M]) run(ctx context.Context, lo, hi int, h *topk.Heap) bool {
 	r := sc.rows
 	var out [block]float32
 	var idx [block]int32
-	h0 := r.HeadRows()
 	for start, blocks, end := lo, 0, 0; start < hi; start, blocks = end, blocks+1 {
 		if blocks%64 == 63 && ctx.Err() != nil {
 			return false
 		}
 		end = min(start+block, hi)
-		if start < h0 {
-			end = min(end, h0) // a block never spans Head and Arena
-		}
 		if sc.sel.All && !r.Mixed {
-			vals, _ := r.Span(start, end)
+			var vals []float32
+			vals, end = r.Span(start, end) // a block never spans two parts
 			vecmath.DotMany(sc.q, vals, out[:end-start])
 			for j := range end - start {
 				sc.offer(h, int32(start+j), out[j])
@@ -140,36 +137,35 @@ func (sc *scan[M]) run(ctx context.Context, lo, hi int, h *topk.Heap) bool {
 // dotRows writes the dot product of the query with each row's vector.
 func (sc *scan[M]) dotRows(slots []int32, out []float32) {
 	r := sc.rows
-	if !r.Mixed && r.Dim > 0 {
-		h := int32(r.HeadRows())
-		if h == 0 {
-			vecmath.DotManyIdx(sc.q, r.Arena, slots, out)
-			return
-		}
-		// Runs of slots on one side of the end of Head, each scored in
-		// one call; Arena's slots are renumbered from 0.
-		var adj []int32
-		for i := 0; i < len(slots); {
-			inHead := slots[i] < h
-			j := i + 1
-			for j < len(slots) && (slots[j] < h) == inHead {
-				j++
-			}
-			if inHead {
-				vecmath.DotManyIdx(sc.q, r.Head, slots[i:j], out[i:j])
-			} else {
-				adj = adj[:0]
-				for _, slot := range slots[i:j] {
-					adj = append(adj, slot-h)
-				}
-				vecmath.DotManyIdx(sc.q, r.Arena, adj, out[i:j])
-			}
-			i = j
+	if r.Mixed || r.Dim <= 0 {
+		for j, slot := range slots {
+			out[j] = vecmath.Dot(sc.q, r.Vector(int(slot)))
 		}
 		return
 	}
-	for j, slot := range slots {
-		out[j] = vecmath.Dot(sc.q, r.Vector(int(slot)))
+	if len(r.Head) == 0 {
+		vecmath.DotManyIdx(sc.q, r.Arena, slots, out)
+		return
+	}
+	// Runs of slots in one part of Head or in Arena, each scored in one
+	// call, renumbered from the first row of their memory.
+	var adj []int32
+	for i := 0; i < len(slots); {
+		vals, lo, hi, _ := r.block(int(slots[i]))
+		j := i + 1
+		for j < len(slots) && int(slots[j]) >= lo && int(slots[j]) < hi {
+			j++
+		}
+		run := slots[i:j]
+		if lo > 0 {
+			adj = adj[:0]
+			for _, slot := range run {
+				adj = append(adj, slot-int32(lo))
+			}
+			run = adj
+		}
+		vecmath.DotManyIdx(sc.q, vals, run, out[i:j])
+		i = j
 	}
 }
 
@@ -182,29 +178,36 @@ const (
 )
 
 // fetchDots is dotRows for slots in ascending order, reading the rows of
-// Head through Rows.Fetch when it is set: consecutive rows in one read.
+// Head through their part's Fetch when it has one: consecutive rows of a
+// part in one read.
 func (sc *scan[M]) fetchDots(ctx context.Context, slots []int32, out []float32) error {
 	r := sc.rows
-	h := r.HeadRows()
-	if r.Fetch == nil || h == 0 {
+	if !slices.ContainsFunc(r.Head, func(p Part) bool { return p.Fetch != nil }) || r.Dim <= 0 {
 		sc.dotRows(slots, out)
 		return nil
 	}
-	n, _ := slices.BinarySearch(slots, int32(h)) // the slots in Head
+	n, _ := slices.BinarySearch(slots, int32(r.HeadRows())) // the slots in Head
 	d := r.Dim
 	buf := make([]float32, n*d)
-	var runs [][2]int // runs of consecutive slots, one read each
+	// A run is slots[i:j], rows of Head[part] from its row lo.
+	type run struct{ i, j, part, lo int }
+	var runs []run // runs of consecutive slots in one part, one read each
 	for i := 0; i < n; {
+		_, lo, hi, k := r.block(int(slots[i]))
 		j := i + 1
-		for j < n && slots[j] == slots[j-1]+1 {
+		for j < n && slots[j] == slots[j-1]+1 && int(slots[j]) < hi {
 			j++
 		}
-		runs = append(runs, [2]int{i, j})
+		runs = append(runs, run{i, j, k, lo})
 		i = j
 	}
-	fetch := func(run [2]int) error {
-		i, j := run[0], run[1]
-		return r.Fetch(buf[i*d:j*d], int(slots[i]), j-i)
+	fetch := func(rn run) error {
+		dst, first, p := buf[rn.i*d:rn.j*d], int(slots[rn.i])-rn.lo, r.Head[rn.part]
+		if p.Fetch == nil {
+			copy(dst, p.Vals[first*d:])
+			return nil
+		}
+		return p.Fetch(dst, first, rn.j-rn.i)
 	}
 	// Rows not in the page cache are read from the disk, which serves
 	// several reads at once far sooner than one after another.

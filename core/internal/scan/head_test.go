@@ -9,20 +9,29 @@ import (
 	"github.com/foliovec/folio/core/internal/filter"
 )
 
-// headSplit is rows with its first h rows moved to Head (own memory) and
+// headSplit is rows with its first h rows moved to Head (own memory), in
+// parts of at most h/3+1 rows, every other one read through Fetch, and
 // the rest left in Arena.
 func headSplit(rows *Rows, h int) *Rows {
 	d := rows.Dim
-	return &Rows{
-		Scale: rows.Scale,
-		Dim:   d,
-		Head:  slices.Clone(rows.Arena[:h*d]),
-		Arena: slices.Clone(rows.Arena[h*d:]),
+	split := &Rows{Scale: rows.Scale, Dim: d, Arena: slices.Clone(rows.Arena[h*d:])}
+	for lo := 0; lo < h; lo += h/3 + 1 {
+		p := Part{Vals: slices.Clone(rows.Arena[lo*d : min(lo+h/3+1, h)*d])}
+		if len(split.Head)%2 == 1 {
+			from := slices.Clone(p.Vals)
+			p.Fetch = func(dst []float32, first, count int) error {
+				copy(dst, from[first*d:(first+count)*d])
+				return nil
+			}
+		}
+		split.Head = append(split.Head, p)
 	}
+	return split
 }
 
-// Rows whose first ones are in Head answer every scan exactly as the same
-// rows in one arena do, wherever the end of Head falls in a block.
+// Rows whose first ones are in Head, in parts, answer every scan exactly
+// as the same rows in one arena do, wherever the ends of the parts fall in
+// a block.
 func TestHeadAndArenaScanAsOneArena(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const d = 20
@@ -39,7 +48,11 @@ func TestHeadAndArenaScanAsOneArena(t *testing.T) {
 			}
 			split := headSplit(whole, h)
 			for i := range n {
-				if !slices.Equal(split.Vector(i), whole.Vector(i)) {
+				v := make([]float32, d)
+				if err := split.ReadVector(v, i); err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(split.Vector(i), whole.Vector(i)) || !slices.Equal(v, whole.Vector(i)) {
 					t.Fatalf("n %d head %d: row %d differs", n, h, i)
 				}
 			}
@@ -75,6 +88,17 @@ func TestHeadAndArenaScanAsOneArena(t *testing.T) {
 					}
 					if !slices.Equal(quant, wantQuant) {
 						t.Fatalf("n %d head %d %s k %d: QuantTopK differs at rank %d", n, h, name, k, firstDiff(slotsOf(quant), slotsOf(wantQuant)))
+					}
+					nib, err := NibbleTopK(ctx, split, sel, q, k, 4, QuantizeNibbles(split, n, nil))
+					if err != nil {
+						t.Fatal(err)
+					}
+					wantNib, err := NibbleTopK(ctx, whole, sel, q, k, 4, QuantizeNibbles(whole, n, nil))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(nib, wantNib) {
+						t.Fatalf("n %d head %d %s k %d: NibbleTopK differs at rank %d", n, h, name, k, firstDiff(slotsOf(nib), slotsOf(wantNib)))
 					}
 				}
 			}

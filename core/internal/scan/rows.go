@@ -9,8 +9,8 @@ package scan
 // arena when every vector has the same length, else one slice per row
 // (Mixed, written by another tool), with each row's scoring scale.
 //
-// The first rows may be read in place from a mapped file (Head): then
-// Arena holds the rows after them.
+// The first rows may be read in place from mapped files (Head, one Part a
+// file): then Arena holds the rows after them.
 type Rows struct {
 	// Scale is the Euclidean length of each vector as held in memory (a
 	// function of the vector alone, so equal vectors score equal whatever
@@ -23,24 +23,29 @@ type Rows struct {
 	Arena []float32   // rows×Dim values when !Mixed (after Head's rows)
 	Vecs  [][]float32 // per-row vectors when Mixed
 
-	// Head, when set (never when Mixed), holds the first len(Head)/Dim
-	// rows, read-only: memory the engine never writes, such as a mapped
-	// file. Pin is what keeps that memory valid: whatever holds these
-	// Rows holds it.
-	Head []float32
+	// Head, when set (never when Mixed), holds the first rows, read-only,
+	// in parts one after another: memory the engine never writes, such as
+	// mapped files. Pin is what keeps that memory valid: whatever holds
+	// these Rows holds it.
+	Head []Part
 	Pin  any
-	// Fetch, when set, reads count of Head's rows from row first into
-	// dst (count×Dim values) without touching Head's memory: the exact
-	// re-rank after a scan of codes reads its candidates through it, so
-	// that the pages of a mapped file stay out of the process's memory.
-	// It holds the same values as Head.
-	Fetch func(dst []float32, first, count int) error
 
 	// Gen, when set, is shared by the Rows of the states of an index that
 	// extend one another: rows appended after the same first rows, which
 	// keep their values and scales. A Shared pass over some of them serves
 	// queries on the others (scoring the rows after it themselves).
 	Gen *Lineage
+}
+
+// Part is rows of Rows.Head read in place from one file.
+type Part struct {
+	Vals []float32 // rows×Dim values, read-only
+	// Fetch, when set, reads count of the part's rows from its row first
+	// into dst (count×Dim values) without touching Vals' memory: the
+	// exact re-rank after a scan of codes reads its candidates through
+	// it, so that the pages of a mapped file stay out of the process's
+	// memory. It reads the same values as Vals holds.
+	Fetch func(dst []float32, first, count int) error
 }
 
 // Lineage identifies Rows that extend one another (Rows.Gen).
@@ -51,11 +56,30 @@ func (r *Rows) HeadRows() int {
 	if len(r.Head) == 0 || r.Dim <= 0 {
 		return 0
 	}
-	return len(r.Head) / r.Dim
+	n := 0
+	for _, p := range r.Head {
+		n += len(p.Vals)
+	}
+	return n / r.Dim
 }
 
 // InHead reports whether row i is read from Head.
-func (r *Rows) InHead(i int) bool { return len(r.Head) > 0 && i*r.Dim < len(r.Head) }
+func (r *Rows) InHead(i int) bool { return i < r.HeadRows() }
+
+// block returns the memory holding row i (a part of Head, or Arena) and
+// the rows it holds, lo..hi-1; part is the index of the part, -1 for
+// Arena. Not for Mixed rows.
+func (r *Rows) block(i int) (vals []float32, lo, hi, part int) {
+	d := r.Dim
+	for k, p := range r.Head {
+		n := len(p.Vals) / d
+		if i < lo+n {
+			return p.Vals, lo, lo + n, k
+		}
+		lo += n
+	}
+	return r.Arena, lo, lo + len(r.Arena)/max(d, 1), -1
+}
 
 // Vector returns row i. The slice shares memory with the rows; its
 // capacity ends with the vector so an append by the caller cannot
@@ -68,25 +92,37 @@ func (r *Rows) Vector(i int) []float32 {
 	if d == 0 {
 		return []float32{}
 	}
-	if h := len(r.Head); h > 0 {
-		if i*d < h {
-			return r.Head[i*d : (i+1)*d : (i+1)*d]
-		}
-		i -= h / d
+	vals, lo := r.Arena, 0
+	if len(r.Head) > 0 {
+		vals, lo, _, _ = r.block(i)
 	}
-	return r.Arena[i*d : (i+1)*d : (i+1)*d]
+	i -= lo
+	return vals[i*d : (i+1)*d : (i+1)*d]
+}
+
+// ReadVector copies row i into dst (Dim values): for a row of Head
+// through its part's Fetch when it has one, so that the row's memory is
+// not touched, else from memory. Not for Mixed rows.
+func (r *Rows) ReadVector(dst []float32, i int) error {
+	if len(r.Head) > 0 && !r.Mixed {
+		if _, lo, _, k := r.block(i); k >= 0 && r.Head[k].Fetch != nil {
+			return r.Head[k].Fetch(dst, i-lo, 1)
+		}
+	}
+	copy(dst, r.Vector(i))
+	return nil
 }
 
 // Span returns the values of rows lo..hi-1 as one slice, and hi, when
-// they are all in Head or all in Arena; else those of lo up to the end of
-// Head, and that end. Callers loop until they reach hi. Not for Mixed
-// rows.
+// they are all in one part of Head or all in Arena; else those of lo up to
+// the end of its part, and that end. Callers loop until they reach hi. Not
+// for Mixed rows.
 func (r *Rows) Span(lo, hi int) ([]float32, int) {
 	d := r.Dim
-	h := r.HeadRows()
-	if lo < h {
-		end := min(hi, h)
-		return r.Head[lo*d : end*d], end
+	if len(r.Head) == 0 {
+		return r.Arena[lo*d : hi*d], hi
 	}
-	return r.Arena[(lo-h)*d : (hi-h)*d], hi
+	vals, first, end, _ := r.block(lo)
+	end = min(hi, end)
+	return vals[(lo-first)*d : (end-first)*d], end
 }
