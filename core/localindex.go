@@ -101,7 +101,12 @@ type IndexOptions struct {
 	// io.ReaderAt, out of the process's memory (see BulkLoad to build an
 	// index larger than memory). Such an index builds its map from ids to
 	// items at its first write or GetItem rather than beside its first
-	// queries. Anything else is ErrInvalidArgument.
+	// queries. CodesInt4Int8 keeps the int8 codes too (a byte a dimension
+	// more in memory, coded from the vectors at the open): the 4-bit pass
+	// keeps NarrowFactor×topK candidates, their int8 scores keep
+	// RerankFactor×topK of them (DefaultRerankFactor by default), and only
+	// those rows are read and scored exactly. Anything else is
+	// ErrInvalidArgument.
 	ScanCodes ScanCodes
 	// RerankFactor is the candidates per requested result that the
 	// quantized scan re-ranks exactly; 0 means DefaultRerankFactor.
@@ -112,6 +117,12 @@ type IndexOptions struct {
 	// (RerankFactor×k dot products of float32 rows, small beside the int8
 	// pass over every row at the default).
 	RerankFactor int
+	// NarrowFactor is the candidates per requested result that the 4-bit
+	// pass hands the int8 codes to narrow, with ScanCodes CodesInt4Int8;
+	// 0 means DefaultNarrowFactor. Negative is ErrInvalidArgument; other
+	// codes ignore it. The int8 stage costs little (NarrowFactor×k int8
+	// dot products), so a larger factor buys recall for almost nothing.
+	NarrowFactor int
 	// RetainDropped is how long files a commit stops naming (side-cars of
 	// replaced or deleted items, files of replaced or deleted documents)
 	// are kept for readers still on the previous state, in this process
@@ -146,7 +157,13 @@ const (
 	// CodesInt4 is half a byte a dimension, each dimension on a grid of
 	// its own.
 	CodesInt4 ScanCodes = "int4"
+	// CodesInt4Int8 keeps both: the 4-bit codes pick candidates, the int8
+	// codes narrow them.
+	CodesInt4Int8 ScanCodes = "int4+int8"
 )
+
+// nibbles reports whether c includes the 4-bit codes.
+func (c ScanCodes) nibbles() bool { return c == CodesInt4 || c == CodesInt4Int8 }
 
 // LocalIndex is a vector index stored in a folder: one index file holding
 // every item (id, vector, norm, inline metadata) and optional side-car
@@ -206,6 +223,7 @@ type LocalIndex struct {
 	// index scans exactly.
 	rerank int
 	codes  ScanCodes // the quantized scan's codes, when rerank > 0
+	narrow int       // the 4-bit pass's candidates per result, with CodesInt4Int8
 	// inlineKeys are metadata keys kept inline whatever is indexed (a
 	// document index's chunk keys).
 	inlineKeys []string
@@ -329,11 +347,14 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 	if !pathutil.IsLocal(name) {
 		return nil, fmt.Errorf("new local index %q: index name %q leaves the folder: %w", folderPath, name, ErrInvalidArgument)
 	}
-	if c := opts.ScanCodes; c != "" && c != CodesInt8 && c != CodesInt4 {
-		return nil, fmt.Errorf("new local index %q: scan codes %q are neither %q nor %q: %w", folderPath, c, CodesInt8, CodesInt4, ErrInvalidArgument)
+	if c := opts.ScanCodes; c != "" && c != CodesInt8 && c != CodesInt4 && c != CodesInt4Int8 {
+		return nil, fmt.Errorf("new local index %q: scan codes %q are none of %q, %q and %q: %w", folderPath, c, CodesInt8, CodesInt4, CodesInt4Int8, ErrInvalidArgument)
 	}
 	if opts.RerankFactor < 0 {
 		return nil, fmt.Errorf("new local index %q: rerank factor %d is negative: %w", folderPath, opts.RerankFactor, ErrInvalidArgument)
+	}
+	if opts.NarrowFactor < 0 {
+		return nil, fmt.Errorf("new local index %q: narrow factor %d is negative: %w", folderPath, opts.NarrowFactor, ErrInvalidArgument)
 	}
 	ix := &LocalIndex{
 		opts:      opts,
@@ -358,6 +379,9 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 		ix.codes, ix.rerank = CodesInt8, cmp.Or(opts.RerankFactor, DefaultRerankFactor)
 	case CodesInt4:
 		ix.codes, ix.rerank = CodesInt4, cmp.Or(opts.RerankFactor, DefaultRerankFactorInt4)
+	case CodesInt4Int8:
+		ix.codes, ix.rerank = CodesInt4Int8, cmp.Or(opts.RerankFactor, DefaultRerankFactor)
+		ix.narrow = cmp.Or(opts.NarrowFactor, DefaultNarrowFactor)
 	}
 	if opts.ResidentVectors {
 		ix.mapMin = math.MaxInt // no segment is large enough to map
@@ -652,7 +676,7 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 	// write or GetItem, instead of holding up the read; an index that
 	// keeps 4-bit codes, made to spare memory, builds it at that first
 	// use (10M ids take 0.6 GB).
-	if ix.codes != CodesInt4 {
+	if !ix.codes.nibbles() {
 		go s.slotMap()
 	}
 	ix.watch.Set(p, version)

@@ -100,8 +100,9 @@ func TestInt4CodesComeFromTheSegment(t *testing.T) {
 // Every large segment is read in place, not only the first: an index
 // whose writes left two large segments and a small one maps the two,
 // reads the small one, takes the 4-bit codes of both mapped segments from
-// their files, and answers as the exact scan over resident vectors does.
-// A compaction then releases the pages of both old mappings.
+// their files, and answers as the exact scan over resident vectors does;
+// with int8 codes too, it codes them from rows read from the files. A
+// compaction then releases the pages of both old mappings.
 func TestEveryLargeSegmentIsMapped(t *testing.T) {
 	ctx := context.Background()
 	st := &mappingTestStorage{memTestStorage: newMemTestStorage()}
@@ -123,6 +124,9 @@ func TestEveryLargeSegmentIsMapped(t *testing.T) {
 		return ix
 	}
 	coded := open(int4)
+	both := int4
+	both.ScanCodes = CodesInt4Int8
+	narrowed := open(both)
 	mapped := open(IndexOptions{Storage: st, Codec: jsonTestCodec{}})
 	resident := open(IndexOptions{Storage: st, Codec: jsonTestCodec{}, ResidentVectors: true})
 	queries := append([][]float32{items[7].Vector, items[n+7].Vector, items[2*n+3].Vector}, gaussianUnitVectors(18, 20, d)...)
@@ -131,7 +135,7 @@ func TestEveryLargeSegmentIsMapped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, ix := range map[string]*LocalIndex{"4-bit": coded, "mapped": mapped} {
+		for name, ix := range map[string]*LocalIndex{"4-bit": coded, "4-bit and int8": narrowed, "mapped": mapped} {
 			got, err := ix.QueryItems(ctx, q, "", 10, nil, false)
 			if err != nil {
 				t.Fatal(err)
@@ -139,10 +143,13 @@ func TestEveryLargeSegmentIsMapped(t *testing.T) {
 			sameResults(t, name+" over two mapped segments", got, want)
 		}
 	}
-	if st.maps.Load() != 4 {
-		t.Fatalf("%d mappings, want the two large segments mapped by each of two indexes", st.maps.Load())
+	if st.maps.Load() != 6 {
+		t.Fatalf("%d mappings, want the two large segments mapped by each of three indexes", st.maps.Load())
 	}
-	for name, ix := range map[string]*LocalIndex{"4-bit": coded, "mapped": mapped} {
+	if c := narrowed.cur.Load().quantCodes(); c == nil || c.int8 == nil || c.int8.Rows() != 2*n+10 || c.int4 == nil {
+		t.Fatal("the index keeping 4-bit and int8 codes lacks one of them")
+	}
+	for name, ix := range map[string]*LocalIndex{"4-bit": coded, "4-bit and int8": narrowed, "mapped": mapped} {
 		if s := ix.cur.Load(); len(s.Head) != 2 || s.HeadRows() != 2*n {
 			t.Fatalf("%s: %d parts of %d rows read in place, want 2 of %d", name, len(s.Head), s.HeadRows(), 2*n)
 		}

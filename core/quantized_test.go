@@ -107,7 +107,7 @@ func recallAt10(t testing.TB, quant, exact *LocalIndex, queries [][]float32, fil
 
 // scanCodes are the codes a quantized scan can keep: every test of it runs
 // on each.
-var scanCodes = []ScanCodes{CodesInt8, CodesInt4}
+var scanCodes = []ScanCodes{CodesInt8, CodesInt4, CodesInt4Int8}
 
 // The default rerank factor finds the exact top 10 (recall@10 >= 0.999)
 // on Gaussian data and on clustered data, loose and tight; a factor of 1
@@ -305,6 +305,13 @@ func TestQuantizedOptions(t *testing.T) {
 	four, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, ScanCodes: CodesInt4})
 	if err != nil || four.rerank != DefaultRerankFactorInt4 || four.codes != CodesInt4 {
 		t.Errorf("4-bit codes: rerank %d, codes %q, %v", four.rerank, four.codes, err)
+	}
+	both, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, ScanCodes: CodesInt4Int8})
+	if err != nil || both.rerank != DefaultRerankFactor || both.narrow != DefaultNarrowFactor || both.codes != CodesInt4Int8 {
+		t.Errorf("4-bit and int8 codes: rerank %d, narrow %d, codes %q, %v", both.rerank, both.narrow, both.codes, err)
+	}
+	if _, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, ScanCodes: CodesInt4Int8, NarrowFactor: -1}); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("negative narrow factor: %v", err)
 	}
 }
 

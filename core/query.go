@@ -165,7 +165,7 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 		}
 		var batched [][]topk.Scored
 		if ix.rerank > 0 {
-			batched, err = scan.NibbleBatch(ctx, &s.Rows, s.len(), vectors, ks, ix.rerank, codes.int4)
+			batched, err = scan.NibbleBatch(ctx, &s.Rows, s.len(), vectors, ks, ix.rerank, codes.int4, codes.narrowing(ix.narrow))
 		} else {
 			batched, err = scan.Batch(ctx, &s.Rows, s.len(), vectors, ks)
 		}
@@ -217,7 +217,7 @@ func (ix *LocalIndex) topK(ctx context.Context, s *snapshot, sel selection, vect
 	var err error
 	switch codes := s.quantCodes(); {
 	case ix.rerank > 0 && codes != nil && codes.int4 != nil:
-		hits, err = scan.NibbleTopK(ctx, &s.Rows, sel, vector, k, ix.rerank, codes.int4)
+		hits, err = scan.NibbleTopK(ctx, &s.Rows, sel, vector, k, ix.rerank, codes.int4, codes.narrowing(ix.narrow))
 	case ix.rerank > 0 && codes != nil:
 		hits, err = scan.QuantTopK(ctx, &s.Rows, sel, vector, k, ix.rerank, codes.int8)
 	case s.passable(sel, vector):

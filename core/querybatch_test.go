@@ -66,6 +66,8 @@ func TestQueryItemsBatchEqualsQueryItems(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 		check(t, four)
 	})
+	both, _ := quantTestIndexes(t, CodesInt4Int8, vecs, 0, md)
+	t.Run("int4+int8", func(t *testing.T) { check(t, both) })
 }
 
 func TestQueryItemsBatchBM25AndSidecars(t *testing.T) {

@@ -4,17 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"math/bits"
-	"runtime"
 	"slices"
 	"strings"
 
-	"github.com/foliovec/folio/core/internal/scan"
 	"github.com/foliovec/folio/core/internal/uuid"
 	"github.com/foliovec/folio/core/internal/vecmath"
 )
@@ -168,91 +165,20 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 // place from a mapping: smaller ones are copied.
 const mapMinRows = 1024
 
-// mapSegment decodes the segment name from a mapping of its file, its
-// vectors left in place as the next part of l.head; mapped is false, with
-// no error, when the file cannot be mapped or the segment's vectors differ
-// in length, among themselves or from the rows before (the caller reads it
-// instead, and meets the same error if it is the file's). The file stays
-// mapped until no snapshot holds l.pin.
-func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string, arena *segArena, l *loaded) (seg segment, mapped bool, err error) {
-	mf, err := mp.MapFile(ctx, ix.path(name))
-	if err != nil {
-		ix.log.Debug("read a segment instead of mapping it", "folder", ix.folder, "file", name, "err", err)
-		return segment{}, false, nil
-	}
-	b := mf.Bytes()
-	if len(b) >= segHeaderLen {
-		if d := binary.LittleEndian.Uint32(b[12:]); d == segMixed || (arena.dim != -1 && int(d) != arena.dim) {
-			return segment{}, false, mf.Close()
-		}
-	}
-	check := mappedCheck{skipVectors: ix.codes == CodesInt4}
-	own := ix.summed.Load()
-	if own != nil && own.name == name {
-		check.known = &own.sum
-	}
-	seg, vecs, err := decodeMappedSegmentSum(b, ix.codec, arena, check)
-	if err != nil {
-		mf.Close()
-		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
-	}
-	pin := &mappedFile{name: name, mf: mf}
-	runtime.AddCleanup(pin, func(f MappedFile) { f.Close() }, mf)
-	set, _ := l.pin.(*mappedSet)
-	if set == nil {
-		set = &mappedSet{}
-		l.pin = set
-	}
-	set.files = append(set.files, pin)
-	rows := len(seg.items)
-	if rows == 0 {
-		return seg, true, nil
-	}
-	d := len(vecs) / rows
-	arena.dim = d
-	if d == 0 {
-		return seg, true, nil
-	}
-	part := scan.Part{Vals: vecs}
-	if ra, ok := mf.(io.ReaderAt); ok && ix.codes == CodesInt4 {
-		part.Fetch = fetchRows(ra, d)
-	}
-	l.head = append(l.head, part)
-	l.headRows += rows
-	// The rows' scales, from the file when it has them, else from the
-	// vectors; the codes, while every segment so far has them.
-	switch {
-	case seg.codes != nil && ix.codes == CodesInt4:
-		l.headScales = append(l.headScales, seg.codes.scales...)
-	case check.known != nil && len(own.scales) == rows:
-		l.headScales = append(l.headScales, own.scales...)
-	default:
-		scales := make([]float64, rows)
-		vecmath.ParallelRanges(rows, scan.MinRowsPerWorker, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				scales[i] = vecmath.FastScale(vecs[i*d : (i+1)*d])
-			}
-		})
-		l.headScales = append(l.headScales, scales...)
-	}
-	if seg.codes != nil && ix.codes == CodesInt4 && len(l.headCodes) == len(l.head)-1 {
-		l.headCodes = append(l.headCodes, seg.codes.run)
-	}
-	return seg, true, nil
-}
-
-// fetchRows reads rows of d values of a segment's vectors from ra.
-func fetchRows(ra io.ReaderAt, d int) func(dst []float32, first, count int) error {
-	return func(dst []float32, first, count int) error {
-		b := floatBytes(dst[:count*d])
-		_, err := ra.ReadAt(b, int64(segHeaderLen)+int64(first)*int64(d)*4)
-		return err
-	}
-}
-
 // mappedSet is the mapped segment files whose vectors a state's rows read
 // in place: snapshots hold it in their rows' Pin.
 type mappedSet struct{ files []*mappedFile }
+
+// releasePages drops the pages of every file of the set from the
+// process's memory, where the storage can (failures are logged at debug
+// level: the pages then stay until the mapping is closed).
+func (m *mappedSet) releasePages(ix *LocalIndex) {
+	for _, f := range m.files {
+		if err := f.releasePages(); err != nil {
+			ix.log.Debug("release the pages of a mapped segment", "folder", ix.folder, "file", f.name, "err", err)
+		}
+	}
+}
 
 // mappedFile stands for a mapped segment file: the mapping is closed once
 // nothing holds it.
@@ -417,7 +343,7 @@ func (ix *LocalIndex) writeSegment(ctx context.Context, name string, src segment
 // index that keeps 4-bit codes writes them into the segment.
 func (ix *LocalIndex) writeSegmentSum(ctx context.Context, name string, src segmentSource) (sum segSums, err error) {
 	p := ix.path(name)
-	src.codes = ix.codes == CodesInt4
+	src.codes = ix.codes.nibbles()
 	if sw, ok := ix.storage.(FileStreamWriter); ok {
 		err = sw.UpsertFileFrom(ctx, p, func(w io.Writer) error {
 			bw := ix.saveWriter(w)
@@ -881,11 +807,7 @@ func (ix *LocalIndex) installCompaction(ctx context.Context, name string, s *sna
 			// Queries still on the old state fault in what they read;
 			// the rest of the old files' pages leave memory now rather
 			// than when the mappings are closed.
-			for _, f := range old.files {
-				if err := f.releasePages(); err != nil {
-					ix.log.Debug("release the pages of a compacted segment", "folder", ix.folder, "file", f.name, "err", err)
-				}
-			}
+			old.releasePages(ix)
 		}
 	}
 	return CompactReport{Segments: n, Tombstones: before.rows() - s.count()}, nil

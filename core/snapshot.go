@@ -358,11 +358,29 @@ const DefaultRerankFactor = 10
 // TestQuantizedRecall), where 300 held 0.965 of the tight clusters' top 10.
 const DefaultRerankFactorInt4 = 40
 
-// coarse is a snapshot's codes for the quantized scan: int8 or 4-bit, as
-// IndexOptions.ScanCodes says.
+// DefaultNarrowFactor is the candidates per requested result that the
+// 4-bit pass hands the int8 codes when IndexOptions.NarrowFactor is 0
+// (ScanCodes CodesInt4Int8): a top-10 query narrows the 1,000 best 4-bit
+// scores to the 100 best int8 scores, and re-ranks those. On clustered
+// 384-dimension data at 1M rows recall@10 measured 1.0000 with it, 0.9997
+// at 40 and 0.9984 at 20, where 4-bit codes alone need 1,000 rows
+// re-ranked for 1.0000.
+const DefaultNarrowFactor = 100
+
+// coarse is a snapshot's codes for the quantized scan: int8, 4-bit or
+// both, as IndexOptions.ScanCodes says.
 type coarse struct {
 	int8 *scan.Codes
 	int4 *scan.Nibbles
+}
+
+// narrowing is the int8 stage of the 4-bit scan, keeping factor
+// candidates per result (nil unless c has both codes).
+func (c *coarse) narrowing(factor int) *scan.Narrowing {
+	if c == nil || c.int4 == nil || c.int8 == nil {
+		return nil
+	}
+	return &scan.Narrowing{Codes: c.int8, Factor: factor}
 }
 
 // rows is the number of rows coded.
@@ -378,24 +396,21 @@ func (c *coarse) rows() int {
 // and only the new rows coded. Nil when s's rows have no codes (vectors
 // of mixed lengths).
 func quantize(s *snapshot, prev *coarse, kind ScanCodes) *coarse {
-	if kind == CodesInt4 {
-		var from *scan.Nibbles
-		if prev != nil {
-			from = prev.int4
+	if prev == nil {
+		prev = &coarse{}
+	}
+	c := &coarse{}
+	if kind.nibbles() {
+		if c.int4 = scan.QuantizeNibbles(&s.Rows, s.len(), prev.int4); c.int4 == nil {
+			return nil
 		}
-		if c := scan.QuantizeNibbles(&s.Rows, s.len(), from); c != nil {
-			return &coarse{int4: c}
+	}
+	if kind != CodesInt4 {
+		if c.int8 = scan.Quantize(&s.Rows, s.len(), prev.int8); c.int8 == nil {
+			return nil
 		}
-		return nil
 	}
-	var from *scan.Codes
-	if prev != nil {
-		from = prev.int8
-	}
-	if c := scan.Quantize(&s.Rows, s.len(), from); c != nil {
-		return &coarse{int8: c}
-	}
-	return nil
+	return c
 }
 
 // quantCodes returns s's codes, or nil when s has none (s may be nil).

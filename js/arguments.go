@@ -12,9 +12,10 @@ import (
 )
 
 // indexOptions reads the options Folio adds to Vectra's (all optional):
-// quantizedScan, scanCodes, rerankFactor and strictFilters, and the storage and
-// codec given as Vectra gives them. Those not given are left for
-// browser.WithDefaults (IndexedDB, JSON), the page's one composition root.
+// quantizedScan, scanCodes, rerankFactor, narrowFactor and strictFilters,
+// and the storage and codec given as Vectra gives them. Those not given are
+// left for browser.WithDefaults (IndexedDB, JSON), the page's one
+// composition root.
 func (b *bridge) indexOptions(storage, codec, extra js.Value) (core.IndexOptions, error) {
 	var o core.IndexOptions
 	switch {
@@ -43,6 +44,9 @@ func (b *bridge) indexOptions(storage, codec, extra js.Value) (core.IndexOptions
 		o.StrictFilters = prop(extra, "strictFilters").Truthy()
 		if v := prop(extra, "rerankFactor"); v.Type() == js.TypeNumber {
 			o.RerankFactor = v.Int()
+		}
+		if v := prop(extra, "narrowFactor"); v.Type() == js.TypeNumber {
+			o.NarrowFactor = v.Int()
 		}
 		if v := prop(extra, "scanCodes"); v.Type() == js.TypeString {
 			o.ScanCodes = core.ScanCodes(v.String())

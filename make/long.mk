@@ -66,9 +66,9 @@ bench-commit:
 ## embeddings (a mixture of 2,000 Gaussian clusters, conformance/testkit/
 ## clustered), built once on the segmented layout into $TMPDIR/folio-clustered
 ## (1.8 GB; kept) with the exact top 10 of 1,000 held-out queries: the
-## memory-read floor, then the exact scan, the int8 and the 4-bit scans, each
-## in a fresh process (open time, p50/p99, recall@10, a batch of 64, resident
-## memory).
+## memory-read floor, then the exact scan, the int8, the 4-bit and the 4-bit
+## narrowed by int8 scans, each in a fresh process (open time, p50/p99,
+## recall@10, a batch of 64, resident memory).
 CLUSTERED_N ?= 1000000
 .PHONY: bench-clustered
 bench-clustered:

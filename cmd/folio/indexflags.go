@@ -24,6 +24,7 @@ type indexFlags struct {
 var indexOptionFlags = map[string]string{
 	"QuantizedScan":     "quantized",
 	"RerankFactor":      "rerank-factor",
+	"NarrowFactor":      "narrow-factor",
 	"ScanCodes":         "codes",
 	"StrictFilters":     "strict-filters",
 	"FreshnessInterval": "freshness-interval",
@@ -44,8 +45,9 @@ var indexOptionsWithoutFlag = map[string]string{
 func (f *indexFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.BoolVar(&f.opts.QuantizedScan, "quantized", false, "scan int8 codes of the vectors, then re-rank the best candidates exactly: the same results for a quarter of the memory reads")
-	fl.IntVar(&f.opts.RerankFactor, "rerank-factor", 0, "candidates per result that --quantized or --codes re-ranks exactly (0: 10 for int8, 40 for int4)")
-	fl.StringVar((*string)(&f.opts.ScanCodes), "codes", "", "the codes a quantized scan reads first: int8 (as --quantized) or int4 (half a byte a dimension, twice as fast, more candidates re-ranked)")
+	fl.IntVar(&f.opts.RerankFactor, "rerank-factor", 0, "candidates per result that --quantized or --codes re-ranks exactly (0: 10 for int8 and int4+int8, 40 for int4)")
+	fl.IntVar(&f.opts.NarrowFactor, "narrow-factor", 0, "with --codes int4+int8, candidates per result the 4-bit pass hands the int8 codes to narrow (0: 40)")
+	fl.StringVar((*string)(&f.opts.ScanCodes), "codes", "", "the codes a quantized scan reads first: int8 (as --quantized), int4 (half a byte a dimension, twice as fast, more candidates re-ranked) or int4+int8 (both: the int8 codes narrow the 4-bit candidates)")
 	fl.BoolVar(&f.opts.StrictFilters, "strict-filters", false, "a filter on a metadata key that is not indexed is an error instead of matching nothing")
 	fl.DurationVar(&f.opts.FreshnessInterval, "freshness-interval", 0, "how often readers look for other processes' commits (0: 250ms; negative: never)")
 	fl.BoolVar(&f.opts.ResidentVectors, "resident-vectors", false, "read a segmented index's vectors into memory instead of mapping its large segments' files")

@@ -37,6 +37,7 @@ const topK = 10
 type config struct {
 	n, d, centres, queries int
 	rerank                 int    // IndexOptions.RerankFactor of the quantized phases
+	narrow                 int    // IndexOptions.NarrowFactor of the int4+int8 phase
 	phases                 string // the phases measured, by name, comma-separated
 	seed                   uint64
 	dir                    string
@@ -48,8 +49,9 @@ func main() {
 	flag.IntVar(&c.d, "d", 384, "dimensions")
 	flag.IntVar(&c.centres, "centres", clustered.DefaultCentres, "clusters")
 	flag.IntVar(&c.queries, "queries", 1000, "held-out queries")
-	flag.StringVar(&c.phases, "phases", "exact,int8,int4", "the ways of querying measured: exact, int8, int4")
+	flag.StringVar(&c.phases, "phases", "exact,int8,int4,int4+int8", "the ways of querying measured: exact, int8, int4, int4+int8")
 	flag.IntVar(&c.rerank, "rerank", 0, "candidates re-ranked per result by the quantized phases (0: each codes' default)")
+	flag.IntVar(&c.narrow, "narrow", 0, "candidates per result the int4+int8 phase's 4-bit pass hands the int8 codes (0: the default)")
 	seed := flag.Uint64("seed", 1, "the data set's seed")
 	flag.StringVar(&c.dir, "dir", filepath.Join(os.TempDir(), "folio-clustered"), "folder for the index and the exact answers (kept for the next run)")
 	phase := flag.String("phase", "", "internal: the measurement this process runs")
@@ -76,14 +78,14 @@ func (c config) truth() string { return c.index() + fmt.Sprintf(".top%d-%d.json"
 var phases = []struct {
 	name  string
 	codes core.ScanCodes
-}{{"exact", ""}, {"int8", core.CodesInt8}, {"int4", core.CodesInt4}}
+}{{"exact", ""}, {"int8", core.CodesInt8}, {"int4", core.CodesInt4}, {"int4+int8", core.CodesInt4Int8}}
 
 func (c config) open(codes core.ScanCodes) (*core.LocalIndex, error) {
 	st, err := storagefs.New(nil)
 	if err != nil {
 		return nil, err
 	}
-	return core.NewLocalIndex(c.index(), core.IndexOptions{Storage: st, Codec: codecpb.New(), ScanCodes: codes, RerankFactor: c.rerank})
+	return core.NewLocalIndex(c.index(), core.IndexOptions{Storage: st, Codec: codecpb.New(), ScanCodes: codes, RerankFactor: c.rerank, NarrowFactor: c.narrow})
 }
 
 func run(c config) error {
@@ -106,7 +108,7 @@ func run(c config) error {
 	for _, phase := range strings.Split(c.phases, ",") {
 		cmd := exec.Command(os.Args[0], "-phase", phase, "-n", strconv.Itoa(c.n), "-d", strconv.Itoa(c.d),
 			"-centres", strconv.Itoa(c.centres), "-queries", strconv.Itoa(c.queries), "-seed", strconv.FormatUint(c.seed, 10), "-dir", c.dir,
-			"-rerank", strconv.Itoa(c.rerank))
+			"-rerank", strconv.Itoa(c.rerank), "-narrow", strconv.Itoa(c.narrow))
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("phase %s: %w", phase, err)

@@ -7,10 +7,11 @@ import (
 
 // The whole run at 100,000 items: the index is built from the generator,
 // the exact answers cached, and the exact scan finds them all while the
-// quantized scans (int8 and 4-bit codes, exact re-rank) find at least 99 % of them on
-// embedding-like data. A second run reuses what the first cached.
+// quantized scans (int8, 4-bit, 4-bit narrowed by int8; exact re-rank)
+// find at least 99 % of them on embedding-like data. A second run reuses
+// what the first cached.
 func TestClusteredRecall(t *testing.T) {
-	c := config{n: 100_000, d: 64, centres: 500, queries: 100, seed: 3, dir: t.TempDir(), phases: "exact,int8,int4"}
+	c := config{n: 100_000, d: 64, centres: 500, queries: 100, seed: 3, dir: t.TempDir(), phases: "exact,int8,int4,int4+int8"}
 	if err := build(c); err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func TestClusteredRecall(t *testing.T) {
 	if exact.recall != 1 {
 		t.Fatalf("the exact scan's recall@10 is %v, want 1", exact.recall)
 	}
-	for _, phase := range []string{"int8", "int4"} {
+	for _, phase := range []string{"int8", "int4", "int4+int8"} {
 		quant, err := queryAll(c, phase)
 		if err != nil {
 			t.Fatal(err)

@@ -144,10 +144,12 @@ export interface IndexCodec {
 export interface EngineOptions {
   /** Scan int8 codes, then re-rank the best candidates exactly. */
   quantizedScan?: boolean;
-  /** The codes the quantized scan reads first: "int8" (quantizedScan's) or "int4" (half a byte a dimension). */
-  scanCodes?: "int8" | "int4";
+  /** The codes the quantized scan reads first: "int8" (quantizedScan's), "int4" (half a byte a dimension) or "int4+int8" (both: int8 narrows the 4-bit candidates). */
+  scanCodes?: "int8" | "int4" | "int4+int8";
   /** Candidates re-ranked per result with quantizedScan or scanCodes. */
   rerankFactor?: number;
+  /** With scanCodes "int4+int8": candidates per result the 4-bit pass hands the int8 codes. */
+  narrowFactor?: number;
   /** Reject filters on unknown operators instead of matching nothing. */
   strictFilters?: boolean;
 }

@@ -89,11 +89,11 @@ func TestHeadAndArenaScanAsOneArena(t *testing.T) {
 					if !slices.Equal(quant, wantQuant) {
 						t.Fatalf("n %d head %d %s k %d: QuantTopK differs at rank %d", n, h, name, k, firstDiff(slotsOf(quant), slotsOf(wantQuant)))
 					}
-					nib, err := NibbleTopK(ctx, split, sel, q, k, 4, QuantizeNibbles(split, n, nil))
+					nib, err := NibbleTopK(ctx, split, sel, q, k, 4, QuantizeNibbles(split, n, nil), nil)
 					if err != nil {
 						t.Fatal(err)
 					}
-					wantNib, err := NibbleTopK(ctx, whole, sel, q, k, 4, QuantizeNibbles(whole, n, nil))
+					wantNib, err := NibbleTopK(ctx, whole, sel, q, k, 4, QuantizeNibbles(whole, n, nil), nil)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -220,17 +220,23 @@ func prepareNibbles(q []float32, g *Grid, dims int) nibbleQuery {
 }
 
 // NibbleTopK is QuantTopK through 4-bit codes: it keeps the best k·factor
-// selected rows by their 4-bit score, then scores those exactly and
-// returns the k best, best first. Every returned score is exact.
-func NibbleTopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M], q []float32, k, factor int, codes *Nibbles) ([]topk.Scored, error) {
+// selected rows by their 4-bit score (with narrow set, the best
+// k·narrow.Factor, of which their int8 scores keep k·factor), then scores
+// those exactly and returns the k best, best first. Every returned score
+// is exact.
+func NibbleTopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M], q []float32, k, factor int, codes *Nibbles, narrow *Narrowing) ([]topk.Scored, error) {
 	if sel.None || len(sel.Meta) == 0 {
 		return nil, nil
 	}
-	qnorm, k, m, exact := plan(sel, q, k, factor)
+	qnorm, k, m, exact := plan(sel, q, k, narrow.first(factor, len(sel.Meta)))
 	if exact || codes.rows < len(sel.Meta) {
 		return TopK(ctx, rows, sel, q, k)
 	}
-	return rerank(ctx, rows, sel, q, qnorm, k, m, newNibbleScan(sel, q, codes).run)
+	var keep func([]topk.Scored) []topk.Scored
+	if narrow.serves(len(sel.Meta)) {
+		keep = func(c []topk.Scored) []topk.Scored { return narrow.keep(q, c, k*factor) }
+	}
+	return rerank(ctx, rows, sel, q, qnorm, k, m, newNibbleScan(sel, q, codes).run, keep)
 }
 
 // newNibbleScan prepares q's 4-bit pass over sel: its weights on each
@@ -375,12 +381,14 @@ func (ns *nibbleScan[M]) offer(h *topk.Heap, r int, slot int32, dot int32) {
 // NibbleTopK answers each (result j: the ks[j] best rows for queries[j]),
 // in one pass over the codes: each block of codes is read from memory once
 // for every query while it sits in the CPU cache, then each query's
-// candidates are scored exactly. Queries NibbleTopK would answer exactly
-// (no direction, or every row a candidate) get Batch's exact pass.
-func NibbleBatch(ctx context.Context, rows *Rows, n int, queries [][]float32, ks []int, factor int, codes *Nibbles) ([][]topk.Scored, error) {
+// candidates are narrowed (with narrow set) and scored exactly. Queries
+// NibbleTopK would answer exactly (no direction, or every row a
+// candidate) get Batch's exact pass.
+func NibbleBatch(ctx context.Context, rows *Rows, n int, queries [][]float32, ks []int, factor int, codes *Nibbles, narrow *Narrowing) ([][]topk.Scored, error) {
 	if codes.rows < n {
 		return Batch(ctx, rows, n, queries, ks)
 	}
+	rerankFactor, factor := factor, narrow.first(factor, n)
 	out := make([][]topk.Scored, len(queries))
 	var coded, exact []int // the queries of each pass
 	var scans []*nibbleScan[map[string]any]
@@ -435,8 +443,12 @@ func NibbleBatch(ctx context.Context, rows *Rows, n int, queries [][]float32, ks
 	}
 	for b, j := range coded {
 		q, k := queries[j], min(ks[j], n)
+		cands := topk.Merge(k*factor, heaps[b]...)
+		if narrow.serves(n) {
+			cands = narrow.keep(q, cands, k*rerankFactor)
+		}
 		var err error
-		if out[j], err = rescore(ctx, rows, Selection[map[string]any]{}, q, vecmath.Length(q), k, topk.Merge(k*factor, heaps[b]...)); err != nil {
+		if out[j], err = rescore(ctx, rows, Selection[map[string]any]{}, q, vecmath.Length(q), k, cands); err != nil {
 			return nil, err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/foliovec/folio/core/internal/filter"
+	"github.com/foliovec/folio/core/internal/topk"
 	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
@@ -47,7 +48,8 @@ func TestNibbleScoresBoundTheDotProduct(t *testing.T) {
 }
 
 // NibbleTopK re-ranking all but a few rows answers as TopK does, filtered
-// or not, on one worker or several, and on rows appended to base codes.
+// or not, on one worker or several, on rows appended to base codes, and
+// with an int8 stage that narrows all but a few more.
 func TestNibbleTopKAgreesWithTopK(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	const d = 40
@@ -86,13 +88,22 @@ func TestNibbleTopKAgreesWithTopK(t *testing.T) {
 					t.Fatal(err)
 				}
 				factor := (n - 20) / k // all but the 20 rows the 4-bit pass ranks last
+				narrow := &Narrowing{Codes: Quantize(rows, n, nil), Factor: factor}
 				for cname, codes := range map[string]*Nibbles{"whole": whole, "grown": grown, "after sealed": afterSealed} {
-					got, err := NibbleTopK(ctx, rows, sel, q, k, factor, codes)
+					got, err := NibbleTopK(ctx, rows, sel, q, k, factor, codes, nil)
 					if err != nil {
 						t.Fatal(err)
 					}
 					if !slices.Equal(got, want) {
 						t.Fatalf("n %d %s k %d %s codes: NibbleTopK differs from TopK at rank %d", n, name, k, cname, firstDiff(slotsOf(got), slotsOf(want)))
+					}
+					// int8 keeps all but 20 more.
+					got, err = NibbleTopK(ctx, rows, sel, q, k, (n-40)/k, codes, narrow)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(got, want) {
+						t.Fatalf("n %d %s k %d %s codes, narrowed: NibbleTopK differs from TopK at rank %d", n, name, k, cname, firstDiff(slotsOf(got), slotsOf(want)))
 					}
 				}
 			}
@@ -122,4 +133,72 @@ func TestNibbleGridFollowsTheRows(t *testing.T) {
 			t.Fatalf("row %d: constant dimension coded %d", i, got)
 		}
 	}
+}
+
+// With an int8 stage the exact re-rank reads k·factor rows, not the
+// k·narrow.Factor the 4-bit pass keeps, alone or in a batch, and a batch
+// answers as each query alone does. Narrowing codes that do not cover
+// the rows are not used.
+func TestNarrowingReranksFewerRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const n, d, k = 3000, 32, 10
+	ctx := context.Background()
+	whole, meta := rowsOf(r, n, d)
+	var fetched int
+	rows := &Rows{Scale: whole.Scale, Dim: d, Head: []Part{{Vals: whole.Arena, Fetch: func(dst []float32, first, count int) error {
+		fetched += count
+		copy(dst, whole.Arena[first*d:(first+count)*d])
+		return nil
+	}}}}
+	codes := QuantizeNibbles(rows, n, nil)
+	sel := Selection[map[string]any]{Meta: meta, All: true}
+	q := make([]float32, d)
+	for j := range q {
+		q[j] = float32(r.NormFloat64())
+	}
+	for _, tc := range []struct {
+		name   string
+		narrow *Narrowing
+		want   int
+	}{
+		{"no int8 stage", nil, 5 * k},
+		{"int8 stage", &Narrowing{Codes: Quantize(rows, n, nil), Factor: 50}, 5 * k},
+		{"int8 codes of fewer rows", &Narrowing{Codes: Quantize(rows, n-1, nil), Factor: 50}, 5 * k},
+	} {
+		fetched = 0
+		alone, err := NibbleTopK(ctx, rows, sel, q, k, 5, codes, tc.narrow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fetched != tc.want {
+			t.Fatalf("%s: %d rows re-ranked, want %d", tc.name, fetched, tc.want)
+		}
+		fetched = 0
+		batch, err := NibbleBatch(ctx, rows, n, [][]float32{q, q}, []int{k, k}, 5, codes, tc.narrow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fetched != 2*tc.want || !slices.Equal(batch[0], alone) || !slices.Equal(batch[1], alone) {
+			t.Fatalf("%s: the batch re-ranked %d rows, want %d, and answers as alone: %v", tc.name, fetched, 2*tc.want, slices.Equal(batch[0], alone))
+		}
+	}
+	// The int8 stage sees ten times the 4-bit candidates: its top 10 holds
+	// at least what the 4-bit pass alone keeps of the exact top 10.
+	want, _ := TopK(ctx, rows, sel, q, k)
+	plain, _ := NibbleTopK(ctx, rows, sel, q, k, 5, codes, nil)
+	narrowed, _ := NibbleTopK(ctx, rows, sel, q, k, 5, codes, &Narrowing{Codes: Quantize(rows, n, nil), Factor: 50})
+	if hits(narrowed, want) < hits(plain, want) {
+		t.Fatalf("recall@10: %d with the int8 stage, %d without", hits(narrowed, want), hits(plain, want))
+	}
+}
+
+// hits counts the slots of got that are in want.
+func hits(got, want []topk.Scored) int {
+	n := 0
+	for _, g := range got {
+		if slices.ContainsFunc(want, func(w topk.Scored) bool { return w.Slot == g.Slot }) {
+			n++
+		}
+	}
+	return n
 }

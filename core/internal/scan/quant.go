@@ -41,20 +41,34 @@ func Quantize(rows *Rows, n int, base *Codes) *Codes {
 		c.codes = make([]int8, n*stride)
 		c.factor = make([]float32, n)
 	}
+	d := rows.Dim
 	vecmath.ParallelRanges(n-from, MinRowsPerWorker, func(a, b int) {
-		for i := from + a; i < from+b; i++ {
-			row := c.codes[i*stride : (i+1)*stride]
-			clear(row[rows.Dim:]) // the padding; QuantizeInt8 writes the rest, or 0 for none
-			step := vecmath.QuantizeInt8(row, rows.Vector(i))
-			if sc := rows.Scale[i]; sc != 0 && step != 0 {
-				c.factor[i] = float32(float64(step) / sc)
-			} else {
-				c.factor[i] = 0
+		// Rows a part of Head reads from its file are read so, a
+		// quarter of a megabyte at a time, not through the mapping.
+		var buf []float32
+		if len(rows.Head) > 0 {
+			buf = make([]float32, max(1, quantReadRows)*d)
+		}
+		for lo := from + a; lo < from+b; {
+			vals, end := rows.readSpan(buf, lo, from+b)
+			for i := lo; i < end; i++ {
+				row := c.codes[i*stride : (i+1)*stride]
+				clear(row[d:]) // the padding; QuantizeInt8 writes the rest, or 0 for none
+				step := vecmath.QuantizeInt8(row, vals[(i-lo)*d:(i-lo+1)*d])
+				if sc := rows.Scale[i]; sc != 0 && step != 0 {
+					c.factor[i] = float32(float64(step) / sc)
+				} else {
+					c.factor[i] = 0
+				}
 			}
+			lo = end
 		}
 	})
 	return c
 }
+
+// quantReadRows is the rows Quantize reads from a file at a time.
+const quantReadRows = 160
 
 // QuantTopK is TopK through the int8 codes: it keeps the best k·factor
 // selected rows by int8 score, then scores those exactly and returns the k
@@ -70,7 +84,7 @@ func QuantTopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection
 	}
 	qs := &quantScan[M]{sel: sel, c: codes, q: make([]int8, codes.stride)}
 	vecmath.QuantizeInt8(qs.q, q)
-	return rerank(ctx, rows, sel, q, qnorm, k, m, qs.run)
+	return rerank(ctx, rows, sel, q, qnorm, k, m, qs.run, nil)
 }
 
 // plan is what a pass over codes keeps of sel for q's k best: k and
@@ -87,9 +101,9 @@ func plan[M ~map[string]any](sel Selection[M], q []float32, k, factor int) (qnor
 
 // rerank keeps the best m of the n selected positions by the coarse
 // scores run gives (run scores positions lo..hi-1 into a heap and reports
-// false when ctx was cancelled), then scores those exactly and returns the
-// k best, best first.
-func rerank[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M], q []float32, qnorm float64, k, m int, run func(ctx context.Context, lo, hi int, h *topk.Heap) bool) ([]topk.Scored, error) {
+// false when ctx was cancelled), narrows them with narrow when it is set,
+// then scores those exactly and returns the k best, best first.
+func rerank[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M], q []float32, qnorm float64, k, m int, run func(ctx context.Context, lo, hi int, h *topk.Heap) bool, narrow func([]topk.Scored) []topk.Scored) ([]topk.Scored, error) {
 	n := sel.candidates()
 	workers := min(runtime.GOMAXPROCS(0), n/MinRowsPerWorker)
 	var cands []topk.Scored
@@ -109,7 +123,63 @@ func rerank[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M]
 		}
 		cands = topk.Merge(m, heaps...)
 	}
+	if narrow != nil {
+		cands = narrow(cands)
+	}
 	return rescore(ctx, rows, sel, q, qnorm, k, cands)
+}
+
+// Narrowing is the int8 stage of a 4-bit scan (NibbleTopK, NibbleBatch):
+// the 4-bit pass keeps k·Factor candidates, and their int8 scores keep
+// the k·factor best of those (factor: the scan's own) for the exact
+// re-rank, which then reads fewer rows for the same recall.
+type Narrowing struct {
+	Codes  *Codes
+	Factor int
+}
+
+// first is the candidates per result the 4-bit pass keeps: k·Factor with
+// a Narrowing that covers the rows' n positions, else factor.
+func (nw *Narrowing) first(factor, n int) int {
+	if !nw.serves(n) {
+		return factor
+	}
+	return max(nw.Factor, factor)
+}
+
+// serves reports whether nw narrows a scan of n rows.
+func (nw *Narrowing) serves(n int) bool {
+	return nw != nil && nw.Codes != nil && nw.Codes.Rows() >= n && nw.Factor > 0
+}
+
+// keep returns the m of cands with the best int8 scores for q (all of
+// them when there are m or fewer).
+func (nw *Narrowing) keep(q []float32, cands []topk.Scored, m int) []topk.Scored {
+	if len(cands) <= m {
+		return cands
+	}
+	c := nw.Codes
+	slots := make([]int32, len(cands))
+	for i, s := range cands {
+		slots[i] = s.Slot
+	}
+	slices.Sort(slots) // the codes read in order
+	qq := make([]int8, c.stride)
+	vecmath.QuantizeInt8(qq, q)
+	dots := make([]int32, len(slots))
+	vecmath.DotInt8ManyIdx(qq, c.codes, slots, dots)
+	h := topk.New(m)
+	for i, slot := range slots {
+		key := topk.Undefined
+		if f := c.factor[slot]; f != 0 {
+			key = float64(dots[i]) * float64(f)
+		}
+		if h.Full() && key <= h.Floor() {
+			continue
+		}
+		h.Offer(topk.Scored{Key: key, Slot: slot})
+	}
+	return h.Items()
 }
 
 // rescore scores the candidates exactly and returns the k best, best

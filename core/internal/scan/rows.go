@@ -113,6 +113,21 @@ func (r *Rows) ReadVector(dst []float32, i int) error {
 	return nil
 }
 
+// readSpan is Span reading rows of a part of Head that has a Fetch through
+// it into buf (room for at least one row), as many as buf holds: the
+// memory of a mapping is not touched. A failed read falls back to Span.
+func (r *Rows) readSpan(buf []float32, lo, hi int) ([]float32, int) {
+	if len(r.Head) > 0 {
+		if _, first, end, k := r.block(lo); k >= 0 && r.Head[k].Fetch != nil {
+			end = min(hi, end, lo+len(buf)/r.Dim)
+			if r.Head[k].Fetch(buf[:(end-lo)*r.Dim], lo-first, end-lo) == nil {
+				return buf[:(end-lo)*r.Dim], end
+			}
+		}
+	}
+	return r.Span(lo, hi)
+}
+
 // Span returns the values of rows lo..hi-1 as one slice, and hi, when
 // they are all in one part of Head or all in Arena; else those of lo up to
 // the end of its part, and that end. Callers loop until they reach hi. Not
