@@ -506,7 +506,11 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) error {
 		if b.keepsBaseRows() {
 			from = b.base
 		}
-		s.quant.Store(quantize(s, from.quantCodes(), ix.codes))
+		c, err := quantize(ctx, s, from.quantCodes(), ix.codes)
+		if err != nil {
+			return err
+		}
+		s.quant.Store(c)
 	}
 	ix.updateBM25(ctx, b, s)
 	if err := ix.writeSidecars(ctx, b); err != nil {

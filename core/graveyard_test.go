@@ -63,7 +63,11 @@ func TestDroppedFilesOutliveTheirCommit(t *testing.T) {
 		t.Fatalf("dropped list %v, want %s", l, old.MetadataFile)
 	}
 	// A reader on the previous state still reads its side-car.
-	results := []QueryResult{{Item: before.item(0)}}
+	first, err := before.item(ctxb, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := []QueryResult{{Item: first}}
 	if err := ix.loadSidecars(ctxb, results); err != nil || results[0].Item.Metadata["b"] != "old" {
 		t.Fatalf("reader on the previous state: %v, %v", results[0].Item.Metadata, err)
 	}

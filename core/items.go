@@ -22,7 +22,11 @@ func (ix *LocalIndex) GetItem(ctx context.Context, id string) (item IndexItem, o
 	if !ok {
 		return IndexItem{}, false, nil
 	}
-	return s.item(int(slot)), true, nil
+	it, err := s.item(ctx, int(slot))
+	if err != nil {
+		return IndexItem{}, false, WrapOp(ctx, "get item", ix.folder, err)
+	}
+	return it, true, nil
 }
 
 // ListItems returns every committed item in storage order, with inline
@@ -35,7 +39,9 @@ func (ix *LocalIndex) ListItems(ctx context.Context) ([]IndexItem, error) {
 	order := s.storageOrder()
 	out := make([]IndexItem, len(order))
 	for i, slot := range order {
-		out[i] = s.item(int(slot))
+		if out[i], err = s.item(ctx, int(slot)); err != nil {
+			return nil, WrapOp(ctx, "list items", ix.folder, err)
+		}
 	}
 	return out, nil
 }
@@ -63,7 +69,11 @@ func (ix *LocalIndex) ListItemsByMetadata(ctx context.Context, f Filter) ([]Inde
 	})
 	out := make([]IndexItem, 0, len(slots))
 	for _, slot := range s.inStorageOrder(slots) {
-		out = append(out, s.item(int(slot)))
+		it, err := s.item(ctx, int(slot))
+		if err != nil {
+			return nil, WrapOp(ctx, "list items by metadata", ix.folder, err)
+		}
+		out = append(out, it)
 	}
 	return out, nil
 }

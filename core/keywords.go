@@ -154,7 +154,10 @@ func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selectio
 	slices.SortFunc(ranked, s.compare)
 	out := make([]QueryResult, 0, min(k, len(ranked)))
 	for _, h := range ranked[:min(k, len(ranked))] {
-		it := s.item(int(h.Slot))
+		it, err := s.item(ctx, int(h.Slot))
+		if err != nil {
+			return nil, err
+		}
 		md := make(Metadata, len(it.Metadata)+1)
 		maps.Copy(md, it.Metadata)
 		md["isBm25"] = true

@@ -669,7 +669,11 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 	ix.seg = l.seg
 	ix.publishLayout()
 	if ix.rerank > 0 {
-		s.quant.Store(quantize(s, l.seedCodes(s), ix.codes))
+		c, err := quantize(ctx, s, l.seedCodes(s), ix.codes)
+		if err != nil {
+			return nil, fmt.Errorf("load index %q: %w", p, err)
+		}
+		s.quant.Store(c)
 	}
 	ix.cur.Store(s)
 	// The id map is built beside the first queries, ready for the first
@@ -708,6 +712,7 @@ type loaded struct {
 	serials  []uint32
 	head     []scan.Part
 	headRows int
+	dim      int // the length of head's rows
 	pin      any
 	// headScales, when known, are the scoring scales of head's rows:
 	// those a segment carries with its codes, or those of a segment a
@@ -722,7 +727,8 @@ type loaded struct {
 // seedCodes returns the 4-bit codes read with s's head rows, as codes s
 // extends (nil when there are none, or s no longer reads them in place).
 func (l *loaded) seedCodes(s *snapshot) *coarse {
-	if len(l.headCodes) == 0 || len(s.Head) != len(l.head) || &s.Head[0].Vals[0] != &l.head[0].Vals[0] {
+	// s reads l's rows in place unless it moved them (compactRows).
+	if len(l.headCodes) == 0 || len(s.Head) != len(l.head) {
 		return nil
 	}
 	return &coarse{int4: scan.NewNibbles(s.Dim, slices.Clone(l.headCodes))}

@@ -126,6 +126,38 @@ type MappedFile interface {
 	Close() error
 }
 
+// FileRangeReader is an optional capability of a [FileStorage], found by
+// type assertion: reading parts of a file without reading the rest. A
+// segmented index that keeps 4-bit codes (IndexOptions.ScanCodes), on a
+// storage that has it but does not map files ([FileMapper]), reads of
+// each large segment only its header, codes, ids and metadata when it
+// opens, and afterwards the rows a query re-ranks, when it re-ranks them:
+// the vectors stay in the storage (Folio's in-memory and object storages
+// have it).
+//
+// Implementations must be safe for concurrent use.
+type FileRangeReader interface {
+	// OpenFileRange opens a file for reads of its parts, with the same
+	// files and errors as ReadFile. The caller closes it.
+	OpenFileRange(ctx context.Context, filePath string) (RangeFile, error)
+}
+
+// RangeFile is a file opened by a [FileRangeReader]. Folio opens so only
+// files it never changes in place (a segment is replaced by a new file,
+// never rewritten); a read of a file deleted since it was opened may fail
+// with an error wrapping fs.ErrNotExist.
+//
+// Implementations must be safe for concurrent use.
+type RangeFile interface {
+	// Size is the file's length in bytes.
+	Size() int64
+	// ReadRange fills p with the file's bytes from offset off: all of
+	// them, or an error (io.ErrUnexpectedEOF when the file ends first).
+	ReadRange(ctx context.Context, p []byte, off int64) error
+	// Close releases the file: ReadRange must not be called after it.
+	Close() error
+}
+
 // PageReleaser is an optional capability of a [MappedFile], found by type
 // assertion: dropping the mapping's pages from the process's memory while
 // the mapping stays valid, so that a later read of Bytes faults them in

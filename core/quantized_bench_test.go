@@ -22,7 +22,11 @@ func quantBenchIndex(b *testing.B, n, d int) *LocalIndex {
 	}
 	ix := ixBenchIndex(b, n, d)
 	s := ix.cur.Load()
-	s.quant.Store(quantize(s, nil, CodesInt8))
+	c, err := quantize(context.Background(), s, nil, CodesInt8)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.quant.Store(c)
 	quantBenchIndexes.Store([2]int{n, d}, ix)
 	return ix
 }

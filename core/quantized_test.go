@@ -56,7 +56,11 @@ func quantTestIndexes(t testing.TB, kind ScanCodes, vecs [][]float32, factor int
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.quant.Store(quantize(s, nil, kind))
+	c, err := quantize(context.Background(), s, nil, kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.quant.Store(c)
 	quant, err = NewLocalIndex(idxTestFolder, IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}, ScanCodes: kind, RerankFactor: factor})
 	if err != nil {
 		t.Fatal(err)

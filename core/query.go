@@ -249,7 +249,11 @@ func (ix *LocalIndex) answer(ctx context.Context, s *snapshot, sel selection, hi
 		if score == topk.Undefined {
 			score = 0
 		}
-		results[i] = QueryResult{Item: s.item(int(h.Slot)), Score: score}
+		it, err := s.item(ctx, int(h.Slot))
+		if err != nil {
+			return nil, err
+		}
+		results[i] = QueryResult{Item: it, Score: score}
 	}
 	if err := ix.loadSidecars(ctx, results); err != nil {
 		return nil, err

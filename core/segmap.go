@@ -58,12 +58,13 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 	if d == 0 {
 		return seg, true, nil
 	}
-	part := scan.Part{Vals: vecs}
+	part := scan.Part{N: rows, Vals: vecs}
 	if ra, ok := mf.(io.ReaderAt); ok && ix.codes.nibbles() {
 		part.Fetch = fetchRows(ra, d)
 	}
 	l.head = append(l.head, part)
 	l.headRows += rows
+	l.dim = d
 	// The rows' scales, from the file when it has them, else from the
 	// vectors; the codes, while every segment so far has them.
 	switch {
@@ -87,8 +88,11 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 }
 
 // fetchRows reads rows of d values of a segment's vectors from ra.
-func fetchRows(ra io.ReaderAt, d int) func(dst []float32, first, count int) error {
-	return func(dst []float32, first, count int) error {
+func fetchRows(ra io.ReaderAt, d int) func(ctx context.Context, dst []float32, first, count int) error {
+	return func(ctx context.Context, dst []float32, first, count int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		b := floatBytes(dst[:count*d])
 		_, err := ra.ReadAt(b, int64(segHeaderLen)+int64(first)*int64(d)*4)
 		return err

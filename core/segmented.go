@@ -244,7 +244,7 @@ func (ix *LocalIndex) segmentedSnapshot(ctx context.Context, l *loaded, reload b
 	if ndead > maxDead(n) {
 		return compactRows(l, isDead)
 	}
-	s, err := snapshotWithDead(l.data, vectors{arena: l.arena, head: l.head, pin: l.pin, headScales: l.headScales}, dead, ndead)
+	s, err := snapshotWithDead(l.data, vectors{arena: l.arena, head: l.head, dim: l.dim, pin: l.pin, headScales: l.headScales}, dead, ndead)
 	if err != nil {
 		return nil, err
 	}
@@ -994,7 +994,11 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 		if b.keepsBaseRows() {
 			from = cur
 		}
-		s.quant.Store(quantize(s, from.quantCodes(), ix.codes))
+		c, err := quantize(ctx, s, from.quantCodes(), ix.codes)
+		if err != nil {
+			return nil, false, err
+		}
+		s.quant.Store(c)
 	}
 	ix.updateBM25(ctx, b, s)
 	slices.Sort(tombs)

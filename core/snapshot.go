@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -138,20 +139,24 @@ func (s *snapshot) dropDead(hits []topk.Scored, k int) []topk.Scored {
 }
 
 // item returns slot i as an IndexItem sharing the snapshot's memory, but
-// for a vector read from a mapped file, which it copies.
-func (s *snapshot) item(i int) IndexItem {
+// for a vector read from a file, which it copies. Only a row that is not
+// in memory can fail to read.
+func (s *snapshot) item(ctx context.Context, i int) (IndexItem, error) {
 	it := s.sharedItem(i)
 	if s.InHead(i) {
 		// A mapped file's memory must not outlive the snapshots that pin
 		// it: a caller gets its own copy, read from the file when the
 		// rows can be (Fetch keeps the mapping's pages out of memory).
-		v := make([]float32, len(it.Vector))
-		if s.ReadVector(v, i) != nil {
+		v := make([]float32, s.Dim)
+		if err := s.ReadVector(ctx, v, i); err != nil {
+			if it.Vector == nil {
+				return IndexItem{}, fmt.Errorf("read the vector of item %q: %w", it.ID, err)
+			}
 			copy(v, it.Vector)
 		}
 		it.Vector = v
 	}
-	return it
+	return it, nil
 }
 
 // sharedItem is item i with its vector shared with the rows, Head's too:
@@ -209,6 +214,7 @@ func snapshotFromData(data IndexData, arena []float32) (*snapshot, error) {
 type vectors struct {
 	arena      []float32
 	head       []scan.Part // the first rows, read in place (scan.Rows.Head)
+	dim        int         // the length of head's rows
 	pin        any
 	headScales []float64 // the scales of head's rows, when known
 }
@@ -254,8 +260,8 @@ func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*s
 	// A mixed index keeps views of the mapped rows too: Pin holds them.
 	s.Pin = vec.pin
 	s.Gen = new(scan.Lineage)
-	if len(vec.head) > 0 && uniform(data.Items) {
-		s.Dim, s.Head, s.Arena = len(data.Items[0].Vector), vec.head, vec.arena
+	if h := headRows(vec.head); h > 0 && uniformDim(data.Items[h:], vec.dim) {
+		s.Dim, s.Head, s.Arena = vec.dim, vec.head, vec.arena
 		if h := s.HeadRows(); len(vec.headScales) == h {
 			copy(s.Scale, vec.headScales)
 			s.computeScalesFrom(h)
@@ -267,6 +273,25 @@ func snapshotWithDead(data IndexData, vec vectors, dead []uint64, ndead int) (*s
 	}
 	s.postings = filter.BuildPostings(s.config.Indexed, s.meta)
 	return s, nil
+}
+
+// headRows is the rows of parts.
+func headRows(parts []scan.Part) int {
+	n := 0
+	for _, p := range parts {
+		n += p.N
+	}
+	return n
+}
+
+// uniformDim reports whether the items' vectors all have length d.
+func uniformDim(items []IndexItem, d int) bool {
+	for i := range items {
+		if len(items[i].Vector) != d {
+			return false
+		}
+	}
+	return true
 }
 
 // uniform reports whether the items' vectors all have one length.
@@ -394,23 +419,24 @@ func (c *coarse) rows() int {
 // quantize returns s's codes of the given kind: when s's rows are those
 // prev codes with rows appended (prev non-nil), prev's codes are shared
 // and only the new rows coded. Nil when s's rows have no codes (vectors
-// of mixed lengths).
-func quantize(s *snapshot, prev *coarse, kind ScanCodes) *coarse {
+// of mixed lengths). Rows read from a file to be coded may fail to read.
+func quantize(ctx context.Context, s *snapshot, prev *coarse, kind ScanCodes) (*coarse, error) {
 	if prev == nil {
 		prev = &coarse{}
 	}
 	c := &coarse{}
+	var err error
 	if kind.nibbles() {
-		if c.int4 = scan.QuantizeNibbles(&s.Rows, s.len(), prev.int4); c.int4 == nil {
-			return nil
+		if c.int4, err = scan.QuantizeNibbles(ctx, &s.Rows, s.len(), prev.int4); c.int4 == nil {
+			return nil, err
 		}
 	}
 	if kind != CodesInt4 {
-		if c.int8 = scan.Quantize(&s.Rows, s.len(), prev.int8); c.int8 == nil {
-			return nil
+		if c.int8, err = scan.Quantize(ctx, &s.Rows, s.len(), prev.int8); c.int8 == nil {
+			return nil, err
 		}
 	}
-	return c
+	return c, nil
 }
 
 // quantCodes returns s's codes, or nil when s has none (s may be nil).

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"context"
+	"errors"
 	"math"
 	"runtime"
 	"slices"
@@ -54,6 +55,10 @@ func split(ctx context.Context, lo, hi, workers int, fn func(w, lo, hi int)) err
 	return ctx.Err()
 }
 
+// errFetchOnly is the error of an exact scan of rows that are only read
+// through a part's Fetch, which re-ranks serve instead.
+var errFetchOnly = errors.New("scan: the exact scan does not read rows that are only fetched")
+
 // scan is one query's scoring pass over a selection.
 type scan[M ~map[string]any] struct {
 	rows  *Rows
@@ -83,6 +88,9 @@ func TopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M], 
 			}
 		})
 		return out, nil
+	}
+	if rows.FetchOnly() {
+		return nil, errFetchOnly
 	}
 	n := sel.candidates()
 	k = min(k, n) // heaps hold at most k; a huge topK must not allocate
@@ -207,7 +215,7 @@ func (sc *scan[M]) fetchDots(ctx context.Context, slots []int32, out []float32) 
 			copy(dst, p.Vals[first*d:])
 			return nil
 		}
-		return p.Fetch(dst, first, rn.j-rn.i)
+		return p.Fetch(ctx, dst, first, rn.j-rn.i)
 	}
 	// Rows not in the page cache are read from the disk, which serves
 	// several reads at once far sooner than one after another.
@@ -256,7 +264,14 @@ func rowKey(rows *Rows, q []float32, qnorm float64, slot int32, dot float32) flo
 	if math.IsInf(d, 0) || d != d {
 		// The float32 dot product overflowed (±Inf, or NaN from Inf-Inf):
 		// redo it in float64, where it cannot.
-		d = vecmath.Dot64(q, rows.Vector(int(slot)))
+		v := rows.Vector(int(slot))
+		if v == nil { // a fetch-only row
+			v = make([]float32, len(q))
+			if rows.ReadVector(context.Background(), v, int(slot)) != nil {
+				return topk.Undefined
+			}
+		}
+		d = vecmath.Dot64(q, v)
 	}
 	key := d / (qnorm * scale)
 	if key != key {
@@ -266,13 +281,21 @@ func rowKey(rows *Rows, q []float32, qnorm float64, slot int32, dot float32) flo
 }
 
 // Key is the rank key the scans give row slot for query q: its exact
-// cosine score, or topk.Undefined.
+// cosine score, or topk.Undefined (also for a fetch-only row that cannot
+// be read).
 func Key(rows *Rows, q []float32, slot int32) float64 {
 	qnorm := vecmath.Length(q)
 	if qnorm == 0 {
 		return topk.Undefined
 	}
-	return rowKey(rows, q, qnorm, slot, vecmath.Dot(q, rows.Vector(int(slot))))
+	v := rows.Vector(int(slot))
+	if v == nil {
+		v = make([]float32, len(q))
+		if rows.ReadVector(context.Background(), v, int(slot)) != nil {
+			return topk.Undefined
+		}
+	}
+	return rowKey(rows, q, qnorm, slot, vecmath.Dot(q, v))
 }
 
 // batchL1Bytes is the size of the block of rows the batched scan scores
@@ -285,7 +308,20 @@ const batchL1Bytes = 24 << 10
 // block of rows at a time for every query while the block is in cache:
 // result j is what TopK returns for queries[j] and ks[j].
 func Batch(ctx context.Context, rows *Rows, n int, queries [][]float32, ks []int) ([][]topk.Scored, error) {
+	if rows.FetchOnly() {
+		return nil, errFetchOnly
+	}
 	return batchRange(ctx, rows, 0, n, queries, ks)
+}
+
+// undefinedRows is the answer of a query with no direction over every
+// row: the first k rows, each scoring topk.Undefined.
+func undefinedRows(k int) []topk.Scored {
+	out := make([]topk.Scored, k)
+	for i := range out {
+		out[i] = topk.Scored{Key: topk.Undefined, Slot: int32(i)}
+	}
+	return out
 }
 
 // batchRange is Batch over rows lo..hi-1 alone.

@@ -79,10 +79,11 @@ func NewNibbles(dim int, runs []NibbleRun) *Nibbles {
 // it. A new last run is coded on the grid of the sealed run before it, or
 // when there is none on a grid measured on its rows, measured again each
 // time they double. It returns nil for rows the quantized scan does not
-// serve: vectors of mixed lengths, or of length 0.
-func QuantizeNibbles(rows *Rows, n int, base *Nibbles) *Nibbles {
+// serve: vectors of mixed lengths, or of length 0. Rows read through a
+// part's Fetch (Rows.Each) may fail to read: the error is returned.
+func QuantizeNibbles(ctx context.Context, rows *Rows, n int, base *Nibbles) (*Nibbles, error) {
 	if rows.Mixed || rows.Dim <= 0 {
-		return nil
+		return nil, nil
 	}
 	d := rows.Dim
 	c := &Nibbles{dim: d, stride: vecmath.NibbleStride(d), rows: n}
@@ -108,31 +109,54 @@ func QuantizeNibbles(rows *Rows, n int, base *Nibbles) *Nibbles {
 	case len(c.runs) > 0:
 		last.Grid = c.runs[len(c.runs)-1].Grid
 	default:
-		last.Grid = MeasureGrid(d, n, rows.Vector)
+		var err error
+		if last.Grid, err = measureRowsGrid(ctx, rows, n); err != nil {
+			return nil, err
+		}
 	}
 	if from == n && start < n {
 		c.runs = append(c.runs, last)
-		return c
+		return c, nil
 	}
 	add := n - from
 	last.Codes = slices.Grow(last.Codes, add*c.stride)[:(n-start)*c.stride]
 	last.Inv = slices.Grow(last.Inv, add)[:n-start]
-	vecmath.ParallelRanges(add, MinRowsPerWorker, func(a, b int) {
+	err := rows.Each(ctx, from, n, func(first int, vals []float32) {
 		buf := make([]uint8, d)
-		for i := from + a; i < from+b; i++ {
+		for i := first; i < first+len(vals)/d; i++ {
 			j := i - start
-			CodeNibbles(last.Codes[j*c.stride:(j+1)*c.stride], buf, rows.Vector(i), last.Grid)
+			CodeNibbles(last.Codes[j*c.stride:(j+1)*c.stride], buf, vals[(i-first)*d:(i-first+1)*d], last.Grid)
 			last.Inv[j] = 0
 			if sc := rows.Scale[i]; sc != 0 {
 				last.Inv[j] = float32(1 / sc)
 			}
 		}
 	})
+	if err != nil {
+		return nil, err
+	}
 	last.MaxInv = max(last.MaxInv, maxOf(last.Inv[from-start:]))
 	if start < n {
 		c.runs = append(c.runs, last)
 	}
-	return c
+	return c, nil
+}
+
+// measureRowsGrid is MeasureGrid of the first n rows, those of fetch-only
+// parts read through Fetch.
+func measureRowsGrid(ctx context.Context, rows *Rows, n int) (*Grid, error) {
+	if !rows.FetchOnly() {
+		return MeasureGrid(rows.Dim, n, rows.Vector), nil
+	}
+	var err error
+	g := MeasureGrid(rows.Dim, n, func(i int) []float32 {
+		v := make([]float32, rows.Dim)
+		if e := rows.ReadVector(ctx, v, i); e != nil && err == nil {
+			err = e
+		}
+		return v
+	})
+	return g, err
 }
 
 // maxOf is the largest of v, 0 when v is empty.
@@ -229,6 +253,12 @@ func NibbleTopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selectio
 		return nil, nil
 	}
 	qnorm, k, m, exact := plan(sel, q, k, narrow.first(factor, len(sel.Meta)))
+	if exact && qnorm != 0 && rows.FetchOnly() {
+		// Every selected row is re-ranked, read through its part.
+		var all []topk.Scored
+		sel.Each(func(slot int32) { all = append(all, topk.Scored{Slot: slot}) })
+		return rescore(ctx, rows, sel, q, qnorm, k, all)
+	}
 	if exact || codes.rows < len(sel.Meta) {
 		return TopK(ctx, rows, sel, q, k)
 	}
@@ -399,6 +429,26 @@ func NibbleBatch(ctx context.Context, rows *Rows, n int, queries [][]float32, ks
 		} else {
 			exact = append(exact, j)
 		}
+	}
+	if len(exact) > 0 && rows.FetchOnly() {
+		// The exact pass does not read fetch-only rows: a query with no
+		// direction has no row to read, another re-ranks every row.
+		for _, j := range exact {
+			q, k := queries[j], min(ks[j], n)
+			if qn := vecmath.Length(q); qn == 0 || k == 0 {
+				out[j] = undefinedRows(k)
+			} else {
+				all := make([]topk.Scored, n)
+				for i := range all {
+					all[i].Slot = int32(i)
+				}
+				var err error
+				if out[j], err = rescore(ctx, rows, Selection[map[string]any]{}, q, qn, k, all); err != nil {
+					return nil, err
+				}
+			}
+		}
+		exact = nil
 	}
 	if len(exact) > 0 {
 		qs, kk := make([][]float32, len(exact)), make([]int, len(exact))

@@ -19,7 +19,7 @@ func TestNibbleScoresBoundTheDotProduct(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	const n, d = 500, 100
 	rows, _ := rowsOf(r, n, d)
-	codes := QuantizeNibbles(rows, n, nil)
+	codes := quantizeNibbles(rows, n, nil)
 	g := codes.runs[0].Grid
 	q := make([]float32, d)
 	for j := range q {
@@ -60,13 +60,13 @@ func TestNibbleTopKAgreesWithTopK(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		whole := QuantizeNibbles(rows, n, nil)
-		grown := QuantizeNibbles(rows, n, QuantizeNibbles(rows, n*2/3, nil))
+		whole := quantizeNibbles(rows, n, nil)
+		grown := quantizeNibbles(rows, n, quantizeNibbles(rows, n*2/3, nil))
 		if got := len(grown.runs); got != 1 || grown.rows != n {
 			t.Fatalf("n %d: codes grown from two thirds have %d runs of %d rows, want 1 of %d", n, got, grown.rows, n)
 		}
 		sealed := NewNibbles(d, []NibbleRun{{Grid: whole.runs[0].Grid, Codes: whole.runs[0].Codes[:n/2*whole.stride], Inv: whole.runs[0].Inv[:n/2], Sealed: true}})
-		afterSealed := QuantizeNibbles(rows, n, sealed)
+		afterSealed := quantizeNibbles(rows, n, sealed)
 		if len(afterSealed.runs) != 2 || afterSealed.runs[1].Grid != whole.runs[0].Grid || len(afterSealed.runs[1].Inv) != n-n/2 {
 			t.Fatalf("n %d: rows after a sealed run: %d runs", n, len(afterSealed.runs))
 		}
@@ -88,7 +88,7 @@ func TestNibbleTopKAgreesWithTopK(t *testing.T) {
 					t.Fatal(err)
 				}
 				factor := (n - 20) / k // all but the 20 rows the 4-bit pass ranks last
-				narrow := &Narrowing{Codes: Quantize(rows, n, nil), Factor: factor}
+				narrow := &Narrowing{Codes: quantize(rows, n, nil), Factor: factor}
 				for cname, codes := range map[string]*Nibbles{"whole": whole, "grown": grown, "after sealed": afterSealed} {
 					got, err := NibbleTopK(ctx, rows, sel, q, k, factor, codes, nil)
 					if err != nil {
@@ -116,18 +116,18 @@ func TestNibbleTopKAgreesWithTopK(t *testing.T) {
 func TestNibbleGridFollowsTheRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	rows, _ := rowsOf(r, 1000, 8)
-	small := QuantizeNibbles(rows, 10, nil)
+	small := quantizeNibbles(rows, 10, nil)
 	if got := small.runs[0].Grid.From; got != 10 {
 		t.Fatalf("grid measured on %d rows, want 10", got)
 	}
-	if got := QuantizeNibbles(rows, 15, small).runs[0].Grid; got != small.runs[0].Grid {
+	if got := quantizeNibbles(rows, 15, small).runs[0].Grid; got != small.runs[0].Grid {
 		t.Fatal("15 rows: the grid of 10 was measured again")
 	}
-	if got := QuantizeNibbles(rows, 30, small).runs[0].Grid.From; got != 30 {
+	if got := quantizeNibbles(rows, 30, small).runs[0].Grid.From; got != 30 {
 		t.Fatalf("30 rows: grid measured on %d rows, want 30", got)
 	}
 	flat := &Rows{Dim: 2, Arena: []float32{1, 3, 1, -3, 1, 0}, Scale: []float64{1, 1, 1}}
-	c := QuantizeNibbles(flat, 3, nil)
+	c := quantizeNibbles(flat, 3, nil)
 	for i := range 3 {
 		if got := vecmath.Nibble(c.runs[0].Codes[i*c.stride:], 0); got != 0 {
 			t.Fatalf("row %d: constant dimension coded %d", i, got)
@@ -145,12 +145,12 @@ func TestNarrowingReranksFewerRows(t *testing.T) {
 	ctx := context.Background()
 	whole, meta := rowsOf(r, n, d)
 	var fetched int
-	rows := &Rows{Scale: whole.Scale, Dim: d, Head: []Part{{Vals: whole.Arena, Fetch: func(dst []float32, first, count int) error {
+	rows := &Rows{Scale: whole.Scale, Dim: d, Head: []Part{{N: n, Vals: whole.Arena, Fetch: func(_ context.Context, dst []float32, first, count int) error {
 		fetched += count
 		copy(dst, whole.Arena[first*d:(first+count)*d])
 		return nil
 	}}}}
-	codes := QuantizeNibbles(rows, n, nil)
+	codes := quantizeNibbles(rows, n, nil)
 	sel := Selection[map[string]any]{Meta: meta, All: true}
 	q := make([]float32, d)
 	for j := range q {
@@ -162,8 +162,8 @@ func TestNarrowingReranksFewerRows(t *testing.T) {
 		want   int
 	}{
 		{"no int8 stage", nil, 5 * k},
-		{"int8 stage", &Narrowing{Codes: Quantize(rows, n, nil), Factor: 50}, 5 * k},
-		{"int8 codes of fewer rows", &Narrowing{Codes: Quantize(rows, n-1, nil), Factor: 50}, 5 * k},
+		{"int8 stage", &Narrowing{Codes: quantize(rows, n, nil), Factor: 50}, 5 * k},
+		{"int8 codes of fewer rows", &Narrowing{Codes: quantize(rows, n-1, nil), Factor: 50}, 5 * k},
 	} {
 		fetched = 0
 		alone, err := NibbleTopK(ctx, rows, sel, q, k, 5, codes, tc.narrow)
@@ -186,7 +186,7 @@ func TestNarrowingReranksFewerRows(t *testing.T) {
 	// at least what the 4-bit pass alone keeps of the exact top 10.
 	want, _ := TopK(ctx, rows, sel, q, k)
 	plain, _ := NibbleTopK(ctx, rows, sel, q, k, 5, codes, nil)
-	narrowed, _ := NibbleTopK(ctx, rows, sel, q, k, 5, codes, &Narrowing{Codes: Quantize(rows, n, nil), Factor: 50})
+	narrowed, _ := NibbleTopK(ctx, rows, sel, q, k, 5, codes, &Narrowing{Codes: quantize(rows, n, nil), Factor: 50})
 	if hits(narrowed, want) < hits(plain, want) {
 		t.Fatalf("recall@10: %d with the int8 stage, %d without", hits(narrowed, want), hits(plain, want))
 	}

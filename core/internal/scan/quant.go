@@ -25,10 +25,11 @@ func (c *Codes) Rows() int { return len(c.factor) }
 // rows with rows appended (base non-nil and compatible), base's codes are
 // shared and only the new rows quantized; else every row is. It returns
 // nil for rows the quantized scan does not serve: vectors of mixed
-// lengths, or of length 0.
-func Quantize(rows *Rows, n int, base *Codes) *Codes {
+// lengths, or of length 0. Rows read through a part's Fetch (Rows.Each)
+// may fail to read: the error is returned.
+func Quantize(ctx context.Context, rows *Rows, n int, base *Codes) (*Codes, error) {
 	if rows.Mixed || rows.Dim <= 0 {
-		return nil
+		return nil, nil
 	}
 	stride := vecmath.Int8Stride(rows.Dim)
 	from := 0
@@ -42,33 +43,23 @@ func Quantize(rows *Rows, n int, base *Codes) *Codes {
 		c.factor = make([]float32, n)
 	}
 	d := rows.Dim
-	vecmath.ParallelRanges(n-from, MinRowsPerWorker, func(a, b int) {
-		// Rows a part of Head reads from its file are read so, a
-		// quarter of a megabyte at a time, not through the mapping.
-		var buf []float32
-		if len(rows.Head) > 0 {
-			buf = make([]float32, max(1, quantReadRows)*d)
-		}
-		for lo := from + a; lo < from+b; {
-			vals, end := rows.readSpan(buf, lo, from+b)
-			for i := lo; i < end; i++ {
-				row := c.codes[i*stride : (i+1)*stride]
-				clear(row[d:]) // the padding; QuantizeInt8 writes the rest, or 0 for none
-				step := vecmath.QuantizeInt8(row, vals[(i-lo)*d:(i-lo+1)*d])
-				if sc := rows.Scale[i]; sc != 0 && step != 0 {
-					c.factor[i] = float32(float64(step) / sc)
-				} else {
-					c.factor[i] = 0
-				}
+	err := rows.Each(ctx, from, n, func(first int, vals []float32) {
+		for i := first; i < first+len(vals)/d; i++ {
+			row := c.codes[i*stride : (i+1)*stride]
+			clear(row[d:]) // the padding; QuantizeInt8 writes the rest, or 0 for none
+			step := vecmath.QuantizeInt8(row, vals[(i-first)*d:(i-first+1)*d])
+			if sc := rows.Scale[i]; sc != 0 && step != 0 {
+				c.factor[i] = float32(float64(step) / sc)
+			} else {
+				c.factor[i] = 0
 			}
-			lo = end
 		}
 	})
-	return c
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }
-
-// quantReadRows is the rows Quantize reads from a file at a time.
-const quantReadRows = 160
 
 // QuantTopK is TopK through the int8 codes: it keeps the best k·factor
 // selected rows by int8 score, then scores those exactly and returns the k

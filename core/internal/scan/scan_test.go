@@ -111,7 +111,7 @@ func TestScansAgree(t *testing.T) {
 				if rank := sameScores(got, bruteTopK(rows, sel, q, k)); rank >= 0 {
 					t.Fatalf("n %d %s k %d: TopK differs from the brute force at rank %d", n, name, k, rank)
 				}
-				codes := Quantize(rows, n, nil)
+				codes := quantize(rows, n, nil)
 				quant, err := QuantTopK(ctx, rows, sel, q, k, n, codes)
 				if err != nil {
 					t.Fatal(err)
@@ -164,7 +164,7 @@ func TestTiesRankInStorageOrderAcrossWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		quant, err := QuantTopK(ctx, rows, Selection[map[string]any]{Meta: meta, All: true}, q, k, 2, Quantize(rows, n, nil))
+		quant, err := QuantTopK(ctx, rows, Selection[map[string]any]{Meta: meta, All: true}, q, k, 2, quantize(rows, n, nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,4 +293,22 @@ func TestSplit(t *testing.T) {
 	if err != context.Canceled || calls.Load() > 2 {
 		t.Fatalf("split after cancel: %v, %d chunks taken", err, calls.Load())
 	}
+}
+
+// quantize is Quantize of rows in memory, which cannot fail.
+func quantize(rows *Rows, n int, base *Codes) *Codes {
+	c, err := Quantize(context.Background(), rows, n, base)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// quantizeNibbles is QuantizeNibbles of rows in memory, which cannot fail.
+func quantizeNibbles(rows *Rows, n int, base *Nibbles) *Nibbles {
+	c, err := QuantizeNibbles(context.Background(), rows, n, base)
+	if err != nil {
+		panic(err)
+	}
+	return c
 }
