@@ -15,12 +15,15 @@ import (
 // follow. Deleted positions stay in place (as tombstones) until the commit
 // compacts them. A batch is guarded by the index's writer lock.
 type batch struct {
-	base    *snapshot
-	added   []pendingItem
-	deleted map[int32]bool   // deleted positions, base or added
-	ids     map[string]int32 // id → position, overriding base.slots; -1 when deleted
-	live    int              // items in the working set
-	dim     int              // vector length of the working set; -1 when it is empty
+	base *snapshot
+	// baseHead, when set, holds the base's rows that are only in their
+	// files (fetch-only), read by readBase for a rebuild of the columns.
+	baseHead []float32
+	added    []pendingItem
+	deleted  map[int32]bool   // deleted positions, base or added
+	ids      map[string]int32 // id → position, overriding base.slots; -1 when deleted
+	live     int              // items in the working set
+	dim      int              // vector length of the working set; -1 when it is empty
 
 	sidecars []FileWrite // side-car files to write at the commit, by name
 	created  []string    // side-car files this batch wrote or will write; removed on cancel
@@ -121,7 +124,29 @@ func (b *batch) at(p int32) pendingItem {
 		return b.added[p-n]
 	}
 	s := b.base
-	return pendingItem{id: s.ids[p], meta: s.meta[p], file: s.files[p], vec: s.Vector(int(p)), norm: s.norms[p], scale: s.Scale[p]}
+	vec := s.Vector(int(p))
+	if vec == nil && b.baseHead != nil {
+		d := s.Dim
+		vec = b.baseHead[int(p)*d : (int(p)+1)*d : (int(p)+1)*d]
+	}
+	return pendingItem{id: s.ids[p], meta: s.meta[p], file: s.files[p], vec: vec, norm: s.norms[p], scale: s.Scale[p]}
+}
+
+// readBase reads the base's rows that are only in their files into
+// memory when the batch rebuilds the columns, which copies every row (a
+// batch that keeps the base's rows reads none).
+func (b *batch) readBase(ctx context.Context) error {
+	s := b.base
+	if b.baseHead != nil || b.keepsBaseRows() || !s.FetchOnly() {
+		return nil
+	}
+	d := s.Dim
+	vals := make([]float32, s.HeadRows()*d)
+	if err := s.Each(ctx, 0, s.HeadRows(), func(first int, v []float32) { copy(vals[first*d:], v) }); err != nil {
+		return err
+	}
+	b.baseHead = vals
+	return nil
 }
 
 // put adds it, or replaces the item at pos when replace is set. The caller
@@ -500,6 +525,9 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) error {
 		return err
 	}
 	b := ix.update
+	if err := b.readBase(ctx); err != nil {
+		return err
+	}
 	s := b.apply()
 	if ix.rerank > 0 {
 		var from *snapshot

@@ -837,7 +837,7 @@ func (ix *LocalIndex) save(ctx context.Context, s *snapshot) error {
 	sw, streams := ix.storage.(FileStreamWriter)
 	enc, encodes := ix.codec.(IndexStreamEncoder)
 	if streams && encodes {
-		src := s.source()
+		src, failed := s.source(ctx)
 		err := sw.UpsertFileFrom(ctx, ix.indexPath(), func(w io.Writer) error {
 			// The index file is read again only when another process
 			// commits: this one keeps its items.
@@ -849,13 +849,20 @@ func (ix *LocalIndex) save(ctx context.Context, s *snapshot) error {
 			if err := enc.EncodeIndexTo(bw, src); err != nil {
 				return err
 			}
+			if err := failed(); err != nil {
+				return err
+			}
 			return bw.Flush()
 		})
 		if err != nil {
 			return fmt.Errorf("save index: %w", err)
 		}
 	} else {
-		raw, err := ix.codec.SerializeIndex(s.data())
+		src, failed := s.source(ctx)
+		raw, err := ix.codec.SerializeIndex(src.Data())
+		if err == nil {
+			err = failed()
+		}
 		if err != nil {
 			return fmt.Errorf("serialize index: %w", err)
 		}

@@ -148,9 +148,15 @@ func decodeManifest(raw []byte) (manifest, error) {
 
 // segmentSource is what a segment file holds, read row by row.
 type segmentSource struct {
-	rows  int
-	dim   int // -1 when the rows' vector lengths differ
-	row   func(i int) IndexItem
+	rows int
+	dim  int // -1 when the rows' vector lengths differ
+	row  func(i int) IndexItem
+	// meta, when set, is row without the vector (which may cost a read):
+	// the metadata is written from it.
+	meta func(i int) IndexItem
+	// err, when set, reports a failure to read a row's vector that row
+	// met (its vector then zero): the segment written is not to be used.
+	err   func() error
 	ser   func(i int) uint32
 	tombs []uint32
 	// codes, when set, writes the rows' 4-bit codes (segCodesNibbles)
@@ -266,8 +272,17 @@ func encodeSegmentSum(w io.Writer, src segmentSource, codec IndexCodec) (segSums
 			return segSums{}, err
 		}
 	}
+	if src.err != nil {
+		if err := src.err(); err != nil {
+			return segSums{}, err
+		}
+	}
+	item := src.row
+	if src.meta != nil {
+		item = src.meta
+	}
 	meta := IndexSource{Len: src.rows, Item: func(i int) IndexItem {
-		it := src.row(i)
+		it := item(i)
 		it.Vector = []float32{}
 		return it
 	}}
@@ -665,11 +680,46 @@ func mappedRows(seg *segment, meta []byte, codec IndexCodec, arena *segArena, ve
 			items = (*arena.items)[base : base+rows : base+rows]
 		}
 	}
-	for i := range items {
-		items[i].Vector = vecs[i*d : (i+1)*d : (i+1)*d]
+	if vecs != nil {
+		for i := range items {
+			items[i].Vector = vecs[i*d : (i+1)*d : (i+1)*d]
+		}
 	}
 	seg.items = items
 	return nil
+}
+
+// decodeSegmentRest decodes a segment of format 2 with 4-bit codes from
+// its header and rest, the bytes after its vectors (to the end of the
+// file), which are not read: the rows' vectors are left nil, and only the
+// checksum of the header and rest is verified. The rows are appended to
+// arena.items, as decodeMappedSegment appends them.
+func decodeSegmentRest(hdr, rest []byte, h segHeader, codec IndexCodec, arena *segArena) (segment, error) {
+	d, rows, tl := int(h.dim), h.rows, h.trailerLen()
+	vecEnd := int64(segHeaderLen) + int64(rows)*int64(d)*4
+	intsLen := int64(rows+h.ntombs) * 4
+	codesAt := (vecEnd + intsLen + 7) &^ 7
+	codesEnd := codesAt + h.codesLen()
+	if h.format < 2 || h.codes == 0 || codesEnd+int64(tl) > vecEnd+int64(len(rest)) || len(rest) < tl {
+		return segment{}, segCorrupt("truncated")
+	}
+	tail := rest[len(rest)-tl:]
+	if string(tail[len(tail)-8:]) != segEnd {
+		return segment{}, segCorrupt("truncated")
+	}
+	body := rest[:len(rest)-tl]
+	if crcCombine(crc32.Checksum(hdr, crcTable), parallelCRC(body), int64(len(body))) != binary.LittleEndian.Uint32(tail[4:]) {
+		return segment{}, segCorrupt("checksum mismatch")
+	}
+	var seg segment
+	if err := parseSegInts(&seg, rest[:intsLen], rows, h.ntombs); err != nil {
+		return segment{}, err
+	}
+	seg.codes = decodeSegCodes(rest[codesAt-vecEnd:codesEnd-vecEnd], rows, d)
+	if err := mappedRows(&seg, body[codesEnd-vecEnd:], codec, arena, nil, d); err != nil {
+		return segment{}, err
+	}
+	return seg, nil
 }
 
 // readErr makes a short read of a segment corrupt; other read errors pass.

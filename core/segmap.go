@@ -98,3 +98,76 @@ func fetchRows(ra io.ReaderAt, d int) func(ctx context.Context, dst []float32, f
 		return err
 	}
 }
+
+// rangeSegment decodes the segment name from parts of its file read
+// through rf, its vectors left in the file as the next part of l.head,
+// read when a query re-ranks them (a fetch-only part, scan.Part). ranged
+// is false, with no error, when the segment carries no 4-bit codes or its
+// vectors differ in length from the rows before (the caller reads it
+// whole). The file stays open until no snapshot holds l.pin.
+func (ix *LocalIndex) rangeSegment(ctx context.Context, rr FileRangeReader, name string, arena *segArena, l *loaded) (seg segment, ranged bool, err error) {
+	rf, err := rr.OpenFileRange(ctx, ix.path(name))
+	if err != nil {
+		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
+	}
+	keep := false
+	defer func() {
+		if !keep {
+			rf.Close()
+		}
+	}()
+	size := rf.Size()
+	hdr := make([]byte, segHeaderLen)
+	if size < segHeaderLen {
+		return segment{}, false, nil // the whole read says what is wrong
+	}
+	if err := rf.ReadRange(ctx, hdr, 0); err != nil {
+		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
+	}
+	h, err := parseSegHeader(hdr, size)
+	if err != nil || h.codes == 0 || h.dim == segMixed || h.rows == 0 || (arena.dim != -1 && int(h.dim) != arena.dim) {
+		return segment{}, false, nil
+	}
+	d := int(h.dim)
+	vecEnd := int64(segHeaderLen) + int64(h.rows)*int64(d)*4
+	if vecEnd > size {
+		return segment{}, false, nil
+	}
+	rest := make([]byte, size-vecEnd)
+	if err := rf.ReadRange(ctx, rest, vecEnd); err != nil {
+		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
+	}
+	seg, err = decodeSegmentRest(hdr, rest, h, ix.codec, arena)
+	if err != nil {
+		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
+	}
+	keep = true
+	file := &rangedFile{name: name, rf: rf}
+	runtime.AddCleanup(file, func(rf RangeFile) { rf.Close() }, rf)
+	set, _ := l.pin.(*mappedSet)
+	if set == nil {
+		set = &mappedSet{}
+		l.pin = set
+	}
+	set.ranged = append(set.ranged, file)
+	arena.dim = d
+	l.head = append(l.head, scan.Part{N: h.rows, Fetch: file.fetchRows(d)})
+	l.headRows += h.rows
+	l.dim = d
+	l.headScales = append(l.headScales, seg.codes.scales...)
+	if len(l.headCodes) == len(l.head)-1 {
+		l.headCodes = append(l.headCodes, seg.codes.run)
+	}
+	return seg, true, nil
+}
+
+// fetchRows reads rows of d values of the segment's vectors.
+func (f *rangedFile) fetchRows(d int) func(ctx context.Context, dst []float32, first, count int) error {
+	return func(ctx context.Context, dst []float32, first, count int) error {
+		err := f.rf.ReadRange(ctx, floatBytes(dst[:count*d]), int64(segHeaderLen)+int64(first)*int64(d)*4)
+		if err != nil {
+			return fmt.Errorf("segment %q: read rows %d to %d: %w", f.name, first, first+count-1, err)
+		}
+		return nil
+	}
+}

@@ -9,3 +9,9 @@ import "context"
 func (ix *LocalIndex) mapSegment(context.Context, FileMapper, string, *segArena, *loaded) (segment, bool, error) {
 	return segment{}, false, nil
 }
+
+// rangeSegment reads no segment in parts in a browser: the caller reads
+// every segment whole.
+func (ix *LocalIndex) rangeSegment(context.Context, FileRangeReader, string, *segArena, *loaded) (segment, bool, error) {
+	return segment{}, false, nil
+}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/foliovec/folio/core/internal/scan"
 	"github.com/foliovec/folio/core/internal/uuid"
 	"github.com/foliovec/folio/core/internal/vecmath"
 )
@@ -113,7 +114,11 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 	serials := make([]uint32, 0, total)
 	var tombs []uint32
 	mp, mapping := ix.storage.(FileMapper)
-	mapping = mapping && littleEndian
+	rr, ranging := ix.storage.(FileRangeReader)
+	// The rows read in place come first, mapped, or on storage that does
+	// not map but reads parts of files, left in the file when the index
+	// keeps 4-bit codes.
+	inPlace := littleEndian && (mapping || (ranging && ix.codes.nibbles()))
 	for i, e := range m.Segments {
 		if !ix.ownSegment(e.Name) {
 			return fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
@@ -121,12 +126,15 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 		var seg segment
 		var err error
 		mapped := false
-		if mapping && e.Rows >= max(ix.mapMin, 1) {
+		switch {
+		case !inPlace || e.Rows < max(ix.mapMin, 1):
+		case mapping:
 			seg, mapped, err = ix.mapSegment(ctx, mp, e.Name, arena, l)
+		default:
+			seg, mapped, err = ix.rangeSegment(ctx, rr, e.Name, arena, l)
 		}
 		if !mapped && err == nil {
-			// The rows read in place come first: those after are read.
-			mapping = false
+			inPlace = false
 			// Room for the rows after the mapped ones, and for inserts.
 			seg, err = ix.readSegment(ctx, e.Name, arena, func(dim int) int { return (ArenaRoom(total) - l.headRows) * dim })
 		}
@@ -146,6 +154,13 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 	slices.Sort(tombs)
 	tombs = slices.Compact(tombs)
 	d := arena.dim
+	if d != l.dim {
+		// Later rows of other lengths: the rows left in their files are
+		// read, for the per-row vectors of a mixed index.
+		if err := l.readHead(ctx, items); err != nil {
+			return err
+		}
+	}
 	h := 0
 	if d > 0 {
 		h = l.headRows
@@ -161,13 +176,38 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 	return nil
 }
 
+// readHead reads the rows of l's fetch-only parts (left in their files)
+// into memory: the parts then hold them, as do their items' vectors (the
+// first of items).
+func (l *loaded) readHead(ctx context.Context, items []IndexItem) error {
+	first := 0
+	for k, p := range l.head {
+		if p.Vals == nil && p.N > 0 {
+			vals := make([]float32, p.N*l.dim)
+			if err := p.Fetch(ctx, vals, 0, p.N); err != nil {
+				return err
+			}
+			for i := range p.N {
+				items[first+i].Vector = vals[i*l.dim : (i+1)*l.dim : (i+1)*l.dim]
+			}
+			l.head[k] = scan.Part{N: p.N, Vals: vals}
+		}
+		first += p.N
+	}
+	return nil
+}
+
 // mapMinRows is the fewest rows of a segment whose vectors are read in
 // place from a mapping: smaller ones are copied.
 const mapMinRows = 1024
 
-// mappedSet is the mapped segment files whose vectors a state's rows read
-// in place: snapshots hold it in their rows' Pin.
-type mappedSet struct{ files []*mappedFile }
+// mappedSet is the segment files whose vectors a state's rows read in
+// place (mapped) or in parts (ranged): snapshots hold it in their rows'
+// Pin.
+type mappedSet struct {
+	files  []*mappedFile
+	ranged []*rangedFile
+}
 
 // releasePages drops the pages of every file of the set from the
 // process's memory, where the storage can (failures are logged at debug
@@ -178,6 +218,13 @@ func (m *mappedSet) releasePages(ix *LocalIndex) {
 			ix.log.Debug("release the pages of a mapped segment", "folder", ix.folder, "file", f.name, "err", err)
 		}
 	}
+}
+
+// rangedFile stands for a segment file whose vectors are read in parts:
+// it is closed once nothing holds it.
+type rangedFile struct {
+	name string
+	rf   RangeFile
 }
 
 // mappedFile stands for a mapped segment file: the mapping is closed once
@@ -242,6 +289,10 @@ func (ix *LocalIndex) segmentedSnapshot(ctx context.Context, l *loaded, reload b
 		}
 	}
 	if ndead > maxDead(n) {
+		// The live rows move: those left in their files are read first.
+		if err := l.readHead(ctx, all); err != nil {
+			return nil, err
+		}
 		return compactRows(l, isDead)
 	}
 	s, err := snapshotWithDead(l.data, vectors{arena: l.arena, head: l.head, dim: l.dim, pin: l.pin, headScales: l.headScales}, dead, ndead)
@@ -372,7 +423,7 @@ type summedSegment struct {
 }
 
 // liveScales are the scoring scales of s's live slots, in slot order: those
-// of the rows slotsSource(s, 0, s.len(), nil) writes.
+// of the rows slotsSource(ctx, s, 0, s.len(), nil) writes.
 func liveScales(s *snapshot) []float64 {
 	if s.ndead == 0 {
 		return s.Scale[:s.len():s.len()]
@@ -401,8 +452,8 @@ func (ix *LocalIndex) writeManifest(ctx context.Context, m manifest) error {
 }
 
 // slotsSource is the segment holding the live slots lo..hi-1 of s, and
-// tombs.
-func slotsSource(s *snapshot, lo, hi int, tombs []uint32) segmentSource {
+// tombs; ctx bounds the reads of rows left in their files.
+func slotsSource(ctx context.Context, s *snapshot, lo, hi int, tombs []uint32) segmentSource {
 	dim := s.Dim
 	if s.Mixed {
 		dim = -1
@@ -417,13 +468,58 @@ func slotsSource(s *snapshot, lo, hi int, tombs []uint32) segmentSource {
 		ser:   func(i int) uint32 { return s.serials[lo+i] },
 		tombs: tombs,
 	}
+	slot := func(i int) int { return lo + i }
 	if s.ndead > 0 {
 		live := s.liveSlots(lo, hi)
 		src.rows = len(live)
+		slot = func(i int) int { return int(live[i]) }
 		src.row = func(i int) IndexItem { return s.sharedItem(int(live[i])) }
 		src.ser = func(i int) uint32 { return s.serials[live[i]] }
 	}
+	if lo < s.HeadRows() && s.FetchOnly() {
+		// Rows left in their files are read a window at a time: the
+		// writer reads the rows in order, a few times over.
+		rr := &rowReader{ctx: ctx, s: s}
+		src.meta = src.row
+		src.row = func(i int) IndexItem { return rr.item(slot(i)) }
+		src.err = func() error { return rr.err }
+	}
 	return src
+}
+
+// rowReaderWindow is the rows a rowReader reads at a time: 24 MiB of
+// 384-dimension rows.
+const rowReaderWindow = 16384
+
+// rowReader gives a segment writer s's items with their vectors, reading
+// those of fetch-only rows from their files a window of rows at a time
+// into a new buffer (earlier windows stay valid for the vectors handed
+// out). Its first failure is kept in err; the vectors are zero from then.
+type rowReader struct {
+	ctx    context.Context
+	s      *snapshot
+	lo, hi int // the window's rows, in vals
+	vals   []float32
+	err    error
+}
+
+func (r *rowReader) item(i int) IndexItem {
+	it := r.s.sharedItem(i)
+	if it.Vector != nil {
+		return it
+	}
+	d := r.s.Dim
+	if r.err == nil && (i < r.lo || i >= r.hi) {
+		buf := make([]float32, rowReaderWindow*d)
+		vals, end, err := r.s.ReadSpan(r.ctx, buf, i, r.s.HeadRows())
+		r.lo, r.hi, r.vals, r.err = i, end, vals, err
+	}
+	if r.err != nil {
+		it.Vector = make([]float32, d)
+		return it
+	}
+	it.Vector = r.vals[(i-r.lo)*d : (i-r.lo+1)*d : (i-r.lo+1)*d]
+	return it
 }
 
 // saveSegmented stores s on the segmented layout: one new segment with the
@@ -481,7 +577,7 @@ func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 	m.Segments = slices.Clone(segs[:k])
 	if rows > 0 || len(own) > 0 {
 		name := ix.newSegmentName()
-		if err := ix.writeSegment(ctx, name, slotsSource(s, from, s.len(), own)); err != nil {
+		if err := ix.writeSegment(ctx, name, slotsSource(ctx, s, from, s.len(), own)); err != nil {
 			return fmt.Errorf("write segment: %w", err)
 		}
 		m.Segments = append(m.Segments, segmentEntry{Name: name, First: first, Rows: rows, Tombstones: len(own)})
@@ -509,7 +605,7 @@ func (ix *LocalIndex) writeAllSegmented(ctx context.Context, s *snapshot) error 
 	m.NextSerial = s.nextSerial
 	if s.count() > 0 {
 		name := ix.newSegmentName()
-		if err := ix.writeSegment(ctx, name, slotsSource(s, 0, s.len(), nil)); err != nil {
+		if err := ix.writeSegment(ctx, name, slotsSource(ctx, s, 0, s.len(), nil)); err != nil {
 			return fmt.Errorf("write segment: %w", err)
 		}
 		m.Segments = append(m.Segments, segmentEntry{Name: name, First: 0, Rows: s.count()})
@@ -735,7 +831,7 @@ func (ix *LocalIndex) Compact(ctx context.Context) (CompactReport, error) {
 	ix.mu.Unlock()
 
 	name := ix.newSegmentName()
-	sum, err := ix.writeSegmentSum(ctx, name, slotsSource(s, 0, s.len(), nil))
+	sum, err := ix.writeSegmentSum(ctx, name, slotsSource(ctx, s, 0, s.len(), nil))
 	if err != nil {
 		ix.discardSegment(ctx, name)
 		return CompactReport{}, WrapOp(ctx, op, ix.folder, fmt.Errorf("write segment: %w", err))
@@ -972,6 +1068,9 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 		} else if j, found := slices.BinarySearch(serials, t); found && !b.deleted[base+int32(j)] {
 			b.removeAt(base + int32(j))
 		}
+	}
+	if err := b.readBase(ctx); err != nil {
+		return nil, false, err
 	}
 	s = b.apply()
 	if s == cur { // nothing new but the catalog, read by onLoad

@@ -172,19 +172,23 @@ func (s *snapshot) sharedItem(i int) IndexItem {
 }
 
 // source is the content to serialise, item by item. Vectors share the
-// arena.
-func (s *snapshot) source() IndexSource {
-	src := IndexSource{Version: s.version, MetadataConfig: cloneConfig(s.config), Len: s.len(), Item: s.sharedItem}
+// arena; those of rows left in their files are read (ctx bounds the
+// reads), and failed reports a failure to read one: what was serialised
+// is then not to be used.
+func (s *snapshot) source(ctx context.Context) (src IndexSource, failed func() error) {
+	item := s.sharedItem
+	failed = func() error { return nil }
+	if s.FetchOnly() {
+		rr := &rowReader{ctx: ctx, s: s}
+		item, failed = rr.item, func() error { return rr.err }
+	}
+	src = IndexSource{Version: s.version, MetadataConfig: cloneConfig(s.config), Len: s.len(), Item: item}
 	if s.ndead > 0 {
 		live := s.storageOrder()
-		src.Len, src.Item = len(live), func(i int) IndexItem { return s.sharedItem(int(live[i])) }
+		src.Len, src.Item = len(live), func(i int) IndexItem { return item(int(live[i])) }
 	}
-	return src
+	return src, failed
 }
-
-// data returns the content to serialise in one slice. Vectors share the
-// arena.
-func (s *snapshot) data() IndexData { return s.source().Data() }
 
 func cloneConfig(c MetadataConfig) MetadataConfig {
 	if c.Indexed == nil {

@@ -131,6 +131,11 @@ func (r *Rows) ReadVector(ctx context.Context, dst []float32, i int) error {
 	return nil
 }
 
+// ReadSpan is readSpan for callers outside the package.
+func (r *Rows) ReadSpan(ctx context.Context, buf []float32, lo, hi int) ([]float32, int, error) {
+	return r.readSpan(ctx, buf, lo, hi)
+}
+
 // readSpan is Span reading rows of a part of Head that has a Fetch through
 // it into buf (room for at least one row), as many as buf holds: the
 // memory of a mapping is not touched, and fetch-only rows are read.
