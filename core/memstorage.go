@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/foliovec/folio/core/internal/memfs"
@@ -33,9 +34,10 @@ import (
 // one, never a mix, and WriteFiles lands its files together. Contents are
 // copied on the way in and on the way out. It implements [GroupWriter],
 // [FolderLocker] (an in-process lock per folder, shared by every user of the
-// storage value) and [FileVersioner] (a counter every write advances), so
+// storage value), [FileVersioner] (a counter every write advances), so
 // several LocalIndex values over one storage share a folder as processes
-// share one on disk.
+// share one on disk, and [FileRangeReader] (a file opened so reads the
+// content it had when opened, uncopied).
 //
 // Errors carry the operation and the path (`memory storage: create file
 // "a.txt": file already exists`). A path that exists where a new file or
@@ -50,10 +52,11 @@ type MemoryStorage struct{ tree *memfs.FS }
 func NewMemoryStorage() *MemoryStorage { return &MemoryStorage{tree: memfs.New()} }
 
 var (
-	_ FileStorage   = (*MemoryStorage)(nil)
-	_ GroupWriter   = (*MemoryStorage)(nil)
-	_ FolderLocker  = (*MemoryStorage)(nil)
-	_ FileVersioner = (*MemoryStorage)(nil)
+	_ FileStorage     = (*MemoryStorage)(nil)
+	_ GroupWriter     = (*MemoryStorage)(nil)
+	_ FolderLocker    = (*MemoryStorage)(nil)
+	_ FileVersioner   = (*MemoryStorage)(nil)
+	_ FileRangeReader = (*MemoryStorage)(nil)
 )
 
 // do runs f on p's key after checking ctx, naming op and p in its error.
@@ -106,6 +109,41 @@ func (s *MemoryStorage) ReadFile(ctx context.Context, filePath string) ([]byte, 
 	})
 	return b, err
 }
+
+// OpenFileRange opens the file at filePath for reads of its parts: they
+// read the content it had when opened, whatever is written after.
+func (s *MemoryStorage) OpenFileRange(ctx context.Context, filePath string) (RangeFile, error) {
+	var b []byte
+	err := do(ctx, "open file", filePath, func(k string) (err error) {
+		b, err = s.tree.Shared(k)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return memRangeFile{path: filePath, b: b}, nil
+}
+
+// memRangeFile is a file of a MemoryStorage opened by OpenFileRange.
+type memRangeFile struct {
+	path string
+	b    []byte
+}
+
+func (f memRangeFile) Size() int64 { return int64(len(f.b)) }
+
+func (f memRangeFile) ReadRange(ctx context.Context, p []byte, off int64) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if off < 0 || off > int64(len(f.b)) || int64(len(p)) > int64(len(f.b))-off {
+		return fmt.Errorf("memory storage: read %q at %d: %w", f.path, off, io.ErrUnexpectedEOF)
+	}
+	copy(p, f.b[off:])
+	return nil
+}
+
+func (memRangeFile) Close() error { return nil }
 
 // DeleteFile removes the file at filePath; nothing there is no error.
 func (s *MemoryStorage) DeleteFile(ctx context.Context, filePath string) error {

@@ -65,6 +65,11 @@
 //   - Storages that implement the optional [core.FileStreamer] stream the
 //     bytes ReadFile returns (with their size, or -1), fail on a missing
 //     file with fs.ErrNotExist, and stop reading once the context ends.
+//   - Storages that implement the optional [core.FileRangeReader] read any
+//     part of what ReadFile returns (with its size), fail a range past the
+//     end with io.ErrUnexpectedEOF and a missing file with
+//     fs.ErrNotExist, stop once the context ends, and after the file is
+//     deleted read its bytes or fail with fs.ErrNotExist.
 //
 // Storages that claim AtomicReplace also never show a reader a mix, prefix
 // or absence of the file being replaced; Persistent ones show a reopened

@@ -85,6 +85,7 @@ func cases() []suite.Case[Harness, Capabilities] {
 	all = append(all, fileVersionerCases()...)
 	all = append(all, fileStreamerCases()...)
 	all = append(all, fileMapperCases()...)
+	all = append(all, fileRangeReaderCases()...)
 	all = append(all, fileStreamWriterCases()...)
 	all = append(all, tempFileRemoverCases()...)
 	all = append(all, localIndexCases()...)

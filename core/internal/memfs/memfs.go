@@ -179,6 +179,22 @@ func (s *FS) Read(key string) ([]byte, error) {
 	return clone(e.data), nil
 }
 
+// Shared returns the file at key without copying it: the caller must not
+// write to it (a write of the file stores new bytes, leaving these as
+// they are).
+func (s *FS) Shared(key string) ([]byte, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	e, ok := s.entries[key]
+	switch {
+	case !ok:
+		return nil, fs.ErrNotExist
+	case e.folder:
+		return nil, ErrIsFolder
+	}
+	return e.data, nil
+}
+
 // Delete removes the file (folder false) or the folder and everything below
 // it (folder true) at key; nothing there is no error, the other kind is
 // ErrIsFolder or ErrIsFile, and a root is ErrRoot.
