@@ -99,7 +99,12 @@ type IndexOptions struct {
 	// mapping (FileMapper) it reads them, not the vectors, which stay in
 	// the file: the rows it re-ranks are read through the mapping's
 	// io.ReaderAt, out of the process's memory (see BulkLoad to build an
-	// index larger than memory). Such an index builds its map from ids to
+	// index larger than memory). On storage that does not map but reads
+	// parts of files (FileRangeReader: the in-memory and object storages)
+	// it reads likewise the codes, ids and metadata, and then each row it
+	// re-ranks or hands out; the writes that rewrite such rows (a rebuild
+	// of the columns after many deletes, a compaction, a merge of large
+	// segments, a conversion) read them first. Such an index builds its map from ids to
 	// items at its first write or GetItem rather than beside its first
 	// queries. CodesInt4Int8 keeps the int8 codes too (a byte a dimension
 	// more in memory, coded from the vectors at the open): the 4-bit pass
