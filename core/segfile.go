@@ -680,8 +680,9 @@ func mappedRows(seg *segment, meta []byte, codec IndexCodec, arena *segArena, ve
 			items = (*arena.items)[base : base+rows : base+rows]
 		}
 	}
-	if vecs != nil {
-		for i := range items {
+	for i := range items {
+		items[i].Vector = nil // the vectors left unread
+		if vecs != nil {
 			items[i].Vector = vecs[i*d : (i+1)*d : (i+1)*d]
 		}
 	}
@@ -689,34 +690,45 @@ func mappedRows(seg *segment, meta []byte, codec IndexCodec, arena *segArena, ve
 	return nil
 }
 
+// restLayout is where the parts of a segment of format 2 with 4-bit codes
+// lie after its vectors: its serials and tombstones (with the padding
+// before the codes) from vecEnd, its codes from codesAt, and from codesEnd
+// its metadata and trailer.
+func restLayout(h segHeader) (vecEnd, codesAt, codesEnd int64) {
+	vecEnd = int64(segHeaderLen) + int64(h.rows)*int64(h.dim)*4
+	codesAt = (vecEnd + int64(h.rows+h.ntombs)*4 + 7) &^ 7
+	return vecEnd, codesAt, codesAt + h.codesLen()
+}
+
 // decodeSegmentRest decodes a segment of format 2 with 4-bit codes from
-// its header and rest, the bytes after its vectors (to the end of the
-// file), which are not read: the rows' vectors are left nil, and only the
-// checksum of the header and rest is verified. The rows are appended to
-// arena.items, as decodeMappedSegment appends them.
-func decodeSegmentRest(hdr, rest []byte, h segHeader, codec IndexCodec, arena *segArena) (segment, error) {
+// its header and the parts after its vectors (restLayout: ints, codes,
+// and tail, which ends the file), the vectors not read: the rows' vectors
+// are left nil, and only the checksum of the header and those parts is
+// verified. The rows are appended to arena.items, as decodeMappedSegment
+// appends them; the codes stay views of codes.
+func decodeSegmentRest(hdr, ints, codes, tail []byte, h segHeader, codec IndexCodec, arena *segArena) (segment, error) {
 	d, rows, tl := int(h.dim), h.rows, h.trailerLen()
-	vecEnd := int64(segHeaderLen) + int64(rows)*int64(d)*4
-	intsLen := int64(rows+h.ntombs) * 4
-	codesAt := (vecEnd + intsLen + 7) &^ 7
-	codesEnd := codesAt + h.codesLen()
-	if h.format < 2 || h.codes == 0 || codesEnd+int64(tl) > vecEnd+int64(len(rest)) || len(rest) < tl {
+	if h.format < 2 || h.codes == 0 || int64(len(codes)) != h.codesLen() || len(ints) < (rows+h.ntombs)*4 || len(tail) < tl {
 		return segment{}, segCorrupt("truncated")
 	}
-	tail := rest[len(rest)-tl:]
-	if string(tail[len(tail)-8:]) != segEnd {
+	trailer := tail[len(tail)-tl:]
+	if string(trailer[len(trailer)-8:]) != segEnd {
 		return segment{}, segCorrupt("truncated")
 	}
-	body := rest[:len(rest)-tl]
-	if crcCombine(crc32.Checksum(hdr, crcTable), parallelCRC(body), int64(len(body))) != binary.LittleEndian.Uint32(tail[4:]) {
+	meta := tail[:len(tail)-tl]
+	sum := crc32.Checksum(hdr, crcTable)
+	for _, part := range [][]byte{ints, codes, meta} {
+		sum = crcCombine(sum, parallelCRC(part), int64(len(part)))
+	}
+	if sum != binary.LittleEndian.Uint32(trailer[4:]) {
 		return segment{}, segCorrupt("checksum mismatch")
 	}
 	var seg segment
-	if err := parseSegInts(&seg, rest[:intsLen], rows, h.ntombs); err != nil {
+	if err := parseSegInts(&seg, ints, rows, h.ntombs); err != nil {
 		return segment{}, err
 	}
-	seg.codes = decodeSegCodes(rest[codesAt-vecEnd:codesEnd-vecEnd], rows, d)
-	if err := mappedRows(&seg, body[codesEnd-vecEnd:], codec, arena, nil, d); err != nil {
+	seg.codes = decodeSegCodes(codes, rows, d)
+	if err := mappedRows(&seg, meta, codec, arena, nil, d); err != nil {
 		return segment{}, err
 	}
 	return seg, nil

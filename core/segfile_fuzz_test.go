@@ -58,12 +58,33 @@ func FuzzDecodeSegment(f *testing.F) {
 	f.Add(encodeTestSegment(f, coded, []uint32{7}, true))
 	f.Add(asFormat1(f, encodeTestSegment(f, coded, nil, false)))
 	f.Fuzz(func(t *testing.T, raw []byte) {
+		ranged, rangedOK, rangedErr := decodeRangedBytes(raw)
+		if rangedErr != nil && !errors.Is(rangedErr, ErrCorrupt) {
+			t.Fatalf("read in parts: error %v does not wrap ErrCorrupt", rangedErr)
+		}
 		seg, err := decodeSegment(bytes.NewReader(raw), int64(len(raw)), jsonTestCodec{}, &segArena{dim: -1})
 		if err != nil {
 			if !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("error %v does not wrap ErrCorrupt", err)
 			}
 			return
+		}
+		// Read in parts, a segment with codes gives the same rows, their
+		// vectors left unread.
+		if rangedOK {
+			if rangedErr != nil {
+				t.Fatalf("decodeSegment read it, decodeSegmentRest: %v", rangedErr)
+			}
+			if !reflect.DeepEqual(ranged.serials, seg.serials) || !reflect.DeepEqual(ranged.tombs, seg.tombs) || !reflect.DeepEqual(*ranged.codes, *seg.codes) || len(ranged.items) != len(seg.items) {
+				t.Fatal("decodeSegmentRest differs from decodeSegment")
+			}
+			for i := range ranged.items {
+				want := seg.items[i]
+				want.Vector = nil
+				if !reflect.DeepEqual(ranged.items[i], want) {
+					t.Fatalf("row %d read in parts: %+v, want %+v", i, ranged.items[i], want)
+				}
+			}
 		}
 		if len(seg.items) != len(seg.serials) {
 			t.Fatalf("%d items, %d serials", len(seg.items), len(seg.serials))
@@ -102,6 +123,25 @@ func FuzzDecodeSegment(f *testing.F) {
 			t.Fatalf("decodeMappedSegment = %+v, decodeSegment = %+v", mapped, seg)
 		}
 	})
+}
+
+// decodeRangedBytes decodes raw as a storage that reads parts of files
+// gives it (rangeSegment): ok is false where rangeSegment would read it
+// whole instead.
+func decodeRangedBytes(raw []byte) (seg segment, ok bool, err error) {
+	if len(raw) < segHeaderLen {
+		return segment{}, false, nil
+	}
+	h, err := parseSegHeader(raw[:segHeaderLen], int64(len(raw)))
+	if err != nil || h.codes == 0 || h.dim == segMixed || h.rows == 0 {
+		return segment{}, false, nil
+	}
+	vecEnd, codesAt, codesEnd := restLayout(h)
+	if codesEnd > int64(len(raw)) {
+		return segment{}, false, nil
+	}
+	seg, err = decodeSegmentRest(raw[:segHeaderLen], raw[vecEnd:codesAt], raw[codesAt:codesEnd], raw[codesEnd:], h, jsonTestCodec{}, &segArena{dim: -1})
+	return seg, true, err
 }
 
 // FuzzDecodeManifest: decoding any bytes as a segments manifest never

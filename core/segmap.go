@@ -129,15 +129,22 @@ func (ix *LocalIndex) rangeSegment(ctx context.Context, rr FileRangeReader, name
 		return segment{}, false, nil
 	}
 	d := int(h.dim)
-	vecEnd := int64(segHeaderLen) + int64(h.rows)*int64(d)*4
-	if vecEnd > size {
+	vecEnd, codesAt, codesEnd := restLayout(h)
+	if codesEnd > size {
 		return segment{}, false, nil
 	}
-	rest := make([]byte, size-vecEnd)
-	if err := rf.ReadRange(ctx, rest, vecEnd); err != nil {
-		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
+	// Three reads: the codes are kept in memory of their own, the rest
+	// is garbage once decoded.
+	ints, codes, tail := make([]byte, codesAt-vecEnd), make([]byte, codesEnd-codesAt), make([]byte, size-codesEnd)
+	for _, part := range []struct {
+		b  []byte
+		at int64
+	}{{ints, vecEnd}, {codes, codesAt}, {tail, codesEnd}} {
+		if err := rf.ReadRange(ctx, part.b, part.at); err != nil {
+			return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
+		}
 	}
-	seg, err = decodeSegmentRest(hdr, rest, h, ix.codec, arena)
+	seg, err = decodeSegmentRest(hdr, ints, codes, tail, h, ix.codec, arena)
 	if err != nil {
 		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
 	}

@@ -38,6 +38,7 @@ type config struct {
 	n, d, centres, queries int
 	rerank                 int    // IndexOptions.RerankFactor of the quantized phases
 	narrow                 int    // IndexOptions.NarrowFactor of the int4+int8 phase
+	ranges                 bool   // read the segments in parts (FileRangeReader), not mapped
 	phases                 string // the phases measured, by name, comma-separated
 	seed                   uint64
 	dir                    string
@@ -52,6 +53,7 @@ func main() {
 	flag.StringVar(&c.phases, "phases", "exact,int8,int4,int4+int8", "the ways of querying measured: exact, int8, int4, int4+int8")
 	flag.IntVar(&c.rerank, "rerank", 0, "candidates re-ranked per result by the quantized phases (0: each codes' default)")
 	flag.IntVar(&c.narrow, "narrow", 0, "candidates per result the int4+int8 phase's 4-bit pass hands the int8 codes (0: the default)")
+	flag.BoolVar(&c.ranges, "ranges", false, "read the segments in parts (pread through core.FileRangeReader) as a storage that does not map files does")
 	seed := flag.Uint64("seed", 1, "the data set's seed")
 	flag.StringVar(&c.dir, "dir", filepath.Join(os.TempDir(), "folio-clustered"), "folder for the index and the exact answers (kept for the next run)")
 	phase := flag.String("phase", "", "internal: the measurement this process runs")
@@ -81,11 +83,26 @@ var phases = []struct {
 }{{"exact", ""}, {"int8", core.CodesInt8}, {"int4", core.CodesInt4}, {"int4+int8", core.CodesInt4Int8}}
 
 func (c config) open(codes core.ScanCodes) (*core.LocalIndex, error) {
-	st, err := storagefs.New(nil)
+	fs, err := storagefs.New(nil)
 	if err != nil {
 		return nil, err
 	}
+	var st core.FileStorage = fs
+	if c.ranges {
+		st = rangesOnly{FileStorage: fs, fs: fs}
+	}
 	return core.NewLocalIndex(c.index(), core.IndexOptions{Storage: st, Codec: codecpb.New(), ScanCodes: codes, RerankFactor: c.rerank, NarrowFactor: c.narrow})
+}
+
+// rangesOnly is the file-system storage without its mapping: it reads
+// parts of files, as object storage does.
+type rangesOnly struct {
+	core.FileStorage
+	fs *storagefs.LocalFileStorage
+}
+
+func (r rangesOnly) OpenFileRange(ctx context.Context, p string) (core.RangeFile, error) {
+	return r.fs.OpenFileRange(ctx, p)
 }
 
 func run(c config) error {
@@ -108,7 +125,7 @@ func run(c config) error {
 	for _, phase := range strings.Split(c.phases, ",") {
 		cmd := exec.Command(os.Args[0], "-phase", phase, "-n", strconv.Itoa(c.n), "-d", strconv.Itoa(c.d),
 			"-centres", strconv.Itoa(c.centres), "-queries", strconv.Itoa(c.queries), "-seed", strconv.FormatUint(c.seed, 10), "-dir", c.dir,
-			"-rerank", strconv.Itoa(c.rerank), "-narrow", strconv.Itoa(c.narrow))
+			"-rerank", strconv.Itoa(c.rerank), "-narrow", strconv.Itoa(c.narrow), "-ranges="+strconv.FormatBool(c.ranges))
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("phase %s: %w", phase, err)

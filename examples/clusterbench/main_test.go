@@ -8,8 +8,8 @@ import (
 // The whole run at 100,000 items: the index is built from the generator,
 // the exact answers cached, and the exact scan finds them all while the
 // quantized scans (int8, 4-bit, 4-bit narrowed by int8; exact re-rank)
-// find at least 99 % of them on embedding-like data. A second run reuses
-// what the first cached.
+// find at least 99 % of them on embedding-like data, the 4-bit one also
+// over segments read in parts. A second run reuses what the first cached.
 func TestClusteredRecall(t *testing.T) {
 	c := config{n: 100_000, d: 64, centres: 500, queries: 100, seed: 3, dir: t.TempDir(), phases: "exact,int8,int4,int4+int8"}
 	if err := build(c); err != nil {
@@ -34,6 +34,15 @@ func TestClusteredRecall(t *testing.T) {
 		if quant.recall < 0.99 || quant.bRecall < 0.99 {
 			t.Fatalf("the %s scan's recall@10 is %v, batched %v, want ≥ 0.99", phase, quant.recall, quant.bRecall)
 		}
+	}
+	// Read in parts, as a storage that does not map files reads them.
+	c.ranges = true
+	ranged, err := queryAll(c, "int4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ranged.recall < 0.99 || ranged.bRecall < 0.99 {
+		t.Fatalf("the 4-bit scan over segments read in parts: recall@10 %v, batched %v, want ≥ 0.99", ranged.recall, ranged.bRecall)
 	}
 	if _, err := os.Stat(c.truth()); err != nil {
 		t.Fatalf("the exact answers are not cached: %v", err)
