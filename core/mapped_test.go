@@ -139,6 +139,38 @@ func newSegmentedIndex(t testing.TB, opts IndexOptions) *LocalIndex {
 	return ix
 }
 
+// openTestIndex opens the index in idxTestFolder with opts.
+func openTestIndex(t testing.TB, opts IndexOptions) *LocalIndex {
+	t.Helper()
+	ix, err := NewLocalIndex(idxTestFolder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// threeSegments creates a segmented index in idxTestFolder with opts and
+// writes it three segments: n random rows of d values ("a0"…), n more
+// ("b0"…) and 10 ("c0"…), drawn from seed, seed+1 and seed+2. It returns
+// the index and the items.
+func threeSegments(t testing.TB, opts IndexOptions, seed uint64, n, d int) (*LocalIndex, []IndexItem) {
+	t.Helper()
+	w := newSegmentedIndex(t, opts)
+	var items []IndexItem
+	for k, prefix := range []string{"a", "b", "c"} {
+		rows := n
+		if prefix == "c" {
+			rows = 10
+		}
+		s := seed + uint64(k)
+		items = append(items, insertRandom(t, w, rand.New(rand.NewPCG(s, s)), prefix, rows, d)...)
+	}
+	if got := len(w.seg.man.Segments); got != 3 {
+		t.Fatalf("%d segments, want 3", got)
+	}
+	return w, items
+}
+
 // insertRandom inserts n items "<prefix><i>" with random vectors of dim
 // in one batch and returns them.
 func insertRandom(t testing.TB, ix *LocalIndex, rng *rand.Rand, prefix string, n, dim int) []IndexItem {

@@ -25,14 +25,7 @@ func TestInt4CodesComeFromTheSegment(t *testing.T) {
 	if _, err := w.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	open := func(opts IndexOptions) *LocalIndex {
-		t.Helper()
-		ix, err := NewLocalIndex(idxTestFolder, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ix
-	}
+	open := func(opts IndexOptions) *LocalIndex { return openTestIndex(t, opts) }
 	coded, exact := open(int4), open(IndexOptions{Storage: st, Codec: jsonTestCodec{}})
 	queries := append([][]float32{items[5].Vector}, gaussianUnitVectors(13, 20, d)...)
 	for _, q := range queries {
@@ -108,21 +101,8 @@ func TestEveryLargeSegmentIsMapped(t *testing.T) {
 	st := &mappingTestStorage{memTestStorage: newMemTestStorage()}
 	int4 := IndexOptions{Storage: st, Codec: jsonTestCodec{}, ScanCodes: CodesInt4, RetainDropped: -1}
 	const n, d = 1500, 24
-	w := newSegmentedIndex(t, int4)
-	items := insertRandom(t, w, rand.New(rand.NewPCG(15, 15)), "a", n, d)
-	items = append(items, insertRandom(t, w, rand.New(rand.NewPCG(16, 16)), "b", n, d)...)
-	items = append(items, insertRandom(t, w, rand.New(rand.NewPCG(17, 17)), "c", 10, d)...)
-	if got := len(w.seg.man.Segments); got != 3 {
-		t.Fatalf("%d segments, want 3", got)
-	}
-	open := func(opts IndexOptions) *LocalIndex {
-		t.Helper()
-		ix, err := NewLocalIndex(idxTestFolder, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ix
-	}
+	_, items := threeSegments(t, int4, 15, n, d)
+	open := func(opts IndexOptions) *LocalIndex { return openTestIndex(t, opts) }
 	coded := open(int4)
 	both := int4
 	both.ScanCodes = CodesInt4Int8

@@ -66,18 +66,8 @@ func TestSegmentsReadInParts(t *testing.T) {
 	st := &rangingTestStorage{memTestStorage: newMemTestStorage()}
 	int4 := IndexOptions{Storage: st, Codec: jsonTestCodec{}, ScanCodes: CodesInt4, RetainDropped: -1}
 	const n, d = 1500, 24
-	w := newSegmentedIndex(t, int4)
-	items := insertRandom(t, w, rand.New(rand.NewPCG(31, 31)), "a", n, d)
-	items = append(items, insertRandom(t, w, rand.New(rand.NewPCG(32, 32)), "b", n, d)...)
-	items = append(items, insertRandom(t, w, rand.New(rand.NewPCG(33, 33)), "c", 10, d)...)
-	open := func(opts IndexOptions) *LocalIndex {
-		t.Helper()
-		ix, err := NewLocalIndex(idxTestFolder, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ix
-	}
+	w, items := threeSegments(t, int4, 31, n, d)
+	open := func(opts IndexOptions) *LocalIndex { return openTestIndex(t, opts) }
 	both := int4
 	both.ScanCodes = CodesInt4Int8
 	coded, narrowed := open(int4), open(both)

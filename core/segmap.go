@@ -43,11 +43,7 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 	}
 	pin := &mappedFile{name: name, mf: mf}
 	runtime.AddCleanup(pin, func(f MappedFile) { f.Close() }, mf)
-	set, _ := l.pin.(*mappedSet)
-	if set == nil {
-		set = &mappedSet{}
-		l.pin = set
-	}
+	set := l.pinned()
 	set.files = append(set.files, pin)
 	rows := len(seg.items)
 	if rows == 0 {
@@ -97,6 +93,17 @@ func fetchRows(ra io.ReaderAt, d int) func(ctx context.Context, dst []float32, f
 		_, err := ra.ReadAt(b, int64(segHeaderLen)+int64(first)*int64(d)*4)
 		return err
 	}
+}
+
+// pinned returns the set of files l's rows are read from in place,
+// making it l.pin when there is none yet.
+func (l *loaded) pinned() *mappedSet {
+	set, _ := l.pin.(*mappedSet)
+	if set == nil {
+		set = &mappedSet{}
+		l.pin = set
+	}
+	return set
 }
 
 // rangeSegment decodes the segment name from parts of its file read
@@ -151,11 +158,7 @@ func (ix *LocalIndex) rangeSegment(ctx context.Context, rr FileRangeReader, name
 	keep = true
 	file := &rangedFile{name: name, rf: rf}
 	runtime.AddCleanup(file, func(rf RangeFile) { rf.Close() }, rf)
-	set, _ := l.pin.(*mappedSet)
-	if set == nil {
-		set = &mappedSet{}
-		l.pin = set
-	}
+	set := l.pinned()
 	set.ranged = append(set.ranged, file)
 	arena.dim = d
 	l.head = append(l.head, scan.Part{N: h.rows, Fetch: file.fetchRows(d)})

@@ -40,7 +40,46 @@ var (
 
 	_ core.FileStreamWriter = (*brokenStorage)(nil)
 	_ core.FileMapper       = (*brokenStorage)(nil)
+	_ core.FileRangeReader  = (*brokenStorage)(nil)
 )
+
+// OpenFileRange opens a copy of the file's bytes; with "range is a byte
+// late" its reads start a byte past where they should, with "range past
+// the end reads zeros" such a read fills zeros instead of failing.
+func (s *brokenStorage) OpenFileRange(ctx context.Context, p string) (core.RangeFile, error) {
+	b, err := s.ReadFile(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return brokenRange{b: b, bug: s.bug}, nil
+}
+
+type brokenRange struct {
+	b   []byte
+	bug string
+}
+
+func (r brokenRange) Size() int64 { return int64(len(r.b)) }
+
+func (r brokenRange) ReadRange(ctx context.Context, p []byte, off int64) error {
+	if err := ctx.Err(); err != nil && r.bug != "ignores context" {
+		return err
+	}
+	if r.bug == "range is a byte late" && len(p) > 0 && off+int64(len(p)) < int64(len(r.b)) {
+		off++
+	}
+	if off < 0 || off > int64(len(r.b)) || int64(len(p)) > int64(len(r.b))-off {
+		if r.bug == "range past the end reads zeros" {
+			clear(p)
+			return nil
+		}
+		return io.ErrUnexpectedEOF
+	}
+	copy(p, r.b[off:])
+	return nil
+}
+
+func (brokenRange) Close() error { return nil }
 
 // MapFile "maps" a copy of the file's bytes; with "map follows the file"
 // the mapping reads the file anew each time, as a mapping of a file

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -165,5 +166,16 @@ func (e *env) wantNames(what, rel string, names []string) {
 	}
 	if !slices.Equal(got, names) {
 		e.errorf("after %s, %q lists %v, want %v", what, e.p(rel), got, names)
+	}
+}
+
+// needs runs run only where the storage implements T, an optional
+// capability, and skips the case elsewhere.
+func needs[T any](run func(e *env)) func(e *env) {
+	return func(e *env) {
+		if _, ok := e.s.(T); !ok {
+			e.t.Skip(fmt.Sprintf("the storage does not implement %v", reflect.TypeFor[T]()))
+		}
+		run(e)
 	}
 }

@@ -11,24 +11,16 @@ import (
 // others skip them.
 func groupWriterCases() []rule {
 	return []rule{
-		{name: "WriteFiles writes every file, new or replaced, byte for byte", run: needsGroupWriter(groupWritesAll)},
-		{name: "WriteFiles of no files is not an error", run: needsGroupWriter(groupWritesNone)},
-		{name: "WriteFiles into a missing folder fails with fs.ErrNotExist", run: needsGroupWriter(groupMissingParent)},
-		{name: "WriteFiles where a folder exists fails and keeps the folder", run: needsGroupWriter(groupOverFolder)},
-		{name: "WriteFiles keeps its own copy of the caller's bytes", run: needsGroupWriter(groupCopies)},
+		{name: "WriteFiles writes every file, new or replaced, byte for byte", run: needs[core.GroupWriter](groupWritesAll)},
+		{name: "WriteFiles of no files is not an error", run: needs[core.GroupWriter](groupWritesNone)},
+		{name: "WriteFiles into a missing folder fails with fs.ErrNotExist", run: needs[core.GroupWriter](groupMissingParent)},
+		{name: "WriteFiles where a folder exists fails and keeps the folder", run: needs[core.GroupWriter](groupOverFolder)},
+		{name: "WriteFiles keeps its own copy of the caller's bytes", run: needs[core.GroupWriter](groupCopies)},
 	}
 }
 
 // needsGroupWriter skips run for storages that do not implement
 // core.GroupWriter, an optional interface rather than a claim.
-func needsGroupWriter(run func(e *env)) func(e *env) {
-	return func(e *env) {
-		if _, ok := e.s.(core.GroupWriter); !ok {
-			e.t.Skip("the storage does not implement core.GroupWriter")
-		}
-		run(e)
-	}
-}
 
 func (e *env) group() core.GroupWriter { return e.s.(core.GroupWriter) }
 

@@ -19,38 +19,20 @@ const lockWait = 50 * time.Millisecond
 // the others skip them.
 func folderLockerCases() []rule {
 	return []rule{
-		{name: "LockFolder excludes a second LockFolder of the folder until unlock", run: needsLocker(lockExcludes)},
-		{name: "LockFolder lets one holder at a time into the folder among many", run: needsLocker(lockMutualExclusion)},
-		{name: "LockFolder of one folder leaves another folder free", run: needsLocker(lockPerFolder)},
-		{name: "LockFolder of a missing folder fails with fs.ErrNotExist", run: needsLocker(lockMissing)},
-		{name: "LockFolder with an ended context returns the context's error", run: needsLocker(lockCancelled)},
+		{name: "LockFolder excludes a second LockFolder of the folder until unlock", run: needs[core.FolderLocker](lockExcludes)},
+		{name: "LockFolder lets one holder at a time into the folder among many", run: needs[core.FolderLocker](lockMutualExclusion)},
+		{name: "LockFolder of one folder leaves another folder free", run: needs[core.FolderLocker](lockPerFolder)},
+		{name: "LockFolder of a missing folder fails with fs.ErrNotExist", run: needs[core.FolderLocker](lockMissing)},
+		{name: "LockFolder with an ended context returns the context's error", run: needs[core.FolderLocker](lockCancelled)},
 	}
 }
 
 // fileVersionerCases hold for storages that implement core.FileVersioner.
 func fileVersionerCases() []rule {
 	return []rule{
-		{name: "FileVersion is stable while the file is unchanged", run: needsVersioner(versionStable)},
-		{name: "FileVersion changes with every write of the file, even of the same bytes", run: needsVersioner(versionChanges)},
-		{name: "FileVersion of a missing file fails with fs.ErrNotExist", run: needsVersioner(versionMissing)},
-	}
-}
-
-func needsLocker(run func(e *env)) func(e *env) {
-	return func(e *env) {
-		if _, ok := e.s.(core.FolderLocker); !ok {
-			e.t.Skip("the storage does not implement core.FolderLocker")
-		}
-		run(e)
-	}
-}
-
-func needsVersioner(run func(e *env)) func(e *env) {
-	return func(e *env) {
-		if _, ok := e.s.(core.FileVersioner); !ok {
-			e.t.Skip("the storage does not implement core.FileVersioner")
-		}
-		run(e)
+		{name: "FileVersion is stable while the file is unchanged", run: needs[core.FileVersioner](versionStable)},
+		{name: "FileVersion changes with every write of the file, even of the same bytes", run: needs[core.FileVersioner](versionChanges)},
+		{name: "FileVersion of a missing file fails with fs.ErrNotExist", run: needs[core.FileVersioner](versionMissing)},
 	}
 }
 

@@ -11,19 +11,10 @@ import (
 // fileMapperCases hold for storages that implement core.FileMapper.
 func fileMapperCases() []rule {
 	return []rule{
-		{name: "MapFile maps what ReadFile returns", run: needsMapper(mapContent)},
-		{name: "MapFile of a missing file fails with fs.ErrNotExist", run: needsMapper(mapMissing)},
-		{name: "a mapping keeps its bytes after its file is replaced or deleted", run: needsMapper(mapOutlivesTheFile)},
-		{name: "a mapping keeps its bytes after ReleasePages, and ReleasePages after Close does nothing", run: needsMapper(mapReleasesPages)},
-	}
-}
-
-func needsMapper(run func(e *env)) func(e *env) {
-	return func(e *env) {
-		if _, ok := e.s.(core.FileMapper); !ok {
-			e.t.Skip("the storage does not implement core.FileMapper")
-		}
-		run(e)
+		{name: "MapFile maps what ReadFile returns", run: needs[core.FileMapper](mapContent)},
+		{name: "MapFile of a missing file fails with fs.ErrNotExist", run: needs[core.FileMapper](mapMissing)},
+		{name: "a mapping keeps its bytes after its file is replaced or deleted", run: needs[core.FileMapper](mapOutlivesTheFile)},
+		{name: "a mapping keeps its bytes after ReleasePages, and ReleasePages after Close does nothing", run: needs[core.FileMapper](mapReleasesPages)},
 	}
 }
 

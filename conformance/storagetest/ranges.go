@@ -20,21 +20,12 @@ import (
 // core.FileRangeReader.
 func fileRangeReaderCases() []rule {
 	return []rule{
-		{name: "OpenFileRange reads the parts of what ReadFile returns, with its size", run: needsRanges(rangeContent)},
-		{name: "a range past the end of the file fails with io.ErrUnexpectedEOF", run: needsRanges(rangePastTheEnd)},
-		{name: "OpenFileRange of a missing file fails with fs.ErrNotExist", run: needsRanges(rangeMissing)},
-		{name: "ReadRange returns the context's error once it ends", run: needsRanges(rangeCancelled)},
-		{name: "a file opened for ranges reads its content or fails with fs.ErrNotExist once deleted", run: needsRanges(rangeAfterDelete)},
-		{name: "a 4-bit segmented index reads its segment in parts and answers as the exact scan", run: needsRanges(rangedIndex)},
-	}
-}
-
-func needsRanges(run func(e *env)) func(e *env) {
-	return func(e *env) {
-		if _, ok := e.s.(core.FileRangeReader); !ok {
-			e.t.Skip("the storage does not implement core.FileRangeReader")
-		}
-		run(e)
+		{name: "OpenFileRange reads the parts of what ReadFile returns, with its size", run: needs[core.FileRangeReader](rangeContent)},
+		{name: "a range past the end of the file fails with io.ErrUnexpectedEOF", run: needs[core.FileRangeReader](rangePastTheEnd)},
+		{name: "OpenFileRange of a missing file fails with fs.ErrNotExist", run: needs[core.FileRangeReader](rangeMissing)},
+		{name: "ReadRange returns the context's error once it ends", run: needs[core.FileRangeReader](rangeCancelled)},
+		{name: "a file opened for ranges reads its content or fails with fs.ErrNotExist once deleted", run: needs[core.FileRangeReader](rangeAfterDelete)},
+		{name: "a 4-bit segmented index reads its segment in parts and answers as the exact scan", run: needs[core.FileRangeReader](rangedIndex)},
 	}
 }
 

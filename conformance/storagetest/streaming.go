@@ -14,18 +14,9 @@ import (
 // fileStreamerCases hold for storages that implement core.FileStreamer.
 func fileStreamerCases() []rule {
 	return []rule{
-		{name: "OpenFile streams what ReadFile returns, with its size", run: needsStreamer(streamContent)},
-		{name: "OpenFile of a missing file fails with fs.ErrNotExist", run: needsStreamer(streamMissing)},
-		{name: "OpenFile's reads return the context's error once it ends", run: needsStreamer(streamCancelled)},
-	}
-}
-
-func needsStreamer(run func(e *env)) func(e *env) {
-	return func(e *env) {
-		if _, ok := e.s.(core.FileStreamer); !ok {
-			e.t.Skip("the storage does not implement core.FileStreamer")
-		}
-		run(e)
+		{name: "OpenFile streams what ReadFile returns, with its size", run: needs[core.FileStreamer](streamContent)},
+		{name: "OpenFile of a missing file fails with fs.ErrNotExist", run: needs[core.FileStreamer](streamMissing)},
+		{name: "OpenFile's reads return the context's error once it ends", run: needs[core.FileStreamer](streamCancelled)},
 	}
 }
 
@@ -88,18 +79,9 @@ func streamCancelled(e *env) {
 // core.FileStreamWriter.
 func fileStreamWriterCases() []rule {
 	return []rule{
-		{name: "UpsertFileFrom writes what its function writes, new or replaced, byte for byte", run: needsStreamWriter(streamWriteContent)},
-		{name: "UpsertFileFrom whose function fails returns its error and leaves the file as it was", run: needsStreamWriter(streamWriteFails)},
-		{name: "UpsertFileFrom of a cold file (core.ColdFileHint) writes what its function writes, byte for byte", run: needsStreamWriter(streamWriteCold)},
-	}
-}
-
-func needsStreamWriter(run func(e *env)) func(e *env) {
-	return func(e *env) {
-		if _, ok := e.s.(core.FileStreamWriter); !ok {
-			e.t.Skip("the storage does not implement core.FileStreamWriter")
-		}
-		run(e)
+		{name: "UpsertFileFrom writes what its function writes, new or replaced, byte for byte", run: needs[core.FileStreamWriter](streamWriteContent)},
+		{name: "UpsertFileFrom whose function fails returns its error and leaves the file as it was", run: needs[core.FileStreamWriter](streamWriteFails)},
+		{name: "UpsertFileFrom of a cold file (core.ColdFileHint) writes what its function writes, byte for byte", run: needs[core.FileStreamWriter](streamWriteCold)},
 	}
 }
 

@@ -11,18 +11,9 @@ import (
 // tempFileRemoverCases hold for storages that implement core.TempFileRemover.
 func tempFileRemoverCases() []rule {
 	return []rule{
-		{name: "RemoveTempFiles never removes a file ListFiles lists", run: needsTempRemover(tempKeepsListedFiles)},
-		{name: "RemoveTempFiles returns an ended context's error", run: needsTempRemover(tempCancelled)},
-		{name: "RemoveTempFiles leaves a write in progress whole", run: needsTempRemover(tempKeepsLiveWrite)},
-	}
-}
-
-func needsTempRemover(run func(e *env)) func(e *env) {
-	return func(e *env) {
-		if _, ok := e.s.(core.TempFileRemover); !ok {
-			e.t.Skip("the storage does not implement core.TempFileRemover")
-		}
-		run(e)
+		{name: "RemoveTempFiles never removes a file ListFiles lists", run: needs[core.TempFileRemover](tempKeepsListedFiles)},
+		{name: "RemoveTempFiles returns an ended context's error", run: needs[core.TempFileRemover](tempCancelled)},
+		{name: "RemoveTempFiles leaves a write in progress whole", run: needs[core.TempFileRemover](tempKeepsLiveWrite)},
 	}
 }
 

@@ -167,16 +167,11 @@ func (s *FS) UpsertAll(keys []string, contents [][]byte) (int, error) {
 // Read returns a copy of the file at key (empty, not nil, for an empty
 // file).
 func (s *FS) Read(key string) ([]byte, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	e, ok := s.entries[key]
-	switch {
-	case !ok:
-		return nil, fs.ErrNotExist
-	case e.folder:
-		return nil, ErrIsFolder
+	b, err := s.Shared(key)
+	if err != nil {
+		return nil, err
 	}
-	return clone(e.data), nil
+	return clone(b), nil
 }
 
 // Shared returns the file at key without copying it: the caller must not
