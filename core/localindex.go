@@ -335,6 +335,24 @@ func (ix *LocalIndex) readDocument(ctx context.Context, documentID string) (stri
 	return ix.docReader(ctx, documentID)
 }
 
+// Check reports what NewLocalIndex refuses in the engine's options (all
+// but Storage, Codec and IndexName, which depend on the index): unknown
+// ScanCodes, a negative RerankFactor or NarrowFactor. The error wraps
+// ErrInvalidArgument. Something that opens indexes later, as a server
+// does, checks its options with it before it starts.
+func (opts IndexOptions) Check() error {
+	if c := opts.ScanCodes; c != "" && c != CodesInt8 && c != CodesInt4 && c != CodesInt4Int8 {
+		return fmt.Errorf("scan codes %q are none of %q, %q and %q: %w", c, CodesInt8, CodesInt4, CodesInt4Int8, ErrInvalidArgument)
+	}
+	if opts.RerankFactor < 0 {
+		return fmt.Errorf("rerank factor %d is negative: %w", opts.RerankFactor, ErrInvalidArgument)
+	}
+	if opts.NarrowFactor < 0 {
+		return fmt.Errorf("narrow factor %d is negative: %w", opts.NarrowFactor, ErrInvalidArgument)
+	}
+	return nil
+}
+
 // NewLocalIndex returns the index stored in folderPath. Nothing is read
 // until first use. A missing Storage or Codec, or an IndexName that leaves
 // the folder, is an error wrapping ErrInvalidArgument.
@@ -352,14 +370,8 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 	if !pathutil.IsLocal(name) {
 		return nil, fmt.Errorf("new local index %q: index name %q leaves the folder: %w", folderPath, name, ErrInvalidArgument)
 	}
-	if c := opts.ScanCodes; c != "" && c != CodesInt8 && c != CodesInt4 && c != CodesInt4Int8 {
-		return nil, fmt.Errorf("new local index %q: scan codes %q are none of %q, %q and %q: %w", folderPath, c, CodesInt8, CodesInt4, CodesInt4Int8, ErrInvalidArgument)
-	}
-	if opts.RerankFactor < 0 {
-		return nil, fmt.Errorf("new local index %q: rerank factor %d is negative: %w", folderPath, opts.RerankFactor, ErrInvalidArgument)
-	}
-	if opts.NarrowFactor < 0 {
-		return nil, fmt.Errorf("new local index %q: narrow factor %d is negative: %w", folderPath, opts.NarrowFactor, ErrInvalidArgument)
+	if err := opts.Check(); err != nil {
+		return nil, fmt.Errorf("new local index %q: %w", folderPath, err)
 	}
 	ix := &LocalIndex{
 		opts:      opts,

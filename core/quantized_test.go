@@ -317,6 +317,14 @@ func TestQuantizedOptions(t *testing.T) {
 	if _, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, ScanCodes: CodesInt4Int8, NarrowFactor: -1}); !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("negative narrow factor: %v", err)
 	}
+	for _, opts := range []IndexOptions{{ScanCodes: "int2"}, {RerankFactor: -1}, {NarrowFactor: -1}} {
+		if err := opts.Check(); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("%+v.Check() = %v, want ErrInvalidArgument", opts, err)
+		}
+	}
+	if err := (IndexOptions{ScanCodes: CodesInt4Int8, RerankFactor: 3, NarrowFactor: 30}).Check(); err != nil {
+		t.Errorf("Check of good options: %v", err)
+	}
 }
 
 // Quantized queries run while a writer appends and replaces items: each

@@ -271,3 +271,19 @@ func TestEveryChunkingOptionHasAFlag(t *testing.T) {
 		t.Error("folio serve has no --vectra-chunking")
 	}
 }
+
+// `folio serve --root` checks the index options at its start: bad ones
+// fail the command before it listens, not each index as it is opened.
+func TestServeRefusesBadIndexOptionsAtStart(t *testing.T) {
+	dir := t.TempDir()
+	for flag, want := range map[string]string{
+		"--codes=int2":       `scan codes "int2"`,
+		"--narrow-factor=-1": "narrow factor -1 is negative",
+		"--rerank-factor=-3": "rerank factor -3 is negative",
+	} {
+		r := folioIn(t, dir, "serve", "--root", dir, "--port", "0", flag)
+		if r.code != 1 || !strings.Contains(r.stderr, want) || strings.Contains(r.stdout+r.stderr, "listening") {
+			t.Errorf("folio serve --root %s: exit %d, stderr %q; want 1 and %q before listening", flag, r.code, r.stderr, want)
+		}
+	}
+}

@@ -165,12 +165,17 @@ type Manager struct {
 }
 
 // New returns a manager over cfg; call Initialize to load the
-// indexes. A nil Storage, no Formats or a DefaultFormat not among them is
-// ErrInvalidArgument.
+// indexes. A nil Storage, no Formats, a DefaultFormat not among them or
+// IndexOptions that core.NewLocalIndex would refuse (IndexOptions.Check)
+// is ErrInvalidArgument: a server fails at its start, not at the first
+// index it opens.
 func New(cfg Config) (*Manager, error) {
 	const op = "new index manager"
 	if cfg.Storage == nil {
 		return nil, fmt.Errorf("%s: a storage is required: %w", op, core.ErrInvalidArgument)
+	}
+	if err := cfg.IndexOptions.Check(); err != nil {
+		return nil, fmt.Errorf("%s: index options: %w", op, err)
 	}
 	if len(cfg.Formats) == 0 {
 		return nil, fmt.Errorf("%s: at least one format is required: %w", op, core.ErrInvalidArgument)

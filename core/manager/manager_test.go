@@ -124,6 +124,10 @@ func TestIndexManagerRejectsNamesThatLeaveTheRoot(t *testing.T) {
 
 func TestIndexManagerErrors(t *testing.T) {
 	ctx := t.Context()
+	bad := Config{IndexOptions: core.IndexOptions{Storage: core.NewMemoryStorage(), ScanCodes: "int2"}, Formats: map[string]core.IndexCodec{FormatJSON: testCodec{ext: ".json"}}}
+	if _, err := New(bad); !errors.Is(err, core.ErrInvalidArgument) {
+		t.Errorf("New with scan codes int2: %v, want core.ErrInvalidArgument", err)
+	}
 	m := newTestManager(t, core.NewMemoryStorage(), nil)
 	if _, err := m.CreateIndex(ctx, "x", CreateConfig{Format: "xml"}); !errors.Is(err, core.ErrInvalidArgument) {
 		t.Errorf("unknown format: %v, want core.ErrInvalidArgument", err)
