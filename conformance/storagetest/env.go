@@ -174,7 +174,7 @@ func (e *env) wantNames(what, rel string, names []string) {
 func needs[T any](run func(e *env)) func(e *env) {
 	return func(e *env) {
 		if _, ok := e.s.(T); !ok {
-			e.t.Skip(fmt.Sprintf("the storage does not implement %v", reflect.TypeFor[T]()))
+			e.t.Skipf("the storage does not implement %v", reflect.TypeFor[T]())
 		}
 		run(e)
 	}
