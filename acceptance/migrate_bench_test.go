@@ -2,9 +2,6 @@ package acceptance_test
 
 import (
 	"context"
-	"fmt"
-	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,54 +9,14 @@ import (
 	"github.com/foliovec/folio"
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
-
-// migrateBenchIndex generates the benchmark dataset deterministically
-// (fixed seed, the same as codec-pb's benchmarks): n items with uuid-shaped
-// ids, dims-dimension Gaussian vectors scaled to unit length, and two
-// indexed metadata fields, a category (one of ten strings) and a year.
-func migrateBenchIndex(n, dims int) core.IndexData {
-	categories := [10]string{"news", "sports", "tech", "science", "arts", "travel", "food", "health", "business", "music"}
-	r := rand.New(rand.NewPCG(20260524, 15))
-	d := core.IndexData{
-		Version:        1,
-		MetadataConfig: core.MetadataConfig{Indexed: []string{"category", "year"}},
-		Items:          make([]core.IndexItem, n),
-	}
-	arena := make([]float32, n*dims)
-	for i := range d.Items {
-		v := arena[i*dims : (i+1)*dims : (i+1)*dims]
-		var sum float64
-		for j := range v {
-			x := r.NormFloat64()
-			v[j] = float32(x)
-			sum += x * x
-		}
-		scale := 1 / math.Sqrt(sum)
-		var norm float64
-		for j := range v {
-			v[j] = float32(float64(v[j]) * scale)
-			norm += float64(v[j]) * float64(v[j])
-		}
-		d.Items[i] = core.IndexItem{
-			ID: fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x",
-				r.Uint32(), r.Uint32()&0xffff, r.Uint32()&0xfff, r.Uint32()&0xfff, r.Uint64()&0xffffffffffff),
-			Metadata: core.Metadata{
-				"category": categories[r.IntN(len(categories))],
-				"year":     float64(1990 + r.IntN(35)),
-			},
-			Vector: v,
-			Norm:   math.Sqrt(norm),
-		}
-	}
-	return d
-}
 
 // BenchmarkMigrateCodecs encodes and decodes the 100,000 × 384 index with
 // both codecs and reports each file's size.
 func BenchmarkMigrateCodecs(b *testing.B) {
-	d := migrateBenchIndex(100_000, 384)
+	d := testkit.BenchIndex(100_000, 384)
 	for _, c := range []core.IndexCodec{codecjson.New(), codecpb.New()} {
 		data, err := c.SerializeIndex(d)
 		if err != nil {
@@ -95,7 +52,7 @@ func BenchmarkMigrateIndex(b *testing.B) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	raw, err := codecjson.New().SerializeIndex(migrateBenchIndex(10_000, 384))
+	raw, err := codecjson.New().SerializeIndex(testkit.BenchIndex(10_000, 384))
 	if err != nil {
 		b.Fatal(err)
 	}

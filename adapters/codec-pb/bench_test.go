@@ -5,6 +5,7 @@ import (
 
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
 	"github.com/foliovec/folio/adapters/codec-pb/internal/pb"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 	"google.golang.org/protobuf/proto"
 )
@@ -17,7 +18,7 @@ const (
 
 func BenchmarkEncodeIndex(b *testing.B) {
 	c := codecpb.New()
-	d := benchIndex(benchItems, benchDims)
+	d := testkit.BenchIndex(benchItems, benchDims)
 	var size int
 	b.ReportAllocs()
 	for b.Loop() {
@@ -35,7 +36,7 @@ func BenchmarkEncodeIndex(b *testing.B) {
 // file with, to io.Discard.
 func BenchmarkEncodeIndexTo(b *testing.B) {
 	c := codecpb.New()
-	d := benchIndex(benchItems, benchDims)
+	d := testkit.BenchIndex(benchItems, benchDims)
 	src := core.IndexSource{Version: d.Version, MetadataConfig: d.MetadataConfig, Len: len(d.Items), Item: func(i int) core.IndexItem { return d.Items[i] }}
 	w := &countingWriter{}
 	b.ReportAllocs()
@@ -86,7 +87,7 @@ func BenchmarkDecodeIndexGenerated(b *testing.B) {
 
 func encodeBenchIndex(b *testing.B) []byte {
 	b.Helper()
-	data, err := codecpb.New().SerializeIndex(benchIndex(benchItems, benchDims))
+	data, err := codecpb.New().SerializeIndex(testkit.BenchIndex(benchItems, benchDims))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,7 +1,8 @@
 // Package testkit holds what the tests of Folio's modules share, so that
 // each exists once: the folders Vectra 0.15 wrote (FixtureDir), embeddings
-// models to count, record and hold calls with (Words, Recorder), and a
-// one-token-per-character tokenizer (Chars). It is for tests: its helpers
+// models to count, record and hold calls with (Words, Recorder), a
+// one-token-per-character tokenizer (Chars), and the benchmark data set
+// (BenchIndex). It is for tests: its helpers
 // fail the test they are given rather than return errors.
 //
 // # Concurrency
@@ -11,6 +12,7 @@ package testkit
 
 import (
 	"context"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -71,6 +73,49 @@ func UnitVector(r *rand.Rand, dim int) []float32 {
 		v[i] *= scale
 	}
 	return v
+}
+
+// BenchIndex is the benchmark data set, the same on every run (a fixed
+// seed): n items with uuid-shaped ids, dims-dimension Gaussian vectors
+// scaled to length 1 (their Norm computed from the stored values), and two
+// indexed metadata fields, so that no item has a side-car: "category",
+// one of ten words, and "year", a number from 1990 to 2024. The vectors
+// share one array, one row after another.
+func BenchIndex(n, dims int) core.IndexData {
+	categories := [10]string{"news", "sports", "tech", "science", "arts", "travel", "food", "health", "business", "music"}
+	r := rand.New(rand.NewPCG(20260524, 15))
+	d := core.IndexData{
+		Version:        1,
+		MetadataConfig: core.MetadataConfig{Indexed: []string{"category", "year"}},
+		Items:          make([]core.IndexItem, n),
+	}
+	arena := make([]float32, n*dims)
+	for i := range d.Items {
+		v := arena[i*dims : (i+1)*dims : (i+1)*dims]
+		var sum float64
+		for j := range v {
+			x := r.NormFloat64()
+			v[j] = float32(x)
+			sum += x * x
+		}
+		scale := 1 / math.Sqrt(sum)
+		var norm float64
+		for j := range v {
+			v[j] = float32(float64(v[j]) * scale)
+			norm += float64(v[j]) * float64(v[j])
+		}
+		d.Items[i] = core.IndexItem{
+			ID: fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x",
+				r.Uint32(), r.Uint32()&0xffff, r.Uint32()&0xfff, r.Uint32()&0xfff, r.Uint64()&0xffffffffffff),
+			Metadata: core.Metadata{
+				"category": categories[r.IntN(len(categories))],
+				"year":     float64(1990 + r.IntN(35)),
+			},
+			Vector: v,
+			Norm:   math.Sqrt(norm),
+		}
+	}
+	return d
 }
 
 // WordVector embeds text as its words (split at white space, lowercased)
