@@ -1,15 +1,12 @@
 package codecjson_test
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	"github.com/foliovec/folio/conformance/codectest"
 	"github.com/foliovec/folio/conformance/testkit"
-	"github.com/foliovec/folio/core"
 )
 
 func TestDeserializeIndexArena(t *testing.T) {
@@ -106,35 +103,9 @@ func TestDeserializeIndexArenaRejectsCorruptText(t *testing.T) {
 	c := codecjson.New()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, arena, err := c.DeserializeIndexArena([]byte(tt.in))
-			if !errors.Is(err, core.ErrCorrupt) {
-				t.Fatalf("error = %v, want ErrCorrupt", err)
-			}
-			if arena != nil || d.Items != nil {
-				t.Errorf("a failed decode returned %d items and an arena of %d", len(d.Items), len(arena))
+			if err := codectest.CheckRejects(c, []byte(tt.in)); err != nil {
+				t.Error(err)
 			}
 		})
-	}
-}
-
-// The decoder leaves the engine room to append the vectors of later
-// inserts (core.ArenaRoom), so the first commits after an open do not copy
-// every vector.
-func TestArenaLeavesRoomForInserts(t *testing.T) {
-	c := codecjson.New()
-	items := make([]core.IndexItem, 2000)
-	for i := range items {
-		items[i] = core.IndexItem{ID: fmt.Sprint("i", i), Vector: []float32{float32(i), 1, 2}}
-	}
-	raw, err := c.SerializeIndex(core.IndexData{Version: 1, Items: items})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, arena, err := c.DeserializeIndexArena(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(arena) != 2000*3 || cap(arena) < core.ArenaRoom(2000)*3 {
-		t.Errorf("arena of %d floats, capacity %d; want 6000 and room for %d", len(arena), cap(arena), core.ArenaRoom(2000)*3)
 	}
 }

@@ -1,8 +1,6 @@
 package codecpb_test
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"math"
 	"testing"
@@ -136,41 +134,9 @@ func TestDeserializeIndexArenaRejectsCorruptBytes(t *testing.T) {
 	c := codecpb.New()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, arena, err := c.DeserializeIndexArena(tt.b)
-			if !errors.Is(err, core.ErrCorrupt) {
-				t.Fatalf("error = %v, want ErrCorrupt", err)
-			}
-			if arena != nil || d.Items != nil {
-				t.Errorf("a failed decode returned %d items and an arena of %d", len(d.Items), len(arena))
+			if err := codectest.CheckRejects(c, tt.b); err != nil {
+				t.Error(err)
 			}
 		})
-	}
-}
-
-// Both decoders leave the engine room to append the vectors of later
-// inserts (core.ArenaRoom), so the first commits after an open do not copy
-// every vector.
-func TestArenaLeavesRoomForInserts(t *testing.T) {
-	c := codecpb.New()
-	items := make([]core.IndexItem, 2000)
-	for i := range items {
-		items[i] = core.IndexItem{ID: fmt.Sprint("i", i), Vector: []float32{float32(i), 1, 2}}
-	}
-	raw, err := c.SerializeIndex(core.IndexData{Version: 1, Items: items})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, whole, err := c.DeserializeIndexArena(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, streamed, err := c.DecodeIndexFrom(bytes.NewReader(raw), int64(len(raw)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, arena := range map[string][]float32{"DeserializeIndexArena": whole, "DecodeIndexFrom": streamed} {
-		if len(arena) != 2000*3 || cap(arena) < core.ArenaRoom(2000)*3 {
-			t.Errorf("%s: arena of %d floats, capacity %d; want 6000 and room for %d", name, len(arena), cap(arena), core.ArenaRoom(2000)*3)
-		}
 	}
 }

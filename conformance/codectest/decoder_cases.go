@@ -19,6 +19,7 @@ func decoderCases() []rule {
 		{"DeserializeIndexArena decodes as DeserializeIndex, its vectors rows of its arena", needsArena(checkArenaRows)},
 		{"DeserializeIndexArena's rows are capped: appending to one leaves the next", needsArena(checkArenaCapped)},
 		{"DeserializeIndexArena keeps its promise on a large index, of one length or not", needsArena(checkArenaLarge)},
+		{"DeserializeIndexArena and DecodeIndexFrom leave the arena room for inserts (core.ArenaRoom)", needsArena(checkArenaRoom)},
 		{"DecodeIndexFrom decodes as DeserializeIndexArena, whatever the reads and the size", needsStream(checkStreamDecodes)},
 		{"DecodeIndexFrom returns a failing reader's error", needsStream(checkStreamReaderFails)},
 	}
@@ -148,6 +149,66 @@ func checkArenaCapped(t testing.TB, c core.VectorArenaDecoder, ic core.IndexCode
 	if d.Items[1].Vector[0] != 4 {
 		t.Errorf("appending to items[0].Vector overwrote items[1].Vector: %v", d.Items[1].Vector)
 	}
+}
+
+// checkArenaRoom decodes 2,000 items of one length: the arena (of
+// DeserializeIndexArena, and of DecodeIndexFrom where the codec streams)
+// has capacity for core.ArenaRoom rows, so that the first commits after an
+// open append their vectors instead of copying every one.
+func checkArenaRoom(t testing.TB, c core.VectorArenaDecoder, ic core.IndexCodec, _ Capabilities) {
+	const n = 2000
+	in := core.IndexData{Version: 1, Items: make([]core.IndexItem, n)}
+	for i := range in.Items {
+		in.Items[i] = core.IndexItem{ID: fmt.Sprint("i", i), Vector: []float32{float32(i), 1, 2}}
+	}
+	b, err := encodeIndex(ic, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arenas := map[string][]float32{}
+	if _, arenas["DeserializeIndexArena"], err = arenaDecode(c, b); err != nil {
+		t.Fatal(err)
+	}
+	if sd, ok := ic.(core.IndexStreamDecoder); ok {
+		if _, arenas["DecodeIndexFrom"], err = sd.DecodeIndexFrom(bytes.NewReader(b), int64(len(b))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, arena := range arenas {
+		if len(arena) != n*3 || cap(arena) < core.ArenaRoom(n)*3 {
+			t.Errorf("%s: arena of %d floats, capacity %d; want %d and room for %d", name, len(arena), cap(arena), n*3, core.ArenaRoom(n)*3)
+		}
+	}
+}
+
+// CheckRejects reports how c fails to refuse raw, or nil: DeserializeIndex
+// and, where c has them, DeserializeIndexArena and DecodeIndexFrom must
+// fail with an error wrapping core.ErrCorrupt, returning neither items nor
+// an arena. Codec adapters use it for their own corrupt inputs.
+func CheckRejects(c core.IndexCodec, raw []byte) error {
+	type decode func() (core.IndexData, []float32, error)
+	decoders := map[string]decode{"DeserializeIndex": func() (core.IndexData, []float32, error) {
+		d, err := guard(func() (core.IndexData, error) { return c.DeserializeIndex(raw) })
+		return d, nil, err
+	}}
+	if ad, ok := c.(core.VectorArenaDecoder); ok {
+		decoders["DeserializeIndexArena"] = func() (core.IndexData, []float32, error) { return arenaDecode(ad, raw) }
+	}
+	if sd, ok := c.(core.IndexStreamDecoder); ok {
+		decoders["DecodeIndexFrom"] = func() (core.IndexData, []float32, error) {
+			return sd.DecodeIndexFrom(bytes.NewReader(raw), int64(len(raw)))
+		}
+	}
+	for name, dec := range decoders {
+		d, arena, err := dec()
+		if !errors.Is(err, core.ErrCorrupt) {
+			return fmt.Errorf("%s: error %v, want one wrapping core.ErrCorrupt", name, err)
+		}
+		if arena != nil || d.Items != nil {
+			return fmt.Errorf("%s failed, yet returned %d items and an arena of %d", name, len(d.Items), len(arena))
+		}
+	}
+	return nil
 }
 
 // checkArenaLarge decodes an index large enough for a decoder to split it

@@ -47,6 +47,29 @@ func (c uncappedArena) DeserializeIndexArena(b []byte) (core.IndexData, []float3
 	return d, arena, nil
 }
 
+// roomlessArena places and caps the rows well, in an arena with no room
+// after them.
+type roomlessArena struct{ reference.Codec }
+
+func (c roomlessArena) DeserializeIndexArena(b []byte) (core.IndexData, []float32, error) {
+	d, err := c.DeserializeIndex(b)
+	if err != nil || len(d.Items) == 0 {
+		return d, []float32{}, err
+	}
+	dim := len(d.Items[0].Vector)
+	arena := make([]float32, 0, len(d.Items)*dim)
+	for _, it := range d.Items {
+		if len(it.Vector) != dim {
+			return d, nil, nil
+		}
+		arena = append(arena, it.Vector...)
+	}
+	for i := range d.Items {
+		d.Items[i].Vector = arena[i*dim : (i+1)*dim : (i+1)*dim]
+	}
+	return d, arena, nil
+}
+
 // swallowingStream decodes a stream but drops its reader's error.
 type swallowingStream struct{ reference.Codec }
 
@@ -63,6 +86,8 @@ func decoderBreakages() []breakage {
 			rule: "DeserializeIndexArena decodes as DeserializeIndex, its vectors rows of its arena"},
 		{name: "rows whose capacity runs into the next", codec: uncappedArena{},
 			rule: "DeserializeIndexArena's rows are capped: appending to one leaves the next"},
+		{name: "an arena with no room for inserts", codec: roomlessArena{},
+			rule: "DeserializeIndexArena and DecodeIndexFrom leave the arena room for inserts (core.ArenaRoom)"},
 		{name: "a stream decoder that drops its reader's error", codec: swallowingStream{},
 			rule: "DecodeIndexFrom returns a failing reader's error"},
 	}
