@@ -24,11 +24,14 @@ func (c copyingArena) DeserializeIndexArena(b []byte) (core.IndexData, []float32
 	return d, arena, err
 }
 
-// uncappedArena places the rows well but leaves each row's capacity
-// running into the next.
-type uncappedArena struct{ reference.Codec }
+// placedArena places the rows in an arena with no room after them,
+// each row's capacity running into the next unless capped.
+type placedArena struct {
+	reference.Codec
+	capped bool
+}
 
-func (c uncappedArena) DeserializeIndexArena(b []byte) (core.IndexData, []float32, error) {
+func (c placedArena) DeserializeIndexArena(b []byte) (core.IndexData, []float32, error) {
 	d, err := c.DeserializeIndex(b)
 	if err != nil || len(d.Items) == 0 {
 		return d, []float32{}, err
@@ -43,29 +46,9 @@ func (c uncappedArena) DeserializeIndexArena(b []byte) (core.IndexData, []float3
 	}
 	for i := range d.Items {
 		d.Items[i].Vector = arena[i*dim : (i+1)*dim]
-	}
-	return d, arena, nil
-}
-
-// roomlessArena places and caps the rows well, in an arena with no room
-// after them.
-type roomlessArena struct{ reference.Codec }
-
-func (c roomlessArena) DeserializeIndexArena(b []byte) (core.IndexData, []float32, error) {
-	d, err := c.DeserializeIndex(b)
-	if err != nil || len(d.Items) == 0 {
-		return d, []float32{}, err
-	}
-	dim := len(d.Items[0].Vector)
-	arena := make([]float32, 0, len(d.Items)*dim)
-	for _, it := range d.Items {
-		if len(it.Vector) != dim {
-			return d, nil, nil
+		if c.capped {
+			d.Items[i].Vector = arena[i*dim : (i+1)*dim : (i+1)*dim]
 		}
-		arena = append(arena, it.Vector...)
-	}
-	for i := range d.Items {
-		d.Items[i].Vector = arena[i*dim : (i+1)*dim : (i+1)*dim]
 	}
 	return d, arena, nil
 }
@@ -84,9 +67,9 @@ func decoderBreakages() []breakage {
 	return []breakage{
 		{name: "an arena that is a copy", codec: copyingArena{},
 			rule: "DeserializeIndexArena decodes as DeserializeIndex, its vectors rows of its arena"},
-		{name: "rows whose capacity runs into the next", codec: uncappedArena{},
+		{name: "rows whose capacity runs into the next", codec: placedArena{},
 			rule: "DeserializeIndexArena's rows are capped: appending to one leaves the next"},
-		{name: "an arena with no room for inserts", codec: roomlessArena{},
+		{name: "an arena with no room for inserts", codec: placedArena{capped: true},
 			rule: "DeserializeIndexArena and DecodeIndexFrom leave the arena room for inserts (core.ArenaRoom)"},
 		{name: "a stream decoder that drops its reader's error", codec: swallowingStream{},
 			rule: "DecodeIndexFrom returns a failing reader's error"},
