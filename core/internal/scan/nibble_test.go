@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/foliovec/folio/core/internal/filter"
@@ -144,9 +145,9 @@ func TestNarrowingReranksFewerRows(t *testing.T) {
 	const n, d, k = 3000, 32, 10
 	ctx := context.Background()
 	whole, meta := rowsOf(r, n, d)
-	var fetched int
+	var fetched atomic.Int64 // Fetch runs on several goroutines
 	rows := &Rows{Scale: whole.Scale, Dim: d, Head: []Part{{N: n, Vals: whole.Arena, Fetch: func(_ context.Context, dst []float32, first, count int) error {
-		fetched += count
+		fetched.Add(int64(count))
 		copy(dst, whole.Arena[first*d:(first+count)*d])
 		return nil
 	}}}}
@@ -165,21 +166,21 @@ func TestNarrowingReranksFewerRows(t *testing.T) {
 		{"int8 stage", &Narrowing{Codes: quantize(rows, n, nil), Factor: 50}, 5 * k},
 		{"int8 codes of fewer rows", &Narrowing{Codes: quantize(rows, n-1, nil), Factor: 50}, 5 * k},
 	} {
-		fetched = 0
+		fetched.Store(0)
 		alone, err := NibbleTopK(ctx, rows, sel, q, k, 5, codes, tc.narrow)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if fetched != tc.want {
-			t.Fatalf("%s: %d rows re-ranked, want %d", tc.name, fetched, tc.want)
+		if got := int(fetched.Load()); got != tc.want {
+			t.Fatalf("%s: %d rows re-ranked, want %d", tc.name, got, tc.want)
 		}
-		fetched = 0
+		fetched.Store(0)
 		batch, err := NibbleBatch(ctx, rows, n, [][]float32{q, q}, []int{k, k}, 5, codes, tc.narrow)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if fetched != 2*tc.want || !slices.Equal(batch[0], alone) || !slices.Equal(batch[1], alone) {
-			t.Fatalf("%s: the batch re-ranked %d rows, want %d, and answers as alone: %v", tc.name, fetched, 2*tc.want, slices.Equal(batch[0], alone))
+		if got := int(fetched.Load()); got != 2*tc.want || !slices.Equal(batch[0], alone) || !slices.Equal(batch[1], alone) {
+			t.Fatalf("%s: the batch re-ranked %d rows, want %d, and answers as alone: %v", tc.name, got, 2*tc.want, slices.Equal(batch[0], alone))
 		}
 	}
 	// The int8 stage sees ten times the 4-bit candidates: its top 10 holds
