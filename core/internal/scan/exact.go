@@ -264,12 +264,9 @@ func rowKey(rows *Rows, q []float32, qnorm float64, slot int32, dot float32) flo
 	if math.IsInf(d, 0) || d != d {
 		// The float32 dot product overflowed (±Inf, or NaN from Inf-Inf):
 		// redo it in float64, where it cannot.
-		v := rows.Vector(int(slot))
-		if v == nil { // a fetch-only row
-			v = make([]float32, len(q))
-			if rows.ReadVector(context.Background(), v, int(slot)) != nil {
-				return topk.Undefined
-			}
+		v := rows.vectorOrRead(int(slot))
+		if v == nil {
+			return topk.Undefined // a fetch-only row that cannot be read
 		}
 		d = vecmath.Dot64(q, v)
 	}
@@ -288,12 +285,9 @@ func Key(rows *Rows, q []float32, slot int32) float64 {
 	if qnorm == 0 {
 		return topk.Undefined
 	}
-	v := rows.Vector(int(slot))
+	v := rows.vectorOrRead(int(slot))
 	if v == nil {
-		v = make([]float32, len(q))
-		if rows.ReadVector(context.Background(), v, int(slot)) != nil {
-			return topk.Undefined
-		}
+		return topk.Undefined
 	}
 	return rowKey(rows, q, qnorm, slot, vecmath.Dot(q, v))
 }

@@ -118,6 +118,19 @@ func (r *Rows) Vector(i int) []float32 {
 	return vals[i*d : (i+1)*d : (i+1)*d]
 }
 
+// vectorOrRead is Vector, or for a fetch-only row its values read into
+// memory of their own; nil when they cannot be read.
+func (r *Rows) vectorOrRead(i int) []float32 {
+	if v := r.Vector(i); v != nil {
+		return v
+	}
+	v := make([]float32, r.Dim)
+	if r.ReadVector(context.Background(), v, i) != nil {
+		return nil
+	}
+	return v
+}
+
 // ReadVector copies row i into dst (Dim values): for a row of Head
 // through its part's Fetch when it has one, so that the row's memory is
 // not touched, else from memory. Not for Mixed rows.
@@ -131,15 +144,10 @@ func (r *Rows) ReadVector(ctx context.Context, dst []float32, i int) error {
 	return nil
 }
 
-// ReadSpan is readSpan for callers outside the package.
-func (r *Rows) ReadSpan(ctx context.Context, buf []float32, lo, hi int) ([]float32, int, error) {
-	return r.readSpan(ctx, buf, lo, hi)
-}
-
-// readSpan is Span reading rows of a part of Head that has a Fetch through
+// ReadSpan is Span reading rows of a part of Head that has a Fetch through
 // it into buf (room for at least one row), as many as buf holds: the
 // memory of a mapping is not touched, and fetch-only rows are read.
-func (r *Rows) readSpan(ctx context.Context, buf []float32, lo, hi int) ([]float32, int, error) {
+func (r *Rows) ReadSpan(ctx context.Context, buf []float32, lo, hi int) ([]float32, int, error) {
 	if len(r.Head) > 0 {
 		if _, first, end, k := r.block(lo); k >= 0 && r.Head[k].Fetch != nil {
 			end = min(hi, end, lo+len(buf)/r.Dim)
@@ -170,7 +178,7 @@ func (r *Rows) Each(ctx context.Context, lo, hi int, fn func(first int, vals []f
 			buf = make([]float32, readRows*r.Dim)
 		}
 		for i := lo + a; i < lo+b && failed.Load() == nil; {
-			vals, end, err := r.readSpan(ctx, buf, i, lo+b)
+			vals, end, err := r.ReadSpan(ctx, buf, i, lo+b)
 			if err != nil {
 				failed.CompareAndSwap(nil, &err)
 				return
