@@ -19,63 +19,6 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// docsDump is the document part of dumps/<folder>.json: what Vectra reads
-// back from a document index folder.
-type docsDump struct {
-	Catalog struct {
-		Version   int               `json:"version"`
-		Count     int               `json:"count"`
-		URIToID   map[string]string `json:"uriToId"`
-		IDToURI   map[string]string `json:"idToUri"`
-		URIToHash map[string]string `json:"uriToHash"`
-	} `json:"catalog"`
-	CatalogStats struct {
-		Version        int `json:"version"`
-		Documents      int `json:"documents"`
-		Chunks         int `json:"chunks"`
-		MetadataConfig struct {
-			Indexed []string `json:"indexed"`
-		} `json:"metadata_config"`
-	} `json:"catalogStats"`
-	Documents []struct {
-		ID          string        `json:"id"`
-		URI         string        `json:"uri"`
-		ChunkCount  int           `json:"chunkCount"`
-		HasMetadata bool          `json:"hasMetadata"`
-		Metadata    core.Metadata `json:"metadata"`
-		Text        string        `json:"text"`
-		TokenLength int           `json:"tokenLength"`
-	} `json:"documents"`
-	Files []string `json:"files"`
-}
-
-// docsInputs is the document part of inputs.json.
-type docsInputs struct {
-	Documents struct {
-		List []struct {
-			URI      string        `json:"uri"`
-			Text     string        `json:"text"`
-			DocType  string        `json:"docType"`
-			Metadata core.Metadata `json:"metadata"`
-		} `json:"list"`
-	} `json:"documents"`
-	DocumentQueries []docsQuery `json:"documentQueries"`
-}
-
-type docsQuery struct {
-	Query   string `json:"query"`
-	Options struct {
-		MaxDocuments int         `json:"maxDocuments"`
-		MaxChunks    int         `json:"maxChunks"`
-		Filter       core.Filter `json:"filter"`
-		IsBm25       bool        `json:"isBm25"`
-	} `json:"options"`
-}
-
-func (q docsQuery) options() *core.DocumentQueryOptions {
-	return &core.DocumentQueryOptions{MaxDocuments: q.Options.MaxDocuments, MaxChunks: q.Options.MaxChunks, Filter: q.Options.Filter, IsBm25: q.Options.IsBm25}
-}
-
 var docsFolders = []struct {
 	name  string
 	codec core.IndexCodec
@@ -90,12 +33,10 @@ var docsFolders = []struct {
 // metadata fix of protobuf folders.
 func TestDocsVectraFoldersReadAsVectraReadsThem(t *testing.T) {
 	ctx := context.Background()
-	var jsonDump docsDump
-	docsReadJSON(t, filepath.Join(testkit.FixtureDir(t), "dumps", "docs-json.json"), &jsonDump)
+	jsonDump := testkit.ReadDump(t, "docs-json")
 	for _, f := range docsFolders {
 		t.Run(f.name, func(t *testing.T) {
-			var dump docsDump
-			docsReadJSON(t, filepath.Join(testkit.FixtureDir(t), "dumps", f.name+".json"), &dump)
+			dump := testkit.ReadDump(t, f.name)
 			if len(dump.Documents) != 5 {
 				t.Fatalf("dump has %d documents", len(dump.Documents))
 			}
@@ -169,8 +110,7 @@ func TestDocsVectraFoldersReadAsVectraReadsThem(t *testing.T) {
 // the content hash Vectra stored: no embeddings call, the same id.
 func TestDocsUnchangedVectraDocumentIsSkipped(t *testing.T) {
 	ctx := context.Background()
-	var inputs docsInputs
-	docsReadJSON(t, filepath.Join(testkit.FixtureDir(t), "inputs.json"), &inputs)
+	inputs := testkit.ReadInputs(t)
 	for _, f := range docsFolders {
 		t.Run(f.name, func(t *testing.T) {
 			ix, emb, dir := docsOpenFixture(t, f.name, f.codec)
@@ -273,8 +213,7 @@ func docsNear(a, b float64) bool { return math.Abs(a-b) <= 1e-6 }
 func TestDocsQueriesMatchVectra(t *testing.T) {
 	ctx := context.Background()
 	golden := docsLoadGolden(t)
-	var inputs docsInputs
-	docsReadJSON(t, filepath.Join(testkit.FixtureDir(t), "inputs.json"), &inputs)
+	inputs := testkit.ReadInputs(t)
 	type chunk struct {
 		id    string
 		score float64
@@ -295,7 +234,7 @@ func TestDocsQueriesMatchVectra(t *testing.T) {
 			for qi, q := range inputs.DocumentQueries {
 				gq := gf.Queries[qi]
 				t.Run(q.Query, func(t *testing.T) {
-					docs, err := ix.QueryDocuments(ctx, q.Query, q.options())
+					docs, err := ix.QueryDocuments(ctx, q.Query, q.QueryOptions())
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -101,8 +101,7 @@ func docsContentOf(t *testing.T, ix *core.LocalDocumentIndex, dir string, uris [
 // per document with metadata.
 func TestDocsFolioWrittenIndexReadsBack(t *testing.T) {
 	ctx := context.Background()
-	var inputs docsInputs
-	docsReadJSON(t, filepath.Join(testkit.FixtureDir(t), "inputs.json"), &inputs)
+	inputs := testkit.ReadInputs(t)
 	type doc struct {
 		uri, text string
 		md        core.Metadata

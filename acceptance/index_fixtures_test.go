@@ -2,10 +2,7 @@ package acceptance_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -21,50 +18,6 @@ import (
 // Acceptance: the item folders Vectra 0.15 wrote open in Folio, and their
 // queries and filters (inputs.json) return what an exact float64
 // brute-force scan over Vectra's own read-back (dumps/) returns.
-
-type fixtureInputs struct {
-	FakeEmbeddings struct {
-		Dims      int `json:"dims"`
-		Reference []struct {
-			Input   string    `json:"input"`
-			Tokens  []string  `json:"tokens"`
-			FNV1a32 []uint32  `json:"fnv1a32"`
-			Vector  []float64 `json:"vector"`
-		} `json:"reference"`
-	} `json:"fakeEmbeddings"`
-	ItemQueries []struct {
-		Filter map[string]any `json:"filter"`
-		Text   string         `json:"text"`
-	} `json:"itemQueries"`
-	ListFilters []map[string]any `json:"listFilters"`
-}
-
-type fixtureDump struct {
-	Stats struct {
-		Items          int            `json:"items"`
-		MetadataConfig map[string]any `json:"metadata_config"`
-		Version        int            `json:"version"`
-	} `json:"stats"`
-	Items []struct {
-		ID              string         `json:"id"`
-		Metadata        map[string]any `json:"metadata"`
-		MetadataFile    string         `json:"metadataFile"`
-		Norm            float64        `json:"norm"`
-		SidecarMetadata map[string]any `json:"sidecarMetadata"`
-		Vector          []float64      `json:"vector"`
-	} `json:"items"`
-}
-
-func readJSON(t testing.TB, path string, v any) {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-}
 
 // fakeTokens and fakeEmbed implement the fixtures' fake embeddings model
 // (testdata/vectra-0.15/README.md), independently of adapters/embed-hash.
@@ -136,8 +89,7 @@ func toFloat32(v []float64) []float32 {
 }
 
 func TestFakeEmbeddingsMatchTheReference(t *testing.T) {
-	var in fixtureInputs
-	readJSON(t, filepath.Join(testkit.FixtureDir(t), "inputs.json"), &in)
+	in := testkit.ReadInputs(t)
 	if len(in.FakeEmbeddings.Reference) == 0 {
 		t.Fatal("no reference vectors")
 	}
@@ -230,16 +182,14 @@ var itemFixtures = []fixtureCase{
 
 func TestVectraItemFixtures(t *testing.T) {
 	fx := testkit.FixtureDir(t)
-	var in fixtureInputs
-	readJSON(t, filepath.Join(fx, "inputs.json"), &in)
+	in := testkit.ReadInputs(t)
 	if len(in.ItemQueries) == 0 || len(in.ListFilters) == 0 {
 		t.Fatal("inputs.json has no item queries or filters")
 	}
 	ctx := context.Background()
 	for _, fc := range itemFixtures {
 		t.Run(fc.folder, func(t *testing.T) {
-			var dump fixtureDump
-			readJSON(t, filepath.Join(fx, "dumps", fc.folder+".json"), &dump)
+			dump := testkit.ReadDump(t, fc.folder)
 			ix := openFixture(t, filepath.Join(fx, fc.folder), fc.codec)
 
 			t.Run("stats and every item read back as Vectra reads them", func(t *testing.T) {
@@ -248,7 +198,7 @@ func TestVectraItemFixtures(t *testing.T) {
 					t.Fatal(err)
 				}
 				if stats.Items != dump.Stats.Items || stats.Version != dump.Stats.Version ||
-					!reflect.DeepEqual(anyStrings(stats.MetadataConfig.Indexed), dump.Stats.MetadataConfig["indexed"]) {
+					!slices.Equal(stats.MetadataConfig.Indexed, dump.Stats.MetadataConfig.Indexed) {
 					t.Fatalf("stats = %+v; want %+v", stats, dump.Stats)
 				}
 				items, err := ix.ListItems(ctx)
@@ -287,7 +237,7 @@ func TestVectraItemFixtures(t *testing.T) {
 								t.Fatalf("query %d %q filter %v top %d:\n got %v\nwant %v", qi, q.Text, filter, k, ids, want)
 							}
 							for _, r := range got {
-								d := dumpItem(dump, r.Item.ID)
+								d := dump.Item(t, r.Item.ID)
 								wantMD := d.Metadata
 								if d.MetadataFile != "" {
 									wantMD = d.SidecarMetadata
@@ -329,7 +279,7 @@ func TestVectraItemFixtures(t *testing.T) {
 // bruteForceDump ranks the dump's items (in id order, which is their
 // insertion order) by exact float64 cosine similarity to q over the inline
 // metadata filter: zero-norm items last, ties in insertion order.
-func bruteForceDump(dump fixtureDump, q []float32, k int, filter map[string]any) []string {
+func bruteForceDump(dump testkit.Dump, q []float32, k int, filter map[string]any) []string {
 	type hit struct {
 		id    string
 		score float64
@@ -372,22 +322,6 @@ func bruteForceDump(dump fixtureDump, q []float32, k int, filter map[string]any)
 	return out
 }
 
-func dumpItem(dump fixtureDump, id string) (d struct {
-	ID              string         `json:"id"`
-	Metadata        map[string]any `json:"metadata"`
-	MetadataFile    string         `json:"metadataFile"`
-	Norm            float64        `json:"norm"`
-	SidecarMetadata map[string]any `json:"sidecarMetadata"`
-	Vector          []float64      `json:"vector"`
-}) {
-	for _, it := range dump.Items {
-		if it.ID == id {
-			return it
-		}
-	}
-	panic(fmt.Sprint("no dump item ", id))
-}
-
 func queryIDs(rs []core.QueryResult) []string {
 	var out []string
 	for _, r := range rs {
@@ -401,12 +335,4 @@ func nonNil(m map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return m
-}
-
-func anyStrings(s []string) any {
-	out := make([]any, len(s))
-	for i, x := range s {
-		out[i] = x
-	}
-	return out
 }

@@ -19,61 +19,11 @@ func TestDecodeVectraIndexFiles(t *testing.T) {
 	for _, folder := range []string{"items-protobuf", "items-migrated-protobuf", "docs-protobuf"} {
 		t.Run(folder, func(t *testing.T) {
 			c := codecpb.New()
-			want := readDump(t, folder)
-			got, err := c.DeserializeIndex(testkit.ReadFixture(t, folder+"/index.pb"))
+			got, err := c.DeserializeIndex(testkit.ReadFixture(t, folder, "index.pb"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Version != want.Stats.Version {
-				t.Errorf("version = %d, want %d", got.Version, want.Stats.Version)
-			}
-			if !slices.Equal(got.MetadataConfig.Indexed, want.Stats.MetadataConfig.Indexed) || got.MetadataConfig.Indexed == nil {
-				t.Errorf("indexed = %#v, want %#v", got.MetadataConfig.Indexed, want.Stats.MetadataConfig.Indexed)
-			}
-			if len(got.Items) != want.Stats.Items || len(want.Items) != want.Stats.Items {
-				t.Fatalf("items = %d, dump has %d (stats %d)", len(got.Items), len(want.Items), want.Stats.Items)
-			}
-			byID := map[string]core.IndexItem{}
-			for _, it := range got.Items {
-				byID[it.ID] = it
-			}
-			for _, w := range want.Items {
-				g, ok := byID[w.ID]
-				if !ok {
-					t.Errorf("item %q missing", w.ID)
-					continue
-				}
-				if !reflect.DeepEqual(map[string]any(g.Metadata), w.Metadata) {
-					t.Errorf("item %q metadata = %#v, want %#v", w.ID, g.Metadata, w.Metadata)
-				}
-				if g.MetadataFile != w.MetadataFile {
-					t.Errorf("item %q metadataFile = %q, want %q", w.ID, g.MetadataFile, w.MetadataFile)
-				}
-				if g.Norm != w.Norm {
-					t.Errorf("item %q norm = %v, want %v", w.ID, g.Norm, w.Norm)
-				}
-				wantVec := make([]float32, len(w.Vector))
-				for i, x := range w.Vector {
-					wantVec[i] = float32(x)
-					if float64(wantVec[i]) != x {
-						t.Fatalf("dump vector of %q is not float32: %v", w.ID, x)
-					}
-				}
-				if !slices.Equal(g.Vector, wantVec) {
-					t.Errorf("item %q vector = %v, want %v", w.ID, g.Vector, wantVec)
-				}
-				if w.MetadataFile == "" {
-					continue
-				}
-				side, err := c.DeserializeMetadata(testkit.ReadFixture(t, folder+"/"+w.MetadataFile))
-				if err != nil {
-					t.Errorf("side-car of %q: %v", w.ID, err)
-					continue
-				}
-				if !reflect.DeepEqual(map[string]any(side), w.SidecarMetadata) {
-					t.Errorf("side-car of %q = %#v, want %#v", w.ID, side, w.SidecarMetadata)
-				}
-			}
+			testkit.CheckDecodedItems(t, c, folder, got, testkit.ReadDump(t, folder))
 		})
 	}
 }
@@ -84,7 +34,7 @@ func TestDecodeVectraIndexFiles(t *testing.T) {
 // the expected metadata comes from the JSON twin folder.
 func TestDecodeVectraCatalogAndDocumentMetadata(t *testing.T) {
 	c := codecpb.New()
-	want := readDump(t, "docs-protobuf")
+	want := testkit.ReadDump(t, "docs-protobuf")
 	got, err := c.DeserializeCatalog(testkit.ReadFixture(t, "docs-protobuf/catalog.pb"))
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +56,7 @@ func TestDecodeVectraCatalogAndDocumentMetadata(t *testing.T) {
 		}
 	}
 
-	jsonDocs := readDump(t, "docs-json").Documents
+	jsonDocs := testkit.ReadDump(t, "docs-json").Documents
 	withMetadata := 0
 	for _, doc := range jsonDocs {
 		name := doc.ID + ".pb"
@@ -126,7 +76,7 @@ func TestDecodeVectraCatalogAndDocumentMetadata(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if !reflect.DeepEqual(map[string]any(m), doc.Metadata) {
+		if !reflect.DeepEqual(m, doc.Metadata) {
 			t.Errorf("%s = %#v, want %#v", name, m, doc.Metadata)
 		}
 	}
@@ -208,7 +158,7 @@ func TestReencodeVectraFiles(t *testing.T) {
 // keeps insertion order, Go sorts): same length, same parsed value.
 func TestReencodeVectraSidecars(t *testing.T) {
 	c := codecpb.New()
-	for _, w := range readDump(t, "items-protobuf").Items {
+	for _, w := range testkit.ReadDump(t, "items-protobuf").Items {
 		if w.MetadataFile == "" {
 			continue
 		}

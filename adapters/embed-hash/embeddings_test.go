@@ -2,11 +2,8 @@ package embedhash
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,37 +13,12 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-type referenceEntry struct {
-	Input   string    `json:"input"`
-	Tokens  []string  `json:"tokens"`
-	FNV1a32 []uint32  `json:"fnv1a32"`
-	Vector  []float64 `json:"vector"`
-}
-
-func loadReference(t testing.TB) (dims int, maxTokens int, entries []referenceEntry) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(testkit.FixtureDir(t), "inputs.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in struct {
-		FakeEmbeddings struct {
-			Dims      int              `json:"dims"`
-			MaxTokens int              `json:"maxTokens"`
-			Reference []referenceEntry `json:"reference"`
-		} `json:"fakeEmbeddings"`
-	}
-	if err := json.Unmarshal(data, &in); err != nil {
-		t.Fatal(err)
-	}
-	if len(in.FakeEmbeddings.Reference) == 0 {
+func TestMatchesTheFixturesFakeEmbeddingsBitForBit(t *testing.T) {
+	fake := testkit.ReadInputs(t).FakeEmbeddings
+	dims, maxTokens, entries := fake.Dims, fake.MaxTokens, fake.Reference
+	if len(entries) == 0 {
 		t.Fatal("inputs.json has no fakeEmbeddings.reference")
 	}
-	return in.FakeEmbeddings.Dims, in.FakeEmbeddings.MaxTokens, in.FakeEmbeddings.Reference
-}
-
-func TestMatchesTheFixturesFakeEmbeddingsBitForBit(t *testing.T) {
-	dims, maxTokens, entries := loadReference(t)
 	if dims != 32 || maxTokens != 500 {
 		t.Fatalf("fixtures use %d dimensions and maxTokens %d; this test expects 32 and 500", dims, maxTokens)
 	}
