@@ -21,13 +21,17 @@ import (
 const coldFileSize = 65<<20 + 1234
 
 func TestConformanceNew(t *testing.T) {
-	storagetest.Run(t, func(t testing.TB) storagetest.Harness {
-		return storagetest.Harness{
-			Storage: localStorage(),
-			Root:    filepath.ToSlash(t.TempDir()),
-			Reopen:  func() core.FileStorage { return localStorage() },
-		}
-	}, storagetest.Capabilities{AtomicReplace: true, Persistent: true, ColdFileSize: coldFileSize})
+	storagetest.Run(t, newHarness, storagetest.Capabilities{AtomicReplace: true, Persistent: true, ColdFileSize: coldFileSize})
+}
+
+// newHarness is a storage over the whole file system, working in a new
+// temporary folder.
+func newHarness(t testing.TB) storagetest.Harness {
+	return storagetest.Harness{
+		Storage: localStorage(),
+		Root:    filepath.ToSlash(t.TempDir()),
+		Reopen:  func() core.FileStorage { return localStorage() },
+	}
 }
 
 func TestConformanceRooted(t *testing.T) {

@@ -22,14 +22,19 @@ func TestConformance(t *testing.T) {
 	}
 	for _, r := range roots {
 		t.Run(r.name, func(t *testing.T) {
-			storagetest.Run(t, func(t testing.TB) storagetest.Harness {
-				s := storagemem.New()
-				if err := s.CreateFolder(t.Context(), r.root); err != nil {
-					t.Fatalf("CreateFolder(%q): %v", r.root, err)
-				}
-				return storagetest.Harness{Storage: s, Root: r.root}
-			}, caps)
+			storagetest.Run(t, harnessAt(r.root), caps)
 		})
+	}
+}
+
+// harnessAt returns harnesses of a new storage with root as their folder.
+func harnessAt(root string) func(t testing.TB) storagetest.Harness {
+	return func(t testing.TB) storagetest.Harness {
+		s := storagemem.New()
+		if err := s.CreateFolder(t.Context(), root); err != nil {
+			t.Fatalf("CreateFolder(%q): %v", root, err)
+		}
+		return storagetest.Harness{Storage: s, Root: root}
 	}
 }
 

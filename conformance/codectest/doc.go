@@ -15,7 +15,8 @@
 // [Check] runs the same cases outside `go test` and returns every violation,
 // each prefixed with the rule it broke. [Capabilities] says what a codec
 // claims beyond the rules every codec must keep, so the suite asks of a
-// codec only what it promises.
+// codec only what it promises. [RunBenchmarks] runs the benchmarks every
+// codec shares, on the same index.
 //
 // The rules every codec keeps:
 //   - Extension is non-empty and starts with ".".

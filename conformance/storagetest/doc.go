@@ -10,7 +10,8 @@
 //
 // and [Check] runs the same cases outside go test, joining every violation
 // with the rule it broke. Each case gets a fresh [Harness]: a storage and an
-// existing, empty root folder to work under.
+// existing, empty root folder to work under. [RunBenchmarks] runs, with
+// the same harnesses, the benchmarks every storage shares.
 //
 // The rules every storage keeps, whatever it claims in [Capabilities] (paths
 // below are relative to the harness root):
