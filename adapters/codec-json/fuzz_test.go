@@ -3,22 +3,17 @@ package codecjson_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"reflect"
 	"testing"
 
 	codecjson "github.com/foliovec/folio/adapters/codec-json"
 	"github.com/foliovec/folio/conformance/codectest"
 	"github.com/foliovec/folio/conformance/testkit"
-	"github.com/foliovec/folio/core"
 )
 
-// Every decoder: never panics; an error wraps core.ErrCorrupt; what it
-// decodes re-encodes, decodes to the same value, and re-encodes to the
-// same bytes. For index files, the compact fast path and the general path
-// agree (the input re-indented takes the general path), and
-// DeserializeIndexArena decodes as DeserializeIndex does, its arena
-// keeping its promise.
+// Every decoder keeps codectest's rules for any bytes (CheckIndexBytes and
+// the others). For index files, the compact fast path and the general path
+// also agree: the input re-indented takes the general path.
 
 func FuzzDeserializeIndex(f *testing.F) {
 	f.Add(testkit.ReadFixture(f, "items-json", "index.json"))
@@ -41,50 +36,21 @@ func FuzzDeserializeIndex(f *testing.F) {
 	}
 	c := codecjson.New()
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d, err := c.DeserializeIndex(b)
-		da, arena, errA := c.DeserializeIndexArena(b)
-		if (err == nil) != (errA == nil) {
-			t.Fatalf("DeserializeIndex error %v, DeserializeIndexArena error %v", err, errA)
-		}
-		if !reflect.DeepEqual(d, da) {
-			t.Fatalf("DeserializeIndexArena = %#v, DeserializeIndex = %#v", da, d)
-		}
-		if errA == nil {
-			if err := codectest.CheckArena(da.Items, arena); err != nil {
-				t.Fatal(err)
-			}
+		d, ok, err := codectest.CheckIndexBytes(c, b)
+		if err != nil {
+			t.Fatal(err)
 		}
 		if json.Valid(b) {
 			var indented bytes.Buffer
 			if json.Indent(&indented, b, "", "\t") == nil {
 				d2, err2 := c.DeserializeIndex(indented.Bytes())
-				if (err == nil) != (err2 == nil) {
-					t.Fatalf("compact and indented forms disagree: %v vs %v", err, err2)
+				if ok != (err2 == nil) {
+					t.Fatalf("compact and indented forms disagree: decoded %v vs %v", ok, err2)
 				}
-				if err == nil && !reflect.DeepEqual(d, d2) {
+				if ok && !reflect.DeepEqual(d, d2) {
 					t.Fatalf("compact and indented forms decode differently:\n%#v\n%#v", d, d2)
 				}
 			}
-		}
-		if err != nil {
-			if !errors.Is(err, core.ErrCorrupt) {
-				t.Fatalf("error %v does not wrap core.ErrCorrupt", err)
-			}
-			return
-		}
-		out, err := c.SerializeIndex(d)
-		if err != nil {
-			t.Fatalf("decoded index does not encode: %v", err)
-		}
-		again, err := c.DeserializeIndex(out)
-		if err != nil {
-			t.Fatalf("re-encoded index does not decode: %v\n%s", err, out)
-		}
-		if !reflect.DeepEqual(normalIndex(d), normalIndex(again)) {
-			t.Fatalf("round trip changed the index:\n%#v\n%#v", d, again)
-		}
-		if out2, _ := c.SerializeIndex(again); !bytes.Equal(out, out2) {
-			t.Fatalf("re-encoding is not stable:\n%s\n%s", out, out2)
 		}
 	})
 }
@@ -101,26 +67,8 @@ func FuzzDeserializeCatalog(f *testing.F) {
 	}
 	c := codecjson.New()
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d, err := c.DeserializeCatalog(b)
-		if err != nil {
-			if !errors.Is(err, core.ErrCorrupt) {
-				t.Fatalf("error %v does not wrap core.ErrCorrupt", err)
-			}
-			return
-		}
-		out, err := c.SerializeCatalog(d)
-		if err != nil {
-			t.Fatalf("decoded catalog does not encode: %v", err)
-		}
-		again, err := c.DeserializeCatalog(out)
-		if err != nil {
-			t.Fatalf("re-encoded catalog does not decode: %v\n%s", err, out)
-		}
-		if (d.URIToHash == nil) != (again.URIToHash == nil) || !reflect.DeepEqual(normalCatalog(d), normalCatalog(again)) {
-			t.Fatalf("round trip changed the catalog:\n%#v\n%#v", d, again)
-		}
-		if out2, _ := c.SerializeCatalog(again); !bytes.Equal(out, out2) {
-			t.Fatalf("re-encoding is not stable:\n%s\n%s", out, out2)
+		if err := codectest.CheckCatalogBytes(c, b); err != nil {
+			t.Fatal(err)
 		}
 	})
 }
@@ -140,60 +88,8 @@ func FuzzDeserializeMetadata(f *testing.F) {
 	}
 	c := codecjson.New()
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := c.DeserializeMetadata(b)
-		if err != nil {
-			if !errors.Is(err, core.ErrCorrupt) {
-				t.Fatalf("error %v does not wrap core.ErrCorrupt", err)
-			}
-			return
-		}
-		out, err := c.SerializeMetadata(m)
-		if err != nil {
-			t.Fatalf("decoded metadata does not encode: %v", err)
-		}
-		again, err := c.DeserializeMetadata(out)
-		if err != nil {
-			t.Fatalf("re-encoded metadata does not decode: %v\n%s", err, out)
-		}
-		if len(m) != 0 || len(again) != 0 {
-			if !reflect.DeepEqual(m, again) {
-				t.Fatalf("round trip changed the metadata:\n%#v\n%#v", m, again)
-			}
-		}
-		if out2, _ := c.SerializeMetadata(again); !bytes.Equal(out, out2) {
-			t.Fatalf("re-encoding is not stable:\n%s\n%s", out, out2)
+		if err := codectest.CheckMetadataBytes(c, b); err != nil {
+			t.Fatal(err)
 		}
 	})
-}
-
-// normalIndex makes nil and empty items, metadata and vectors alike: the
-// file form does not tell them apart.
-func normalIndex(d core.IndexData) core.IndexData {
-	if d.Items == nil {
-		d.Items = []core.IndexItem{}
-	}
-	items := make([]core.IndexItem, len(d.Items))
-	for i, it := range d.Items {
-		if it.Metadata == nil {
-			it.Metadata = core.Metadata{}
-		}
-		if it.Vector == nil {
-			it.Vector = []float32{}
-		}
-		items[i] = it
-	}
-	d.Items = items
-	return d
-}
-
-// normalCatalog makes nil and empty uriToId and idToUri maps alike; the
-// file form writes both as {}.
-func normalCatalog(c core.DocumentCatalog) core.DocumentCatalog {
-	if c.URIToID == nil {
-		c.URIToID = map[string]string{}
-	}
-	if c.IDToURI == nil {
-		c.IDToURI = map[string]string{}
-	}
-	return c
 }

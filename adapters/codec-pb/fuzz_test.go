@@ -15,10 +15,8 @@ import (
 	"github.com/foliovec/folio/core"
 )
 
-// Every decoder, on any bytes: no panic; an error wraps core.ErrCorrupt; a
-// decoded value encodes again, and decoding that gives the same value.
-// DeserializeIndexArena decodes as DeserializeIndex does, and its arena
-// keeps its promise.
+// Every decoder keeps codectest's rules for any bytes (CheckIndexBytes and
+// the others).
 
 func seedWithFixtures(f *testing.F, files ...string) {
 	for _, name := range files {
@@ -43,40 +41,10 @@ func FuzzDeserializeIndex(f *testing.F) {
 	f.Add(rawIndex(rawItem("a", []float32{1, 2}), rawItem("b", float32(3), []float32{4}), rawItem("c", float32(5), float32(6))))
 	f.Add(rawIndex(rawItem("a", []float32{1, 2}), rawItem("b", []float32{3}), rawItem("c")))
 	f.Add(rawIndex(rawItem("a"), rawItem("b", float32(1))))
+	c := codecpb.New()
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c := codecpb.New()
-		d, err := c.DeserializeIndex(b)
-		da, arena, errA := c.DeserializeIndexArena(b)
-		if (err == nil) != (errA == nil) {
-			t.Fatalf("DeserializeIndex error %v, DeserializeIndexArena error %v", err, errA)
-		}
-		if errA != nil && !errors.Is(errA, core.ErrCorrupt) {
-			t.Fatalf("DeserializeIndexArena error %v does not wrap ErrCorrupt", errA)
-		}
-		if !reflect.DeepEqual(d, da) {
-			t.Fatalf("DeserializeIndexArena = %#v, DeserializeIndex = %#v", da, d)
-		}
-		if err == nil {
-			if err := codectest.CheckArena(da.Items, arena); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err != nil {
-			if !errors.Is(err, core.ErrCorrupt) {
-				t.Fatalf("error %v does not wrap ErrCorrupt", err)
-			}
-			return
-		}
-		again, err := c.SerializeIndex(d)
-		if err != nil {
-			t.Fatalf("decoded value does not encode: %v", err)
-		}
-		d2, err := c.DeserializeIndex(again)
-		if err != nil {
-			t.Fatalf("re-encoded value does not decode: %v", err)
-		}
-		if !reflect.DeepEqual(d, d2) {
-			t.Fatalf("decode(encode(decode(b))) != decode(b)")
+		if _, _, err := codectest.CheckIndexBytes(c, b); err != nil {
+			t.Fatal(err)
 		}
 	})
 }
@@ -118,25 +86,10 @@ func FuzzDecodeIndexFrom(f *testing.F) {
 
 func FuzzDeserializeCatalog(f *testing.F) {
 	seedWithFixtures(f, "docs-protobuf/catalog.pb")
+	c := codecpb.New()
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c := codecpb.New()
-		cat, err := c.DeserializeCatalog(b)
-		if err != nil {
-			if !errors.Is(err, core.ErrCorrupt) {
-				t.Fatalf("error %v does not wrap ErrCorrupt", err)
-			}
-			return
-		}
-		again, err := c.SerializeCatalog(cat)
-		if err != nil {
-			t.Fatalf("decoded value does not encode: %v", err)
-		}
-		cat2, err := c.DeserializeCatalog(again)
-		if err != nil {
-			t.Fatalf("re-encoded value does not decode: %v", err)
-		}
-		if !reflect.DeepEqual(cat, cat2) {
-			t.Fatalf("decode(encode(decode(b))) != decode(b): %#v vs %#v", cat, cat2)
+		if err := codectest.CheckCatalogBytes(c, b); err != nil {
+			t.Fatal(err)
 		}
 	})
 }
@@ -149,25 +102,10 @@ func FuzzDeserializeMetadata(f *testing.F) {
 	)
 	f.Add([]byte(`{"a":[1,{"b":null}],"c":"\u2028\ud800","d":-0,"e":1e-7}`))
 	f.Add([]byte(strings.Repeat("[", 5000) + strings.Repeat("]", 5000)))
+	c := codecpb.New()
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c := codecpb.New()
-		m, err := c.DeserializeMetadata(b)
-		if err != nil {
-			if !errors.Is(err, core.ErrCorrupt) {
-				t.Fatalf("error %v does not wrap ErrCorrupt", err)
-			}
-			return
-		}
-		again, err := c.SerializeMetadata(m)
-		if err != nil {
-			t.Fatalf("decoded value does not encode: %v", err)
-		}
-		m2, err := c.DeserializeMetadata(again)
-		if err != nil {
-			t.Fatalf("re-encoded value %s does not decode: %v", again, err)
-		}
-		if !reflect.DeepEqual(m, m2) {
-			t.Fatalf("decode(encode(decode(b))) != decode(b)")
+		if err := codectest.CheckMetadataBytes(c, b); err != nil {
+			t.Fatal(err)
 		}
 	})
 }
