@@ -15,6 +15,7 @@ import (
 
 	"github.com/foliovec/folio/adapters/fetch"
 	"github.com/foliovec/folio/conformance/fetchtest"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core/filetree"
 )
 
@@ -183,10 +184,10 @@ func TestFileFetcherSymlinkCycleEnds(t *testing.T) {
 // reports each link as skipped with its target; FollowLinks reads what
 // they lead to, under its real path.
 func TestFileFetcherStaysInsideTheFolder(t *testing.T) {
-	secrets := realTempDir(t)
+	secrets := testkit.RealTempDir(t)
 	writeFile(t, filepath.Join(secrets, "shadow"), "root:secret")
 	writeFile(t, filepath.Join(secrets, "ssl", "key.pem"), "PRIVATE KEY")
-	dir := realTempDir(t)
+	dir := testkit.RealTempDir(t)
 	writeFile(t, filepath.Join(dir, "docs", "a.txt"), "inside")
 	for link, target := range map[string]string{"etc-link": secrets, "key-link.pem": filepath.Join(secrets, "ssl", "key.pem")} {
 		if err := os.Symlink(target, filepath.Join(dir, "docs", link)); err != nil {
@@ -220,7 +221,7 @@ func TestFileFetcherStaysInsideTheFolder(t *testing.T) {
 // A folder reached through a link inside the tree and by its own path is
 // one set of documents, under the real path.
 func TestFileFetcherReportsALinkedFolderOnce(t *testing.T) {
-	dir := realTempDir(t)
+	dir := testkit.RealTempDir(t)
 	writeFile(t, filepath.Join(dir, "real", "x.md"), "x")
 	if err := os.Symlink("real", filepath.Join(dir, "link")); err != nil {
 		t.Fatal(err)
@@ -259,16 +260,6 @@ func TestFileFetcherSkipsAHugeFileUnread(t *testing.T) {
 	if got := uris(fetchFiles(t, small, filepath.Join(dir, "a.txt"))); len(got) != 0 || !errors.Is(reason, fetch.ErrFileTooLarge) {
 		t.Errorf("a named file over MaxFileBytes: read %v, reason %v", got, reason)
 	}
-}
-
-// realTempDir is t.TempDir with symbolic links resolved.
-func realTempDir(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }
 
 func TestFileFetcherSkipsBinaryFiles(t *testing.T) {

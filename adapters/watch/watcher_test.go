@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/foliovec/folio/adapters/watch"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/filetree"
 )
@@ -249,7 +250,7 @@ func TestLinksOutOfTheTreeAreSkipped(t *testing.T) {
 	if err := os.Symlink(e.dir, e.path("a/root")); err != nil { // a cycle through the root
 		t.Fatal(err)
 	}
-	elsewhere := realTempDir(t)
+	elsewhere := testkit.RealTempDir(t)
 	if err := os.WriteFile(filepath.Join(elsewhere, "secret.md"), []byte("far away"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +298,7 @@ func TestLinksOutOfTheTreeAreSkipped(t *testing.T) {
 func TestFollowLinksSyncsUnderRealPaths(t *testing.T) {
 	e := newEnv(t)
 	e.write(t, "a/doc.md", "in a")
-	elsewhere := realTempDir(t)
+	elsewhere := testkit.RealTempDir(t)
 	if err := os.WriteFile(filepath.Join(elsewhere, "far.md"), []byte("far away"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -373,16 +374,6 @@ func TestHugeFilesSkipped(t *testing.T) {
 			t.Errorf("%s: skipped for %v, want ErrTooLarge", name, err)
 		}
 	}
-}
-
-// realTempDir is t.TempDir with symbolic links resolved.
-func realTempDir(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }
 
 func TestExtensionFilterIgnoresCase(t *testing.T) {

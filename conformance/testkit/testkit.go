@@ -48,6 +48,18 @@ func FixtureDir(t testing.TB) string {
 	}
 }
 
+// RealTempDir is t.TempDir with symbolic links resolved (on macOS the
+// temporary folder is behind one), for tests that compare paths a walker
+// or a watcher reports.
+func RealTempDir(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // ReadFixture reads a file under testdata/vectra-0.15.
 func ReadFixture(t testing.TB, elem ...string) []byte {
 	t.Helper()
