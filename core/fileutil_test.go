@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/internal/coretest"
 )
 
 // fileutilRecorder answers PathExists and DeleteFile as told and records
@@ -79,11 +80,7 @@ func TestEnsureFolderExistsReturnsStorageErrorsUnchanged(t *testing.T) {
 }
 
 func TestGetFileType(t *testing.T) {
-	tests := []struct {
-		name string
-		path string
-		want core.FileType
-	}{
+	coretest.Table(t, "GetFileType", core.GetFileType, []coretest.Case[string, core.FileType]{
 		{"vectra: known extension", "/any/path/file.txt", "txt"},
 		{"vectra: known extension, case-insensitive", "/any/path/FILE.TXT", "txt"},
 		{"vectra: unknown extension is unknown", "/any/path/file.unknown", ""},
@@ -96,21 +93,11 @@ func TestGetFileType(t *testing.T) {
 		{"a dot in a folder name does not count", "v1.2/readme", ""},
 		{"every list feeds FileExt: code", "main.go", "go"},
 		{"every list feeds FileExt: model", "mesh.glb", "glb"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := core.GetFileType(tt.path); got != tt.want {
-				t.Errorf("GetFileType(%q) = %q, want %q", tt.path, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestGetFileTypeFromContentType(t *testing.T) {
-	tests := []struct {
-		name, contentType string
-		want              core.FileType
-	}{
+	coretest.Table(t, "GetFileTypeFromContentType", core.GetFileTypeFromContentType, []coretest.Case[string, core.FileType]{
 		{"vectra: mapped type when directly mapped", "text/plain", "txt"},
 		{"vectra: falls back to the subtype when not mapped", "application/png", "png"},
 		{"vectra: a plus suffix uses the part before it (here unknown)", "application/ld+json", ""},
@@ -123,14 +110,7 @@ func TestGetFileTypeFromContentType(t *testing.T) {
 		{"subtypes are case-sensitive, as in vectra", "application/PNG", ""},
 		{"empty is unknown", "", ""},
 		{"empty subtype is unknown", "text/", ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := core.GetFileTypeFromContentType(tt.contentType); got != tt.want {
-				t.Errorf("GetFileTypeFromContentType(%q) = %q, want %q", tt.contentType, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestTryDeleteFile(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/foliovec/folio/core/internal/coretest"
 	"github.com/foliovec/folio/core/pathutil"
 )
 
@@ -75,9 +76,7 @@ func TestBasename(t *testing.T) {
 }
 
 func TestDirname(t *testing.T) {
-	tests := []struct {
-		name, path, want string
-	}{
+	coretest.Table(t, "Dirname", pathutil.Dirname, []coretest.Case[string, string]{
 		{"vectra: directory with forward slashes", "a/b/file.txt", "a/b"},
 		{"vectra: directory with backslashes", `a\b\file.txt`, "a/b"},
 		{"vectra: a bare file name gives dot", "file.txt", "."},
@@ -87,20 +86,11 @@ func TestDirname(t *testing.T) {
 		{"fix: the root's parent is the root", "/", "/"},
 		{"a trailing separator only drops the empty segment, as in vectra", "a/b/", "a/b"},
 		{"drive path", `C:\a\b`, "C:/a"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := pathutil.Dirname(tt.path); got != tt.want {
-				t.Errorf("Dirname(%q) = %q, want %q", tt.path, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestExtname(t *testing.T) {
-	tests := []struct {
-		name, path, want string
-	}{
+	coretest.Table(t, "Extname", pathutil.Extname, []coretest.Case[string, string]{
 		{"vectra: returns the extension", "file.txt", ".txt"},
 		{"vectra: returns the last extension of a double extension", "file.spec.ts", ".ts"},
 		{"vectra: no extension gives empty", "Makefile", ""},
@@ -109,20 +99,11 @@ func TestExtname(t *testing.T) {
 		{"backslash separates segments", `a.b\file.md`, ".md"},
 		{"a trailing dot is the extension", "file.", "."},
 		{"keeps the case", "FILE.TXT", ".TXT"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := pathutil.Extname(tt.path); got != tt.want {
-				t.Errorf("Extname(%q) = %q, want %q", tt.path, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestNormalize(t *testing.T) {
-	tests := []struct {
-		name, path, want string
-	}{
+	coretest.Table(t, "Normalize", pathutil.Normalize, []coretest.Case[string, string]{
 		{"vectra: resolves dot-dot segments", "a/b/../c", "a/c"},
 		{"vectra: resolves dot segments", "a/./b", "a/b"},
 		{"vectra: handles absolute paths", "/a/b/../c", "/a/c"},
@@ -139,22 +120,11 @@ func TestNormalize(t *testing.T) {
 		{"fix: dot-dot never removes the drive", "C:/..", "C:"},
 		{"fix: dot-dot never removes the drive, deeper", `C:\a\..\..\b`, "C:/b"},
 		{"a drive-like segment later in the path is an ordinary segment", "x/C:/..", "x"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := pathutil.Normalize(tt.path); got != tt.want {
-				t.Errorf("Normalize(%q) = %q, want %q", tt.path, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestIsAbsolute(t *testing.T) {
-	tests := []struct {
-		name string
-		path string
-		want bool
-	}{
+	coretest.Table(t, "IsAbsolute", pathutil.IsAbsolute, []coretest.Case[string, bool]{
 		{"vectra: detects a Unix absolute path", "/usr/bin", true},
 		{"vectra: detects a Windows absolute path", `C:\Users`, true},
 		{"vectra: detects a Windows path with a forward slash", "C:/Users", true},
@@ -164,14 +134,7 @@ func TestIsAbsolute(t *testing.T) {
 		{"empty is not absolute", "", false},
 		{"a leading backslash is not absolute, as in vectra", `\Users`, false},
 		{"the root is absolute", "/", true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := pathutil.IsAbsolute(tt.path); got != tt.want {
-				t.Errorf("IsAbsolute(%q) = %v, want %v", tt.path, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestRelative(t *testing.T) {
