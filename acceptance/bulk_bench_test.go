@@ -2,64 +2,18 @@ package acceptance_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/foliovec/folio"
 	embedhash "github.com/foliovec/folio/adapters/embed-hash"
 	embedhosted "github.com/foliovec/folio/adapters/embed-hosted"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
-
-// slowEmbeddingsServer is an OpenAI-compatible embeddings server on
-// 127.0.0.1 that answers every call after latency, with embed-hash vectors.
-func slowEmbeddingsServer(tb testing.TB, latency time.Duration) (*httptest.Server, *atomic.Int64) {
-	tb.Helper()
-	hash := embedhash.New(nil)
-	var calls atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Input []string `json:"input"`
-			Model string   `json:"model"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		calls.Add(1)
-		resp, err := hash.CreateEmbeddings(r.Context(), req.Input)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		type datum struct {
-			Object    string    `json:"object"`
-			Embedding []float32 `json:"embedding"`
-			Index     int       `json:"index"`
-		}
-		out := struct {
-			Object string         `json:"object"`
-			Data   []datum        `json:"data"`
-			Model  string         `json:"model"`
-			Usage  map[string]int `json:"usage"`
-		}{Object: "list", Model: req.Model, Usage: map[string]int{"prompt_tokens": 0, "total_tokens": 0}}
-		for i, v := range resp.Output {
-			out.Data = append(out.Data, datum{Object: "embedding", Embedding: v, Index: i})
-		}
-		time.Sleep(latency)
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(out)
-	}))
-	tb.Cleanup(srv.Close)
-	return srv, &calls
-}
 
 // bulkBenchDocs are n short markdown documents (about 400 bytes, one chunk
 // each), seeded.
@@ -79,7 +33,7 @@ func bulkBenchDocs(n int) []core.DocumentInput {
 // requests in flight, and with embed-hash in process.
 func BenchmarkUpsertDocuments1000(b *testing.B) {
 	docs := bulkBenchDocs(1000)
-	srv, calls := slowEmbeddingsServer(b, 50*time.Millisecond)
+	srv := testkit.NewEmbeddingsServer(b, testkit.EmbeddingsServerOptions{Model: embedhash.New(nil), Latency: 50 * time.Millisecond})
 	hosted, err := embedhosted.New(&embedhosted.Options{OSSModel: "bench", OSSEndpoint: srv.URL})
 	if err != nil {
 		b.Fatal(err)
@@ -95,7 +49,7 @@ func BenchmarkUpsertDocuments1000(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()
-			calls.Store(0)
+			srv.Calls.Store(0)
 			n := 0
 			for b.Loop() {
 				n++
@@ -113,7 +67,7 @@ func BenchmarkUpsertDocuments1000(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(calls.Load())/float64(n), "calls/op")
+			b.ReportMetric(float64(srv.Calls.Load())/float64(n), "calls/op")
 		})
 	}
 }

@@ -16,7 +16,7 @@ import (
 func BenchmarkAdd1000Files(b *testing.B) {
 	dir := b.TempDir()
 	writeManyDocs(b, dir, 1000)
-	srv, calls := embeddingsServer(b, 50*time.Millisecond)
+	srv := embeddingsServer(b, 50*time.Millisecond)
 	keys := writeKeys(b, dir, srv.URL, 0)
 	runs := []struct {
 		name string
@@ -28,7 +28,7 @@ func BenchmarkAdd1000Files(b *testing.B) {
 	}
 	for _, run := range runs {
 		b.Run(run.name, func(b *testing.B) {
-			calls.Store(0)
+			srv.Calls.Store(0)
 			n := 0
 			for i := 0; b.Loop(); i++ {
 				b.StopTimer()
@@ -43,7 +43,7 @@ func BenchmarkAdd1000Files(b *testing.B) {
 				}
 				n++
 			}
-			b.ReportMetric(float64(calls.Load())/float64(n), "calls/op")
+			b.ReportMetric(float64(srv.Calls.Load())/float64(n), "calls/op")
 		})
 	}
 }

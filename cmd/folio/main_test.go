@@ -5,16 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
-	"math"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +18,7 @@ import (
 
 	"github.com/foliovec/folio"
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -216,51 +212,10 @@ func TestVersionAndCompletion(t *testing.T) {
 }
 
 // embeddingsServer is an OpenAI-compatible embeddings endpoint on
-// 127.0.0.1 whose vectors hash the input's words.
-func embeddingsServer(t testing.TB, latency time.Duration) (*httptest.Server, *atomic.Int64) {
-	t.Helper()
-	var calls atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/embeddings" || r.Header.Get("Authorization") != "Bearer test-key" {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		var req struct {
-			Input []string `json:"input"`
-			Model string   `json:"model"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		calls.Add(1)
-		time.Sleep(latency)
-		type datum struct {
-			Embedding []float32 `json:"embedding"`
-			Index     int       `json:"index"`
-		}
-		data := make([]datum, len(req.Input))
-		for i, in := range req.Input {
-			v := make([]float32, 16)
-			for _, word := range strings.Fields(strings.ToLower(in)) {
-				h := fnv.New32a()
-				h.Write([]byte(strings.Trim(word, ".,#")))
-				v[h.Sum32()%16]++
-			}
-			var n float64
-			for _, x := range v {
-				n += float64(x * x)
-			}
-			for j := range v {
-				v[j] /= float32(math.Sqrt(n) + 1e-9)
-			}
-			data[i] = datum{Embedding: v, Index: i}
-		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": req.Model, "usage": map[string]int{"prompt_tokens": 1, "total_tokens": 1}})
-	}))
-	t.Cleanup(srv.Close)
-	return srv, &calls
+// 127.0.0.1 whose vectors hash the input's words (testkit.Words, 16
+// dimensions); it wants the key writeKeys writes.
+func embeddingsServer(t testing.TB, latency time.Duration) *testkit.EmbeddingsServer {
+	return testkit.NewEmbeddingsServer(t, testkit.EmbeddingsServerOptions{APIKey: "test-key", Latency: latency})
 }
 
 // writeKeys writes dir/keys.json for the embeddings server at url (the
@@ -281,12 +236,12 @@ func writeKeys(t testing.TB, dir, url string, maxTokens int) string {
 func TestHostedModelFromAKeysFile(t *testing.T) {
 	dir := t.TempDir()
 	docs := writeDocs(t, dir)
-	srv, calls := embeddingsServer(t, 0)
+	srv := embeddingsServer(t, 0)
 	keys := writeKeys(t, dir, srv.URL, 8000)
 
 	must(t, dir, 0, "create", "ix")
 	must(t, dir, 0, "add", "ix", "--keys", keys, "--uri", "docs")
-	if calls.Load() == 0 {
+	if srv.Calls.Load() == 0 {
 		t.Fatal("no embeddings call reached the test server")
 	}
 	// The model file names the model, never the key.
@@ -443,7 +398,7 @@ func writeManyDocs(t testing.TB, dir string, n int) {
 func TestAddInterruptedKeepsCommittedDocuments(t *testing.T) {
 	dir := t.TempDir()
 	writeManyDocs(t, dir, 200)
-	srv, _ := embeddingsServer(t, 50*time.Millisecond)
+	srv := embeddingsServer(t, 50*time.Millisecond)
 	keys := writeKeys(t, dir, srv.URL, 40)
 	must(t, dir, 0, "create", "ix")
 

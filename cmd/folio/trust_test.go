@@ -228,7 +228,7 @@ func TestAddFindsARelativeSpellingStored(t *testing.T) {
 func TestAddProgressWithoutATerminal(t *testing.T) {
 	dir := t.TempDir()
 	writeManyDocs(t, dir, 30)
-	srv, _ := embeddingsServer(t, 20*time.Millisecond)
+	srv := embeddingsServer(t, 20*time.Millisecond)
 	keys := writeKeys(t, dir, srv.URL, 40)
 	must(t, dir, 0, "create", "ix")
 	r := must(t, dir, 0, "add", "ix", "--keys", keys, "--uri", "many", "--concurrency", "1", "--progress-every", "50ms")
@@ -282,7 +282,7 @@ func TestWording(t *testing.T) {
 func TestVectraCommandLines(t *testing.T) {
 	dir := t.TempDir()
 	writeDocs(t, dir)
-	srv, _ := embeddingsServer(t, 0)
+	srv := embeddingsServer(t, 0)
 	writeKeys(t, dir, srv.URL, 8000)
 	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")

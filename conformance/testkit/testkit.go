@@ -1,13 +1,16 @@
 // Package testkit holds what the tests of Folio's modules share, so that
-// each exists once: the folders Vectra 0.15 wrote (FixtureDir), embeddings
-// models to count, record and hold calls with (Words, Recorder), a
-// one-token-per-character tokenizer (Chars), and the benchmark data set
-// (BenchIndex). It is for tests: its helpers
-// fail the test they are given rather than return errors.
+// each exists once: the folders Vectra 0.15 wrote (FixtureDir), what
+// Vectra reads back from them and what wrote them (ReadDump, ReadInputs,
+// CheckDecodedItems), embeddings models to count, record and hold calls
+// with (Words, Recorder), an OpenAI-compatible embeddings server on
+// 127.0.0.1 (NewEmbeddingsServer), a one-token-per-character tokenizer
+// (Chars), and the benchmark data set (BenchIndex). It is for tests: its
+// helpers fail the test they are given rather than return errors.
 //
 // # Concurrency
 //
-// Words and Chars are stateless; a Recorder is safe for concurrent use.
+// Words and Chars are stateless; a Recorder and an EmbeddingsServer are
+// safe for concurrent use.
 package testkit
 
 import (

@@ -2,8 +2,12 @@ package testkit_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
 	"math"
+	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -67,5 +71,53 @@ func TestRecorderCountsRecordsAndHolds(t *testing.T) {
 func TestFixtureDir(t *testing.T) {
 	if dir := testkit.FixtureDir(t); !strings.HasSuffix(dir, "vectra-0.15") || len(testkit.ReadFixture(t, "README.md")) == 0 {
 		t.Errorf("FixtureDir = %q", dir)
+	}
+}
+
+func TestEmbeddingsServerAnswersAsOpenAIDoes(t *testing.T) {
+	srv := testkit.NewEmbeddingsServer(t, testkit.EmbeddingsServerOptions{APIKey: "k"})
+	post := func(path, key, body string) (*http.Response, []byte) {
+		t.Helper()
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp, b
+	}
+	if resp, _ := post("/v1/embeddings", "wrong", `{"input":["a"]}`); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a wrong key: status %d, want 401", resp.StatusCode)
+	}
+	if resp, _ := post("/v1/other", "k", `{"input":["a"]}`); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("another path: status %d, want 404", resp.StatusCode)
+	}
+	resp, body := post("/v1/embeddings", "k", `{"input":["red fox","blue sky"],"model":"m"}`)
+	var out struct {
+		Data []struct {
+			Embedding []float32 `json:"embedding"`
+			Index     int       `json:"index"`
+		} `json:"data"`
+		Model string `json:"model"`
+	}
+	if err := json.Unmarshal(body, &out); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d, %v: %s", resp.StatusCode, err, body)
+	}
+	if len(out.Data) != 2 || out.Model != "m" || out.Data[1].Index != 1 ||
+		!slices.Equal(out.Data[1].Embedding, testkit.WordVector("blue sky", 16)) {
+		t.Errorf("answer %s", body)
+	}
+	if n := srv.Calls.Load(); n != 1 {
+		t.Errorf("Calls = %d, want the 1 answered", n)
 	}
 }
