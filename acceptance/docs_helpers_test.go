@@ -45,9 +45,18 @@ func docsOpenFixture(t testing.TB, folder string, codec core.IndexCodec) (*core.
 	if err := os.CopyFS(dst, os.DirFS(filepath.Join(testkit.FixtureDir(t), folder))); err != nil {
 		t.Fatal(err)
 	}
+	ix, emb := docsOpen(t, dst, codec)
+	return ix, emb, dst
+}
+
+// docsOpen opens the document index in dir through the facade as the
+// fixtures were written: embed-hash at 32 dimensions (its calls counted),
+// the fixtures' chunking config and the default o200k_base tokenizer.
+func docsOpen(t testing.TB, dir string, codec core.IndexCodec) (*core.LocalDocumentIndex, *testkit.Recorder) {
+	t.Helper()
 	emb := newDocsEmbeddings()
 	ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
-		FolderPath:     dst,
+		FolderPath:     dir,
 		Embeddings:     emb,
 		ChunkingConfig: docsFixtureChunking(),
 		IndexOptions:   core.IndexOptions{Codec: codec},
@@ -55,7 +64,7 @@ func docsOpenFixture(t testing.TB, folder string, codec core.IndexCodec) (*core.
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ix, emb, dst
+	return ix, emb
 }
 
 // docsFileNames lists the files of a folder, sorted, less Folio's lock

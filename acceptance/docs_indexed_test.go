@@ -134,15 +134,7 @@ func TestDocsVectraIndexedFolderChunkKeysFromSidecars(t *testing.T) {
 	for _, f := range docsFolders {
 		t.Run(f.name, func(t *testing.T) {
 			dir := vectraIndexedCopy(t, f.name, f.codec)
-			ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
-				FolderPath:     dir,
-				Embeddings:     newDocsEmbeddings(),
-				ChunkingConfig: docsFixtureChunking(),
-				IndexOptions:   core.IndexOptions{Codec: f.codec},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			ix, _ := docsOpen(t, dir, f.codec)
 			docs, err := ix.ListDocuments(ctx)
 			if err != nil {
 				t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/foliovec/folio"
 	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
@@ -122,15 +121,7 @@ func TestDocsFolioWrittenIndexReadsBack(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "index")
 			open := func() *core.LocalDocumentIndex {
-				ix, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
-					FolderPath:     dir,
-					Embeddings:     newDocsEmbeddings(),
-					ChunkingConfig: docsFixtureChunking(),
-					IndexOptions:   core.IndexOptions{Codec: f.codec},
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
+				ix, _ := docsOpen(t, dir, f.codec)
 				return ix
 			}
 			ix := open()
