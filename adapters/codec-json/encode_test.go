@@ -16,12 +16,7 @@ import (
 // the same values (checked with node when the tests were written).
 
 func TestMetadataNumbersAreWrittenAsJSONStringifyWritesThem(t *testing.T) {
-	c := codecjson.New()
-	tests := []struct {
-		name string
-		in   any
-		want string
-	}{
+	tests := []valueText{
 		{"zero", 0.0, "0"},
 		{"negative zero as 0", math.Copysign(0, -1), "0"},
 		{"integer without .0", 100.0, "100"},
@@ -46,17 +41,7 @@ func TestMetadataNumbersAreWrittenAsJSONStringifyWritesThem(t *testing.T) {
 		{"Go int64 beyond 2^53 rounds as float64", int64(1<<53 + 1), "9007199254740992"},
 		{"Go float32 widened", float32(0.1), "0.10000000149011612"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			b, err := c.SerializeMetadata(core.Metadata{"k": tt.in})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := `{"k":` + tt.want + `}`; string(b) != want {
-				t.Errorf("got %s, want %s", b, want)
-			}
-		})
-	}
+	wantValueTexts(t, tests)
 }
 
 func TestVectorComponentsAreTheShortestFloat32Text(t *testing.T) {
@@ -92,12 +77,7 @@ func TestVectorComponentsAreTheShortestFloat32Text(t *testing.T) {
 }
 
 func TestStringsAreEscapedAsJSONStringifyEscapesThem(t *testing.T) {
-	c := codecjson.New()
-	tests := []struct {
-		name string
-		in   string
-		want string
-	}{
+	tests := []valueText{
 		{"quote and backslash escaped, slash kept", `q"b\s/`, `"q\"b\\s/"`},
 		{"short escapes", "\b\f\n\r\t", `"\b\f\n\r\t"`},
 		{"other control characters as lowercase \\u00xx", "\x00\x01\x1f", `"\u0000\u0001\u001f"`},
@@ -109,17 +89,7 @@ func TestStringsAreEscapedAsJSONStringifyEscapesThem(t *testing.T) {
 		{"truncated UTF-8 sequence as U+FFFD", "\xe6\x97", "\"\ufffd\ufffd\""},
 		{"UTF-8-encoded surrogate as U+FFFD per byte", "\xed\xa0\x80", "\"\ufffd\ufffd\ufffd\""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			b, err := c.SerializeMetadata(core.Metadata{"k": tt.in})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := `{"k":` + tt.want + `}`; string(b) != want {
-				t.Errorf("got %s, want %s", b, want)
-			}
-		})
-	}
+	wantValueTexts(t, tests)
 }
 
 func TestObjectKeysAreWrittenInJavaScriptObjectOrder(t *testing.T) {
@@ -208,30 +178,15 @@ type tagged struct {
 }
 
 func TestOtherGoValuesAreWrittenAsEncodingJSONMarshalsThem(t *testing.T) {
-	c := codecjson.New()
 	when := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-	tests := []struct {
-		name string
-		in   any
-		want string
-	}{
+	tests := []valueText{
 		{"string slice", []string{"a", "<b>"}, `["a","<b>"]`},
 		{"int map with sorted keys", map[string]int{"b": 2, "a": 1}, `{"a":1,"b":2}`},
 		{"struct as an object, keys in object order", tagged{Name: "x", N: 3}, `{"n":3,"name":"x"}`},
 		{"time as RFC 3339", when, `"2024-05-06T07:08:09Z"`},
 		{"json.Number as a number", json.Number("12.50"), `12.5`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			b, err := c.SerializeMetadata(core.Metadata{"k": tt.in})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := `{"k":` + tt.want + `}`; string(b) != want {
-				t.Errorf("got %s, want %s", b, want)
-			}
-		})
-	}
+	wantValueTexts(t, tests)
 }
 
 func TestUnencodableValuesAreInvalidArguments(t *testing.T) {
@@ -270,6 +225,31 @@ func TestUnencodableValuesAreInvalidArguments(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "codecjson: serialize ") {
 				t.Errorf("message %q does not start with \"codecjson: serialize \" or lacks %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// valueText is a metadata value and the JSON text the codec writes for it.
+type valueText struct {
+	name string
+	in   any
+	want string
+}
+
+// wantValueTexts checks, a subtest each, the text SerializeMetadata writes
+// for each value.
+func wantValueTexts(t *testing.T, tests []valueText) {
+	t.Helper()
+	c := codecjson.New()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := c.SerializeMetadata(core.Metadata{"k": tt.in})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := `{"k":` + tt.want + `}`; string(b) != want {
+				t.Errorf("got %s, want %s", b, want)
 			}
 		})
 	}
