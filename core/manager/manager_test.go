@@ -341,24 +341,7 @@ func TestEndedContextIsReturnedUnchanged(t *testing.T) {
 		},
 		"DeleteIndex": func(ctx context.Context) error { return m.DeleteIndex(ctx, "missing") },
 	}
-	typ := reflect.TypeFor[*Manager]()
-	ctxType := reflect.TypeFor[context.Context]()
-	for i := range typ.NumMethod() {
-		if mt := typ.Method(i); mt.Type.NumIn() > 1 && mt.Type.In(1) == ctxType && calls[mt.Name] == nil {
-			t.Errorf("%s takes a context and has no case here", mt.Name)
-		}
-	}
-	canceled, cancel := context.WithCancel(t.Context())
-	cancel()
-	expired, cancel2 := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
-	defer cancel2()
-	for name, call := range calls {
-		for _, ctx := range []context.Context{canceled, expired} {
-			if err := call(ctx); err != ctx.Err() {
-				t.Errorf("%s with an ended context: %v, want %v unchanged", name, err, ctx.Err())
-			}
-		}
-	}
+	coretest.EndedContexts(t, reflect.TypeFor[*Manager](), calls)
 }
 
 // The manager compacts, in the background, a segmented index it serves

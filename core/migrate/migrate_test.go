@@ -14,9 +14,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/internal/coretest"
 	"github.com/foliovec/folio/core/pathutil"
 )
 
@@ -583,15 +583,5 @@ func TestEndedContextIsReturnedUnchanged(t *testing.T) {
 		},
 		"Index": func(ctx context.Context) error { return Index(ctx, migFolder, migJSON, migPB, s) },
 	}
-	canceled, cancel := context.WithCancel(t.Context())
-	cancel()
-	expired, cancel2 := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
-	defer cancel2()
-	for name, call := range calls {
-		for _, ctx := range []context.Context{canceled, expired} {
-			if err := call(ctx); err != ctx.Err() {
-				t.Errorf("%s with an ended context: %v, want %v unchanged", name, err, ctx.Err())
-			}
-		}
-	}
+	coretest.EndedContexts(t, nil, calls)
 }

@@ -1,8 +1,9 @@
 // Package coretest holds what the tests of core's own packages (manager,
 // migrate) share and cannot take from conformance/testkit, which imports
-// core and so cannot be imported by core's module: an embeddings model and
-// a table-test runner (Table). Package core's white-box tests keep theirs
-// in package core.
+// core and so cannot be imported by core's module: an embeddings model, a
+// table-test runner (Table) and the check that ended contexts come back
+// unchanged (EndedContexts). Package core's white-box tests keep theirs in
+// package core.
 //
 // # Concurrency
 //
