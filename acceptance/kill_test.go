@@ -3,13 +3,10 @@
 package acceptance_test
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,6 +18,7 @@ import (
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
 	embedhash "github.com/foliovec/folio/adapters/embed-hash"
 	storagefs "github.com/foliovec/folio/adapters/storage-fs"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -208,23 +206,11 @@ func TestKillDuringWrites(t *testing.T) {
 // ready. It returns the last round the child acknowledged, -1 for none.
 func runKilledChild(t *testing.T, spec string, delay time.Duration) int {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), killChildEnv+"="+spec)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
-	if err == nil {
-		err = cmd.Start()
-	}
+	child, err := testkit.StartChild(t.Context(), killChildEnv+"="+spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := bufio.NewReader(stdout)
-	if line, err := lines.ReadString('\n'); line != "ready\n" {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("child did not get ready: %q, %v; stderr: %s", line, err, stderr.String())
-	}
+	lines := child.Stdout
 	acked := make(chan int, 1)
 	go func() {
 		last := -1
@@ -240,13 +226,12 @@ func runKilledChild(t *testing.T, spec string, delay time.Duration) int {
 		}
 	}()
 	time.Sleep(delay)
-	if err := cmd.Process.Kill(); err != nil {
+	if err := child.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	last := <-acked
-	err = cmd.Wait()
-	if exit := (*exec.ExitError)(nil); !errors.As(err, &exit) || exit.Exited() {
-		t.Fatalf("the child ended by itself (%v); stderr: %s", err, stderr.String())
+	if err := child.WaitKilled(); err != nil {
+		t.Fatal(err)
 	}
 	return last
 }

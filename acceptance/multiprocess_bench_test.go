@@ -109,8 +109,8 @@ func BenchmarkMultiProcessWriters(b *testing.B) {
 					writers = append(writers, startMP(b, "insert", "protobuf", dir, w))
 				}
 				for _, w := range writers {
-					if err := w.cmd.Wait(); err != nil {
-						b.Fatalf("writer: %v: %s", err, w.stderr.String())
+					if err := w.Wait(); err != nil {
+						b.Fatalf("writer: %v", err)
 					}
 				}
 				elapsed += time.Since(start)

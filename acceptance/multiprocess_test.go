@@ -3,12 +3,10 @@
 package acceptance_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/foliovec/folio"
 	embedhash "github.com/foliovec/folio/adapters/embed-hash"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -181,11 +180,7 @@ func mpDocText(w, d int) string {
 }
 
 // mpProcess is a running child.
-type mpProcess struct {
-	cmd    *exec.Cmd
-	stdout *bufio.Reader
-	stderr *strings.Builder
-}
+type mpProcess struct{ *testkit.Child }
 
 // startMP starts a child in role and waits until it says it is ready.
 func startMP(t testing.TB, role, codec, dir string, arg int) *mpProcess {
@@ -196,33 +191,20 @@ func startMP(t testing.TB, role, codec, dir string, arg int) *mpProcess {
 // startMPArg is startMP with the child's argument as text.
 func startMPArg(t testing.TB, role, codec, dir, arg string) *mpProcess {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s,%s,%s,%s", mpChildEnv, role, codec, dir, arg))
-	p := &mpProcess{cmd: cmd, stderr: &strings.Builder{}}
-	cmd.Stderr = p.stderr
-	out, err := cmd.StdoutPipe()
-	if err == nil {
-		err = cmd.Start()
-	}
+	c, err := testkit.StartChild(t.Context(), fmt.Sprintf("%s=%s,%s,%s,%s", mpChildEnv, role, codec, dir, arg))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s child: %v", role, err)
 	}
-	p.stdout = bufio.NewReader(out)
-	if line, err := p.stdout.ReadString('\n'); line != "ready\n" {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("%s child did not get ready: %q, %v; stderr: %s", role, line, err, p.stderr.String())
-	}
-	return p
+	return &mpProcess{c}
 }
 
 // wait waits for the child's end and fails the test if it failed; it
 // returns the rest of its output.
 func (p *mpProcess) wait(t *testing.T) string {
 	t.Helper()
-	rest, _ := p.stdout.ReadString(0)
-	if err := p.cmd.Wait(); err != nil {
-		t.Errorf("child %v: %v; stderr: %s", p.cmd.Env[len(p.cmd.Env)-1], err, p.stderr.String())
+	rest, _ := p.Stdout.ReadString(0)
+	if err := p.Wait(); err != nil {
+		t.Error(err)
 	}
 	return rest
 }
@@ -409,16 +391,16 @@ func TestLockReleasedOnKill(t *testing.T) {
 	for kill := range kills {
 		p := startMP(t, "hold", "json", dir, kill)
 		// The child holds the lock when it says so.
-		if line, err := p.stdout.ReadString('\n'); line != "locked\n" {
-			p.cmd.Process.Kill()
-			p.cmd.Wait()
-			t.Fatalf("kill %d: child: %q, %v; stderr: %s", kill, line, err, p.stderr.String())
+		if line, err := p.Stdout.ReadString('\n'); line != "locked\n" {
+			p.Kill()
+			p.Cmd.Wait()
+			t.Fatalf("kill %d: child: %q, %v; stderr: %s", kill, line, err, p.Stderr())
 		}
 		time.Sleep(time.Duration(kill%7) * time.Millisecond)
-		if err := p.cmd.Process.Kill(); err != nil {
+		if err := p.Kill(); err != nil {
 			t.Fatal(err)
 		}
-		p.cmd.Wait()
+		p.Cmd.Wait()
 		lockCtx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		start := time.Now()
 		unlock, err := storage.LockFolder(lockCtx, dir)

@@ -1,7 +1,6 @@
 package storagefs_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -9,7 +8,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +15,7 @@ import (
 	"time"
 
 	storagefs "github.com/foliovec/folio/adapters/storage-fs"
+	"github.com/foliovec/folio/conformance/testkit"
 	"github.com/foliovec/folio/core"
 )
 
@@ -156,32 +155,18 @@ func runCrashLane(t *testing.T, kills int, maxDelay time.Duration, rng *rand.Ran
 		return r
 	}
 	for kill := range kills {
-		cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), crashChildEnv+"="+strings.Join([]string{file, versions[0], versions[1]}, string(os.PathListSeparator)))
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		stdout, err := cmd.StdoutPipe()
-		if err == nil {
-			err = cmd.Start()
-		}
+		child, err := testkit.StartChild(ctx, crashChildEnv+"="+strings.Join([]string{file, versions[0], versions[1]}, string(os.PathListSeparator)))
 		if err != nil {
-			t.Error(err)
-			return r
-		}
-		if line, err := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Errorf("kill %d: child did not get ready: %q, %v; stderr: %s", kill, line, err, stderr.String())
+			t.Errorf("kill %d: %v", kill, err)
 			return r
 		}
 		time.Sleep(time.Duration(rng.Int64N(int64(maxDelay))))
-		if err := cmd.Process.Kill(); err != nil {
+		if err := child.Kill(); err != nil {
 			t.Error(err)
 			return r
 		}
-		err = cmd.Wait()
-		if exit := (*exec.ExitError)(nil); !errors.As(err, &exit) || exit.Exited() {
-			t.Errorf("kill %d: the child ended by itself (%v) instead of being killed; stderr: %s", kill, err, stderr.String())
+		if err := child.WaitKilled(); err != nil {
+			t.Errorf("kill %d: %v", kill, err)
 			return r
 		}
 

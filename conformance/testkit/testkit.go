@@ -3,9 +3,12 @@
 // Vectra reads back from them and what wrote them (ReadDump, ReadInputs,
 // CheckDecodedItems), embeddings models to count, record and hold calls
 // with (Words, Recorder), an OpenAI-compatible embeddings server on
-// 127.0.0.1 (NewEmbeddingsServer), a one-token-per-character tokenizer
-// (Chars), and the benchmark data set (BenchIndex). It is for tests: its
-// helpers fail the test they are given rather than return errors.
+// 127.0.0.1 (NewEmbeddingsServer), the test binary started again as a
+// child process to kill or to share a folder with (StartChild), a
+// one-token-per-character tokenizer (Chars), and the benchmark data set
+// (BenchIndex). It is for tests: its helpers fail the test they are given
+// rather than return errors, but for StartChild and Child's methods, which
+// return them so that goroutines may call them.
 //
 // # Concurrency
 //
