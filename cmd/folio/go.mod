@@ -34,6 +34,7 @@ require (
 	github.com/foliovec/folio/adapters/storage-mem v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/watch v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/conformance v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2
