@@ -584,7 +584,7 @@ func (ix *LocalIndex) GetIndexStats(ctx context.Context) (IndexStats, error) {
 	if err != nil {
 		return IndexStats{}, err
 	}
-	stats := IndexStats{Version: s.version, MetadataConfig: cloneConfig(s.config), Items: s.count()}
+	stats := IndexStats{Version: s.version, MetadataConfig: cloneConfig(s.config), Items: s.count(), Outliers: s.quantCodes().outliers()}
 	if l := ix.layout.Load(); l != nil {
 		stats.Storage = *l
 	}

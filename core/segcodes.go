@@ -1,15 +1,18 @@
 package core
 
 import (
+	"cmp"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/foliovec/folio/core/internal/scan"
 	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
-// segCodesNibbles marks a segment that carries its rows' 4-bit codes: a
+// segCodesOutliers marks a segment that carries its rows' 4-bit codes: a
 // section after the tombstones, at a multiple of 8 bytes into the file:
 //
 //	size            content
@@ -18,14 +21,30 @@ import (
 //	d·4             the grid's lowest value of each dimension, float32
 //	d·4             the grid's step of each dimension, float32
 //	rows·⌈d/64⌉·32  the rows' codes, packed (vecmath.PackNibbles)
+//	8               the outlier rows listed, uint64
+//	m·4             the outlier rows, uint32, increasing, then zero
+//	                (m: scan.MaxOutliers(rows))
+//	0 or 4          zero, to a multiple of 8
 //
-// An index that keeps 4-bit codes (CodesInt4) writes them, so that one
-// that maps the segment reads its codes and scales, not its vectors.
-const segCodesNibbles = 1
+// The outliers are the rows far outside the grid (scan.OutlierShare),
+// which every query scores exactly. An index that keeps 4-bit codes
+// (CodesInt4) writes them, so that one that maps the segment reads its
+// codes and scales, not its vectors. segCodesNibbles is the same section
+// without the outlier list, as segments written before it were; it is
+// still read.
+const (
+	segCodesNibbles  = 1
+	segCodesOutliers = 2
+)
 
-// segCodesLen is the length of the codes section of rows of d values.
-func segCodesLen(rows, d int) int64 {
-	return 8 + int64(rows)*8 + int64(d)*8 + int64(rows)*int64(vecmath.NibbleStride(d))
+// segCodesLen is the length of the codes section of kind (segCodesNibbles,
+// segCodesOutliers) of rows of d values.
+func segCodesLen(kind uint32, rows, d int) int64 {
+	n := 8 + int64(rows)*8 + int64(d)*8 + int64(rows)*int64(vecmath.NibbleStride(d))
+	if kind == segCodesOutliers {
+		n += (8 + int64(scan.MaxOutliers(rows))*4 + 7) &^ 7
+	}
+	return n
 }
 
 // segCodes are the codes a segment carries: its rows' scoring scales, and
@@ -41,7 +60,8 @@ type segCodes struct {
 const codeChunk = 8192
 
 // encodeSegCodes writes the codes section of src's rows (of uniform length
-// src.dim > 0) to w: a grid measured on them, their scales and codes.
+// src.dim > 0) to w, of kind segCodesOutliers: a grid measured on them,
+// their scales and codes, and the outliers among them.
 func encodeSegCodes(w io.Writer, src segmentSource) error {
 	d, rows := src.dim, src.rows
 	vec := func(i int) []float32 { return src.row(i).Vector }
@@ -76,6 +96,12 @@ func encodeSegCodes(w io.Writer, src segmentSource) error {
 	stride := vecmath.NibbleStride(d)
 	chunk := make([]byte, codeChunk*stride)
 	vecs := make([][]float32, codeChunk)
+	shares := make([]float64, codeChunk)
+	type far struct {
+		row   int32
+		share float64
+	}
+	var outliers []far
 	for lo := 0; lo < rows; lo += codeChunk {
 		n := min(codeChunk, rows-lo)
 		for i := range n { // the source is read from one goroutine
@@ -84,19 +110,38 @@ func encodeSegCodes(w io.Writer, src segmentSource) error {
 		vecmath.ParallelRanges(n, 1024, func(a, b int) {
 			codes := make([]uint8, d)
 			for i := a; i < b; i++ {
-				scan.CodeNibbles(chunk[i*stride:(i+1)*stride], codes, vecs[i], grid)
+				shares[i] = scan.CodeNibbles(chunk[i*stride:(i+1)*stride], codes, vecs[i], grid)
 			}
 		})
+		for i, sh := range shares[:n] {
+			if sh > scan.OutlierShare {
+				outliers = append(outliers, far{int32(lo + i), sh})
+			}
+		}
 		if _, err := w.Write(chunk[:n*stride]); err != nil {
 			return err
 		}
 	}
-	return nil
+	// The farthest outside first, as scan.PickOutliers keeps them.
+	if m := scan.MaxOutliers(rows); len(outliers) > m {
+		slices.SortStableFunc(outliers, func(a, b far) int { return cmp.Compare(b.share, a.share) })
+		outliers = outliers[:m]
+		slices.SortFunc(outliers, func(a, b far) int { return cmp.Compare(a.row, b.row) })
+	}
+	list := binary.LittleEndian.AppendUint64(buf[:0], uint64(len(outliers)))
+	for _, o := range outliers {
+		list = binary.LittleEndian.AppendUint32(list, uint32(o.row))
+	}
+	list = append(list, make([]byte, int(segCodesLen(segCodesOutliers, rows, d)-segCodesLen(segCodesNibbles, rows, d))-len(list))...)
+	_, err := w.Write(list)
+	return err
 }
 
-// decodeSegCodes reads the codes section b of rows of d values: the codes
-// stay views of b, the scales and grid are copied.
-func decodeSegCodes(b []byte, rows, d int) *segCodes {
+// decodeSegCodes reads the codes section b of kind of rows of d values:
+// the codes stay views of b, the scales, grid and outliers are copied. An
+// outlier list that does not list rows of the segment in increasing order
+// is ErrCorrupt.
+func decodeSegCodes(b []byte, kind uint32, rows, d int) (*segCodes, error) {
 	c := &segCodes{scales: make([]float64, rows)}
 	from := binary.LittleEndian.Uint64(b)
 	b = b[8:]
@@ -117,5 +162,21 @@ func decodeSegCodes(b []byte, rows, d int) *segCodes {
 	b = b[d*8:]
 	n := rows * vecmath.NibbleStride(d)
 	c.run = scan.NibbleRun{Grid: g, Codes: b[:n:n], Inv: inv, Sealed: true}
-	return c
+	if kind != segCodesOutliers {
+		return c, nil
+	}
+	b = b[n:]
+	count := binary.LittleEndian.Uint64(b)
+	if count > uint64(scan.MaxOutliers(rows)) {
+		return nil, segCorrupt(fmt.Sprintf("%d outliers listed of %d rows", count, rows))
+	}
+	c.run.Outliers = make([]int32, count)
+	for i := range c.run.Outliers {
+		r := binary.LittleEndian.Uint32(b[8+i*4:])
+		if r >= uint32(rows) || (i > 0 && int32(r) <= c.run.Outliers[i-1]) {
+			return nil, segCorrupt("outlier rows out of order")
+		}
+		c.run.Outliers[i] = int32(r)
+	}
+	return c, nil
 }

@@ -27,7 +27,8 @@ import (
 //	12      4               vector length d (0xFFFFFFFF: lengths differ)
 //	16      8               rows
 //	24      8               tombstones
-//	32      4               codes: 0 none, 1 4-bit (segCodesNibbles)
+//	32      4               codes: 0 none, 2 4-bit (segCodesOutliers;
+//	                        1, segCodesNibbles, is still read)
 //	36      28              zero
 //	64      rows·d·4        vectors, float32 little-endian, row after row
 //	                        (lengths differ: rows·4 uint32 lengths first)
@@ -159,7 +160,7 @@ type segmentSource struct {
 	err   func() error
 	ser   func(i int) uint32
 	tombs []uint32
-	// codes, when set, writes the rows' 4-bit codes (segCodesNibbles)
+	// codes, when set, writes the rows' 4-bit codes (segCodesOutliers)
 	// into a segment of uniform vector length.
 	codes bool
 }
@@ -218,7 +219,7 @@ func encodeSegmentSum(w io.Writer, src segmentSource, codec IndexCodec) (segSums
 	binary.LittleEndian.PutUint64(hdr[16:], uint64(src.rows))
 	binary.LittleEndian.PutUint64(hdr[24:], uint64(len(src.tombs)))
 	if codes {
-		binary.LittleEndian.PutUint32(hdr[32:], segCodesNibbles)
+		binary.LittleEndian.PutUint32(hdr[32:], segCodesOutliers)
 	}
 	if _, err := cw.Write(hdr); err != nil {
 		return segSums{}, err
@@ -340,7 +341,7 @@ type segHeader struct {
 	format       int
 	dim          uint32 // segMixed when the rows' lengths differ
 	rows, ntombs int
-	codes        uint32 // segCodesNibbles, or 0
+	codes        uint32 // segCodesOutliers, segCodesNibbles, or 0
 }
 
 // trailerLen is the length of the segment's trailer.
@@ -356,7 +357,7 @@ func (h segHeader) codesLen() int64 {
 	if h.codes == 0 {
 		return 0
 	}
-	return segCodesLen(h.rows, int(h.dim))
+	return segCodesLen(h.codes, h.rows, int(h.dim))
 }
 
 // parseSegHeader reads a segment's header, checking its counts against
@@ -377,7 +378,7 @@ func parseSegHeader(hdr []byte, size int64) (segHeader, error) {
 		h.codes = binary.LittleEndian.Uint32(hdr[32:])
 	}
 	switch {
-	case h.codes != 0 && (h.codes != segCodesNibbles || dim == segMixed || dim == 0 || h.rows == 0):
+	case h.codes != 0 && ((h.codes != segCodesNibbles && h.codes != segCodesOutliers) || dim == segMixed || dim == 0 || h.rows == 0):
 		return segHeader{}, segCorrupt(fmt.Sprintf("codes of kind %d", h.codes))
 	case h.codes != 0 && size >= 0 && h.codesLen() > size:
 		return segHeader{}, segCorrupt("codes larger than the file")
@@ -537,7 +538,9 @@ func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (
 		if _, err := io.ReadFull(tr, raw); err != nil {
 			return segment{}, readErr(err, segCorrupt)
 		}
-		seg.codes = decodeSegCodes(raw, rows, int(dim))
+		if seg.codes, err = decodeSegCodes(raw, h.codes, rows, int(dim)); err != nil {
+			return segment{}, err
+		}
 	}
 	all, err := io.ReadAll(r)
 	if err != nil {
@@ -644,7 +647,7 @@ func decodeMappedSegmentSum(b []byte, codec IndexCodec, arena *segArena, check m
 	var seg segment
 	err = parseSegInts(&seg, b[vecEnd:intsEnd], rows, ntombs)
 	if err == nil && h.codes != 0 {
-		seg.codes = decodeSegCodes(b[codesAt:codesEnd], rows, d)
+		seg.codes, err = decodeSegCodes(b[codesAt:codesEnd], h.codes, rows, d)
 	}
 	if err == nil {
 		err = mappedRows(&seg, b[codesEnd:len(b)-tl], codec, arena, vecs, d)
@@ -727,7 +730,10 @@ func decodeSegmentRest(hdr, ints, codes, tail []byte, h segHeader, codec IndexCo
 	if err := parseSegInts(&seg, ints, rows, h.ntombs); err != nil {
 		return segment{}, err
 	}
-	seg.codes = decodeSegCodes(codes, rows, d)
+	var err error
+	if seg.codes, err = decodeSegCodes(codes, h.codes, rows, d); err != nil {
+		return segment{}, err
+	}
 	if err := mappedRows(&seg, meta, codec, arena, nil, d); err != nil {
 		return segment{}, err
 	}

@@ -504,3 +504,12 @@ func (s *snapshot) slotMap() *slotmap.Map { return s.idMap.get().slots }
 
 // dupIDs reports whether some id is in more than one slot.
 func (s *snapshot) dupIDs() bool { return s.idMap.get().dupIDs }
+
+// outliers is the number of rows the 4-bit codes list as outliers, which
+// every query scores exactly (0 without 4-bit codes).
+func (c *coarse) outliers() int {
+	if c == nil || c.int4 == nil {
+		return 0
+	}
+	return c.int4.Outliers()
+}

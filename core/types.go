@@ -69,6 +69,16 @@ type IndexStats struct {
 	// Storage says how the folder stores the index: its layout and, on
 	// the segmented layout, its segments and tombstones.
 	Storage LayoutStats
+	// Outliers is the number of rows whose vectors lie far outside the
+	// grid of their 4-bit codes (IndexOptions.ScanCodes CodesInt4 or
+	// CodesInt4Int8; 0 for other codes): more than a quarter of their
+	// length outside the range each dimension codes, such as a vector
+	// scaled far beyond the others. Every query scores them exactly, so
+	// that their codes cannot hide them, and they are left out of the
+	// statistics the grid is measured on, so that they cannot blur the
+	// other rows' codes. A run of rows coded on one grid lists at most a
+	// sixteenth of its rows, those farthest outside.
+	Outliers int
 }
 
 // IndexData is the content of an index file.

@@ -11,10 +11,14 @@ import (
 )
 
 func (a *app) statsCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:     "stats <index>",
-		Short:   "Print an index's format, version, metadata config and counts",
-		Example: "  folio stats my-index --json",
+	var flags indexFlags
+	cmd := &cobra.Command{
+		Use:   "stats <index>",
+		Short: "Print an index's format, version, metadata config and counts",
+		Long: "Print an index's format, version, metadata config and counts. With --codes int4 (or int4+int8)\n" +
+			"it also counts the outliers: rows far outside the grid of their 4-bit codes, which every query\n" +
+			"scores exactly.",
+		Example: "  folio stats my-index --json\n  folio stats my-index --codes int4",
 		Args:    exactArgs(1, "<index>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -22,7 +26,7 @@ func (a *app) statsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out, err := statsOf(ctx, e)
+			out, err := statsOf(ctx, e, &flags)
 			if err != nil {
 				return err
 			}
@@ -30,7 +34,7 @@ func (a *app) statsCommand() *cobra.Command {
 				a.printJSON(out)
 				return nil
 			}
-			for _, k := range []string{"index", "kind", "format", "layout", "segments", "tombstones", "version", "documents", "chunks", "items", "model"} {
+			for _, k := range []string{"index", "kind", "format", "layout", "segments", "tombstones", "version", "documents", "chunks", "items", "outliers", "model"} {
 				if v, ok := out[k]; ok {
 					fmt.Fprintf(a.stdout, "%s: %v\n", k, v)
 				}
@@ -39,11 +43,13 @@ func (a *app) statsCommand() *cobra.Command {
 			return nil
 		},
 	}
+	flags.register(cmd)
+	return cmd
 }
 
 // statsOf gathers what stats prints of an index: its kind, format and
 // layout, version, counts, metadata config and model.
-func statsOf(ctx context.Context, e *existingIndex) (map[string]any, error) {
+func statsOf(ctx context.Context, e *existingIndex, flags *indexFlags) (map[string]any, error) {
 	out := map[string]any{"index": e.folder}
 	if rec, ok, err := readModelRecord(ctx, e.storage, e.folder); err != nil {
 		return nil, err
@@ -51,7 +57,7 @@ func statsOf(ctx context.Context, e *existingIndex) (map[string]any, error) {
 		out["model"] = rec
 	}
 	if e.documents {
-		ix, err := e.documentIndex(nil, core.ChunkingConfig{}, nil)
+		ix, err := e.documentIndex(nil, core.ChunkingConfig{}, flags)
 		if err != nil {
 			return nil, err
 		}
@@ -65,9 +71,10 @@ func statsOf(ctx context.Context, e *existingIndex) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		storageStats(out, e.codec, is.Storage)
+		storageStats(out, e.codec, is)
 	} else {
-		ix, err := folio.NewLocalIndex(e.folder, &folio.IndexOptions{Storage: e.storage, Codec: e.codec})
+		opts := flags.with(e.storage, e.codec)
+		ix, err := folio.NewLocalIndex(e.folder, &opts)
 		if err != nil {
 			return nil, err
 		}
@@ -77,18 +84,28 @@ func statsOf(ctx context.Context, e *existingIndex) (map[string]any, error) {
 		}
 		out["kind"], out["version"], out["items"] = "items", st.Version, st.Items
 		out["metadataConfig"] = metadataConfigJSON(st.MetadataConfig)
-		storageStats(out, e.codec, st.Storage)
+		storageStats(out, e.codec, st)
+	}
+	if codes := flags.opts.ScanCodes; codes == core.CodesInt4 || codes == core.CodesInt4Int8 {
+		if _, ok := out["outliers"]; !ok {
+			out["outliers"] = 0
+		}
 	}
 	return out, nil
 }
 
 // storageStats adds how the index is stored to out: its format and
-// layout, and on the segmented layout its segments and tombstones (rows of
-// deleted or replaced items that Vacuum's compaction removes).
-func storageStats(out map[string]any, c core.IndexCodec, st core.LayoutStats) {
+// layout, on the segmented layout its segments and tombstones (rows of
+// deleted or replaced items that Vacuum's compaction removes), and the
+// outliers of its 4-bit codes when it has some.
+func storageStats(out map[string]any, c core.IndexCodec, is core.IndexStats) {
+	st := is.Storage
 	out["format"], out["layout"] = formatOf(c, st.Layout), string(st.Layout)
 	if st.Layout == core.LayoutSegmented {
 		out["segments"], out["tombstones"] = st.Segments, st.Tombstones
+	}
+	if is.Outliers > 0 {
+		out["outliers"] = is.Outliers
 	}
 }
 

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"runtime"
@@ -18,6 +19,12 @@ import (
 // per-row scale would. Rows are coded in runs, each with its grid: a run
 // of rows appended later is coded on the grid of the run before it, so a
 // write codes only the rows it adds.
+//
+// Rows far outside their grid (OutlierShare) have codes that say little about
+// them: they are listed in their run, and every query scores them
+// exactly besides the candidates the codes pick. MeasureGrid leaves rows
+// much longer than most out of its statistics, so that a few of them
+// cannot stretch the grid of every other row.
 type Nibbles struct {
 	dim, stride int // values a row; bytes a packed row
 	runs        []NibbleRun
@@ -36,6 +43,11 @@ type NibbleRun struct {
 	// Sealed runs never grow (their codes may be read-only memory, such
 	// as a mapped file): rows after them start a run of their own.
 	Sealed bool
+	// Outliers are the rows of the run (numbered from its first, in
+	// increasing order) that lie far outside its grid (OutlierShare): the 4-bit
+	// pass cannot rank them, so every query scores them exactly.
+	// At most MaxOutliers of the run's rows.
+	Outliers []int32
 }
 
 // Grid is the coding grid of each dimension: value ≈ Lo + Step·code.
@@ -63,13 +75,33 @@ func (c *Nibbles) Runs() []NibbleRun { return c.runs }
 func NewNibbles(dim int, runs []NibbleRun) *Nibbles {
 	c := &Nibbles{dim: dim, stride: vecmath.NibbleStride(dim), runs: runs}
 	for i, r := range runs {
-		if len(r.Codes) != len(r.Inv)*c.stride || len(r.Grid.Lo) != dim || len(r.Grid.Step) != dim {
+		if len(r.Codes) != len(r.Inv)*c.stride || len(r.Grid.Lo) != dim || len(r.Grid.Step) != dim || !validOutliers(r.Outliers, len(r.Inv)) {
 			return nil
 		}
 		c.rows += len(r.Inv)
 		runs[i].MaxInv = maxOf(r.Inv)
 	}
 	return c
+}
+
+// validOutliers reports whether rows lists rows of a run of n rows, in
+// increasing order.
+func validOutliers(rows []int32, n int) bool {
+	for i, r := range rows {
+		if r < 0 || int(r) >= n || (i > 0 && r <= rows[i-1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Outliers is the number of rows listed as outliers in c's runs.
+func (c *Nibbles) Outliers() int {
+	n := 0
+	for _, r := range c.runs {
+		n += len(r.Outliers)
+	}
+	return n
 }
 
 // QuantizeNibbles returns the 4-bit codes of the first n rows. When they
@@ -121,11 +153,12 @@ func QuantizeNibbles(ctx context.Context, rows *Rows, n int, base *Nibbles) (*Ni
 	add := n - from
 	last.Codes = slices.Grow(last.Codes, add*c.stride)[:(n-start)*c.stride]
 	last.Inv = slices.Grow(last.Inv, add)[:n-start]
+	shares := make([]float64, add)
 	err := rows.Each(ctx, from, n, func(first int, vals []float32) {
 		buf := make([]uint8, d)
 		for i := first; i < first+len(vals)/d; i++ {
 			j := i - start
-			CodeNibbles(last.Codes[j*c.stride:(j+1)*c.stride], buf, vals[(i-first)*d:(i-first+1)*d], last.Grid)
+			shares[i-from] = CodeNibbles(last.Codes[j*c.stride:(j+1)*c.stride], buf, vals[(i-first)*d:(i-first+1)*d], last.Grid)
 			last.Inv[j] = 0
 			if sc := rows.Scale[i]; sc != 0 {
 				last.Inv[j] = float32(1 / sc)
@@ -135,6 +168,10 @@ func QuantizeNibbles(ctx context.Context, rows *Rows, n int, base *Nibbles) (*Ni
 	if err != nil {
 		return nil, err
 	}
+	// The rows coded again drop out of the list (PickOutliers clips it: its
+	// spare room may be another state's).
+	keep, _ := slices.BinarySearch(last.Outliers, int32(from-start))
+	last.Outliers = PickOutliers(last.Outliers[:keep], from-start, shares, n-start)
 	last.MaxInv = max(last.MaxInv, maxOf(last.Inv[from-start:]))
 	if start < n {
 		c.runs = append(c.runs, last)
@@ -169,47 +206,158 @@ func maxOf(v []float32) float32 {
 }
 
 // CodeNibbles codes v on grid g into the packed row dst, using buf (of
-// len(v)) for the codes.
-func CodeNibbles(dst []byte, buf []uint8, v []float32, g *Grid) {
+// len(v)) for the codes, and returns the share of v's length that lies
+// outside the grid (Outside).
+func CodeNibbles(dst []byte, buf []uint8, v []float32, g *Grid) float64 {
+	var out, sq float64 // the squared length of v outside the grid, and of v
 	for j, x := range v {
+		f, lo, st := float64(x), float64(g.Lo[j]), float64(g.Step[j])
 		code := 0.0
-		if st := g.Step[j]; st > 0 {
-			code = math.Round((float64(x) - float64(g.Lo[j])) / float64(st))
+		if st > 0 {
+			code = math.Round((f - lo) / st)
 		}
 		if !(code > 0) { // NaN too
 			code = 0
 		}
 		buf[j] = uint8(min(code, 15))
+		if f == f {
+			sq += f * f
+			if e := f - min(max(f, lo), lo+15*max(st, 0)); e != 0 {
+				out += e * e
+			}
+		}
 	}
 	vecmath.PackNibbles(dst, buf)
+	return share(out, sq)
+}
+
+// OutlierShare is the share of a row's length that may lie outside its
+// grid before the row is an outlier: its codes then misplace it by more
+// than that share of its length, which no re-rank of candidates makes up
+// for, so queries score it exactly instead. The rows a grid is measured on
+// lie outside it by at most 9 to 16 % of their length (the worst of 20,000
+// clustered or Gaussian vectors of 8 to 384 dimensions).
+const OutlierShare = 0.25
+
+// MaxOutliers is the most outliers a run of rows lists: a sixteenth of
+// its rows, those farthest outside first, so that rows no grid fits (such
+// as sparse vectors, a fifth of which lie outside) cost at most that many
+// exact scores a query.
+func MaxOutliers(rows int) int { return (rows + 15) / 16 }
+
+// share is the share of a row's length outside its grid, from its squared
+// length sq and the squared length out of it outside: 1 for a row of
+// infinite length.
+func share(out, sq float64) float64 {
+	switch {
+	case math.IsInf(out, 0) || math.IsInf(sq, 0):
+		return 1
+	case sq == 0:
+		return 0
+	}
+	return math.Sqrt(out / sq)
+}
+
+// PickOutliers picks the outliers of a run of rows coded on one grid: given
+// the share outside (CodeNibbles) of its rows first..first+len(shares)-1
+// and the run's outliers listed before them (of lower rows), it returns the
+// list with the new rows' outliers added, no more than MaxOutliers(rows)
+// in all (rows: the run's rows), those farthest outside first, in
+// increasing order.
+func PickOutliers(listed []int32, first int, shares []float64, rows int) []int32 {
+	var fresh []int32
+	for i, sh := range shares {
+		if sh > OutlierShare {
+			fresh = append(fresh, int32(first+i))
+		}
+	}
+	room := MaxOutliers(rows) - len(listed)
+	if room <= 0 || len(fresh) == 0 {
+		return listed
+	}
+	if len(fresh) > room {
+		slices.SortStableFunc(fresh, func(a, b int32) int {
+			return cmp.Compare(shares[int(b)-first], shares[int(a)-first])
+		})
+		fresh = fresh[:room]
+		slices.Sort(fresh)
+	}
+	return append(slices.Clip(listed), fresh...)
 }
 
 // gridSample is the most rows a grid is measured on: evenly spaced rows
 // past it.
 const gridSample = 1 << 17
 
+// gridLongRows is how much longer than the median sampled row a row may
+// be and still count in a grid's statistics, in powers of two: rows 16
+// times the median length or more are always left out, rows 8 times or
+// more may be (lengths are told apart by their binary exponent), so that
+// one mis-scaled vector cannot stretch every dimension's grid until the
+// other rows all share a few codes.
+const gridLongRows = 3
+
 // MeasureGrid measures the grid of n rows of d values, row(i) giving each
 // (sampled evenly when there are more than gridSample): each dimension's
-// mean ± NibbleSpread standard deviations, in 15 steps.
+// mean ± NibbleSpread standard deviations, in 15 steps, over the sampled
+// rows but those far longer than most (gridLongRows). Each row is read
+// once.
 func MeasureGrid(d, n int, row func(i int) []float32) *Grid {
 	g := &Grid{Lo: make([]float32, d), Step: make([]float32, d), From: n}
 	sample := min(n, gridSample)
-	sum, sq := make([]float64, d), make([]float64, d)
+	if sample == 0 {
+		return g
+	}
+	// The sums of each dimension's values and squares are kept apart by
+	// the binary exponent of the rows' lengths, so that the rows too long
+	// for the statistics can be left out once the median length is known.
+	type sums struct {
+		rows    int
+		sum, sq []float64
+	}
+	byExp := map[int]*sums{}
+	exps := make([]int, 0, sample)
 	for s := range sample {
 		v := row(int(int64(s) * int64(n) / int64(sample)))
+		var length float64
+		for _, x := range v {
+			if f := float64(x); !math.IsNaN(f) && !math.IsInf(f, 0) {
+				length += f * f
+			}
+		}
+		_, exp := math.Frexp(math.Sqrt(length))
+		exps = append(exps, exp)
+		acc := byExp[exp]
+		if acc == nil {
+			acc = &sums{sum: make([]float64, d), sq: make([]float64, d)}
+			byExp[exp] = acc
+		}
+		acc.rows++
 		for j, x := range v {
 			if f := float64(x); !math.IsNaN(f) && !math.IsInf(f, 0) {
-				sum[j] += f
-				sq[j] += f * f
+				acc.sum[j] += f
+				acc.sq[j] += f * f
 			}
 		}
 	}
-	for j := range d {
-		if sample == 0 {
+	slices.Sort(exps)
+	limit := exps[len(exps)/2] + gridLongRows
+	sum, sq := make([]float64, d), make([]float64, d)
+	rows := 0
+	for _, exp := range slices.Compact(exps) { // in order: the same sums every time
+		acc := byExp[exp]
+		if exp > limit {
 			break
 		}
-		mean := sum[j] / float64(sample)
-		sd := math.Sqrt(max(0, sq[j]/float64(sample)-mean*mean))
+		rows += acc.rows
+		for j := range d {
+			sum[j] += acc.sum[j]
+			sq[j] += acc.sq[j]
+		}
+	}
+	for j := range d {
+		mean := sum[j] / float64(rows)
+		sd := math.Sqrt(max(0, sq[j]/float64(rows)-mean*mean))
 		g.Lo[j] = float32(mean - NibbleSpread*sd)
 		g.Step[j] = float32(2 * NibbleSpread * sd / 15)
 	}
@@ -262,11 +410,39 @@ func NibbleTopK[M ~map[string]any](ctx context.Context, rows *Rows, sel Selectio
 	if exact || codes.rows < len(sel.Meta) {
 		return TopK(ctx, rows, sel, q, k)
 	}
-	var keep func([]topk.Scored) []topk.Scored
-	if narrow.serves(len(sel.Meta)) {
-		keep = func(c []topk.Scored) []topk.Scored { return narrow.keep(q, c, k*factor) }
+	narrows := narrow.serves(len(sel.Meta))
+	keep := func(c []topk.Scored) []topk.Scored {
+		if narrows {
+			c = narrow.keep(q, c, k*factor)
+		}
+		return withOutliers(c, codes, sel.selects)
 	}
 	return rerank(ctx, rows, sel, q, qnorm, k, m, newNibbleScan(sel, q, codes).run, keep)
+}
+
+// withOutliers returns cands with the outlier rows of codes (NibbleRun's
+// Outliers) that selected reports selected and cands lacks: the exact
+// re-rank scores them whatever their codes say.
+func withOutliers(cands []topk.Scored, codes *Nibbles, selected func(slot int32) bool) []topk.Scored {
+	if codes.Outliers() == 0 {
+		return cands
+	}
+	have := make([]int32, len(cands))
+	for i, c := range cands {
+		have[i] = c.Slot
+	}
+	slices.Sort(have)
+	start := 0
+	for _, r := range codes.runs {
+		for _, o := range r.Outliers {
+			slot := int32(start) + o
+			if _, found := slices.BinarySearch(have, slot); !found && selected(slot) {
+				cands = append(cands, topk.Scored{Key: topk.Undefined, Slot: slot})
+			}
+		}
+		start += len(r.Inv)
+	}
+	return cands
 }
 
 // newNibbleScan prepares q's 4-bit pass over sel: its weights on each
@@ -497,6 +673,7 @@ func NibbleBatch(ctx context.Context, rows *Rows, n int, queries [][]float32, ks
 		if narrow.serves(n) {
 			cands = narrow.keep(q, cands, k*rerankFactor)
 		}
+		cands = withOutliers(cands, codes, func(slot int32) bool { return int(slot) < n })
 		var err error
 		if out[j], err = rescore(ctx, rows, Selection[map[string]any]{}, q, vecmath.Length(q), k, cands); err != nil {
 			return nil, err

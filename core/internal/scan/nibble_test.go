@@ -152,6 +152,12 @@ func TestNarrowingReranksFewerRows(t *testing.T) {
 		return nil
 	}}}}
 	codes := quantizeNibbles(rows, n, nil)
+	// Gaussian rows of 32 values: a few lie far outside the grid, and are
+	// re-ranked whatever the codes say (TestOutliersAreScoredExactly).
+	if codes.Outliers() == 0 {
+		t.Fatal("no outliers: the data no longer has any, fix the test")
+	}
+	codes.runs[0].Outliers = nil
 	sel := Selection[map[string]any]{Meta: meta, All: true}
 	q := make([]float32, d)
 	for j := range q {
@@ -202,4 +208,74 @@ func hits(got, want []topk.Scored) int {
 		}
 	}
 	return n
+}
+
+// Rows far outside the grid are listed as outliers and scored exactly by
+// every query, alone or in a batch, whatever their codes say: rows 1,000
+// times longer than the rest, pointing away from the query (no 4-bit pass
+// would pick them), are re-ranked on top of the k·factor candidates, a
+// query equal to one finds it, and the grid stays the one measured
+// without them. A filter keeps the outliers it does not select out.
+func TestOutliersAreScoredExactly(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	const n, d, k, factor = 3000, 64, 10, 5
+	ctx := context.Background()
+	whole, meta := rowsOf(r, n, d)
+	q := make([]float32, d)
+	for j := range q {
+		q[j] = float32(r.NormFloat64())
+	}
+	plain := quantizeNibbles(whole, n, nil)
+	far := []int{100, 1000, 2999}
+	for _, i := range far {
+		for j := range d {
+			whole.Arena[i*d+j] = -1000 * q[j] * float32(1+r.Float64())
+		}
+		whole.Scale[i] = vecmath.FastScale(whole.Vector(i))
+	}
+	var fetched atomic.Int64
+	rows := &Rows{Scale: whole.Scale, Dim: d, Head: []Part{{N: n, Vals: whole.Arena, Fetch: func(_ context.Context, dst []float32, first, count int) error {
+		fetched.Add(int64(count))
+		copy(dst, whole.Arena[first*d:(first+count)*d])
+		return nil
+	}}}}
+	codes := quantizeNibbles(rows, n, nil)
+	for j := range d {
+		g, p := codes.runs[0].Grid, plain.runs[0].Grid
+		if math.Abs(float64(g.Lo[j]-p.Lo[j])) > float64(p.Step[j]) || math.Abs(float64(g.Step[j]/p.Step[j]-1)) > 0.05 {
+			t.Fatalf("dimension %d: the long rows moved the grid from %v+%v·code to %v+%v·code", j, p.Lo[j], p.Step[j], g.Lo[j], g.Step[j])
+		}
+	}
+	for _, i := range far {
+		if _, found := slices.BinarySearch(codes.runs[0].Outliers, int32(i)); !found {
+			t.Fatalf("row %d is not listed among the outliers %v", i, codes.runs[0].Outliers)
+		}
+	}
+	listed := codes.Outliers()
+	sel := Selection[map[string]any]{Meta: meta, All: true}
+	fetched.Store(0)
+	alone, err := NibbleTopK(ctx, rows, sel, q, k, factor, codes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := int(fetched.Load()); got < factor*k+len(far) || got > factor*k+listed {
+		t.Fatalf("%d rows re-ranked, want %d candidates and the %d outliers they lack", got, factor*k, listed)
+	}
+	batch, err := NibbleBatch(ctx, rows, n, [][]float32{q}, []int{k}, factor, codes, nil)
+	if err != nil || !slices.Equal(batch[0], alone) {
+		t.Fatalf("the batch answers otherwise: %v", err)
+	}
+	for _, i := range far {
+		got, err := NibbleTopK(ctx, rows, sel, rows.Vector(i), 1, factor, codes, nil)
+		if err != nil || len(got) != 1 || got[0].Slot != int32(i) {
+			t.Fatalf("a query equal to row %d: %v %v", i, got, err)
+		}
+	}
+	even := Selection[map[string]any]{Meta: meta, Match: func(m map[string]any) bool { return m["even"] == true }}
+	for _, i := range far {
+		got, err := NibbleTopK(ctx, rows, even, rows.Vector(i), 1, factor, codes, nil)
+		if err != nil || len(got) != 1 || (got[0].Slot == int32(i)) != (i%2 == 0) {
+			t.Fatalf("a query equal to row %d, even rows only: %v %v", i, got, err)
+		}
+	}
 }

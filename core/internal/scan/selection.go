@@ -1,6 +1,10 @@
 package scan
 
-import "github.com/foliovec/folio/core/internal/filter"
+import (
+	"slices"
+
+	"github.com/foliovec/folio/core/internal/filter"
+)
 
 // Selection is the set of rows a filter selects, narrowed by posting
 // lists when the filter allows: the predicate then runs on the candidates
@@ -78,4 +82,21 @@ func (sel Selection[M]) gather(start, end int, idx []int32) int {
 		}
 	}
 	return m
+}
+
+// selects reports whether row slot is selected, as Each would call it
+// with slot.
+func (sel Selection[M]) selects(slot int32) bool {
+	switch {
+	case sel.None || slot < 0 || int(slot) >= len(sel.Meta):
+		return false
+	case sel.Cands != nil:
+		if _, found := slices.BinarySearch(sel.Cands, slot); !found {
+			return false
+		}
+		return sel.Exact || sel.All || sel.Match(map[string]any(sel.Meta[slot]))
+	case sel.All:
+		return true
+	}
+	return sel.Match(map[string]any(sel.Meta[slot]))
 }
