@@ -527,7 +527,7 @@ func (ix *LocalIndex) publishLayout() {
 		st.Layout = LayoutSegmented
 		st.Segments = len(ix.seg.man.Segments)
 		if p := ix.seg.persisted; p != nil {
-			st.Tombstones = ix.seg.man.rows() - p.count()
+			st.Tombstones = max(0, ix.seg.man.rows()-p.count())
 		}
 	}
 	ix.layout.Store(st)
@@ -754,12 +754,24 @@ func (l *loaded) seedCodes(s *snapshot) *coarse {
 // readFiles reads the index on whichever layout the folder holds: the
 // segmented layout's manifest when there is one, else the index file. A
 // missing index is an error wrapping fs.ErrNotExist.
+//
+// A segment the manifest names that the folder lacks is ErrCorrupt, unless
+// the manifest changed meanwhile (a commit of another process replaced it
+// and dropped the segment): the newer one is read then.
 func (ix *LocalIndex) readFiles(ctx context.Context) (loaded, error) {
 	m, err := ix.readManifest(ctx)
-	if err == nil {
+	for attempt := 0; err == nil; attempt++ {
 		var l loaded
 		err := ix.loadSegments(ctx, m, &l)
-		return l, err
+		if err == nil || !errors.Is(err, fs.ErrNotExist) || ctx.Err() != nil {
+			return l, err
+		}
+		newer, merr := ix.readManifest(ctx)
+		if merr == nil && attempt < vanishedRetries && !slices.Equal(newer.names(), m.names()) {
+			m = newer
+			continue
+		}
+		return loaded{}, fmt.Errorf("%v, which the segments manifest names: %w", err, ErrCorrupt)
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return loaded{}, err

@@ -286,7 +286,7 @@ func (ix *LocalIndex) namedFiles(ctx context.Context, s *snapshot) (map[string]b
 // and document files, logging failures and leaving every other name alone.
 func (ix *LocalIndex) deleteDropped(ctx context.Context, names []string) {
 	for _, name := range names {
-		if !ix.ownFile(name, ".txt", ix.codec.Extension()) && !ix.ownSegment(name) {
+		if !ix.ownFile(name, ".txt", ix.codec.Extension()) && !ix.droppedSegment(name) {
 			ix.log.Warn("dropped file not removed: not named as Folio names its files", "folder", ix.folder, "file", name)
 			continue
 		}

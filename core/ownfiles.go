@@ -90,54 +90,63 @@ type VacuumReport struct {
 // folder; on other storage, another process writing the same folder may
 // lose a file it is about to commit. Failures to
 // delete are logged; the report lists what was removed.
+//
+// On the segmented layout it then compacts the index (Compact): the files
+// go first, so that Vacuum frees space on a full disk, where the
+// compaction's new segment may not fit.
 func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
-	const op = "vacuum"
 	var rep VacuumReport
-	compacted, err := ix.Compact(ctx)
-	if err != nil {
+	if err := ix.removeUnnamed(ctx, &rep); err != nil {
 		return rep, err
 	}
+	compacted, err := ix.Compact(ctx)
 	rep.Compacted = compacted
+	return rep, err
+}
+
+// removeUnnamed is Vacuum's removal of the files no commit names, into rep.
+func (ix *LocalIndex) removeUnnamed(ctx context.Context, rep *VacuumReport) error {
+	const op = "vacuum"
 	if err := ix.mu.LockContext(ctx); err != nil {
-		return rep, err
+		return err
 	}
 	defer ix.mu.Unlock()
 	unlock, err := ix.lockFolder(ctx)
 	if err != nil {
-		return rep, WrapOp(ctx, op, ix.folder, err)
+		return WrapOp(ctx, op, ix.folder, err)
 	}
 	defer unlock()
 	s, err := ix.loadLocked(ctx)
 	if err != nil {
-		return rep, WrapOp(ctx, op, ix.folder, err)
+		return WrapOp(ctx, op, ix.folder, err)
 	}
 	// What other processes committed is kept too.
 	if changed, err := ix.watch.Changed(ctx); err != nil {
-		return rep, WrapOp(ctx, op, ix.folder, err)
+		return WrapOp(ctx, op, ix.folder, err)
 	} else if changed {
 		if s, err = ix.readLocked(ctx, true); err != nil {
-			return rep, WrapOp(ctx, op, ix.folder, err)
+			return WrapOp(ctx, op, ix.folder, err)
 		}
 	}
 	if ix.strays {
 		// The file on disk still holds stray chunks whose files are about
 		// to go: write it as this process sees it first.
 		if err := ix.save(ctx, s); err != nil {
-			return rep, WrapOp(ctx, op, ix.folder, err)
+			return WrapOp(ctx, op, ix.folder, err)
 		}
 	}
 	keep, err := ix.namedFiles(ctx, s)
 	if err != nil {
-		return rep, WrapOp(ctx, op, ix.folder, err)
+		return WrapOp(ctx, op, ix.folder, err)
 	}
 	documents := ix.part != nil
 	// Dropped files whose time is not up yet are kept for the readers
 	// that may still read them (see IndexOptions.RetainDropped); the list
 	// then keeps only those.
 	listed := ix.readDropped(ctx)
-	_, notDue := share.SplitDue(listed, time.Now(), ix.retain)
+	due, notDue := share.SplitDue(listed, time.Now(), ix.retain)
 	if ix.retain < 0 {
-		notDue = nil
+		due, notDue = share.SplitDue(listed, time.Now(), 0)
 	}
 	for _, e := range notDue {
 		keep[e.Name] = true
@@ -145,10 +154,22 @@ func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 	if len(listed) > 0 {
 		defer ix.writeDropped(context.WithoutCancel(ctx), notDue)
 	}
+	// The files listed whose time is up go in the sweep below; those it
+	// does not recognise too: segments of this index under another codec,
+	// which a migration between codecs dropped.
+	for _, name := range due {
+		if !keep[name] && !ix.ownSegment(name) && ix.droppedSegment(name) {
+			if err := ix.storage.DeleteFile(ctx, ix.path(name)); err != nil {
+				ix.log.Warn("vacuum: remove file", "folder", ix.folder, "file", name, "err", err)
+				continue
+			}
+			rep.Segments = append(rep.Segments, name)
+		}
+	}
 	rep.TempFiles = ix.removeStaleTemps(ctx)
 	list, err := ix.storage.ListFiles(ctx, ix.folder, ListFilesOnly)
 	if err != nil {
-		return rep, WrapOp(ctx, op, ix.folder, err)
+		return WrapOp(ctx, op, ix.folder, err)
 	}
 	ext := ix.codec.Extension()
 	for _, fd := range list {
@@ -169,14 +190,14 @@ func (ix *LocalIndex) Vacuum(ctx context.Context) (VacuumReport, error) {
 		}
 		if err := ix.storage.DeleteFile(ctx, ix.path(name)); err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil {
-				return rep, ctxErr
+				return ctxErr
 			}
 			ix.log.Warn("vacuum: remove file", "folder", ix.folder, "file", name, "err", err)
 			continue
 		}
 		*into = append(*into, name)
 	}
-	return rep, nil
+	return nil
 }
 
 // documentFiles lists the files of the documents in the committed

@@ -144,6 +144,19 @@ func decodeManifest(raw []byte) (manifest, error) {
 		}
 		next = e.First
 	}
+	// Each segment's rows have serials from its First up to the next
+	// segment's, each serial once, and its tombstones name serials of the
+	// segments before it: counts past those are no index's. (They are
+	// checked against the segments' own headers as those are read.)
+	for i, e := range m.Segments {
+		end := m.NextSerial
+		if i+1 < len(m.Segments) {
+			end = m.Segments[i+1].First
+		}
+		if uint64(e.Rows) > uint64(end-e.First) || uint64(e.Tombstones) > uint64(e.First) {
+			return manifest{}, fmt.Errorf("segments manifest: segment %q: %d rows and %d tombstones for serials %d to %d: %w", e.Name, e.Rows, e.Tombstones, e.First, end, ErrCorrupt)
+		}
+	}
 	return m, nil
 }
 
@@ -325,8 +338,13 @@ type segArena struct {
 	dim  int // -1 until the first uniform segment; -2 when lengths differ
 	data []float32
 	// reserve, when set, is the capacity in floats to give the arena once
-	// the vector length is known.
-	reserve func(dim int) int
+	// the vector length is known, for a first segment of rows rows.
+	reserve func(dim, rows int) int
+	// rowsHint is the rows the segments to read are said to hold in all
+	// (the manifest's count): room for up to that many is reserved in
+	// items, but never for more than twice the rows read so far, which
+	// their files' sizes vouch for.
+	rowsHint int
 	// items, when set, is where decodeSegment appends the rows (their
 	// window is the segment's items), so that loading several segments
 	// copies no row.
@@ -409,8 +427,19 @@ func segItems(arena *segArena, rows int) []IndexItem {
 		return make([]IndexItem, rows)
 	}
 	base := len(*arena.items)
-	*arena.items = slices.Grow(*arena.items, rows)[:base+rows]
+	*arena.items = reserveRows(*arena.items, rows, arena.rowsHint)[:base+rows]
 	return (*arena.items)[base : base+rows : base+rows]
+}
+
+// reserveRows grows s to room for n more elements: when it must grow, to
+// room for hint in all, but for no more than twice what it will then hold
+// (hint is a count nothing vouches for yet).
+func reserveRows[S ~[]E, E any](s S, n, hint int) S {
+	need := len(s) + n
+	if cap(s) >= need {
+		return s
+	}
+	return slices.Grow(s, max(need, min(hint, 2*need))-len(s))
 }
 
 // segMetadata decodes the rows' ids, metadata, norms and side-car names
@@ -503,7 +532,7 @@ func decodeSegment(r io.Reader, size int64, codec IndexCodec, arena *segArena) (
 	var vecs []float32
 	if uniform && arena.dim == int(dim) {
 		if arena.data == nil && arena.reserve != nil {
-			arena.data = make([]float32, 0, max(total, arena.reserve(int(dim))))
+			arena.data = make([]float32, 0, max(total, arena.reserve(int(dim), rows)))
 		}
 		arena.data = slices.Grow(arena.data, total)[:start+total]
 		vecs = arena.data[start:]
@@ -676,10 +705,10 @@ func mappedRows(seg *segment, meta []byte, codec IndexCodec, arena *segArena, ve
 	}
 	items := data.Items[:rows:rows]
 	if arena.items != nil {
-		if base := len(*arena.items); base == 0 {
+		if base := len(*arena.items); base == 0 && cap(*arena.items) < rows {
 			*arena.items = items
 		} else {
-			*arena.items = append(*arena.items, items...)
+			*arena.items = append(reserveRows(*arena.items, rows, arena.rowsHint), items...)
 			items = (*arena.items)[base : base+rows : base+rows]
 		}
 	}

@@ -2,12 +2,14 @@ package core
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"math"
 	"reflect"
+	"runtime"
 	"slices"
 	"testing"
 	"unsafe"
@@ -163,10 +165,78 @@ func FuzzDecodeManifest(f *testing.F) {
 			}
 			return
 		}
-		for i := 1; i < len(m.Segments); i++ {
-			if m.Segments[i].First < m.Segments[i-1].First {
+		for i, e := range m.Segments {
+			if i > 0 && e.First < m.Segments[i-1].First {
 				t.Fatal("segments out of order")
 			}
+			end := m.NextSerial
+			if i+1 < len(m.Segments) {
+				end = m.Segments[i+1].First
+			}
+			if uint64(e.Rows) > uint64(end-e.First) || uint64(e.Tombstones) > uint64(e.First) {
+				t.Fatalf("segment %d: %d rows and %d tombstones for serials %d to %d", i, e.Rows, e.Tombstones, e.First, end)
+			}
+		}
+	})
+}
+
+// FuzzOpenWithManifest: an index whose manifest is any bytes, beside
+// intact segment files, opens or fails with ErrCorrupt, never panics, and
+// never allocates on the manifest's word: what no segment holds.
+func FuzzOpenWithManifest(f *testing.F) {
+	st := newMemTestStorage()
+	w, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, RetainDropped: -1})
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := w.CreateIndex(context.Background(), CreateIndexConfig{Layout: LayoutSegmented}); err != nil {
+		f.Fatal(err)
+	}
+	for c := range 3 {
+		items := make([]IndexItem, 40)
+		for i := range items {
+			items[i] = IndexItem{ID: fmt.Sprint(c, "-", i), Vector: []float32{float32(i), 1, float32(c)}}
+		}
+		if _, err := w.BatchInsertItems(context.Background(), items); err != nil {
+			f.Fatal(err)
+		}
+	}
+	if err := w.DeleteItem(context.Background(), "0-3"); err != nil {
+		f.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, name := range st.fileNames(idxTestFolder) {
+		files[name], _ = st.file(idxTestFolder + "/" + name)
+	}
+	manifestName := "index.json" + manifestExt
+	f.Add(files[manifestName])
+	f.Add(bytes.Replace(files[manifestName], []byte(`"rows": 40`), []byte(`"rows": 1099511627776`), 1))
+	f.Add(bytes.Replace(files[manifestName], []byte(`"rows": 40`), []byte(`"rows": 0`), 1))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		st := newMemTestStorage()
+		for name, b := range files {
+			st.put(idxTestFolder+"/"+name, b)
+		}
+		st.put(idxTestFolder+"/"+manifestName, raw)
+		ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		stats, err := ix.GetIndexStats(context.Background())
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+			t.Fatalf("the open allocated %d MB", got>>20)
+		}
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("error %v does not wrap ErrCorrupt", err)
+			}
+			return
+		}
+		if stats.Items > 119 || stats.Storage.Tombstones < 0 {
+			t.Fatalf("opened with %d items and %d tombstones", stats.Items, stats.Storage.Tombstones)
 		}
 	})
 }

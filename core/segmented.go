@@ -15,6 +15,7 @@ import (
 	"github.com/foliovec/folio/core/internal/scan"
 	"github.com/foliovec/folio/core/internal/uuid"
 	"github.com/foliovec/folio/core/internal/vecmath"
+	"github.com/foliovec/folio/core/pathutil"
 )
 
 // Layout is how an index folder stores its items.
@@ -86,6 +87,28 @@ func (ix *LocalIndex) ownSegment(name string) bool {
 	return ok && uuid.Valid(base)
 }
 
+// droppedSegment reports whether name, listed as dropped, is a segment
+// file Folio may delete: one of this index (ownSegment), or one of the
+// index of the same name under another codec ("index.pb.<uuid>.seg" beside
+// "index.json"), which a migration between codecs dropped after it
+// converted the segments to an index file.
+func (ix *LocalIndex) droppedSegment(name string) bool {
+	if ix.ownSegment(name) {
+		return true
+	}
+	stem := strings.TrimSuffix(ix.name, pathutil.Extname(ix.name))
+	rest, ok := strings.CutPrefix(name, stem+".")
+	if !ok || stem == "" {
+		return false
+	}
+	ext, base, ok := strings.Cut(rest, ".")
+	if !ok || ext == "" || strings.ContainsFunc(ext, func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') }) {
+		return false
+	}
+	base, ok = strings.CutSuffix(base, segExt)
+	return ok && uuid.Valid(base)
+}
+
 func (ix *LocalIndex) newSegmentName() string { return ix.name + "." + uuid.New() + segExt }
 
 // readManifest reads the manifest; a missing one is an error wrapping
@@ -106,13 +129,23 @@ func (ix *LocalIndex) readManifest(ctx context.Context) (manifest, error) {
 // kept mapped by l.pin): of each one from the first that has mapMinRows
 // rows or more (an index's large segments come first, the small segments
 // of recent commits after them).
+//
+// The manifest's counts are checked against each segment's header, which
+// is checked against the file's size, before anything is allocated on
+// their word: a damaged or hand-edited manifest fails the load with
+// ErrCorrupt, naming the segment, instead of making it allocate what no
+// file holds.
 func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) error {
 	total := m.rows()
-	arena := &segArena{dim: -1}
-	items := make([]IndexItem, 0, total)
+	arena := &segArena{dim: -1, rowsHint: total}
+	var items []IndexItem
 	arena.items = &items
-	serials := make([]uint32, 0, total)
-	var tombs []uint32
+	var serials, tombs []uint32
+	if len(m.Segments) == 0 && m.NextSerial > 0 {
+		if err := ix.checkNoSegments(ctx); err != nil {
+			return err
+		}
+	}
 	mp, mapping := ix.storage.(FileMapper)
 	rr, ranging := ix.storage.(FileRangeReader)
 	// The rows read in place come first, mapped, or on storage that does
@@ -135,10 +168,16 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 		}
 		if !mapped && err == nil {
 			inPlace = false
-			// Room for the rows after the mapped ones, and for inserts.
-			seg, err = ix.readSegment(ctx, e.Name, arena, func(dim int) int { return (ArenaRoom(total) - l.headRows) * dim })
+			// Room for the rows after the mapped ones, and for inserts:
+			// for no more than twice the rows read by then.
+			seg, err = ix.readSegment(ctx, e.Name, arena, func(dim, rows int) int {
+				return (ArenaRoom(min(total, 2*(len(items)+rows))) - l.headRows) * dim
+			})
 		}
 		if err != nil {
+			return err
+		}
+		if err := e.check(seg); err != nil {
 			return err
 		}
 		var next uint32 = m.NextSerial
@@ -148,7 +187,7 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 		if len(seg.serials) > 0 && (seg.serials[0] < e.First || seg.serials[len(seg.serials)-1] >= next) {
 			return fmt.Errorf("segment %q: serials outside its range: %w", e.Name, ErrCorrupt)
 		}
-		serials = append(serials, seg.serials...)
+		serials = append(reserveRows(serials, len(seg.serials), total), seg.serials...)
 		tombs = append(tombs, seg.tombs...)
 	}
 	slices.Sort(tombs)
@@ -351,9 +390,48 @@ func compactRows(l *loaded, isDead func(int) bool) (*snapshot, error) {
 	return s, nil
 }
 
+// checkNoSegments is the check of a manifest that names no segment
+// although items were stored (its next serial is past 0): the commits of
+// this version always name one then (a segment of no rows if need be), and
+// those of earlier versions could name none only once every item was
+// deleted, when the segments left are dropped files. Segment files of the
+// index in the folder that are not listed as dropped mean the manifest
+// lost its segments (such as by a hand edit): ErrCorrupt, and Vacuum then
+// deletes nothing.
+func (ix *LocalIndex) checkNoSegments(ctx context.Context) error {
+	list, err := ix.storage.ListFiles(ctx, ix.folder, ListFilesOnly)
+	if err != nil {
+		return err
+	}
+	dropped := map[string]bool{}
+	for _, e := range ix.readDropped(ctx) {
+		dropped[e.Name] = true
+	}
+	var stray []string
+	for _, fd := range list {
+		if ix.ownSegment(fd.Name) && !dropped[fd.Name] {
+			stray = append(stray, fd.Name)
+		}
+	}
+	if len(stray) > 0 {
+		return fmt.Errorf("the segments manifest names no segment of the items stored, but %d segment files are in the folder (%s): %w", len(stray), strings.Join(stray[:min(3, len(stray))], ", "), ErrCorrupt)
+	}
+	return nil
+}
+
+// check reports whether seg, the segment e names, holds the rows and
+// tombstones e says it does: another count is ErrCorrupt.
+func (e segmentEntry) check(seg segment) error {
+	if len(seg.serials) != e.Rows || len(seg.tombs) != e.Tombstones {
+		return fmt.Errorf("segment %q: %d rows and %d tombstones, the manifest says %d and %d: %w", e.Name, len(seg.serials), len(seg.tombs), e.Rows, e.Tombstones, ErrCorrupt)
+	}
+	return nil
+}
+
 // readSegment reads and decodes one segment file; room tells how many
-// floats to reserve for the arena once its vector length is known.
-func (ix *LocalIndex) readSegment(ctx context.Context, name string, arena *segArena, room func(dim int) int) (segment, error) {
+// floats to reserve for the arena once its vector length is known (and
+// the rows of the segment).
+func (ix *LocalIndex) readSegment(ctx context.Context, name string, arena *segArena, room func(dim, rows int) int) (segment, error) {
 	p := ix.path(name)
 	var r io.Reader
 	var size int64
@@ -575,7 +653,9 @@ func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 	m := st.man
 	m.NextSerial = s.nextSerial
 	m.Segments = slices.Clone(segs[:k])
-	if rows > 0 || len(own) > 0 {
+	// A manifest names a segment once items were stored (checkNoSegments),
+	// one of no rows when every row was merged away.
+	if rows > 0 || len(own) > 0 || (k == 0 && m.NextSerial > 0) {
 		name := ix.newSegmentName()
 		if err := ix.writeSegment(ctx, name, slotsSource(ctx, s, from, s.len(), own)); err != nil {
 			return fmt.Errorf("write segment: %w", err)
@@ -603,7 +683,7 @@ func (ix *LocalIndex) writeAllSegmented(ctx context.Context, s *snapshot) error 
 	}
 	m := newManifest(s.version, s.config)
 	m.NextSerial = s.nextSerial
-	if s.count() > 0 {
+	if s.count() > 0 || m.NextSerial > 0 { // a segment of no rows too: see checkNoSegments
 		name := ix.newSegmentName()
 		if err := ix.writeSegment(ctx, name, slotsSource(ctx, s, 0, s.len(), nil)); err != nil {
 			return fmt.Errorf("write segment: %w", err)
@@ -1033,6 +1113,12 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 			return nil, false, fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
 		}
 		seg, err := ix.readSegment(ctx, e.Name, &segArena{dim: -1}, nil)
+		if err == nil {
+			err = e.check(seg)
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, false, nil // replaced again since: the full read tells
+		}
 		if err != nil {
 			return nil, false, err
 		}

@@ -219,3 +219,47 @@ func TestInt4IndexOnTheFileSystem(t *testing.T) {
 		t.Fatalf("the loaded row and its upserted twin: %v %v", res, err)
 	}
 }
+
+// A symbolic link in a segment file's place is refused by every read
+// (ReadFile, OpenFile, MapFile, OpenFileRange), whether it points outside
+// the folder or into it, by the storage over the whole file system and by
+// a rooted one; other files are still read through links.
+func TestSegmentFilesAreNeverReadThroughLinks(t *testing.T) {
+	ctx := t.Context()
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	mustNoErr(t, os.MkdirAll(filepath.Join(root, "ix"), 0o755))
+	mustNoErr(t, os.WriteFile(filepath.Join(base, "secret.seg"), []byte("secret"), 0o644))
+	mustNoErr(t, os.WriteFile(filepath.Join(root, "ix", "inside.seg"), []byte("inside"), 0o644))
+	mustNoErr(t, os.Symlink(filepath.Join(base, "secret.seg"), filepath.Join(root, "ix", "out.seg")))
+	mustNoErr(t, os.Symlink("inside.seg", filepath.Join(root, "ix", "in.seg")))
+	mustNoErr(t, os.Symlink("inside.seg", filepath.Join(root, "ix", "index.json")))
+	whole, err := storagefs.New(nil)
+	mustNoErr(t, err)
+	for name, st := range map[string]struct {
+		s    *storagefs.LocalFileStorage
+		path func(string) string
+	}{
+		"whole":  {whole, func(p string) string { return filepath.Join(root, p) }},
+		"rooted": {rooted(t, root), func(p string) string { return p }},
+	} {
+		for _, link := range []string{"ix/out.seg", "ix/in.seg"} {
+			p := st.path(link)
+			_, readErr := st.s.ReadFile(ctx, p)
+			_, _, openErr := st.s.OpenFile(ctx, p)
+			_, mapErr := st.s.MapFile(ctx, p)
+			_, rangeErr := st.s.OpenFileRange(ctx, p)
+			for op, err := range map[string]error{"ReadFile": readErr, "OpenFile": openErr, "MapFile": mapErr, "OpenFileRange": rangeErr} {
+				if !errors.Is(err, storagefs.ErrNotRegular) && !(name == "rooted" && link == "ix/out.seg" && errors.Is(err, storagefs.ErrOutsideRoot)) {
+					t.Errorf("%s: %s of the link %s = %v, want storagefs.ErrNotRegular", name, op, link, err)
+				}
+			}
+		}
+		if b, err := st.s.ReadFile(ctx, st.path("ix/index.json")); err != nil || string(b) != "inside" {
+			t.Errorf("%s: a link that is no segment: %q, %v, want it read", name, b, err)
+		}
+		if b, err := st.s.ReadFile(ctx, st.path("ix/inside.seg")); err != nil || string(b) != "inside" {
+			t.Errorf("%s: a segment that is a file: %q, %v", name, b, err)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/pathutil"
@@ -55,8 +56,13 @@ var ErrTooLarge = errors.New("file too large")
 
 // ErrNotRegular is wrapped by the error of ReadFile for a path that is not
 // a regular file (a FIFO, a device, a socket, also through a symbolic
-// link): reading one could block forever or never end.
+// link): reading one could block forever or never end. A symbolic link in
+// place of a segment file (SegmentExt) is refused so too.
 var ErrNotRegular = errors.New("not a regular file")
+
+// SegmentExt ends the names of a segmented index's segment files, which
+// this storage reads only as themselves, never through a symbolic link.
+const SegmentExt = ".seg"
 
 // New returns a storage configured by opts. Without a Root (nil opts
 // included) it is over the whole file system: paths are used as the
@@ -271,13 +277,28 @@ func (s *LocalFileStorage) ReadFile(ctx context.Context, filePath string) ([]byt
 // openRegular opens the regular file at filePath for reading, as ReadFile
 // and OpenFile do, and returns its size.
 // openRegular opens a regular file to read, no larger than limit bytes.
+//
+// A segment file of a segmented index (a name ending in SegmentExt) is
+// opened only as itself: Folio writes segments, never links, so a symbolic
+// link in a segment's place (which could make an index read a file outside
+// its folder) is refused with an error wrapping ErrNotRegular.
 func (s *LocalFileStorage) openRegular(ctx context.Context, op, filePath string, limit int64) (*os.File, int64, error) {
 	t, err := s.resolve(ctx, op, filePath)
 	if err != nil {
 		return nil, 0, err
 	}
-	f, err := s.fsys.OpenFile(t.name, os.O_RDONLY|openNonBlock, 0)
+	flags := os.O_RDONLY | openNonBlock
+	if strings.HasSuffix(t.name, SegmentExt) {
+		flags |= openNoFollow
+		if info, err := s.fsys.Lstat(t.name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+			return nil, 0, fmt.Errorf("storagefs: %s %q: a symbolic link in a segment's place: %w", op, filePath, ErrNotRegular)
+		}
+	}
+	f, err := s.fsys.OpenFile(t.name, flags, 0)
 	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, 0, fmt.Errorf("storagefs: %s %q: a symbolic link in a segment's place: %w", op, filePath, ErrNotRegular)
+		}
 		return nil, 0, s.failMissing(op, filePath, err)
 	}
 	info, err := f.Stat()
