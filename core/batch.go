@@ -137,7 +137,15 @@ func (b *batch) at(p int32) pendingItem {
 // batch that keeps the base's rows reads none).
 func (b *batch) readBase(ctx context.Context) error {
 	s := b.base
-	if b.baseHead != nil || b.keepsBaseRows() || !s.FetchOnly() {
+	if b.baseHead != nil || b.keepsBaseRows() {
+		return nil
+	}
+	// The rebuild copies the rows read in place: those of segments whose
+	// vectors were not checked are checked first.
+	if err := s.verifyHead(ctx, 0, s.HeadRows()); err != nil {
+		return err
+	}
+	if !s.FetchOnly() {
 		return nil
 	}
 	d := s.Dim

@@ -218,6 +218,11 @@ func encodeSegment(w io.Writer, src segmentSource, codec IndexCodec) error {
 
 // encodeSegmentSum is encodeSegment, returning the checksums it wrote.
 func encodeSegmentSum(w io.Writer, src segmentSource, codec IndexCodec) (segSums, error) {
+	if src.err != nil {
+		if err := src.err(); err != nil {
+			return segSums{}, err // the rows cannot be read: nothing is written
+		}
+	}
 	rest, vecs := crc32.New(crcTable), crc32.New(crcTable)
 	cw := &crcWriter{w: w, sum: rest}
 	codes := src.codes && src.dim > 0 && src.rows > 0

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"runtime"
 
@@ -58,6 +59,15 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 	if ra, ok := mf.(io.ReaderAt); ok && ix.codes.nibbles() {
 		part.Fetch = fetchRows(ra, d)
 	}
+	vc := &vectorCheck{name: name, rows: rows}
+	if check.skipVectors && seg.codes != nil && check.known == nil {
+		// The open read the codes, not the vectors: they are checked
+		// before a write copies them.
+		raw := b[segHeaderLen : segHeaderLen+len(vecs)*4]
+		vc.want = binary.LittleEndian.Uint32(b[len(b)-segTrailerLen:])
+		vc.sum = func(context.Context) (uint32, error) { return parallelCRC(raw), nil }
+	}
+	set.checks = append(set.checks, vc)
 	l.head = append(l.head, part)
 	l.headRows += rows
 	l.dim = d
@@ -160,6 +170,13 @@ func (ix *LocalIndex) rangeSegment(ctx context.Context, rr FileRangeReader, name
 	runtime.AddCleanup(file, func(rf RangeFile) { rf.Close() }, rf)
 	set := l.pinned()
 	set.ranged = append(set.ranged, file)
+	// The vectors were not read: they are checked before a write copies
+	// them, a read of the file's vectors.
+	set.checks = append(set.checks, &vectorCheck{
+		name: name, rows: h.rows,
+		want: binary.LittleEndian.Uint32(tail[len(tail)-segTrailerLen:]),
+		sum:  func(ctx context.Context) (uint32, error) { return file.sumRange(ctx, segHeaderLen, vecEnd) },
+	})
 	arena.dim = d
 	l.head = append(l.head, scan.Part{N: h.rows, Fetch: file.fetchRows(d)})
 	l.headRows += h.rows
@@ -169,6 +186,21 @@ func (ix *LocalIndex) rangeSegment(ctx context.Context, rr FileRangeReader, name
 		l.headCodes = append(l.headCodes, seg.codes.run)
 	}
 	return seg, true, nil
+}
+
+// sumRange is the CRC-32C of the file's bytes lo to hi-1, read a part at
+// a time.
+func (f *rangedFile) sumRange(ctx context.Context, lo, hi int64) (uint32, error) {
+	buf := make([]byte, min(hi-lo, 8<<20))
+	var sum uint32
+	for at := lo; at < hi; at += int64(len(buf)) {
+		part := buf[:min(int64(len(buf)), hi-at)]
+		if err := f.rf.ReadRange(ctx, part, at); err != nil {
+			return 0, err
+		}
+		sum = crc32.Update(sum, crcTable, part)
+	}
+	return sum, nil
 }
 
 // fetchRows reads rows of d values of the segment's vectors.

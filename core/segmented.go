@@ -11,6 +11,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/foliovec/folio/core/internal/scan"
 	"github.com/foliovec/folio/core/internal/uuid"
@@ -219,6 +220,9 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 // into memory: the parts then hold them, as do their items' vectors (the
 // first of items).
 func (l *loaded) readHead(ctx context.Context, items []IndexItem) error {
+	if err := l.verifyHead(ctx); err != nil {
+		return err
+	}
 	first := 0
 	for k, p := range l.head {
 		if p.Vals == nil && p.N > 0 {
@@ -246,6 +250,76 @@ const mapMinRows = 1024
 type mappedSet struct {
 	files  []*mappedFile
 	ranged []*rangedFile
+	// checks are the checksums of the vectors of each part of the rows'
+	// Head, in order.
+	checks []*vectorCheck
+}
+
+// vectorCheck is the checksum of the vectors of one segment read in place
+// or in parts. An open that keeps 4-bit codes leaves it unchecked (it reads
+// the codes, not the vectors): every write that copies the segment's rows
+// (a compaction, a merge, a conversion, rows moved into memory) verifies
+// it first, once for all the states sharing the segment, so that a damaged
+// vector is never written out under a fresh checksum.
+type vectorCheck struct {
+	name string
+	rows int
+	want uint32
+	sum  func(ctx context.Context) (uint32, error) // nil once verified
+
+	mu  sync.Mutex
+	err error // the mismatch, once found
+}
+
+// verify checks the vectors of the parts of the set that hold rows lo to
+// hi-1 (of the Head the set is the pin of), each at most once; a mismatch
+// is ErrCorrupt naming the segment, and stays so.
+func (m *mappedSet) verify(ctx context.Context, lo, hi int) error {
+	first := 0
+	for _, c := range m.checks {
+		if first < hi && first+c.rows > lo {
+			if err := c.verify(ctx); err != nil {
+				return err
+			}
+		}
+		first += c.rows
+	}
+	return nil
+}
+
+func (c *vectorCheck) verify(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sum == nil || c.err != nil {
+		return c.err
+	}
+	got, err := c.sum(ctx)
+	if err != nil {
+		return fmt.Errorf("segment %q: check its vectors: %w", c.name, err)
+	}
+	if got != c.want {
+		c.err = fmt.Errorf("segment %q: %w", c.name, segCorrupt("checksum of the vectors mismatch"))
+		return c.err
+	}
+	c.sum = nil
+	return nil
+}
+
+// verifyHead checks the vectors of the rows lo to hi-1 of s that are read
+// in place from segments whose open left them unchecked (vectorCheck).
+func (s *snapshot) verifyHead(ctx context.Context, lo, hi int) error {
+	if set, ok := s.Pin.(*mappedSet); ok && lo < s.HeadRows() {
+		return set.verify(ctx, lo, min(hi, s.HeadRows()))
+	}
+	return nil
+}
+
+// verifyHead checks every vector of l's head (vectorCheck).
+func (l *loaded) verifyHead(ctx context.Context) error {
+	if set, ok := l.pin.(*mappedSet); ok {
+		return set.verify(ctx, 0, l.headRows)
+	}
+	return nil
 }
 
 // releasePages drops the pages of every file of the set from the
@@ -328,7 +402,8 @@ func (ix *LocalIndex) segmentedSnapshot(ctx context.Context, l *loaded, reload b
 		}
 	}
 	if ndead > maxDead(n) {
-		// The live rows move: those left in their files are read first.
+		// The live rows move: those left in their files are read first,
+		// and those of unchecked segments are checked (readHead).
 		if err := l.readHead(ctx, all); err != nil {
 			return nil, err
 		}
@@ -553,6 +628,12 @@ func slotsSource(ctx context.Context, s *snapshot, lo, hi int, tombs []uint32) s
 		slot = func(i int) int { return int(live[i]) }
 		src.row = func(i int) IndexItem { return s.sharedItem(int(live[i])) }
 		src.ser = func(i int) uint32 { return s.serials[live[i]] }
+	}
+	// The rows read in place from segments whose vectors were not
+	// checked are checked before they are written out.
+	if err := s.verifyHead(ctx, lo, hi); err != nil {
+		src.err = func() error { return err }
+		return src
 	}
 	if lo < s.HeadRows() && s.FetchOnly() {
 		// Rows left in their files are read a window at a time: the

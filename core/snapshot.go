@@ -178,7 +178,9 @@ func (s *snapshot) sharedItem(i int) IndexItem {
 func (s *snapshot) source(ctx context.Context) (src IndexSource, failed func() error) {
 	item := s.sharedItem
 	failed = func() error { return nil }
-	if s.FetchOnly() {
+	if err := s.verifyHead(ctx, 0, s.len()); err != nil {
+		failed = func() error { return err }
+	} else if s.FetchOnly() {
 		rr := &rowReader{ctx: ctx, s: s}
 		item, failed = rr.item, func() error { return rr.err }
 	}
