@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/foliovec/folio/core/internal/scan"
@@ -16,6 +17,9 @@ import (
 // compacts them. A batch is guarded by the index's writer lock.
 type batch struct {
 	base *snapshot
+	// failed is the error of the EndUpdate that failed to commit the
+	// batch, while it stays open (see EndUpdate).
+	failed error
 	// baseHead, when set, holds the base's rows that are only in their
 	// files (fetch-only), read by readBase for a rebuild of the columns.
 	baseHead []float32
@@ -486,7 +490,11 @@ func (ix *LocalIndex) BeginUpdate(ctx context.Context) error {
 
 func (ix *LocalIndex) beginLocked(ctx context.Context) (*batch, error) {
 	if ix.update != nil {
-		return nil, ErrUpdateInProgress
+		_, err := ix.join()
+		if err == nil {
+			err = ErrUpdateInProgress
+		}
+		return nil, err
 	}
 	s, err := ix.loadLocked(ctx)
 	if err != nil {
@@ -506,6 +514,11 @@ func (ix *LocalIndex) beginLocked(ctx context.Context) (*batch, error) {
 // is written, so a crash leaves no dangling reference). No open batch is
 // ErrNoUpdate. When writing fails the batch stays open, as in Vectra: call
 // EndUpdate again or CancelUpdate.
+//
+// Fix over Vectra: until then, writes that would join that batch (every
+// write between BeginUpdate and EndUpdate does) fail with an error
+// wrapping ErrUpdateInProgress that names EndUpdate's failure, instead of
+// being accepted into a batch that may never be committed.
 func (ix *LocalIndex) EndUpdate(ctx context.Context) error {
 	if err := ix.mu.LockContext(ctx); err != nil {
 		return err
@@ -515,9 +528,23 @@ func (ix *LocalIndex) EndUpdate(ctx context.Context) error {
 		return WrapOp(ctx, "end update", ix.folder, ErrNoUpdate)
 	}
 	if err := ix.commitLocked(ctx); err != nil {
+		if ix.update != nil {
+			ix.update.failed = err
+		}
 		return WrapOp(ctx, "end update", ix.folder, err)
 	}
 	return nil
+}
+
+// join returns the open batch for a write to join, nil when none is open,
+// or the error of a batch whose EndUpdate failed (see EndUpdate). ix.mu is
+// held.
+func (ix *LocalIndex) join() (*batch, error) {
+	b := ix.update
+	if b != nil && b.failed != nil {
+		return nil, fmt.Errorf("the open batch failed to commit (%v): call EndUpdate again or CancelUpdate: %w", b.failed, ErrUpdateInProgress)
+	}
+	return b, nil
 }
 
 // commitLocked commits the open batch. It holds the folder's lock, when

@@ -82,15 +82,17 @@ func (ix *LocalIndex) edit(ctx context.Context, prepare func(ctx context.Context
 	if err := prepare(ctx); err != nil {
 		return err
 	}
-	b, own := ix.update, false
+	b, err := ix.join()
+	if err != nil {
+		return err
+	}
+	own := false
 	if b == nil {
-		var err error
 		if b, err = ix.beginLocked(ctx); err != nil {
 			return err
 		}
 		own = true
 	}
-	var err error
 	for _, change := range changes {
 		if err = b.do(func(b *batch) error { return change(batchEdits{ix, b}) }); err != nil {
 			break

@@ -9,8 +9,10 @@ import (
 )
 
 // A document upserted in a batch whose commit failed after writing only
-// some of its files, then replaced or deleted in the same batch, leaves no
-// file behind once the batch commits.
+// some of its files: a write that would join the batch is refused, naming
+// the failure (it was accepted into a batch that might never commit); the
+// batch cancelled, the document replaced or deleted in batches of its own
+// leaves no file of the failed commit's version behind.
 func TestFilesOfAFailedCommitAreRemovedWhenTheirDocumentIsReplacedInTheBatch(t *testing.T) {
 	errDisk := errors.New("disk full")
 	for _, tc := range []struct {
@@ -27,7 +29,7 @@ func TestFilesOfAFailedCommitAreRemovedWhenTheirDocumentIsReplacedInTheBatch(t *
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
-			env := newCreatedDocEnv(t, nil)
+			env := newCreatedDocEnv(t, func(c *LocalDocumentIndexConfig) { c.RetainDropped = -1 })
 			ix := env.ix
 			if err := ix.BeginUpdate(ctx); err != nil {
 				t.Fatal(err)
@@ -49,10 +51,14 @@ func TestFilesOfAFailedCommitAreRemovedWhenTheirDocumentIsReplacedInTheBatch(t *
 				t.Fatalf("the metadata file of the first version was not written")
 			}
 			env.st.failWrite = nil
-			if err := tc.second(ctx, ix); err != nil {
+			if err := tc.second(ctx, ix); !errors.Is(err, ErrUpdateInProgress) || !strings.Contains(err.Error(), errDisk.Error()) {
+				t.Fatalf("a write joining the failed batch: %v, want ErrUpdateInProgress naming %v", err, errDisk)
+			}
+			ix.CancelUpdate()
+			if _, err := ix.UpsertDocument(ctx, "a", "the first text of document a, again", "", nil, nil); err != nil {
 				t.Fatal(err)
 			}
-			if err := ix.EndUpdate(ctx); err != nil {
+			if err := tc.second(ctx, ix); err != nil {
 				t.Fatal(err)
 			}
 			for _, name := range env.st.fileNames(docTestFolder) {

@@ -1,10 +1,12 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -330,4 +332,64 @@ func TestLocalIndexDeletes(t *testing.T) {
 			t.Fatalf("item after cancel = %+v; want %+v", after, before)
 		}
 	})
+}
+
+// After an EndUpdate that failed (a full disk), the batch stays open as in
+// Vectra, but no write joins it any more: each fails with
+// ErrUpdateInProgress naming the failure, where it returned nil for a
+// change that might never be committed (11 acknowledged items lost after
+// 6 kills). EndUpdate again commits the batch as it was; CancelUpdate
+// drops it; writes then work as before, on both layouts.
+func TestWritesAfterAFailedEndUpdateAreRefused(t *testing.T) {
+	ctx := context.Background()
+	for _, layout := range []Layout{LayoutFile, LayoutSegmented} {
+		for _, then := range []string{"EndUpdate", "CancelUpdate"} {
+			t.Run(string(layout)+"/"+then, func(t *testing.T) {
+				ix, st := newCreatedIndex(t, CreateIndexConfig{Layout: layout})
+				if err := ix.BeginUpdate(ctx); err != nil {
+					t.Fatal(err)
+				}
+				mustInsert(t, ix, "in-batch", []float32{1, 0}, nil)
+				full := errors.New("no space left on device")
+				st.failWrite = func(string) error { return full }
+				if err := ix.EndUpdate(ctx); !errors.Is(err, full) {
+					t.Fatalf("EndUpdate: %v, want %v", err, full)
+				}
+				st.failWrite = nil
+				refused := func(what string, err error) {
+					t.Helper()
+					if !errors.Is(err, ErrUpdateInProgress) || !strings.Contains(err.Error(), full.Error()) || !strings.Contains(err.Error(), "EndUpdate") {
+						t.Errorf("%s after the failed EndUpdate: %v, want ErrUpdateInProgress naming the failure", what, err)
+					}
+				}
+				_, err := ix.UpsertItem(ctx, IndexItem{ID: "late", Vector: []float32{0, 1}})
+				refused("UpsertItem", err)
+				_, err = ix.InsertItem(ctx, IndexItem{ID: "late2", Vector: []float32{0, 1}})
+				refused("InsertItem", err)
+				_, err = ix.BatchInsertItems(ctx, []IndexItem{{ID: "late3", Vector: []float32{0, 1}}})
+				refused("BatchInsertItems", err)
+				refused("DeleteItem", ix.DeleteItem(ctx, "in-batch"))
+				refused("DeleteItems", ix.DeleteItems(ctx, []string{"in-batch"}))
+				if err := ix.BeginUpdate(ctx); !errors.Is(err, ErrUpdateInProgress) {
+					t.Errorf("BeginUpdate: %v, want ErrUpdateInProgress", err)
+				}
+				want := []string{}
+				if then == "EndUpdate" {
+					if err := ix.EndUpdate(ctx); err != nil {
+						t.Fatalf("EndUpdate again: %v", err)
+					}
+					want = []string{"in-batch"}
+				} else {
+					ix.CancelUpdate()
+				}
+				if got := itemIDs(mustList(t, reopen(t, st))); !slices.Equal(got, want) {
+					t.Fatalf("stored %v, want %v", got, want)
+				}
+				mustInsert(t, ix, "after", []float32{1, 1}, nil)
+				if got := itemIDs(mustList(t, reopen(t, st))); !slices.Contains(got, "after") {
+					t.Fatalf("a write after %s: stored %v", then, got)
+				}
+			})
+		}
+	}
 }

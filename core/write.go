@@ -28,7 +28,10 @@ func (ix *LocalIndex) write(ctx context.Context, change func(b *batch) (bool, er
 		changed, err = change(b)
 		return err
 	}
-	if b := ix.update; b != nil {
+	if b, err := ix.join(); err != nil || b != nil {
+		if err != nil {
+			return err
+		}
 		return b.do(op)
 	}
 	b, err := ix.beginLocked(ctx)
