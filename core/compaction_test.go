@@ -148,7 +148,8 @@ func TestCompactIfDue(t *testing.T) {
 }
 
 // A commit merges segments only while that writes at most
-// mergeInCommitRows rows: eight segments of 4,100 rows stay eight.
+// mergeInCommitRows rows: eight segments of 4,100 rows stay eight, and
+// CompactIfDue merges them in the background (TestCompactIfDueMerges).
 func TestCommitsLeaveLargeMergesToCompaction(t *testing.T) {
 	ctx := context.Background()
 	ix, _ := newCreatedIndex(t, CreateIndexConfig{Layout: LayoutSegmented})
@@ -169,6 +170,70 @@ func TestCommitsLeaveLargeMergesToCompaction(t *testing.T) {
 	}
 	if stats, _ = ix.GetIndexStats(ctx); stats.Storage.Segments != mergeFanIn+1 {
 		t.Fatalf("after %d single upserts: %d segments, want %d", mergeFanIn, stats.Storage.Segments, mergeFanIn+1)
+	}
+}
+
+// CompactIfDue merges, when no compaction is due, the newest run of eight
+// or more segments of one size class that commits leave: behind a large
+// first segment whose items later commits deleted, eight segments of
+// 4,100 rows (one of them with deletes of its own), with the smaller ones
+// between and after them, become one, the deletes of the first segment's items are
+// kept (the merged segment carries their tombstones), and the index,
+// reopened, holds the same items and answers the same; a second call has
+// nothing to do.
+func TestCompactIfDueMerges(t *testing.T) {
+	ctx := context.Background()
+	ix, st := newCreatedIndex(t, CreateIndexConfig{Layout: LayoutSegmented})
+	rng := rand.New(rand.NewPCG(8, 8))
+	first := insertRandom(t, ix, rng, "big-", 40_000, 4) // class 5
+	const per = 4100
+	for b := range mergeFanIn {
+		insertRandom(t, ix, rng, fmt.Sprint(b, "-"), per, 4)
+		if b == 3 {
+			// Deletes of the first segment's items and of this batch's:
+			// tombstones in the next segment.
+			if err := ix.DeleteItems(ctx, []string{first[10].ID, first[20].ID, "3-7"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for i := range 3 {
+		mustInsert(t, ix, fmt.Sprint("small-", i), randomVector(rng, 4), nil)
+	}
+	before, err := ix.GetIndexStats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := first[500].Vector
+	want := queryIDs(t, ix, q, 30)
+	segs := len(ix.seg.man.Segments)
+	rep, err := ix.CompactIfDue(ctx)
+	if err != nil || rep.Segments < mergeFanIn {
+		t.Fatalf("CompactIfDue = %+v, %v; want the eight segments of 4,100 rows merged", rep, err)
+	}
+	m := ix.seg.man
+	if len(m.Segments) != 2 || segs-rep.Segments+1 != 2 || m.Segments[0].Rows != 40_000 || m.Segments[1].Rows != mergeFanIn*per-1+3 {
+		t.Fatalf("after the merge the manifest names %+v", m.Segments)
+	}
+	if m.Segments[1].Tombstones != 2 {
+		t.Fatalf("the merged segment carries %d tombstones, want the first segment's 2", m.Segments[1].Tombstones)
+	}
+	for _, ix := range []*LocalIndex{ix, reopen(t, st)} {
+		after, err := ix.GetIndexStats(ctx)
+		if err != nil || after.Items != before.Items || after.Items != 40_000+mergeFanIn*per+3-3 {
+			t.Fatalf("after the merge %+v, %v; before %+v", after, err, before)
+		}
+		for _, id := range []string{first[10].ID, first[20].ID, "3-7"} {
+			if _, ok, err := ix.GetItem(ctx, id); ok || err != nil {
+				t.Fatalf("deleted item %s is back after the merge (%v)", id, err)
+			}
+		}
+		if got := queryIDs(t, ix, q, 30); !reflect.DeepEqual(got, want) {
+			t.Fatalf("query after the merge %v, before %v", got, want)
+		}
+	}
+	if rep, err := ix.CompactIfDue(ctx); err != nil || rep.Segments != 0 {
+		t.Fatalf("CompactIfDue again = %+v, %v; want nothing done", rep, err)
 	}
 }
 
@@ -214,4 +279,110 @@ func TestSegmentedCommitWritesOnlyTheChange(t *testing.T) {
 	if stats.Items != 2000 || stats.Storage.Tombstones == 0 {
 		t.Fatalf("stats %+v", stats)
 	}
+}
+
+// Background merges race writes and queries: one index value (another
+// process, as far as the folder can tell) calls CompactIfDue over and over
+// while a second writes single upserts and deletes and now and then a
+// batch of 4,100 rows (so that eight of them make a merge due), and
+// readers query the second: no write is lost, no query fails, segments
+// are merged more than once, and the files hold what the writer wrote.
+func TestMergesRaceWritesAndQueries(t *testing.T) {
+	ctx := context.Background()
+	st := NewMemoryStorage()
+	opts := IndexOptions{Storage: st, Codec: jsonTestCodec{}, RetainDropped: -1}
+	w := newSegmentedIndex(t, opts)
+	merger, err := NewLocalIndex(idxTestFolder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	want := map[string][]float32{}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var merges atomic.Int64
+	wg.Go(func() {
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			rep, err := merger.CompactIfDue(ctx)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if rep.Segments > 0 {
+				merges.Add(1)
+			}
+		}
+	})
+	wg.Go(func() {
+		q := rand.New(rand.NewPCG(7, 9))
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			if _, err := w.QueryItems(ctx, randomVector(q, 4), "", 3, nil, false); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	const batch = 4100
+	batches := 0
+	for i := 0; i < 200_000 && (merges.Load() < 2 || i < 400); i++ {
+		switch {
+		case i%25 == 0 && batches < 32:
+			items := make([]IndexItem, batch)
+			for j := range items {
+				items[j] = IndexItem{ID: fmt.Sprint("b", batches, "-", j), Vector: randomVector(rng, 4)}
+				want[items[j].ID] = items[j].Vector
+			}
+			if _, err := w.BatchInsertItems(ctx, items); err != nil {
+				t.Fatal(err)
+			}
+			batches++
+		case i%4 == 3:
+			id := fmt.Sprint("b", rng.IntN(batches), "-", rng.IntN(batch))
+			if rng.IntN(2) == 0 {
+				id = fmt.Sprint("k", rng.IntN(60))
+			}
+			if err := w.DeleteItem(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+			delete(want, id)
+		default:
+			id := fmt.Sprint("k", rng.IntN(60))
+			v := randomVector(rng, 4)
+			if _, err := w.UpsertItem(ctx, IndexItem{ID: id, Vector: v}); err != nil {
+				t.Fatal(err)
+			}
+			want[id] = v
+		}
+	}
+	close(done)
+	wg.Wait()
+	fresh, err := NewLocalIndex(idxTestFolder, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := fresh.ListItems(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]float32{}
+	for _, it := range items {
+		got[it.ID] = it.Vector
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the files hold %d items, the writer left %d", len(got), len(want))
+	}
+	if merges.Load() < 2 {
+		t.Fatalf("%d merges in %d batches; want 2", merges.Load(), batches)
+	}
+	t.Logf("%d merges or compactions in %d batches", merges.Load(), batches)
 }

@@ -575,14 +575,14 @@ type summedSegment struct {
 	scales []float64
 }
 
-// liveScales are the scoring scales of s's live slots, in slot order: those
-// of the rows slotsSource(ctx, s, 0, s.len(), nil) writes.
-func liveScales(s *snapshot) []float64 {
+// liveScales are the scoring scales of s's live slots lo to hi-1, in slot
+// order: those of the rows slotsSource(ctx, s, lo, hi, …) writes.
+func liveScales(s *snapshot, lo, hi int) []float64 {
 	if s.ndead == 0 {
-		return s.Scale[:s.len():s.len()]
+		return s.Scale[lo:hi:hi]
 	}
-	out := make([]float64, 0, s.count())
-	for i := range s.len() {
+	out := make([]float64, 0, hi-lo)
+	for i := lo; i < hi; i++ {
 		if !s.isDead(i) {
 			out = append(out, s.Scale[i])
 		}
@@ -789,10 +789,11 @@ func (ix *LocalIndex) writeAllSegmented(ctx context.Context, s *snapshot) error 
 const mergeFanIn = 8
 
 // mergeInCommitRows is the most rows a commit writes by merging segments:
-// 32,768 (48 MiB of 384-dimensional vectors), so that no single write
-// waits on a large merge. Larger merges are left to CompactIfDue, which
-// a server runs in the background.
-const mergeInCommitRows = 1 << 15
+// 8,192 (12 MiB of 384-dimensional vectors; in practice merges of eight
+// segments of about 512 rows, 6 MiB), so that no single write waits on a
+// large merge. Larger merges are left to CompactIfDue, which a server runs
+// in the background.
+const mergeInCommitRows = 1 << 13
 
 // Compaction is due (CompactIfDue) when the segments hold more
 // tombstoned rows than a quarter of their rows, and at least
@@ -813,14 +814,24 @@ func compactionDue(l *LayoutStats, rows int) bool {
 
 // CompactIfDue runs Compact when the segmented layout has gathered enough
 // rows of deleted or replaced items (a quarter of its rows, and at least
-// 4,096) or more than 48 segments, and otherwise returns at once with an
-// empty report: a cheap check, meant to be called in the background, on
-// a timer or after writes, as the index manager and so folio serve do.
-// It never blocks queries, and writers only while Compact swaps the
-// manifest.
+// 4,096) or more than 48 segments; otherwise it merges the newest run of
+// mergeFanIn (8) or more segments of one size class that commits leave
+// (they merge only runs of up to mergeInCommitRows rows, so that no write
+// waits on a large merge), as Compact rewrites them, into one segment; and
+// otherwise it returns at once with an empty report: a cheap check, meant
+// to be called in the background, on a timer or after writes, as the index
+// manager and so folio serve do. It never blocks queries, and writers
+// only while it swaps the manifest.
 func (ix *LocalIndex) CompactIfDue(ctx context.Context) (CompactReport, error) {
 	if err := ctx.Err(); err != nil {
 		return CompactReport{}, err
+	}
+	if ix.cur.Load() != nil {
+		// What other processes committed counts too (a process that only
+		// compacts would never see it otherwise).
+		if err := ix.refresh(ctx); err != nil {
+			return CompactReport{}, WrapOp(ctx, "compact", ix.folder, err)
+		}
 	}
 	l, s := ix.layout.Load(), ix.cur.Load()
 	var rows int
@@ -845,10 +856,36 @@ func (ix *LocalIndex) CompactIfDue(ctx context.Context) (CompactReport, error) {
 		}
 		rows = m.rows()
 	}
-	if !compactionDue(l, rows) {
+	if compactionDue(l, rows) {
+		return ix.Compact(ctx)
+	}
+	if l.Layout != LayoutSegmented || l.Segments < mergeFanIn {
 		return CompactReport{}, nil
 	}
-	return ix.Compact(ctx)
+	return ix.rewriteSegments(ctx, "merge segments", func(m manifest, _ []uint32) (segRun, bool) { return mergeRun(m) })
+}
+
+// mergeRun returns the run of segments of m for CompactIfDue to merge:
+// one that starts with a segment of some size class and holds the
+// segments after it of that class or smaller (segments of tombstones,
+// small ones of recent commits), mergeFanIn or more of that class and more
+// rows than a commit merges; of those, the one that starts newest.
+func mergeRun(m manifest) (segRun, bool) {
+	segs := m.Segments
+	for j := len(segs) - 1; j >= 0; j-- {
+		c := sizeClass(segs[j].Rows)
+		same, rows, k := 0, 0, j
+		for ; k < len(segs) && sizeClass(segs[k].Rows) <= c; k++ {
+			rows += segs[k].Rows
+			if sizeClass(segs[k].Rows) == c {
+				same++
+			}
+		}
+		if same >= mergeFanIn && rows > mergeInCommitRows {
+			return segRun{j, k}, true
+		}
+	}
+	return segRun{}, false
 }
 
 // sizeClass is ⌊log₈ rows⌋ (0 for 0).
@@ -972,7 +1009,21 @@ type CompactReport struct {
 // is thrown away and the report is empty. It is safe to call from any
 // goroutine, for example on a timer.
 func (ix *LocalIndex) Compact(ctx context.Context) (CompactReport, error) {
-	const op = "compact"
+	return ix.rewriteSegments(ctx, "compact", func(m manifest, tombs []uint32) (segRun, bool) {
+		return segRun{0, len(m.Segments)}, len(m.Segments) > 1 || len(tombs) > 0
+	})
+}
+
+// segRun is the segments j to k-1 of a manifest, which a compaction (all
+// of them) or a merge rewrites as one.
+type segRun struct{ j, k int }
+
+// rewriteSegments rewrites the run of segments pick chooses in the
+// manifest (with the sorted tombstones of the segments) as one segment
+// holding their live rows and, unless the run starts the manifest, the
+// tombstones of the segments before it; then it installs it in their
+// place (installRewrite). ok false from pick is nothing to do.
+func (ix *LocalIndex) rewriteSegments(ctx context.Context, op string, pick func(m manifest, tombs []uint32) (run segRun, ok bool)) (CompactReport, error) {
 	if err := ix.mu.LockContext(ctx); err != nil {
 		return CompactReport{}, err
 	}
@@ -980,29 +1031,46 @@ func (ix *LocalIndex) Compact(ctx context.Context) (CompactReport, error) {
 	// lock and keeps what others committed since.
 	s, err := ix.loadLocked(ctx)
 	st := ix.seg
-	if err != nil || st == nil || st.persisted != s || (len(st.man.Segments) <= 1 && len(st.tombs) == 0) {
+	if err != nil || st == nil || st.persisted != s {
 		ix.mu.Unlock()
 		if err != nil {
 			return CompactReport{}, WrapOp(ctx, op, ix.folder, err)
 		}
 		return CompactReport{}, nil
 	}
-	before := st.man
-	tombs := st.tombs
+	run, ok := pick(st.man, st.tombs)
+	before, tombs := st.man, st.tombs
 	ix.mu.Unlock()
+	if !ok {
+		return CompactReport{}, nil
+	}
 
+	lo, hi := 0, s.len()
+	var first uint32
+	var own []uint32
+	if run.j < len(before.Segments) {
+		first = before.Segments[run.j].First
+		lo = lowerBound(s.serials, first)
+	}
+	if run.k < len(before.Segments) {
+		hi = lowerBound(s.serials, before.Segments[run.k].First)
+	}
+	if run.j > 0 {
+		own = tombs[:lowerBound(tombs, first)]
+	}
 	name := ix.newSegmentName()
-	sum, err := ix.writeSegmentSum(ctx, name, slotsSource(ctx, s, 0, s.len(), nil))
+	sum, err := ix.writeSegmentSum(ctx, name, slotsSource(ctx, s, lo, hi, own))
 	if err != nil {
 		ix.discardSegment(ctx, name)
 		return CompactReport{}, WrapOp(ctx, op, ix.folder, fmt.Errorf("write segment: %w", err))
 	}
-	// Reading the index again after the compaction maps this segment: its
+	// Reading the index again after the rewrite maps this segment: its
 	// checksum is known, so the reading need not sum (and so touch) every
 	// byte of the file while the old mapping is still in memory.
-	ix.summed.Store(&summedSegment{name: name, sum: sum, scales: liveScales(s)})
+	ix.summed.Store(&summedSegment{name: name, sum: sum, scales: liveScales(s, lo, hi)})
 	defer ix.summed.Store(nil)
-	rep, err := ix.installCompaction(ctx, name, s, before, tombs)
+	entry := segmentEntry{Name: name, First: first, Rows: liveRows(s, first, hi), Tombstones: len(own)}
+	rep, err := ix.installRewrite(ctx, entry, before, run, tombs)
 	if err != nil || rep.Segments == 0 {
 		ix.discardSegment(ctx, name)
 	}
@@ -1012,10 +1080,10 @@ func (ix *LocalIndex) Compact(ctx context.Context) (CompactReport, error) {
 	return rep, nil
 }
 
-// installCompaction makes the manifest name the compacted segment in place
-// of the segments of before, when the newest manifest still starts with
-// them.
-func (ix *LocalIndex) installCompaction(ctx context.Context, name string, s *snapshot, before manifest, tombs []uint32) (CompactReport, error) {
+// installRewrite makes the manifest name the rewritten segment e in place
+// of the run of segments of before, when the newest manifest still starts
+// with before's segments up to the run's end.
+func (ix *LocalIndex) installRewrite(ctx context.Context, e segmentEntry, before manifest, run segRun, tombs []uint32) (CompactReport, error) {
 	if err := ix.mu.LockContext(ctx); err != nil {
 		return CompactReport{}, err
 	}
@@ -1029,32 +1097,33 @@ func (ix *LocalIndex) installCompaction(ctx context.Context, name string, s *sna
 		return CompactReport{}, err
 	}
 	st := ix.seg
-	n := len(before.Segments)
-	if st == nil || len(st.man.Segments) < n || !slices.Equal(st.man.names()[:n], before.names()) {
+	j, k := run.j, run.k
+	if st == nil || len(st.man.Segments) < k || !slices.Equal(st.man.names()[:k], before.names()[:k]) {
 		return CompactReport{}, nil
 	}
 	// Vacuum in another process deletes segment files no manifest names,
 	// under the folder's lock, which is held from here to the manifest.
-	if ok, err := ix.storage.PathExists(ctx, ix.path(name)); err != nil || !ok {
+	if ok, err := ix.storage.PathExists(ctx, ix.path(e.Name)); err != nil || !ok {
 		return CompactReport{}, err
 	}
 	m := st.man
-	first := uint32(0)
-	if n > 0 {
-		first = before.Segments[0].First
-	}
-	m.Segments = append([]segmentEntry{{Name: name, First: first, Rows: s.count()}}, st.man.Segments[n:]...)
+	m.Segments = slices.Concat(st.man.Segments[:j], []segmentEntry{e}, st.man.Segments[k:])
 	if err := ix.writeManifest(ctx, m); err != nil {
 		ix.watch.SetUnknown()
 		return CompactReport{}, fmt.Errorf("write segments manifest: %w", err)
 	}
 	st.man = m
-	// The tombstones known when the compaction began are in no file any
-	// more; those of commits since are, in their own segments.
-	st.tombs = missingSerials(st.tombs, tombs)
+	if j == 0 {
+		// The tombstones known when the compaction began are in no file
+		// any more; those of commits since are, in their own segments.
+		// (A merge of later segments leaves some in no file: they name
+		// serials no row has any more, which is harmless.)
+		st.tombs = missingSerials(st.tombs, tombs)
+	}
 	ix.publishLayout()
-	ix.dropLocked(ctx, before.names())
-	if cur := ix.cur.Load(); cur != nil && cur.Pin != nil {
+	gone := before.names()[j:k]
+	ix.dropLocked(ctx, gone)
+	if cur := ix.cur.Load(); cur != nil && cur.Pin != nil && readsInPlace(cur.Pin, gone) {
 		// The rows are read from a mapping of a segment just dropped: read
 		// the index again, so that the old file's space is freed once the
 		// queries still on it end, rather than when the process does.
@@ -1067,7 +1136,31 @@ func (ix *LocalIndex) installCompaction(ctx context.Context, name string, s *sna
 			old.releasePages(ix)
 		}
 	}
-	return CompactReport{Segments: n, Tombstones: before.rows() - s.count()}, nil
+	rows := 0
+	for _, old := range before.Segments[j:k] {
+		rows += old.Rows
+	}
+	return CompactReport{Segments: k - j, Tombstones: rows - e.Rows}, nil
+}
+
+// readsInPlace reports whether a state pinning pin reads rows in place
+// from one of the segment files names (or pin is not a set of segments).
+func readsInPlace(pin any, names []string) bool {
+	set, ok := pin.(*mappedSet)
+	if !ok {
+		return true
+	}
+	for _, f := range set.files {
+		if slices.Contains(names, f.name) {
+			return true
+		}
+	}
+	for _, f := range set.ranged {
+		if slices.Contains(names, f.name) {
+			return true
+		}
+	}
+	return false
 }
 
 // refreshLocked reads the index again when another process committed

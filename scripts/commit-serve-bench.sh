@@ -8,6 +8,10 @@
 #   - the same while one client inserts 20 items, one commit each, in
 #     windows of SECONDS_EACH until the inserts end: the worst window's
 #     p99 during the commits, and the inserts' own times;
+#   - on the segmented layout, ROUNDS (3) rounds of a window without writes
+#     and a window while one client upserts without pause, interleaved:
+#     each window's query p99, its ratio to the window before, and the
+#     upserts' own times;
 #   - the server's resident memory after the first queries (open), and
 #     after the inserts.
 # LAYOUTS ("file segmented") chooses the indexes. make bench-commit runs it
@@ -24,7 +28,9 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
-go build -o "$work/folio" ./cmd/folio
+# FOLIO_BIN: a folio binary to measure instead of this checkout's (an
+# earlier build, for a before-and-after in one run).
+if [ -n "${FOLIO_BIN:-}" ]; then cp "$FOLIO_BIN" "$work/folio"; else go build -o "$work/folio" ./cmd/folio; fi
 go build -o "$work/folio-load" ./cmd/folio/loadgen
 load=$work/folio-load
 port=50171
@@ -55,6 +61,19 @@ for ix in ${LAYOUTS:-file segmented}; do
 	wait "$ipid"
 	read -r p50 p99 max calls errs < <(stat insert <"$work/inserts.json")
 	echo "  the 20 inserts:    p50 $p50 ms, p99 $p99 ms, max $max ms ($errs errors)"
+	if [ "$ix" = segmented ]; then
+		for round in $(seq "${ROUNDS:-3}"); do
+			read -r _ quiet _ _ _ < <("${q[@]}" --concurrency 8 --duration "${secs}s" | stat query)
+			"${q[@]}" --mix insert=1 --concurrency 1 --duration "$((secs + 1))s" >"$work/upserts.json" &
+			ipid=$!
+			sleep 0.5
+			read -r p50 p99 max calls errs < <("${q[@]}" --concurrency 8 --duration "${secs}s" | stat query)
+			wait "$ipid"
+			ratio=$(python3 -c "print('%.2f' % ($p99 / $quiet))")
+			read -r ip50 ip99 imax icalls ierrs < <(stat insert <"$work/upserts.json")
+			echo "  round $round: p99 without writes $quiet ms; while one client upserts without pause p99 $p99 ms (${ratio}×), p50 $p50 ms; $icalls upserts, p50 $ip50 ms, p99 $ip99 ms, max $imax ms ($ierrs errors)"
+		done
+	fi
 	echo "  resident:          after open $open MB, after the inserts $(rss) MB"
 	kill "$pid"
 	wait "$pid" 2>/dev/null || true

@@ -13,7 +13,12 @@
 //     memory, a query's
 //     median time before and after the upserts, the p50 and p99 of single
 //     upserts (each a commit, fsync included), and the time and peak
-//     resident memory of a full compaction.
+//     resident memory of a full compaction;
+//
+//   - 10,000 (-singles) single-item commits on a fresh segmented index of
+//     -d dimensions, with CompactIfDue called after each as a server's
+//     background does: their p50, p99 and max, those that merged segments
+//     apart, and the segments left.
 //
 //     go run ./commitbench -n 1000000 -d 384 -dir /tmp/commitbench
 //
@@ -58,12 +63,18 @@ func main() {
 	d := flag.Int("d", 384, "dimensions")
 	dir := flag.String("dir", filepath.Join(os.TempDir(), "folio-commitbench"), "folder for the two indexes (kept for the next run)")
 	upserts := flag.Int("upserts", 200, "single upserts on the segmented layout")
+	singles := flag.Int("singles", 10_000, "single-item commits on a fresh segmented index (0: none)")
 	phase := flag.String("phase", "", "internal: the measurement this process runs")
 	flag.Parse()
 	var err error
 	switch *phase {
 	case "":
 		err = run(*n, *d, *dir, *upserts)
+		if err == nil && *singles > 0 {
+			err = measureSingles(*dir, *d, *singles)
+		}
+	case "singles":
+		err = measureSingles(*dir, *d, *singles)
 	case "file":
 		err = measureFile(*dir, *d)
 	case "segmented":
@@ -331,5 +342,76 @@ func measureSegmented(dir string, d int, upserts int) error {
 	fmt.Printf("segmented layout: query median before the upserts %v, after %v (%.2f×)\n", before.Round(time.Microsecond), after.Round(time.Microsecond), float64(after)/float64(before))
 	fmt.Printf("segmented layout: compaction of %d segments (%d tombstones) %v, peak %s (%.2f× open; resident before it %s); the process's own memory at most %s (%s before it)\n",
 		rep.Segments, rep.Tombstones, compactTime.Round(time.Millisecond), mb(compactPeak), float64(compactPeak)/float64(rss), mb(rssBefore), mb(*anonPeak), mb(anonBefore))
+	return nil
+}
+
+// measureSingles makes n single-item commits on a fresh segmented index of
+// d dimensions in dir, calling CompactIfDue after each on another
+// goroutine as a server's background does (at most one running), and
+// prints the commits' p50, p99 and max, those that merged segments apart.
+func measureSingles(dir string, d, n int) error {
+	ctx := context.Background()
+	folder := filepath.Join(dir, "singles")
+	if err := os.RemoveAll(folder); err != nil {
+		return err
+	}
+	defer os.RemoveAll(folder)
+	ix, err := open(folder)
+	if err != nil {
+		return err
+	}
+	if err := ix.CreateIndex(ctx, core.CreateIndexConfig{Layout: core.LayoutSegmented}); err != nil {
+		return err
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var all, merging []time.Duration
+	var background sync.WaitGroup
+	var busy sync.Mutex
+	var merges, merged int
+	segments := 0
+	for i := range n {
+		item := core.IndexItem{ID: fmt.Sprint("s-", i), Vector: vector(r, d)}
+		start := time.Now()
+		if _, err := ix.UpsertItem(ctx, item); err != nil {
+			return err
+		}
+		took := time.Since(start)
+		all = append(all, took)
+		st, err := ix.GetIndexStats(ctx)
+		if err != nil {
+			return err
+		}
+		if st.Storage.Segments < segments+1 {
+			merging = append(merging, took)
+		}
+		segments = st.Storage.Segments
+		if busy.TryLock() {
+			background.Go(func() {
+				defer busy.Unlock()
+				rep, err := ix.CompactIfDue(ctx)
+				if err != nil {
+					log.Printf("CompactIfDue: %v", err)
+				} else if rep.Segments > 0 {
+					merges++
+					merged += rep.Segments
+				}
+			})
+		}
+	}
+	background.Wait()
+	st, err := ix.GetIndexStats(ctx)
+	if err != nil {
+		return err
+	}
+	q := func(ds []time.Duration, p float64) time.Duration {
+		if len(ds) == 0 {
+			return 0
+		}
+		s := slices.Clone(ds)
+		slices.Sort(s)
+		return s[min(len(s)-1, int(p*float64(len(s))))].Round(10 * time.Microsecond)
+	}
+	fmt.Printf("%d single-item commits, %d dims, fresh segmented index: p50 %v, p99 %v, max %v; the %d that merged segments in the commit: p50 %v, max %v; %d background merges or compactions of %d segments; %d segments left\n",
+		n, d, q(all, 0.5), q(all, 0.99), q(all, 1), len(merging), q(merging, 0.5), q(merging, 1), merges, merged, st.Storage.Segments)
 	return nil
 }
