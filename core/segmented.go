@@ -35,9 +35,10 @@ const (
 	// of earlier segments that it deletes. A commit writes one segment
 	// with what it added, replaced and deleted, then the manifest, so its
 	// cost follows the size of the change, not of the index; small
-	// segments are merged as commits go, and Compact (and Vacuum) rewrite
-	// the items as one segment. Vectra cannot read it: migrate the index to
-	// LayoutFile to hand it to Vectra.
+	// segments are merged as commits go, larger ones by CompactIfDue (call
+	// it on a timer, as the index manager does), and Compact (and Vacuum)
+	// rewrite the items as one segment. Vectra cannot read it: migrate the
+	// index to LayoutFile to hand it to Vectra.
 	LayoutSegmented Layout = "segmented"
 )
 
