@@ -62,6 +62,12 @@ install:
 	$(GO) install -tags "$(TAGS)" ./cmd/folio
 	@dir=$$($(GO) env GOBIN); [ -n "$$dir" ] || dir=$$($(GO) env GOPATH)/bin; echo "installed $$dir/folio"
 
+## notice: NOTICE reproduces the NOTICE file of every module the folio
+## command links (scripts/check-notice.sh).
+.PHONY: notice
+notice:
+	@scripts/check-notice.sh
+
 ## large-files: no tracked file over 2 MB but the fixtures listed in the script.
 large-files:
 	@scripts/check-large-files.sh
@@ -132,7 +138,7 @@ demo:
 	bin/folio query $(DEMO_INDEX) "BM25 keyword matches in hybrid queries" --document-count 2 --tokens 500
 
 ## ci: everything CI checks.
-ci: test large-files lint core-deps isolated wasm generate-check tidy-check purego vectra-client-test
+ci: test large-files notice lint core-deps isolated wasm generate-check tidy-check purego vectra-client-test
 
 test test-short isolated bench: onnxruntime browser-tools vectra-browser ort-web typescript js-package
 

@@ -6,6 +6,7 @@ require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/foliovec/folio/adapters/codec-pb v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/embed-hash v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/embed-hosted v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/embed-onnx v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/fetch-browser v0.0.0-00010101000000-000000000000

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"syscall/js"
 
+	embedhash "github.com/foliovec/folio/adapters/embed-hash"
 	embedhosted "github.com/foliovec/folio/adapters/embed-hosted"
 	"github.com/foliovec/folio/adapters/embed-onnx/wordpiece"
 	fetchbrowser "github.com/foliovec/folio/adapters/fetch-browser"
@@ -52,6 +53,7 @@ func newBridge() *bridge {
 		kind(&storageidb.IndexedDBStorage{}):    idbStorage,
 		kind(&core.MemoryStorage{}):             storage,
 		kind(&embedhosted.HostedEmbeddings{}):   embeddings,
+		kind(&embedhash.HashEmbeddings{}):       embeddings,
 		kind(&fetchbrowser.BrowserWebFetcher{}): {"fetch": b.fetch},
 	}
 	tokenizer := tokenizerMethods()
@@ -75,6 +77,7 @@ func newBridge() *bridge {
 		"GPT3Tokenizer":      func([]js.Value) (any, error) { return b.o200k, nil },
 		"TextSplitter":       b.newTextSplitter,
 		"OpenAIEmbeddings":   newOpenAIEmbeddings,
+		"HashEmbeddings":     newHashEmbeddings,
 		"BrowserWebFetcher":  newBrowserWebFetcher,
 		"WordPieceTokenizer": newWordPieceTokenizer,
 	}

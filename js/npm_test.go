@@ -155,3 +155,111 @@ func TestNPMPackage(t *testing.T) {
 		t.Errorf("after a reload: %+v, want what the first load answered, %+v", again, first)
 	}
 }
+
+// TestNPMReadmeSample pastes the package README's sample, as it is, into
+// an empty folder: npm installs the tarball the README says to build, esbuild
+// bundles the sample (the files the README says to put beside the bundle
+// copied there), and headless Chromium runs it. It answers with the
+// README's own offline model, no embedder written by hand: rivers.md first
+// for the river question, its passage holding the answer, and Vectra's
+// sections too. A line the test adds after the sample reports what it
+// found.
+func TestNPMReadmeSample(t *testing.T) {
+	tarball, esbuild := os.Getenv("FOLIO_JS_PACKAGE"), os.Getenv("FOLIO_ESBUILD")
+	if tarball == "" || esbuild == "" {
+		t.Skip("FOLIO_JS_PACKAGE or FOLIO_ESBUILD is not set (make test builds the package and sets them)")
+	}
+	if !haveChromium() {
+		t.Skip("no Chromium on PATH (make test installs Debian's chromium)")
+	}
+	readme, err := os.ReadFile(filepath.Join("npm", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := fencedBlocks(string(readme))
+	if len(blocks["sh"]) == 0 || len(blocks["js"]) == 0 {
+		t.Fatalf("the README has no sh or js sample: %v", blocks)
+	}
+	if !strings.Contains(blocks["sh"][0], "npm install /path/to/folio/.cache/js-package/foliovec-folio-") {
+		t.Fatalf("the README's first command block does not install the tarball:\n%s", blocks["sh"][0])
+	}
+	sample := blocks["js"][0]
+	if strings.Contains(sample, "embedSomehow") || strings.Contains(sample, "createEmbeddings(") {
+		t.Fatalf("the README's sample writes its own embedder:\n%s", sample)
+	}
+	dir := t.TempDir()
+	sh := func(name string, args ...string) {
+		t.Helper()
+		cmd := exec.CommandContext(t.Context(), name, args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name": "page", "private": true, "type": "module"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sh("npm", "install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", tarball)
+	probe := "\nwindow.__result = JSON.stringify({ uri: results[0].uri, passage: passages[0].text, vectra: vectra.map((r) => r.uri), sections: sections.length });\n"
+	if err := os.WriteFile(filepath.Join(dir, "page.js"), []byte(sample+probe), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sh(esbuild, "page.js", "--bundle", "--format=esm", "--target=es2022", "--log-level=error", "--outfile=dist/app.js")
+	out := filepath.Join(dir, "dist")
+	for _, name := range []string{"folio.wasm", "o200k_base.tiktoken.gz"} {
+		raw, err := os.ReadFile(filepath.Join(dir, "node_modules", "@foliovec", "folio", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, name), raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := `<!doctype html><meta charset="utf-8"><script type="module">import("./app.js").catch((e) => { window.__result = JSON.stringify({ error: String(e?.stack ?? e) }); });</script>`
+	if err := os.WriteFile(filepath.Join(out, "index.html"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithTimeout(newBrowser(t), 3*time.Minute)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/index.html")); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := chromedp.Run(ctx, chromedp.Poll[string](`window.__result`, chromedp.WithPollingInterval(50*time.Millisecond)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		URI, Passage, Error string
+		Vectra              []string
+		Sections            int
+	}
+	if err := json.Unmarshal([]byte(raw), &got); err != nil || got.Error != "" {
+		t.Fatalf("the sample failed: %s (%v)", raw, err)
+	}
+	if got.URI != "rivers.md" || !strings.Contains(got.Passage, "Black Sea") || len(got.Vectra) == 0 || got.Vectra[0] != "rivers.md" || got.Sections != 1 {
+		t.Fatalf("the sample answered %+v, want rivers.md with its passage, from both queries", got)
+	}
+}
+
+// fencedBlocks returns the fenced code blocks of a Markdown text by their
+// language, in order.
+func fencedBlocks(md string) map[string][]string {
+	out := map[string][]string{}
+	var lang string
+	var block []string
+	in := false
+	for _, line := range strings.Split(md, "\n") {
+		switch {
+		case !in && strings.HasPrefix(line, "```"):
+			in, lang, block = true, strings.TrimSpace(strings.TrimPrefix(line, "```")), nil
+		case in && strings.HasPrefix(line, "```"):
+			in = false
+			out[lang] = append(out[lang], strings.Join(block, "\n")+"\n")
+		case in:
+			block = append(block, line)
+		}
+	}
+	return out
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"syscall/js"
 
+	embedhash "github.com/foliovec/folio/adapters/embed-hash"
 	embedhosted "github.com/foliovec/folio/adapters/embed-hosted"
 	fetchbrowser "github.com/foliovec/folio/adapters/fetch-browser"
 	"github.com/foliovec/folio/core"
@@ -175,6 +176,22 @@ func newOpenAIEmbeddings(args []js.Value) (any, error) {
 		return nil, err
 	}
 	return embedhosted.New(&o)
+}
+
+// newHashEmbeddings reads HashEmbeddings' options: {dimensions, maxTokens},
+// each 0 or missing for its default (384, 500).
+func newHashEmbeddings(args []js.Value) (any, error) {
+	var o struct {
+		Dimensions int `json:"dimensions"`
+		MaxTokens  int `json:"maxTokens"`
+	}
+	if err := fromJSON(arg(args, 0), &o); err != nil {
+		return nil, invalid("HashEmbeddings options: %w", err)
+	}
+	if o.Dimensions < 0 || o.Dimensions > 1<<16 || o.MaxTokens < 0 {
+		return nil, invalid("HashEmbeddings options: dimensions %d, maxTokens %d", o.Dimensions, o.MaxTokens)
+	}
+	return embedhash.New(&embedhash.Options{Dimensions: o.Dimensions, MaxTokens: o.MaxTokens}), nil
 }
 
 // embeddingsResponse is Vectra's EmbeddingsResponse.

@@ -16,7 +16,9 @@ js: ort-web
 
 ## js-package: the npm package of Folio's JavaScript module, packed by npm
 ## into $(JS_PACKAGE)/foliovec-folio-<version>.tgz (the version is
-## folio.Version, the Go modules'). onnxruntime-web is an optional peer
+## folio.Version, the Go modules'), with LICENSE (Apache-2.0), NOTICE and
+## THIRD_PARTY_NOTICES (the licences of what folio.wasm, wasm_exec.js and
+## the tokenizer's ranks are made of). onnxruntime-web is an optional peer
 ## dependency, not in the tarball.
 JS_PACKAGE := .cache/js-package
 FOLIO_VERSION := $(shell awk -F'"' '/^const Version/ { print $$2 }' version.go)
@@ -24,7 +26,8 @@ export FOLIO_JS_PACKAGE := $(CURDIR)/$(JS_PACKAGE)/foliovec-folio-$(FOLIO_VERSIO
 .PHONY: js-package
 js-package: js
 	@rm -rf $(JS_PACKAGE) && mkdir -p $(JS_PACKAGE)/package
-	cp $(addprefix $(JS_DIST)/,folio.js folio.d.ts bridge.js transformers.js wasm_exec.js folio.wasm o200k_base.tiktoken.gz) js/npm/README.md $(JS_PACKAGE)/package/
+	cp $(addprefix $(JS_DIST)/,folio.js folio.d.ts bridge.js transformers.js wasm_exec.js folio.wasm o200k_base.tiktoken.gz) js/npm/README.md LICENSE NOTICE $(JS_PACKAGE)/package/
+	scripts/third-party-notices.sh js js wasm $(CURDIR)/js/npm/o200k-notice.txt > $(JS_PACKAGE)/package/THIRD_PARTY_NOTICES
 	sed -e 's/@VERSION@/$(FOLIO_VERSION)/' -e 's/@ORT_WEB_VERSION@/$(ORT_WEB_VERSION)/' js/npm/package.json.in > $(JS_PACKAGE)/package/package.json
 	cd $(JS_PACKAGE)/package && npm pack --silent --pack-destination .. >/dev/null
 	@ls -l $(FOLIO_JS_PACKAGE) | awk '{ printf "%s: %.1f MB\n", $$NF, $$5 / 1e6 }'

@@ -309,6 +309,26 @@ export declare class OpenAIEmbeddings implements EmbeddingsModel {
   createEmbeddings(inputs: string | string[]): Promise<EmbeddingsResponse>;
 }
 
+export interface HashEmbeddingsOptions {
+  /** The length of every vector: 384 by default. */
+  dimensions?: number;
+  /** The token budget of one createEmbeddings call: 500 by default. */
+  maxTokens?: number;
+}
+
+/**
+ * Folio's offline model: each word of a text hashed into one of `dimensions` values. It matches
+ * words, not meaning ("car" and "automobile" are unrelated), with no key, download or network:
+ * for a first page, tests and keyword-grade search. Vectors equal those of the folio command's
+ * --hash-dims model of the same dimensions.
+ */
+export declare class HashEmbeddings implements EmbeddingsModel {
+  readonly maxTokens: number;
+  readonly options: Required<HashEmbeddingsOptions>;
+  constructor(options?: HashEmbeddingsOptions);
+  createEmbeddings(inputs: string | string[]): Promise<EmbeddingsResponse>;
+}
+
 export interface TransformersEmbeddingsOptions {
   /** A model id looked up under modelPath, or the URL or path of a model folder. */
   model?: string;

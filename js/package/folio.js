@@ -230,6 +230,19 @@ export class OpenAIEmbeddings {
   }
 }
 
+export class HashEmbeddings {
+  /**
+   * Folio's offline model: each word of a text hashed into one of `dimensions` (384) values.
+   * It matches words, not meaning; no key, no download, no network.
+   */
+  constructor(options) {
+    this.options = Object.assign({ dimensions: 384, maxTokens: 500 }, options);
+    this.maxTokens = this.options.maxTokens;
+    own(this, create("HashEmbeddings", this.options));
+  }
+  createEmbeddings(inputs) { return call(this, "createEmbeddings", inputs); }
+}
+
 export class BrowserWebFetcher {
   constructor(config) { own(this, create("BrowserWebFetcher", config)); }
   fetch(uri, onDocument) { return call(this, "fetch", uri, onDocument); }
