@@ -200,6 +200,24 @@ func TestNPMReadmeSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	sh("npm", "install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", tarball)
+	// The package's licence, and the notices of what it ships.
+	pkg := filepath.Join(dir, "node_modules", "@foliovec", "folio")
+	var manifest struct{ License string }
+	if raw, err := os.ReadFile(filepath.Join(pkg, "package.json")); err != nil || json.Unmarshal(raw, &manifest) != nil || manifest.License != "Apache-2.0" {
+		t.Errorf("the package's licence is %q (%v), want Apache-2.0", manifest.License, err)
+	}
+	notices, err := os.ReadFile(filepath.Join(pkg, "THIRD_PARTY_NOTICES"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Apache License", "Go 1.", "google.golang.org/protobuf", "github.com/pkoukk/tiktoken-go", "o200k_base.tiktoken.gz", "OpenAI"} {
+		if !strings.Contains(string(notices), want) {
+			t.Errorf("THIRD_PARTY_NOTICES does not mention %q", want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(pkg, "LICENSE")); err != nil {
+		t.Error(err)
+	}
 	probe := "\nwindow.__result = JSON.stringify({ uri: results[0].uri, passage: passages[0].text, vectra: vectra.map((r) => r.uri), sections: sections.length });\n"
 	if err := os.WriteFile(filepath.Join(dir, "page.js"), []byte(sample+probe), 0o644); err != nil {
 		t.Fatal(err)
