@@ -191,16 +191,24 @@ func topK(v js.Value) int {
 // documentQueryOptions reads queryDocuments' options object: Vectra's
 // maxDocuments, maxChunks, isBm25 and filter, and Folio's fusion ("rrf",
 // with isBm25, ranks vector and keyword matches together) and fusionK.
+// The ranking is the folio command's: with neither isBm25 nor fusion given
+// it is fusion; isBm25 given alone keeps Vectra's meaning (true: its
+// hybrid search, false: its vector search).
 func documentQueryOptions(v js.Value) (core.DocumentQueryOptions, error) {
-	var o core.DocumentQueryOptions
+	fused := core.DocumentQueryOptions{IsBm25: true, Fusion: core.FusionRRF}
 	if v.Type() != js.TypeObject {
-		return o, nil
+		return fused, nil
 	}
+	var o core.DocumentQueryOptions
 	o.MaxDocuments = num([]js.Value{prop(v, "maxDocuments")}, 0, 0)
 	o.MaxChunks = num([]js.Value{prop(v, "maxChunks")}, 0, 0)
-	o.IsBm25 = prop(v, "isBm25").Truthy()
-	if fu := prop(v, "fusion"); fu.Type() == js.TypeString {
+	bm25, fu := prop(v, "isBm25"), prop(v, "fusion")
+	o.IsBm25 = bm25.Truthy()
+	if fu.Type() == js.TypeString {
 		o.Fusion = fu.String()
+	}
+	if bm25.IsUndefined() && (fu.IsUndefined() || fu.IsNull()) {
+		o.IsBm25, o.Fusion = fused.IsBm25, fused.Fusion
 	}
 	o.FusionK = num([]js.Value{prop(v, "fusionK")}, 0, 0)
 	f, err := filterIn(prop(v, "filter"))

@@ -19,14 +19,15 @@ LOAD_SECONDS ?= 30
 load-test:
 	cd adapters/grpc && FOLIO_LOAD_SECONDS=$(LOAD_SECONDS) $(GO) test -race -count=1 -run '^TestLoadMixedClients$$' -v -timeout 10m . | grep -E '^(---|ok|FAIL)|calls in|load_test'
 
-## vectra-client-test: Vectra 0.15's own generated Python client, unchanged, against the gRPC server,
-## and the Python client `folio generate` writes, against `folio serve`.
+## vectra-client-test: Vectra 0.15's own generated Python client, unchanged, against the gRPC server
+## and against `folio serve` (the same top 3 as folio query, by default), and the Python client
+## `folio generate` writes, against `folio serve`.
 VECTRA_PY := .cache/vectra-py
 vectra-client-test: python-grpc-tools $(VECTRA_NPM_PKG)
 	@rm -rf $(VECTRA_PY) && node $(VECTRA_NPM)/node_modules/vectra/bin/vectra.js generate -l python -o $(VECTRA_PY) >/dev/null
 	@cd $(VECTRA_PY) && $(DEBIAN_PYTHON) -m grpc_tools.protoc -I. --python_out=. --grpc_python_out=. vectra_service.proto
 	cd adapters/grpc && FOLIO_VECTRA_PY=$(CURDIR)/$(VECTRA_PY) FOLIO_PYTHON=$(DEBIAN_PYTHON) $(GO) test -count=1 -run '^TestVectraPythonClient$$' -v . | grep -E '^(---|ok|FAIL)|python|vectra'
-	cd cmd/folio && FOLIO_PYTHON=$(DEBIAN_PYTHON) $(GO) test -count=1 -run '^TestGeneratedPythonClient$$' -v . | grep -E '^(---|ok|FAIL)|python'
+	cd cmd/folio && FOLIO_VECTRA_PY=$(CURDIR)/$(VECTRA_PY) FOLIO_PYTHON=$(DEBIAN_PYTHON) $(GO) test -count=1 -run '^(TestGeneratedPythonClient|TestVectraPythonClientRanksAsFolioQuery)$$' -v . | grep -E '^(---|ok|FAIL)|python'
 
 ## several-servers-test: the several-servers test at length: three folio
 ## serve processes over one S3-protocol bucket, a writer adding 60 documents

@@ -65,7 +65,7 @@ func (o *serveOptions) register(cmd *cobra.Command) {
 	f.StringVar(&o.tokenFile, "token-file", "", "file holding the bearer token every call must carry (else $"+tokenEnv+")")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "TLS certificate (PEM); with --tls-key, serve TLS")
 	f.StringVar(&o.tlsKey, "tls-key", "", "TLS private key (PEM)")
-	f.StringVar(&o.ranking, "ranking", "vectra", "how QueryDocuments ranks: vectra (the request's use_bm25 picks Vectra's vector or hybrid search, scores as Vectra's clients read them) or fusion (vector and keyword matches ranked together by reciprocal rank fusion, as folio query does; scores of about 1/60)")
+	f.StringVar(&o.ranking, "ranking", rankingFusion, "how QueryDocuments ranks: fusion (vector and keyword matches ranked together by reciprocal rank fusion, as folio query does by default; scores of about 1/60) or vectra (Vectra's server exactly: the request's use_bm25 picks vector or hybrid search, scores as Vectra's clients read them)")
 	f.Var(&o.maxQuery, "max-query-size", "`SIZE` of the longest query text a call may send (e.g. 16KiB; 0: no cap); a longer one is INVALID_ARGUMENT")
 	o.model.register(cmd)
 	o.ix.register(cmd)

@@ -117,3 +117,74 @@ func TestGeneratedPythonClient(t *testing.T) {
 	t.Logf("python client:\n%s", b)
 	checkClientOutput(t, string(b))
 }
+
+// The same question to `folio query` and, through Vectra 0.15's own
+// generated Python client (unchanged), to `folio serve` gives the same top
+// 3 by default: both rank by fusion. A server with --ranking vectra
+// answers otherwise for some of the questions, so the check can fail.
+// The index holds this repository's README and docs. FOLIO_VECTRA_PY
+// names the folder holding that client (make vectra-client-test makes it
+// and runs this test).
+func TestVectraPythonClientRanksAsFolioQuery(t *testing.T) {
+	client := os.Getenv("FOLIO_VECTRA_PY")
+	if client == "" {
+		t.Skip("FOLIO_VECTRA_PY is not set: run make vectra-client-test")
+	}
+	python := os.Getenv("FOLIO_PYTHON")
+	if python == "" {
+		python = "python3"
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	index := filepath.Join(dir, "ix")
+	must(t, root, 0, "create", index, "--hash-dims", "384")
+	must(t, root, 0, "add", index, "--uri", "README.md", "--uri", "docs")
+	serve := func(extra ...string) string {
+		port := freePort(t)
+		pidFile := filepath.Join(dir, fmt.Sprint(port)+".pid")
+		must(t, dir, 0, append([]string{"serve", index, "--port", fmt.Sprint(port), "--daemon", "--pid-file", pidFile}, extra...)...)
+		t.Cleanup(func() { _ = exec.Command(folioBin, "stop", "--pid-file", pidFile).Run() })
+		return fmt.Sprintf("127.0.0.1:%d", port)
+	}
+	byDefault, vectra := serve(), serve("--ranking", "vectra")
+	ask := func(addr, q string) []string {
+		script := fmt.Sprintf(`import sys
+from vectra_client import VectraClient
+host, port = sys.argv[1].rsplit(":", 1)
+with VectraClient(host, int(port)) as c:
+    for d in c.query_documents("ix", %q, max_documents=3):
+        print(d["uri"])
+`, q)
+		cmd := exec.CommandContext(t.Context(), python, "-c", script, addr)
+		cmd.Dir = client
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("Vectra's Python client: %v\n%s", err, out)
+		}
+		return strings.Fields(string(out))
+	}
+	differs := false
+	for _, q := range []string{
+		"how do several processes share one index folder?",
+		"How do I run every test with the race detector?",
+		"BM25 keyword matches in hybrid queries",
+		"which storage keeps indexes in a bucket",
+		"what does Folio fix of Vectra's filters",
+	} {
+		want := decode[queryOutput](t, must(t, root, 0, "query", index, q, "--json", "--document-count", "3"))
+		var wantURIs []string
+		for _, r := range want.Results {
+			wantURIs = append(wantURIs, r.URI)
+		}
+		if got := ask(byDefault, q); strings.Join(got, " ") != strings.Join(wantURIs, " ") {
+			t.Errorf("%q: the server through Vectra's client answers %v, folio query %v", q, got, wantURIs)
+		}
+		differs = differs || strings.Join(ask(vectra, q), " ") != strings.Join(wantURIs, " ")
+	}
+	if !differs {
+		t.Error("with --ranking vectra the server answers every question as folio query does: the questions do not tell the rankings apart")
+	}
+}

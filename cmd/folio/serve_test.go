@@ -74,19 +74,26 @@ func TestServeRootUsesEachIndexModel(t *testing.T) {
 	}
 }
 
-// folio serve --ranking fusion answers document queries as folio query
-// does by default: the same documents in the same order, fused scores; by
-// default a document scores Vectra's mean of its chunks.
+// folio serve answers document queries as folio query does, by default
+// and with --ranking fusion: the same documents in the same order, fused
+// scores; with --ranking vectra a document scores Vectra's mean of its
+// chunks.
 func TestServeRankingFusion(t *testing.T) {
 	dir := t.TempDir()
 	writeDocs(t, dir)
 	must(t, dir, 0, "create", "ix", "--hash-dims", "64")
 	must(t, dir, 0, "add", "ix", "--uri", "docs")
 	want := decode[queryOutput](t, must(t, dir, 0, "query", "ix", "rocket thrust fuel", "--json"))
-	for _, ranking := range []string{"vectra", "fusion"} {
+	for _, ranking := range []string{"vectra", "fusion", ""} {
 		port := freePort(t)
 		pidFile := filepath.Join(dir, ranking+".pid")
-		must(t, dir, 0, "serve", "ix", "--ranking", ranking, "--port", fmt.Sprint(port), "--daemon", "--pid-file", pidFile)
+		args := []string{"serve", "ix", "--port", fmt.Sprint(port), "--daemon", "--pid-file", pidFile}
+		if ranking != "" {
+			args = append(args, "--ranking", ranking)
+		} else {
+			ranking = "fusion" // the default: folio query's ranking
+		}
+		must(t, dir, 0, args...)
 		t.Cleanup(func() { _ = exec.Command(folioBin, "stop", "--pid-file", pidFile).Run() })
 		client, ctx := dialServer(t, port)
 		res, err := client.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: "ix", Query: "rocket thrust fuel", MaxDocuments: 5})

@@ -195,12 +195,17 @@ export interface TextSplitterConfig {
   docType?: string;
 }
 
+/**
+ * With neither isBm25 nor fusion given, queryDocuments ranks as the folio command does: vector and
+ * keyword matches together by reciprocal rank fusion (scores of about 1/60). isBm25 given alone keeps
+ * Vectra's meaning: true is its hybrid search, false its vector search.
+ */
 export interface DocumentQueryOptions {
   maxDocuments?: number;
   maxChunks?: number;
   filter?: MetadataFilter;
   isBm25?: boolean;
-  /** Folio's: with isBm25, "rrf" ranks vector and keyword matches together by reciprocal rank fusion. */
+  /** Folio's: "rrf" ranks vector and keyword matches together by reciprocal rank fusion (the default). */
   fusion?: "rrf";
   /** Folio's: reciprocal rank fusion's k (default 60). */
   fusionK?: number;

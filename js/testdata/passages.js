@@ -34,7 +34,8 @@ export async function run(lib) {
   await index.upsertDocument("other.md", "# Other\n\nNothing about tests here, only prose on weather.", "md");
   const q = "how do I run every test with the race detector";
   const fused = await index.queryDocuments(q, { isBm25: true, fusion: "rrf", maxDocuments: 2 });
-  const vector = await index.queryDocuments(q, { maxDocuments: 2 });
+  const vector = await index.queryDocuments(q, { maxDocuments: 2, isBm25: false });
+  const byDefault = await index.queryDocuments(q, { maxDocuments: 2 });
   const passages = await fused[0].render({ maxTokens: 40 });
   const vectraSections = await fused[0].render({ maxTokens: 40, vectraSections: true });
   const renderSections = await fused[0].renderSections(40, 1);
@@ -42,6 +43,7 @@ export async function run(lib) {
   try { await index.queryDocuments(q, { isBm25: true, fusion: "borda" }); } catch (e) { badFusion = String(e.message ?? e); }
   return {
     fusedURIs: fused.map((r) => r.uri), fusedScores: fused.map((r) => r.score), vectorScore: vector[0].score,
+    defaultURIs: byDefault.map((r) => r.uri), defaultScores: byDefault.map((r) => r.score),
     passage: passages[0].text, passageScore: passages[0].score, passageTokens: passages[0].tokenCount,
     sameAsVectra: JSON.stringify(vectraSections) === JSON.stringify(renderSections),
     badFusion,
