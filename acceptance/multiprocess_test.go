@@ -55,13 +55,13 @@ func mpChild(spec string) {
 func runMPChild(ctx context.Context, role string, codec core.IndexCodec, dir, arg string) error {
 	n, _ := strconv.Atoi(arg)
 	switch role {
-	case "insert": // 500 items of writer n, 10 per batch
+	case "insert": // mpBatches batches of 10 items of writer n
 		ix, err := folio.NewLocalIndex(dir, &folio.IndexOptions{Codec: codec})
 		if err != nil {
 			return err
 		}
 		fmt.Println("ready")
-		for batch := range 50 {
+		for batch := range mpBatches {
 			items := make([]core.IndexItem, 10)
 			for i := range items {
 				k := n*1000 + batch*10 + i
@@ -134,13 +134,13 @@ func runMPChild(ctx context.Context, role string, codec core.IndexCodec, dir, ar
 				return fmt.Errorf("insert %s: %w", id, err)
 			}
 		}
-	case "documents": // upserts 50 documents of writer n, 5 per call
+	case "documents": // upserts mpDocCalls×5 documents of writer n, 5 per call
 		ix, err := mpDocumentIndex(dir, codec)
 		if err != nil {
 			return err
 		}
 		fmt.Println("ready")
-		for call := range 10 {
+		for call := range mpDocCalls {
 			docs := make([]core.DocumentInput, 5)
 			for i := range docs {
 				d := call*5 + i
@@ -160,6 +160,16 @@ func runMPChild(ctx context.Context, role string, codec core.IndexCodec, dir, ar
 	}
 	return nil
 }
+
+// mpBatches and mpDocCalls are how many commits each writer of the
+// multi-process tests makes: enough for the four writers' commits to
+// interleave many times (each commit of one reloads what the others
+// wrote), few enough that the tests take seconds on a busy 2-core machine
+// (50 and 10 took 22 s and 45 s there, quiet, under the race detector).
+const (
+	mpBatches  = 20
+	mpDocCalls = 4
+)
 
 func mpDocumentIndex(dir string, codec core.IndexCodec) (*core.LocalDocumentIndex, error) {
 	return folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
@@ -224,13 +234,13 @@ func createMPIndex(t *testing.T, codec string, cfg core.CreateIndexConfig) strin
 	return dir
 }
 
-// TestMultiProcessInserts: four processes insert 500 items each in batches
+// TestMultiProcessInserts: four processes insert 200 items each in batches
 // of 10 into one folder while a fifth queries it; every item lands.
 func TestMultiProcessInserts(t *testing.T) {
 	for _, codec := range []string{"json", "protobuf", "segmented"} {
 		t.Run(codec, func(t *testing.T) {
 			dir := createMPIndex(t, codec, core.CreateIndexConfig{})
-			reader := startMP(t, "query", codec, dir, 2000)
+			reader := startMP(t, "query", codec, dir, 4*mpBatches*10)
 			var writers []*mpProcess
 			for w := range 4 {
 				writers = append(writers, startMP(t, "insert", codec, dir, w))
@@ -247,15 +257,15 @@ func TestMultiProcessInserts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(items) != 2000 {
-				t.Fatalf("the folder holds %d items, want 2000", len(items))
+			if len(items) != 4*mpBatches*10 {
+				t.Fatalf("the folder holds %d items, want %d", len(items), 4*mpBatches*10)
 			}
 			seen := map[string]bool{}
 			for _, it := range items {
 				seen[it.ID] = true
 			}
 			for w := range 4 {
-				for i := range 500 {
+				for i := range mpBatches * 10 {
 					if id := fmt.Sprintf("w%d-%03d", w, i); !seen[id] {
 						t.Fatalf("item %s is missing", id)
 					}
@@ -328,8 +338,9 @@ func TestMultiProcessReplaceWhileInsert(t *testing.T) {
 	}
 }
 
-// TestMultiProcessDocuments: four processes upsert 50 documents each into
-// one document index: catalog and index agree at the end.
+// TestMultiProcessDocuments: four processes upsert 20 documents each
+// (mpDocCalls commits of 5) into one document index: catalog and index
+// agree at the end.
 func TestMultiProcessDocuments(t *testing.T) {
 	for _, codec := range []string{"json", "protobuf", "segmented"} {
 		t.Run(codec, func(t *testing.T) {
@@ -357,11 +368,11 @@ func TestMultiProcessDocuments(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if st.Documents != 200 {
-				t.Fatalf("%d documents, want 200", st.Documents)
+			if st.Documents != 4*mpDocCalls*5 {
+				t.Fatalf("%d documents, want %d", st.Documents, 4*mpDocCalls*5)
 			}
 			for w := range 4 {
-				for d := range 50 {
+				for d := range mpDocCalls * 5 {
 					uri := fmt.Sprintf("w%d/doc-%02d.md", w, d)
 					id, ok, err := fresh.GetDocumentID(t.Context(), uri)
 					if err != nil || !ok {

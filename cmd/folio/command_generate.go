@@ -1,14 +1,19 @@
+//go:build !noserver
+
 package main
 
 import (
+	"context"
 	"embed"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -26,12 +31,10 @@ so no protoc is needed. Build it and list the indexes of the server at $FOLIO_AD
   cd %[1]s && go mod tidy && go run .
 Query a document index:
   go run . -addr 127.0.0.1:50051 index-name "your query"`,
-	"python": `A ready client is in client.py. Install gRPC for Python (offline on Debian and Ubuntu,
-from their packages; or from PyPI: pip install grpcio grpcio-tools):
-  sudo apt-get install python3-grpcio python3-grpc-tools
+	"python": `A ready client is in client.py. %[2]s
 Generate its stubs and run it against the server at $FOLIO_ADDR (default 127.0.0.1:50051):
-  cd %[1]s && python3 -m grpc_tools.protoc -I. --python_out=. --grpc_python_out=. vectra_service.proto
-  python3 client.py index-name "your query"`,
+  cd %[1]s && %[3]s -m grpc_tools.protoc -I. --python_out=. --grpc_python_out=. vectra_service.proto
+  %[3]s client.py index-name "your query"`,
 	"typescript": `Only the proto is written. Generate stubs with, for example:
   npm install @grpc/grpc-js @grpc/proto-loader
   and load %[1]s/vectra_service.proto with @grpc/proto-loader at run time,
@@ -54,7 +57,7 @@ func (a *app) generateCommand() *cobra.Command {
 		Example: `  folio generate --language python --output ./client
   folio generate -l go -o ./goclient`,
 		Args: exactArgs(0, "no arguments"),
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			steps, ok := nextSteps[language]
 			if !ok {
 				langs := make([]string, 0, len(nextSteps))
@@ -90,7 +93,19 @@ func (a *app) generateCommand() *cobra.Command {
 				}
 				written = append(written, name)
 			}
-			next := fmt.Sprintf(steps, output)
+			var next string
+			if language == "python" {
+				python, found := pythonWithGRPC(cmd.Context())
+				install := "Install gRPC for Python (offline on Debian and Ubuntu, from their packages, which are\n" +
+					"Debian's own Python's (" + debianPython + "); or from PyPI, for another Python: pip install grpcio grpcio-tools):\n" +
+					"  sudo apt-get install python3-grpcio python3-grpc-tools"
+				if found {
+					install = "gRPC for Python is installed for " + python + ", which the commands below use."
+				}
+				next = fmt.Sprintf(steps, output, install, python)
+			} else {
+				next = fmt.Sprintf(steps, output)
+			}
 			a.printf("wrote %s\n\nNext steps:\n%s\n", strings.Join(written, ", "), next)
 			a.result(map[string]any{"language": language, "files": written, "nextSteps": next})
 			return nil
@@ -158,6 +173,41 @@ func goClientGoMod() []byte {
 			}
 		}
 	}
-	return fmt.Appendf(nil, "module %s\n\ngo 1.24\n\nrequire (\n\tgoogle.golang.org/grpc %s\n\tgoogle.golang.org/protobuf %s\n)\n",
-		goClientModule, versions["google.golang.org/grpc"], versions["google.golang.org/protobuf"])
+	return fmt.Appendf(nil, "module %s\n\ngo %s\n\nrequire (\n\tgoogle.golang.org/grpc %s\n\tgoogle.golang.org/protobuf %s\n)\n",
+		goClientModule, goClientGoVersion, versions["google.golang.org/grpc"], versions["google.golang.org/protobuf"])
+}
+
+// goClientGoVersion is the generated client's go line: the least Go
+// version its requirements accept (gRPC v1.84.0's go.mod says go 1.25.0),
+// so that go mod tidy leaves it as written.
+const goClientGoVersion = "1.25.0"
+
+// debianPython is the Python Debian's python3-grpcio and python3-grpc-tools
+// install for, which may not be the python3 first on PATH (pyenv, a venv).
+const debianPython = "/usr/bin/python3"
+
+// pythonWithGRPC returns the Python the generated client's steps name: the
+// first of python3 on PATH and Debian's own that imports grpc and
+// grpc_tools (found true), else Debian's when it is there (the packages
+// install for it), else python3.
+func pythonWithGRPC(ctx context.Context) (python string, found bool) {
+	var candidates []string
+	if p, err := exec.LookPath("python3"); err == nil {
+		candidates = append(candidates, p)
+	}
+	if _, err := os.Stat(debianPython); err == nil && !slices.Contains(candidates, debianPython) {
+		candidates = append(candidates, debianPython)
+	}
+	for _, p := range candidates {
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := exec.CommandContext(ctx, p, "-c", "import grpc, grpc_tools").Run()
+		cancel()
+		if err == nil {
+			return p, true
+		}
+	}
+	if slices.Contains(candidates, debianPython) {
+		return debianPython, false
+	}
+	return "python3", false
 }

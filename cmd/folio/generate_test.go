@@ -48,6 +48,10 @@ func TestGeneratedGoClient(t *testing.T) {
 	work := t.TempDir()
 	res := must(t, work, 0, "generate", "-l", "go", "-o", "client")
 
+	written, err := os.ReadFile(filepath.Join(work, "client", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var build string
 	for _, line := range strings.Split(res.stdout, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "cd ") {
@@ -85,12 +89,27 @@ func TestGeneratedGoClient(t *testing.T) {
 	if strings.Contains(string(mod), "foliovec") {
 		t.Fatalf("the generated client's go.mod names a Folio module:\n%s", mod)
 	}
+	// go mod tidy keeps the go line generate wrote: no requirement needs a
+	// newer Go (it rewrote "go 1.24" to gRPC's "go 1.25.0").
+	goLine := func(mod []byte) string {
+		for _, line := range strings.Split(string(mod), "\n") {
+			if strings.HasPrefix(line, "go ") {
+				return line
+			}
+		}
+		return ""
+	}
+	if goLine(mod) != goLine(written) || goLine(written) == "" {
+		t.Errorf("go mod tidy changed the client's go line from %q to %q", goLine(written), goLine(mod))
+	}
 }
 
 // The generated Python client runs against `folio serve` with Debian's
-// python3-grpcio and python3-grpc-tools. It needs FOLIO_PYTHON, the Python
-// that has them, which `make vectra-client-test` (run by CI) installs and
-// sets.
+// python3-grpcio and python3-grpc-tools, by the steps generate prints, run
+// as printed: they name the Python that has the packages, which need not
+// be the python3 first on PATH (a pyenv one, here). It needs FOLIO_PYTHON,
+// the Python that has them, which `make vectra-client-test` (run by CI)
+// installs and sets.
 func TestGeneratedPythonClient(t *testing.T) {
 	python := os.Getenv("FOLIO_PYTHON")
 	if python == "" {
@@ -99,20 +118,27 @@ func TestGeneratedPythonClient(t *testing.T) {
 	dir := t.TempDir()
 	addr := serveDocs(t, dir)
 	out := filepath.Join(t.TempDir(), "pyclient")
-	must(t, dir, 0, "generate", "--language", "python", "--output", out)
-
-	protoc := exec.CommandContext(t.Context(), python, "-m", "grpc_tools.protoc", "-I.", "--python_out=.", "--grpc_python_out=.", "vectra_service.proto")
-	protoc.Dir = out
+	res := must(t, dir, 0, "generate", "--language", "python", "--output", out)
+	var steps []string
+	for _, line := range strings.Split(res.stdout, "\n") {
+		if line = strings.TrimSpace(line); strings.HasPrefix(line, "cd ") || strings.Contains(line, "client.py index-name") {
+			steps = append(steps, line)
+		}
+	}
+	if len(steps) != 2 || strings.Contains(res.stdout, "sudo apt-get") {
+		t.Fatalf("generate printed, with the packages installed for %s:\n%s", python, res.stdout)
+	}
+	protoc := exec.CommandContext(t.Context(), "sh", "-c", steps[0])
 	if b, err := protoc.CombinedOutput(); err != nil {
-		t.Fatalf("grpc_tools.protoc: %v\n%s", err, b)
+		t.Fatalf("%s: %v\n%s", steps[0], err, b)
 	}
 	// The address from $FOLIO_ADDR, as the Go client reads it.
-	run := exec.CommandContext(t.Context(), python, "client.py", "ix", "rocket thrust fuel")
+	run := exec.CommandContext(t.Context(), "sh", "-c", strings.Replace(steps[1], `index-name "your query"`, `ix "rocket thrust fuel"`, 1))
 	run.Dir = out
 	run.Env = append(os.Environ(), "FOLIO_ADDR="+addr)
 	b, err := run.CombinedOutput()
 	if err != nil {
-		t.Fatalf("generated Python client: %v\n%s", err, b)
+		t.Fatalf("generated Python client (%s): %v\n%s", steps[1], err, b)
 	}
 	t.Logf("python client:\n%s", b)
 	checkClientOutput(t, string(b))
