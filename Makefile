@@ -182,6 +182,11 @@ lint/%: $(STATICCHECK)
 ## help: the targets, from their comments.
 .PHONY: help
 help:
-	@awk '/^## [a-z][a-z0-9%\/<>-]*:/ { sub(/^## /, ""); print }' $(MAKEFILE_LIST)
+	@awk 'function wrap(s,   n, i, w, line) { n = split(s, w, " "); line = "   "; \
+			for (i = 1; i <= n; i++) { if (length(line) + length(w[i]) > 98) { print line; line = "   " } line = line " " w[i] } print line } \
+		function flush() { if (name != "") { gsub(/\$$\$$/, "$$", text); print name; wrap(text) } name = "" } \
+		/^## [a-z][a-z0-9%\/<>-]*:/ { flush(); sub(/^## /, ""); name = $$0; sub(/:.*/, "", name); text = $$0; sub(/^[^:]*: */, "", text); next } \
+		/^## / && name != "" { sub(/^## /, ""); text = text " " $$0; next } \
+		{ flush() } END { flush() }' $(MAKEFILE_LIST)
 
 include make/generate.mk make/js.mk make/long.mk

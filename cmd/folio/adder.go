@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	embedhosted "github.com/foliovec/folio/adapters/embed-hosted"
 	"github.com/foliovec/folio/adapters/fetch"
 	"github.com/foliovec/folio/core"
 )
@@ -27,6 +28,9 @@ type addReport struct {
 	EmbeddingsCalls int       `json:"embeddingsCalls"`
 	Error           string    `json:"error,omitempty"`
 	namedSkipped    int       // skipped paths the user named
+	// hosted is set when the model is a hosted one, whose embeddings calls
+	// are requests; a local model's are batches it runs itself.
+	hosted bool
 }
 
 // skipped is a file add did not read, and why.
@@ -43,9 +47,13 @@ type failure struct {
 
 // summary is the report's text line.
 func (r *addReport) summary() string {
-	s := fmt.Sprintf("added %s, updated %d, %d unchanged: %s in %s",
+	calls := plural(r.EmbeddingsCalls, "batch")
+	if r.hosted {
+		calls = plural(r.EmbeddingsCalls, "embeddings request")
+	}
+	s := fmt.Sprintf("added %s, updated %d, %d unchanged: %s embedded in %s",
 		plural(len(r.Added), "document"), len(r.Updated), len(r.Unchanged),
-		plural(r.Chunks, "chunk"), plural(r.EmbeddingsCalls, "embeddings call"))
+		plural(r.Chunks, "chunk"), calls)
 	if len(r.Skipped) > 0 || len(r.Failed) > 0 {
 		s += fmt.Sprintf("; %d skipped, %d failed", len(r.Skipped), len(r.Failed))
 	}
@@ -84,7 +92,7 @@ func (a *app) newAdder(ctx context.Context, folder string, ix *core.LocalDocumen
 	}
 	return &adder{
 		a: a, ix: ix, web: fetch.NewWebFetcher(&web), seen: map[string]bool{}, stored: stored,
-		rep: addReport{Index: folder, Added: []string{}, Updated: []string{}, Unchanged: []string{}, Skipped: []skipped{}, Failed: []failure{}},
+		rep: addReport{Index: folder, Added: []string{}, Updated: []string{}, Unchanged: []string{}, Skipped: []skipped{}, Failed: []failure{}, hosted: hosted(ix.Embeddings())},
 	}, nil
 }
 
@@ -255,4 +263,11 @@ func (ad *adder) skip(uri string, reason error, named bool) {
 	if named {
 		ad.rep.namedSkipped++
 	}
+}
+
+// hosted reports whether m is a hosted embeddings model (each of its calls
+// a request to a service).
+func hosted(m core.EmbeddingsModel) bool {
+	_, ok := m.(*embedhosted.HostedEmbeddings)
+	return ok
 }

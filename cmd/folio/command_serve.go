@@ -123,12 +123,27 @@ func (a *app) runServe(ctx context.Context, o *serveOptions, args []string) erro
 	a.announce(srv, o.address, port)
 	select {
 	case <-ctx.Done():
+		why := "a signal"
+		if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+			why = cause.Error()
+		}
+		fmt.Fprintf(a.stderr, "folio serve: stopping on %s: finishing the calls in progress (at most %v)\n", why, shutdownGrace)
 	case <-srv.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
 	defer cancel()
-	return srv.Shutdown(sctx)
+	err = srv.Shutdown(sctx)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "folio serve: stopped: %v\n", err)
+	} else {
+		fmt.Fprintln(a.stderr, "folio serve: stopped")
+	}
+	return err
 }
+
+// shutdownGrace is how long serve lets the calls in progress finish once
+// asked to stop.
+const shutdownGrace = 10 * time.Second
 
 // serverOptions is the server's configuration from the flags: one index
 // (args[0]) with its model, or every index below --root, each with the

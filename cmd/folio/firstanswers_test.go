@@ -51,7 +51,10 @@ func TestDemoAndQuickStartFindTheirAnswers(t *testing.T) {
 		for _, line := range quickStart(t, filepath.Join(root, "README.md")) {
 			args := shellWords(t, strings.ReplaceAll(strings.TrimPrefix(line, "folio "), "my-index", index))
 			if args[0] != "query" {
-				must(t, root, 0, args...)
+				// A newcomer's first add reads every file it is given.
+				if r := must(t, root, 0, args...); strings.Contains(r.stdout+r.stderr, "skipped") {
+					t.Errorf("folio %s skips files:\n%s%s", strings.Join(args, " "), r.stdout, r.stderr)
+				}
 				continue
 			}
 			asked = true

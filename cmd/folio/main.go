@@ -9,14 +9,27 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first interrupt or terminate signal ends the command's context,
+	// its cause naming the signal (serve says it); a second one, while the
+	// command winds down, ends the process at once.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		if sig, ok := <-signals; ok {
+			signal.Stop(signals)
+			cancel(fmt.Errorf("signal %v", sig))
+		}
+	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	signal.Stop(signals)
+	cancel(nil)
 	os.Exit(code)
 }

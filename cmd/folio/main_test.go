@@ -240,9 +240,13 @@ func TestHostedModelFromAKeysFile(t *testing.T) {
 	keys := writeKeys(t, dir, srv.URL, 8000)
 
 	must(t, dir, 0, "create", "ix")
-	must(t, dir, 0, "add", "ix", "--keys", keys, "--uri", "docs")
+	added := must(t, dir, 0, "add", "ix", "--keys", keys, "--uri", "docs")
 	if srv.Calls.Load() == 0 {
 		t.Fatal("no embeddings call reached the test server")
+	}
+	// A hosted model's calls are requests, and add counts them so.
+	if want := fmt.Sprintf("embedded in %d embeddings request", srv.Calls.Load()); !strings.Contains(added.stdout, want) {
+		t.Errorf("add with a hosted model says %q, want %q…", added.stdout, want)
 	}
 	// The model file names the model, never the key.
 	raw, err := os.ReadFile(filepath.Join(dir, "ix", modelFile))

@@ -66,3 +66,44 @@ func TestStopSignalsOnlyTheServerThatHoldsThePIDFile(t *testing.T) {
 	must(t, dir, 0, "serve", "ix", "--port", strconv.Itoa(port), "--daemon", "--pid-file", pidFile)
 	must(t, dir, 0, "stop", "--pid-file", pidFile)
 }
+
+// folio serve says why it stops and that it has: a SIGTERM (as from a
+// service manager or folio stop) prints the signal, that the calls in
+// progress get to finish, and "stopped", and the process exits 0.
+func TestServeSaysWhyItStops(t *testing.T) {
+	dir := t.TempDir()
+	must(t, dir, 0, "create", "ix", "--hash-dims", "16")
+	port := freePort(t)
+	cmd := exec.Command(folioBin, "serve", "ix", "--port", strconv.Itoa(port))
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	line := make([]byte, 256)
+	if n, err := stdout.Read(line); err != nil || !strings.Contains(string(line[:n]), listeningLine) {
+		t.Fatalf("serve printed %q (%v), want the listening line", line[:n], err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve after SIGTERM: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop within 30 s of SIGTERM")
+	}
+	if got := stderr.String(); !strings.Contains(got, "stopping on signal terminated") || !strings.Contains(got, "finishing the calls in progress") || !strings.HasSuffix(strings.TrimSpace(got), "folio serve: stopped") {
+		t.Errorf("serve on SIGTERM said\n%s", got)
+	}
+}

@@ -97,7 +97,7 @@ func TestAddReportsWhatChanged(t *testing.T) {
 	writeDocs(t, dir)
 	must(t, dir, 0, "create", "ix", "--hash-dims", "32")
 	r := must(t, dir, 0, "add", "ix", "--uri", "docs/cats.md")
-	if !strings.HasPrefix(r.stdout, "added 1 document, updated 0, 0 unchanged: 1 chunk in 1 embeddings call") {
+	if !strings.HasPrefix(r.stdout, "added 1 document, updated 0, 0 unchanged: 1 chunk embedded in 1 batch") {
 		t.Errorf("stdout %q", r.stdout)
 	}
 	os.WriteFile(filepath.Join(dir, "docs", "cats.md"), []byte("Cats are edited now."), 0o644)

@@ -72,7 +72,7 @@ func copyFile(t *testing.T, src, dst string) {
 // two documents, searches by rank fusion (the default) and by Vectra's ranking, reads the results from
 // the page, reloads it and searches again: the index lives in IndexedDB,
 // so the answers are the same. It saves a screenshot; with
-// FOLIO_SCREENSHOT set, to that path (how docs/browser-demo.png is made).
+// FOLIO_SCREENSHOT set, to that path (how examples/browser/screenshot.png is made).
 func TestPageEndToEnd(t *testing.T) {
 	if !haveChromium() {
 		t.Skip("no Chromium on PATH (make test installs Debian's chromium)")
