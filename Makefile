@@ -58,6 +58,15 @@ fresh-test:
 		GOMODCACHE=$$tmp/mod GOCACHE=$$tmp/build GOFLAGS="$(strip $(shell $(GO) env GOFLAGS) -modcacherw)" $(MAKE) --no-print-directory test; \
 		echo "==> fresh-test passed in $$(( $$(date +%s) - start )) s; downloaded $$(find $$tmp/mod/cache/download -name '*.zip' | wc -l) modules, $$(du -sh $$tmp/mod/cache/download | cut -f1)"
 
+## fresh-clone-check: the README's first two commands as a newcomer runs
+## them: a fresh clone of HEAD with empty Go and npm caches, make demo then
+## make test, each timed (wall and CPU) and failing when slower than the
+## README's first lines say (scripts/fresh-clone-check.sh). Needs a quiet
+## machine; about half an hour.
+.PHONY: fresh-clone-check
+fresh-clone-check:
+	@scripts/fresh-clone-check.sh
+
 ## install: build the folio command from this checkout and install it where
 ## go install puts binaries: $$GOBIN, else $$(go env GOPATH)/bin. The default
 ## build links no cloud SDK; TAGS=objectstorage adds S3, Google Cloud Storage
