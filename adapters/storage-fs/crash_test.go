@@ -66,7 +66,8 @@ func selfConsistent(content []byte) bool {
 
 // crashChild rewrites args[0] forever through UpsertFile, alternating the
 // versions read from args[1] and args[2], until it is killed. It prints
-// "ready" once it has read them.
+// "ready" once it has read them, and "wrote" after each write, which the
+// lanes use to time a write under the load they run in.
 func crashChild(args []string) {
 	ctx := context.Background()
 	s := localStorage()
@@ -91,6 +92,7 @@ func crashChild(args []string) {
 			fmt.Fprintln(os.Stderr, "child: upsert:", err)
 			return
 		}
+		fmt.Println("wrote")
 	}
 }
 
@@ -106,24 +108,15 @@ func TestUpsertFileSurvivesKill(t *testing.T) {
 	versionA, versionB := filepath.Join(versions, "A"), filepath.Join(versions, "B")
 	mustNoErr(t, os.WriteFile(versionA, a, 0o666))
 	mustNoErr(t, os.WriteFile(versionB, b, 0o666))
-	s := localStorage()
-	probe := filepath.Join(versions, crashFile)
-	begin := time.Now()
-	for _, v := range [][]byte{a, b, a} {
-		mustNoErr(t, s.UpsertFile(t.Context(), probe, v))
-	}
-	oneWrite := time.Since(begin) / 3
-	maxDelay := 2*oneWrite + time.Millisecond
 	seed := uint64(time.Now().UnixNano())
-	t.Logf("one UpsertFile of %d bytes takes %v; kills land 0..%v after the child is ready; seed %d",
-		len(a), oneWrite, maxDelay, seed)
+	t.Logf("%d lanes, versions of %d bytes, seed %d", lanes, len(a), seed)
 
 	results := make([]crashLane, lanes)
 	var wg sync.WaitGroup
 	for lane := range lanes {
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(seed, uint64(lane)))
-			results[lane] = runCrashLane(t, crashKills/lanes, maxDelay, rng, [2]string{versionA, versionB}, a, b)
+			results[lane] = runCrashLane(t, lane, crashKills/lanes, rng, [2]string{versionA, versionB}, a, b)
 		})
 	}
 	wg.Wait()
@@ -143,9 +136,17 @@ type crashLane struct{ a, b, leftovers int }
 
 // runCrashLane starts a child rewriting a file of its own kills times,
 // the versions a and b being in the files named by versions,
-// killing it 0..maxDelay after it is ready, and checks the file after each
-// kill. It reports failures with t.Errorf and stops at the first.
-func runCrashLane(t *testing.T, kills int, maxDelay time.Duration, rng *rand.Rand, versions [2]string, a, b []byte) (r crashLane) {
+// killing it at a random moment of its first two writes, and checks the
+// file after each kill. It reports failures with t.Errorf and stops at the
+// first.
+//
+// How long a write takes is measured by a child of the lane itself, so
+// under the load the other lanes (and a busy machine) put on it: a delay
+// timed on an idle disk may end before a loaded child's first rename. The
+// lane measures again when its last few kills all found the file
+// unchanged, since a machine's load changes.
+func runCrashLane(t *testing.T, lane, kills int, rng *rand.Rand, versions [2]string, a, b []byte) (r crashLane) {
+	const remeasureAfter = 6 // kills in a row that found the file unchanged
 	ctx := t.Context()
 	dir := t.TempDir()
 	file := filepath.Join(dir, crashFile)
@@ -154,8 +155,26 @@ func runCrashLane(t *testing.T, kills int, maxDelay time.Duration, rng *rand.Ran
 		t.Error(err)
 		return r
 	}
+	env := crashChildEnv + "=" + strings.Join([]string{file, versions[0], versions[1]}, string(os.PathListSeparator))
+	var maxDelay time.Duration
+	unchanged := 0 // kills in a row that found the file as it was
 	for kill := range kills {
-		child, err := testkit.StartChild(ctx, crashChildEnv+"="+strings.Join([]string{file, versions[0], versions[1]}, string(os.PathListSeparator)))
+		if maxDelay == 0 || unchanged >= remeasureAfter {
+			firstWrite, err := timeChildWrite(ctx, env)
+			if err != nil {
+				t.Errorf("lane %d: %v", lane, err)
+				return r
+			}
+			maxDelay, unchanged = 2*firstWrite+time.Millisecond, 0
+			t.Logf("lane %d, kill %d: a child's first write takes %v; kills land 0..%v after the child is ready",
+				lane, kill, firstWrite, maxDelay)
+		}
+		before, err := os.ReadFile(file)
+		if err != nil {
+			t.Error(err)
+			return r
+		}
+		child, err := testkit.StartChild(ctx, env)
 		if err != nil {
 			t.Errorf("kill %d: %v", kill, err)
 			return r
@@ -192,8 +211,32 @@ func runCrashLane(t *testing.T, kills int, maxDelay time.Duration, rng *rand.Ran
 				kill, len(got), got[:min(len(got), 26)], selfConsistent(got))
 			return r
 		}
+		if bytes.Equal(got, before) {
+			unchanged++
+		} else {
+			unchanged = 0
+		}
 	}
 	return r
+}
+
+// timeChildWrite starts a crash child with env, waits for its first
+// write, kills it, and returns the time from its "ready" to the write's end.
+// The file the child rewrote is left as the write made it.
+func timeChildWrite(ctx context.Context, env string) (time.Duration, error) {
+	child, err := testkit.StartChild(ctx, env)
+	if err != nil {
+		return 0, err
+	}
+	begin := time.Now()
+	line, err := child.Stdout.ReadString('\n')
+	took := time.Since(begin)
+	child.Kill()
+	if line != "wrote\n" {
+		child.Wait()
+		return 0, fmt.Errorf("timing the child's first write: %q, %v; stderr: %s", line, err, child.Stderr())
+	}
+	return took, child.WaitKilled()
 }
 
 // removeTemporaryFiles deletes the temporary files in dir, so the kills do
