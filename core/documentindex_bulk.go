@@ -3,8 +3,10 @@ package core
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/foliovec/folio/core/internal/docfields"
 	"github.com/foliovec/folio/core/internal/embedpipe"
 	"github.com/foliovec/folio/core/internal/uuid"
 )
@@ -193,8 +195,9 @@ func (r *bulkUpsert) run(parent context.Context, todo []int) error {
 			}
 			doc.chunks = chunks
 			out := embedpipe.Doc{Texts: make([]string, len(chunks)), Tokens: make([]int, len(chunks))}
+			ctxs := r.d.chunkContexts(doc.in.URI, doc.in.Text, chunks)
 			for j, c := range chunks {
-				out.Texts[j], out.Tokens[j] = c.Text, len(c.Tokens)
+				out.Texts[j], out.Tokens[j] = ctxs[j].text+c.Text, ctxs[j].tokens+len(c.Tokens)
 			}
 			return out, nil
 		},
@@ -332,4 +335,55 @@ func (r *bulkUpsert) unchanged(view *DocumentCatalog, force bool, last map[strin
 		todo = append(todo, i)
 	}
 	return todo
+}
+
+// chunkContext is the line a chunk is embedded after, and its tokens.
+type chunkContext struct {
+	text   string
+	tokens int
+}
+
+// maxContextBytes bounds a chunk's context line: a title, a description
+// and a heading path of a few words each.
+const maxContextBytes = 240
+
+// chunkContexts returns the context line of each chunk of the document
+// text named uri: its title, its description and the headings above the
+// chunk's start ("npm-link: Symlink a package folder > Synopsis"), none
+// with ChunkingConfig.BareChunks.
+func (d *LocalDocumentIndex) chunkContexts(uri, text string, chunks []TextChunk) []chunkContext {
+	out := make([]chunkContext, len(chunks))
+	if d.bare || len(chunks) == 0 {
+		return out
+	}
+	f := docfields.Parse(text, uri)
+	counted := map[string]int{}
+	for j, c := range chunks {
+		head := f.Title
+		if f.Description != "" {
+			head += ": " + f.Description
+		}
+		parts := []string{head}
+		for _, h := range f.Path(c.StartPos) {
+			if h != parts[len(parts)-1] && h != f.Title {
+				parts = append(parts, h)
+			}
+		}
+		line := strings.Join(parts, " > ")
+		if len(line) > maxContextBytes {
+			cut := strings.LastIndexByte(line[:maxContextBytes], ' ')
+			line = line[:max(cut, 0)]
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		line += "\n\n"
+		n, ok := counted[line]
+		if !ok {
+			n = len(d.tokenizer.Encode(line))
+			counted[line] = n
+		}
+		out[j] = chunkContext{text: line, tokens: n}
+	}
+	return out
 }

@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/foliovec/folio/core/internal/par"
-
+	"github.com/foliovec/folio/core/internal/docfields"
 	"github.com/foliovec/folio/core/internal/meta"
+	"github.com/foliovec/folio/core/internal/par"
 )
 
 // Defaults of DocumentQueryOptions.
@@ -160,8 +160,17 @@ func (d *LocalDocumentIndex) documentsOf(cat *DocumentCatalog, results []QueryRe
 	}
 	docs := d.groupByDocument(cat, results)
 	if fuse {
+		var named []string
+		if d.fieldWeights.Name > 0 {
+			named = docfields.Words(strings.ToLower(q.Query))
+		}
 		for _, doc := range docs {
 			doc.Score = doc.Chunks[0].Score // its best: results come sorted
+			if len(named) > 0 && slices.Equal(named, docfields.FileWords(doc.URI())) {
+				// The query is the document's file name: a third ranking,
+				// of the documents so named, each first in it.
+				doc.Score += 1 / float64(o.FusionK+1)
+			}
 		}
 	}
 	slices.SortStableFunc(docs, func(a, b *LocalDocumentResult) int { return cmp.Compare(b.Score, a.Score) })

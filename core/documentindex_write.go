@@ -191,7 +191,7 @@ func (d *LocalDocumentIndex) applyUpsert(ctx context.Context, e chunkEdits, p *d
 	p.files = append(p.files, files...)
 	p.byDoc[u.id] = positions
 	p.texts[u.id] = u.text
-	d.rememberText(u.id, u.text)
+	d.rememberText(u.id, u.text, u.uri)
 	return nil
 }
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/foliovec/folio/core/internal/docfields"
 	"github.com/foliovec/folio/core/internal/meta"
-
 	"github.com/foliovec/folio/core/internal/render"
 )
 
@@ -99,6 +99,11 @@ type RenderOptions struct {
 	// they overlap with their neighbours; by default they overlap, as
 	// Vectra's overlappingChunks defaults to true. Passages ignore it.
 	NoOverlap bool
+	// LinePassages renders the passages Folio rendered before it chose
+	// them by the document's structure: each grown by lines from the
+	// lines of a matching chunk that best match the query's words (see
+	// Render).
+	LinePassages bool
 }
 
 // DefaultRenderTokens is RenderOptions.MaxTokens when it is 0: a passage
@@ -109,29 +114,37 @@ const DefaultRenderTokens = 400
 // VectraSections is set: Vectra's default budget.
 const DefaultVectraRenderTokens = 2000
 
-// Render renders the document's best passages, by default Folio's way:
+// Render renders the document's best passages, by default Folio's way,
+// chosen by the document's structure:
 //
-//   - Each passage starts from the lines of one of the document's matching
-//     chunks that best match the query's words: three lines, each query
-//     word weighed by how rare it is among the document's lines, twice on a
-//     heading or declaration line, and each chunk's lines weighed by the
-//     chunk's rank i as 60/(60+i), the ranking that chose the document.
-//     Without a query (a listed document) or a matching line, passages
-//     start from the chunks, best first.
-//   - A passage is cut from the document's text, never pieced together
-//     from chunks: it starts at the beginning of a line and ends at the end
-//     of one, and grows by whole lines on both sides while they fit in
-//     MaxTokens, so a declaration's comment comes with it and nothing a
-//     splitter dropped goes missing. It grows up to a Markdown heading and
-//     no further, and lines that match under a heading start at it. When
-//     the lines are longer than MaxTokens, the passage is the most of them
-//     that fits, cut at white space. A document that fits in MaxTokens is
-//     one passage, the whole text. Passages do not overlap.
-//   - A passage's score is its chunk's score, on the scale of the
-//     document's score (with rank fusion, the best chunk's score is the
-//     document's); IsBm25 says its chunk came from the keyword search.
+//   - The text is cut into blocks never split (a heading, a fenced code
+//     block whole, a paragraph with the lines indented under it, such as a
+//     reStructuredText directive's body), and into sections: the blocks
+//     under one heading, in Markdown, reStructuredText or HTML. A passage is
+//     a section, or in a section longer than MaxTokens the run of its blocks
+//     that fits; it starts and ends at whole lines, never inside a code
+//     block (unless one block alone is longer than MaxTokens: then its
+//     first lines that fit).
+//   - Each is scored by the query's meaning (the best score of the
+//     query's chunks that lie in it, against the document's best), its
+//     words (each query word weighed by how rare it is among the
+//     document's lines) and its headings' words, and a little by its
+//     place (a page's synopsis and description come first). The best grows
+//     by whole sections around it, the one before first, while they fit:
+//     a description's usage line comes with it.
+//   - A passage's score is its own: the best score of the query's chunks
+//     that lie in it, on the document's scale (with rank fusion, the best
+//     chunk's score is the document's); IsBm25 says that chunk came from
+//     the keyword search; Headings are the headings above its first line.
+//   - A document that fits in MaxTokens is one passage, the whole text.
+//     Passages do not overlap.
 //
-// With opts.VectraSections it is RenderSections, Vectra's rendering.
+// With opts.LinePassages it renders the line-based passages Folio rendered
+// before: each starts from the three lines of a matching chunk that best
+// match the query's words, each chunk's lines weighed by its rank i as
+// 60/(60+i), and grows by whole lines on both sides while they fit, up to
+// a Markdown heading and no further; its score is its chunk's. With
+// opts.VectraSections it is RenderSections, Vectra's rendering.
 // MaxTokens or MaxSections below 0 is ErrInvalidArgument; opts nil means
 // every default.
 func (r *LocalDocumentResult) Render(ctx context.Context, opts *RenderOptions) ([]DocumentTextSection, error) {
@@ -154,11 +167,15 @@ func (r *LocalDocumentResult) Render(ctx context.Context, opts *RenderOptions) (
 	if o.MaxTokens == 0 {
 		o.MaxTokens = DefaultRenderTokens
 	}
-	rd, _, err := r.renderer(ctx)
+	rd, text, err := r.renderer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return sections(rd.Passages(renderChunks(r.Chunks), r.query, o.MaxTokens, o.MaxSections)), nil
+	fields := docfields.Parse(text.String(), r.uri)
+	if o.LinePassages {
+		return sections(rd.Passages(renderChunks(r.Chunks), r.query, o.MaxTokens, o.MaxSections)), nil
+	}
+	return sections(rd.Structured(renderChunks(r.Chunks), r.query, fields, o.MaxTokens, o.MaxSections)), nil
 }
 
 // RenderSections renders the best passages of the document, each of at
@@ -230,7 +247,14 @@ type DocumentTextSection struct {
 	TokenCount int
 	Score      float64
 	IsBm25     bool
+	// Headings are the headings above the passage's first line, outermost
+	// first, joined by HeadingSeparator (Render's passages; "" for
+	// Vectra's sections and where there is none).
+	Headings string
 }
+
+// HeadingSeparator joins the headings of DocumentTextSection.Headings.
+const HeadingSeparator = " > "
 
 // renderChunks reads the spans and flags of the result chunks.
 func renderChunks(chunks []QueryResult) []*render.Chunk {

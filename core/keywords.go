@@ -8,6 +8,8 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/foliovec/folio/core/internal/bm25"
 	"github.com/foliovec/folio/core/internal/render"
@@ -116,7 +118,7 @@ func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int,
 		id, start, end, _ := ChunkSpan(s.meta[i])
 		return bm25.Span{DocID: id, Start: start, End: end}
 	}
-	return ix.vocab.Tokenize(ctx, slots, span, ix.readDocument, docs, func(id string, err error) {
+	return ix.vocab.Tokenize(ctx, slots, span, ix.readSource, docs, func(id string, err error) {
 		ix.log.Warn("read document for keyword search", "folder", ix.folder, "document", id, "err", err)
 	})
 }
@@ -128,7 +130,11 @@ func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int,
 // Document frequencies and the average length are those of every chunk in
 // the snapshot (Vectra computed them over the eligible chunks of each
 // query).
-func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selection, query string, k int, exclude []topk.Scored) ([]QueryResult, error) {
+//
+// With fields (rank fusion's keyword half) the built-in search weighs the
+// chunks' fields as IndexOptions.FieldWeights says; without, it scores
+// their text alone, as Vectra does.
+func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selection, query string, k int, exclude []topk.Scored, fields bool) ([]QueryResult, error) {
 	if k <= 0 || sel.None || s.len() == 0 {
 		return nil, nil
 	}
@@ -142,7 +148,11 @@ func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selectio
 	if ix.opts.KeywordScorer != nil {
 		scores, err = ix.scoreKeywords(ctx, s, query, eligible)
 	} else {
-		scores, err = ix.bm25Scores(ctx, s, query, eligible)
+		var w bm25.Weights
+		if fields {
+			w = ix.fieldWeights.bm25()
+		}
+		scores, err = ix.bm25Scores(ctx, s, query, w, eligible)
 	}
 	if err != nil {
 		return nil, err
@@ -169,7 +179,7 @@ func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selectio
 
 // bm25Scores are the built-in BM25 scores of the eligible chunks that match
 // query, by slot.
-func (ix *LocalIndex) bm25Scores(ctx context.Context, s *snapshot, query string, eligible func(slot int32) bool) (map[int32]float64, error) {
+func (ix *LocalIndex) bm25Scores(ctx context.Context, s *snapshot, query string, w bm25.Weights, eligible func(slot int32) bool) (map[int32]float64, error) {
 	idx, err := ix.bm25For(ctx, s)
 	if err != nil {
 		return nil, err
@@ -178,7 +188,7 @@ func (ix *LocalIndex) bm25Scores(ctx context.Context, s *snapshot, query string,
 		i, found := slices.BinarySearch(s.serials, serial)
 		return int32(i), found
 	}
-	return idx.Scores(&ix.vocab, query, slotOf, eligible), nil
+	return idx.Scores(&ix.vocab, query, w, slotOf, eligible), nil
 }
 
 // scoreKeywords are IndexOptions.KeywordScorer's scores of the eligible
@@ -286,4 +296,58 @@ func (ix *LocalIndex) readDocumentText(ctx context.Context, documentID string) (
 		return "", err
 	}
 	return string(raw), nil
+}
+
+// FieldWeights are the weights of a chunk's fields in the keyword half of
+// rank fusion (IndexOptions.FieldWeights), each beside the weight 1 of its
+// text: a query word in the chunk's headings, its document's title or its
+// document's name counts Headings, Title or Name times as much as one in
+// its text (BM25F: the frequencies are summed before BM25's saturation,
+// each field normalised by its own length). 0 leaves a field out.
+type FieldWeights struct {
+	Headings, Title, Name float64
+}
+
+// DefaultFieldWeights returns IndexOptions.FieldWeights' default, measured
+// with make eval on Go's documentation (the development set; see
+// docs/benchmarks.md).
+func DefaultFieldWeights() FieldWeights { return FieldWeights{Headings: 1.5, Title: 2, Name: 2} }
+
+// String is the weights as ParseFieldWeights reads them:
+// "headings=1.5,title=2,name=2".
+func (w FieldWeights) String() string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	return "headings=" + f(w.Headings) + ",title=" + f(w.Title) + ",name=" + f(w.Name)
+}
+
+// ParseFieldWeights reads weights written as String writes them; a field
+// left out keeps its DefaultFieldWeights weight. A weight that is not a
+// finite number of at least 0, or an unknown field, is ErrInvalidArgument.
+func ParseFieldWeights(s string) (FieldWeights, error) {
+	w := DefaultFieldWeights()
+	for part := range strings.SplitSeq(s, ",") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(part, "=")
+		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if !ok || err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return w, fmt.Errorf("field weight %q: want name=weight, a number of at least 0: %w", part, ErrInvalidArgument)
+		}
+		switch strings.TrimSpace(name) {
+		case "headings":
+			w.Headings = v
+		case "title":
+			w.Title = v
+		case "name":
+			w.Name = v
+		default:
+			return w, fmt.Errorf("field weight %q: the fields are headings, title and name: %w", part, ErrInvalidArgument)
+		}
+	}
+	return w, nil
+}
+
+func (w FieldWeights) bm25() bm25.Weights {
+	return bm25.Weights{max(0, w.Headings), max(0, w.Title), max(0, w.Name)}
 }

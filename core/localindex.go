@@ -63,6 +63,18 @@ type IndexOptions struct {
 	// out, Porter stems, kept up to date by commits and in .folio-keywords)
 	// reads them once.
 	KeywordScorer KeywordScorer
+	// FieldWeights are how much a query word found in a chunk's fields
+	// counts beside one in its text, in the keyword half of rank fusion
+	// (DocumentQueryOptions.Fusion), which ranks chunks by BM25F: the
+	// headings above and in the chunk, its document's title (front
+	// matter's title, HTML <title>, first heading, else file name) and its
+	// document's name (its file name and folder). nil means
+	// DefaultFieldWeights(); a zero weight leaves its field out (all zero:
+	// BM25 over the chunk's text alone). Vectra's hybrid search (IsBm25
+	// without fusion) always scores the text alone, as Vectra does. The
+	// fields are kept with the keyword index, in Folio's own keyword file,
+	// never in Vectra's files.
+	FieldWeights *FieldWeights
 	// FreshnessInterval is how often readers check whether another process
 	// has committed to the folder, when the storage can tell
 	// (FileVersioner): at most one check per interval, a stat of the index
@@ -226,6 +238,7 @@ type LocalIndex struct {
 	docReader func(ctx context.Context, documentID string) (string, error)
 
 	strictFilters bool
+	fieldWeights  FieldWeights // IndexOptions.FieldWeights with its default
 	// rerank is the quantized scan's candidates per result; 0 when the
 	// index scans exactly.
 	rerank int
@@ -286,7 +299,7 @@ type LocalIndex struct {
 // commitParticipant is a type built on LocalIndex that takes part in its
 // loads and batches: LocalDocumentIndex, whose catalog commits with the
 // index. It is the one way the engine calls up into it (docseam.go has the
-// way down). Every method but documentText runs with the writer lock held.
+// way down). Every method but documentSource runs with the writer lock held.
 // The order of a
 // commit is batch.go's commit: onBeforeSave (the document files and a
 // catalog naming both versions), the index file, onAfterSave (the final
@@ -321,20 +334,28 @@ type commitParticipant interface {
 	// ownedDocumentFiles lists the files Vacuum must keep besides
 	// side-cars (a document index's text and metadata files).
 	ownedDocumentFiles(ctx context.Context) ([]string, error)
-	// documentText returns the full text of a document, for the keyword
-	// index of hybrid queries, in place of IndexOptions.DocReader. Queries
-	// call it, without the writer lock.
-	documentText(ctx context.Context, documentID string) (string, error)
+	// documentSource returns the full text of a document and its URI, for
+	// the keyword index of hybrid queries, in place of
+	// IndexOptions.DocReader. Queries call it, without the writer lock.
+	documentSource(ctx context.Context, documentID string) (text, uri string, err error)
 }
 
 // readDocument returns a document's text for the keyword index: the
 // participant's, else IndexOptions.DocReader's, else "<id>.txt" in the
 // folder.
 func (ix *LocalIndex) readDocument(ctx context.Context, documentID string) (string, error) {
+	text, _, err := ix.readSource(ctx, documentID)
+	return text, err
+}
+
+// readSource is readDocument with the document's URI, when the index is a
+// document index ("" otherwise).
+func (ix *LocalIndex) readSource(ctx context.Context, documentID string) (text, uri string, err error) {
 	if ix.part != nil {
-		return ix.part.documentText(ctx, documentID)
+		return ix.part.documentSource(ctx, documentID)
 	}
-	return ix.docReader(ctx, documentID)
+	text, err = ix.docReader(ctx, documentID)
+	return text, "", err
 }
 
 // Check reports what NewLocalIndex refuses in the engine's options (all
@@ -411,6 +432,10 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 	versioner, _ := opts.Storage.(FileVersioner)
 	ix.watch = share.NewWatch(versioner, cmp.Or(opts.FreshnessInterval, DefaultFreshnessInterval), ix.indexPath(), ix.log)
 	ix.watch.Add(ix.manifestPath())
+	ix.fieldWeights = DefaultFieldWeights()
+	if opts.FieldWeights != nil {
+		ix.fieldWeights = *opts.FieldWeights
+	}
 	if ix.docReader == nil {
 		ix.docReader = ix.readDocumentText
 	}

@@ -263,7 +263,7 @@ func (ix *LocalIndex) answer(ctx context.Context, s *snapshot, sel selection, hi
 		if q.fusion {
 			k, exclude = q.TopK, nil
 		}
-		kw, err := ix.keywordHits(ctx, s, sel, q.Query, k, exclude)
+		kw, err := ix.keywordHits(ctx, s, sel, q.Query, k, exclude, q.fusion)
 		if err != nil {
 			return nil, err
 		}

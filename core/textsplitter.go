@@ -176,8 +176,14 @@ type ChunkingConfig struct {
 	// Tokenizer.
 	Tokenizer Tokenizer
 	// VectraChunking splits documents into exactly the chunks Vectra 0.15
-	// makes (see TextSplitterConfig.VectraChunking).
+	// makes (see TextSplitterConfig.VectraChunking), and embeds them bare.
 	VectraChunking bool
+	// BareChunks embeds each chunk's text alone, as Vectra does. By
+	// default a chunk is embedded after a line naming its document's
+	// title and the headings above it ("npm-link > Synopsis"), so that its
+	// vector knows what the chunk is part of; the chunk's text and
+	// positions are the same either way.
+	BareChunks bool
 }
 
 // TextSplitterConfig is the splitter configuration c means: its fields,

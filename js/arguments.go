@@ -51,6 +51,15 @@ func (b *bridge) indexOptions(storage, codec, extra js.Value) (core.IndexOptions
 		if v := prop(extra, "scanCodes"); v.Type() == js.TypeString {
 			o.ScanCodes = core.ScanCodes(v.String())
 		}
+		if v := prop(extra, "fieldWeights"); v.Type() == js.TypeObject {
+			w := core.DefaultFieldWeights()
+			for name, f := range map[string]*float64{"headings": &w.Headings, "title": &w.Title, "name": &w.Name} {
+				if n := prop(v, name); n.Type() == js.TypeNumber {
+					*f = n.Float()
+				}
+			}
+			o.FieldWeights = &w
+		}
 	}
 	return o, nil
 }

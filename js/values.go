@@ -133,12 +133,15 @@ type section struct {
 	TokenCount int     `json:"tokenCount"`
 	Score      float64 `json:"score"`
 	IsBm25     bool    `json:"isBm25"`
+	// Headings are the headings above a passage, outermost first, joined
+	// by " > " (absent for Vectra's sections).
+	Headings string `json:"headings,omitempty"`
 }
 
 func sectionsOf(ss []core.DocumentTextSection) []section {
 	out := make([]section, len(ss))
 	for i, s := range ss {
-		out[i] = section{Text: s.Text, TokenCount: s.TokenCount, Score: finite(s.Score), IsBm25: s.IsBm25}
+		out[i] = section{Text: s.Text, TokenCount: s.TokenCount, Score: finite(s.Score), IsBm25: s.IsBm25, Headings: s.Headings}
 	}
 	return out
 }

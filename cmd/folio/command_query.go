@@ -91,7 +91,9 @@ type sectionOutput struct {
 	Score      float64 `json:"score"`
 	TokenCount int     `json:"tokenCount"`
 	IsBm25     bool    `json:"isBm25"`
-	Text       string  `json:"text"`
+	// Headings are the headings above the passage, outermost first.
+	Headings string `json:"headings,omitempty"`
+	Text     string `json:"text"`
 }
 
 // queryOptions are query's flags.
@@ -236,7 +238,7 @@ func (o *queryOptions) document(ctx context.Context, r *core.LocalDocumentResult
 		}
 		d.Sections = []sectionOutput{}
 		for _, s := range sections {
-			d.Sections = append(d.Sections, sectionOutput{Score: s.Score, TokenCount: s.TokenCount, IsBm25: s.IsBm25, Text: s.Text})
+			d.Sections = append(d.Sections, sectionOutput{Score: s.Score, TokenCount: s.TokenCount, IsBm25: s.IsBm25, Headings: s.Headings, Text: s.Text})
 		}
 	case "chunks":
 		texts, err := r.ChunkTexts(ctx)
@@ -270,7 +272,11 @@ func (q queryOutput) writeText(w io.Writer) {
 			if s.IsBm25 {
 				kind = " (keyword match)"
 			}
-			fmt.Fprintf(w, "\n%s%s\nscore: %.4f\ntokens: %d\n%s\n", title, kind, s.Score, s.TokenCount, strings.TrimSpace(s.Text))
+			heads := ""
+			if s.Headings != "" {
+				heads = "headings: " + s.Headings + "\n"
+			}
+			fmt.Fprintf(w, "\n%s%s\nscore: %.4f\ntokens: %d\n%s%s\n", title, kind, s.Score, s.TokenCount, heads, strings.TrimSpace(s.Text))
 		}
 		for i, c := range d.Chunks {
 			fmt.Fprintf(w, "\nChunk %d\nscore: %.4f\nstartPos: %d\nendPos: %d\n%s\n", i+1, c.Score, c.StartPos, c.EndPos, strings.TrimSpace(c.Text))

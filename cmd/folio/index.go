@@ -157,6 +157,7 @@ const defaultChunkSize = 256
 func registerChunking(cmd *cobra.Command, c *core.ChunkingConfig) {
 	cmd.Flags().IntVar(&c.ChunkSize, "chunk-size", defaultChunkSize, "most tokens per chunk; pieces merge up to it (alias --cs; Vectra's CLI makes 512)")
 	cmd.Flags().BoolVar(&c.VectraChunking, "vectra-chunking", false, vectraChunkingHelp)
+	cmd.Flags().BoolVar(&c.BareChunks, "bare-chunks", false, "embed each chunk's text alone, as Vectra does, not after a line naming its document's title and the headings above it")
 	cmd.Flags().SetNormalizeFunc(aliasFlags(map[string]string{"cs": "chunk-size"}))
 }
 

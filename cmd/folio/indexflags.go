@@ -30,6 +30,7 @@ var indexOptionFlags = map[string]string{
 	"FreshnessInterval": "freshness-interval",
 	"RetainDropped":     "retain-dropped",
 	"ResidentVectors":   "resident-vectors",
+	"FieldWeights":      "field-weights",
 }
 
 // indexOptionsWithoutFlag says why the other fields have none.
@@ -52,7 +53,30 @@ func (f *indexFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&f.opts.FreshnessInterval, "freshness-interval", 0, "how often readers look for other processes' commits (0: 250ms; negative: never)")
 	fl.BoolVar(&f.opts.ResidentVectors, "resident-vectors", false, "read a segmented index's vectors into memory instead of mapping its large segments' files")
 	fl.DurationVar(&f.opts.RetainDropped, "retain-dropped", 0, "how long files a commit stops naming are kept for readers still on the previous state (0: 5s; negative: deleted at once)")
+	fl.Var(&fieldWeightsFlag{&f.opts.FieldWeights}, "field-weights", "how much a query word in a chunk's headings, its document's title or its document's name counts beside one in its text, in rank fusion's keyword ranking (default "+core.DefaultFieldWeights().String()+"; all 0: the text alone)")
 }
+
+// fieldWeightsFlag is --field-weights: core.ParseFieldWeights' form,
+// setting IndexOptions.FieldWeights.
+type fieldWeightsFlag struct{ w **core.FieldWeights }
+
+func (f *fieldWeightsFlag) String() string {
+	if f.w == nil || *f.w == nil {
+		return ""
+	}
+	return (*f.w).String()
+}
+
+func (f *fieldWeightsFlag) Set(s string) error {
+	w, err := core.ParseFieldWeights(s)
+	if err != nil {
+		return err
+	}
+	*f.w = &w
+	return nil
+}
+
+func (*fieldWeightsFlag) Type() string { return "weights" }
 
 // with returns the options for an index on storage with codec.
 func (f *indexFlags) with(storage core.FileStorage, codec core.IndexCodec) core.IndexOptions {

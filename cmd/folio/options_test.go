@@ -52,6 +52,8 @@ func sampleOption(t *testing.T, f reflect.StructField) reflect.Value {
 		return reflect.ValueOf(core.KeywordScorer(&sampleScorer{}))
 	case reflect.TypeFor[core.ScanCodes]():
 		return reflect.ValueOf(core.CodesInt4)
+	case reflect.TypeFor[*core.FieldWeights]():
+		return reflect.ValueOf(&core.FieldWeights{Headings: 3, Title: 4, Name: 0.5})
 	}
 	switch f.Type.Kind() {
 	case reflect.Bool:
@@ -82,6 +84,8 @@ func same(got, want reflect.Value) bool {
 	switch {
 	case got.Kind() == reflect.Interface || want.Kind() == reflect.Interface:
 		return got.Interface() == want.Interface()
+	case want.Kind() == reflect.Pointer && want.Elem().Kind() == reflect.Struct:
+		return !got.IsNil() && reflect.DeepEqual(got.Elem().Interface(), want.Elem().Interface())
 	case want.Kind() == reflect.Func, want.Kind() == reflect.Pointer:
 		return got.Pointer() == want.Pointer()
 	}
@@ -224,6 +228,7 @@ var (
 	chunkingFlags = map[string]string{
 		"ChunkSize":      "chunk-size",
 		"VectraChunking": "vectra-chunking",
+		"BareChunks":     "bare-chunks",
 	}
 	chunkingWithoutFlag = map[string]string{
 		"ChunkOverlap":   "Vectra's CLI has none; a document index records no overlap by default",

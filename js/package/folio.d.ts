@@ -105,6 +105,8 @@ export interface DocumentTextSection {
   tokenCount: number;
   score: number;
   isBm25: boolean;
+  /** The headings above the passage, outermost first, joined by " > " (Folio's passages; absent for Vectra's sections). */
+  headings?: string;
 }
 
 export type FileType = string;
@@ -152,6 +154,12 @@ export interface EngineOptions {
   narrowFactor?: number;
   /** Reject filters on unknown operators instead of matching nothing. */
   strictFilters?: boolean;
+  /**
+   * How much a query word in a chunk's headings, its document's title or its document's name counts
+   * beside one in its text, in rank fusion's keyword ranking (default headings 1.5, title 2, name 2;
+   * a field left out keeps its default; all 0: the text alone).
+   */
+  fieldWeights?: { headings?: number; title?: number; name?: number };
 }
 
 export declare class LocalIndex<TMetadata extends Record<string, MetadataTypes> = Record<string, MetadataTypes>> {

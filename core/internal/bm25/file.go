@@ -25,6 +25,7 @@ type Chunk struct {
 	ID, DocID  string
 	Start, End int
 	Length     int32 // terms in the chunk, stop words excluded
+	FieldLen   [NumFields - 1]int32
 	Terms      []TermFreq
 }
 
@@ -38,7 +39,7 @@ type TermFreq struct {
 // fileMagic starts every keyword file; its last byte is the format's
 // version, changed whenever the encoding or the tokenizer changes (an old
 // file is then rebuilt, never misread).
-const fileMagic = "FOLIOKW\x01"
+const fileMagic = "FOLIOKW\x02"
 
 // ErrBadFile is the error of Decode for bytes that are not a keyword file
 // of this version, or are damaged.
@@ -60,6 +61,9 @@ func Encode(f *File) []byte {
 		b = binary.AppendUvarint(b, uint64(c.Start))
 		b = binary.AppendUvarint(b, uint64(c.End))
 		b = binary.AppendUvarint(b, uint64(c.Length))
+		for _, n := range c.FieldLen {
+			b = binary.AppendUvarint(b, uint64(n))
+		}
 		b = binary.AppendUvarint(b, uint64(len(c.Terms)))
 		for _, t := range c.Terms {
 			b = binary.AppendUvarint(b, uint64(t.Term))
@@ -87,18 +91,21 @@ func Decode(data []byte) (*File, error) {
 	}
 	r := reader{b: body[len(fileMagic):]}
 	f := &File{}
-	// Each term takes at least one byte, each chunk at least six.
+	// Each term takes at least one byte, each chunk at least nine.
 	nTerms := r.count(1)
 	f.Terms = make([]string, 0, nTerms)
 	for range nTerms {
 		f.Terms = append(f.Terms, r.string())
 	}
-	nChunks := r.count(6)
+	nChunks := r.count(9)
 	f.Chunks = make([]Chunk, 0, nChunks)
 	for range nChunks {
 		c := Chunk{ID: r.string(), DocID: r.string()}
 		c.Start, c.End = r.int(), r.int()
 		c.Length = int32(min(r.uvarint(), math.MaxInt32))
+		for f := range c.FieldLen {
+			c.FieldLen[f] = int32(min(r.uvarint(), math.MaxInt32))
+		}
 		n := r.count(2)
 		c.Terms = make([]TermFreq, n)
 		for j := range c.Terms {

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 
+	"github.com/foliovec/folio/core/internal/docfields"
 	"github.com/foliovec/folio/core/jsvalue"
 )
 
@@ -19,18 +21,54 @@ type Index struct {
 	docs     []*Doc      // aligned with slots; nil: not an indexed chunk
 	chunks   int
 	totalLen int64
+	// fieldLen sums the chunks' FieldLen.
+	fieldLen [NumFields - 1]int64
 }
 
 // Posting is a chunk holding a term, by serial, and the term's frequency
 // in it.
 type Posting struct{ Serial, TF uint32 }
 
-// Doc is one chunk's entry: its length in terms (stop words excluded) and
-// its terms by vocabulary id, ascending, with their frequencies.
+// Doc is one chunk's entry: its length in terms (stop words excluded), the
+// lengths of its other fields, and its terms by vocabulary id, ascending,
+// with their frequencies (a field's terms are its own vocabulary entries:
+// FieldTerm).
 type Doc struct {
-	Length int32
-	Terms  []TermFreq
+	Length   int32
+	FieldLen [NumFields - 1]int32 // Headings, Title, Name
+	Terms    []TermFreq
 }
+
+// Field is a part of a chunk that keyword search weighs apart: its text,
+// the headings above it, its document's title and its document's name.
+type Field uint8
+
+// The fields of a chunk.
+const (
+	Body Field = iota
+	Headings
+	Title
+	Name
+	NumFields
+)
+
+// FieldTerm is term as a term of field f in the vocabulary: the term
+// itself for Body, else a control character naming f, then the term.
+func FieldTerm(f Field, term string) string {
+	if f == Body {
+		return term
+	}
+	return string(rune(f)) + term
+}
+
+// Weights are how much a match in each field other than the body counts
+// beside one in the body, in Scores (BM25F); 0 leaves the field out.
+type Weights [NumFields - 1]float64
+
+// fieldB is BM25's length normalisation of each field but the body's (B):
+// a title or a name is short whatever its length, headings a little less
+// so.
+var fieldB = [NumFields - 1]float64{0.5, 0.3, 0.3}
 
 // Docs returns the entries aligned with the snapshot's slots (nil for a
 // slot that is not an indexed chunk). Do not change them.
@@ -51,6 +89,7 @@ func NewIndex(docs []*Doc, serials []uint32) *Index {
 		}
 		idx.chunks++
 		idx.totalLen += int64(d.Length)
+		idx.addFields(d, 1)
 		for _, t := range d.Terms {
 			if int(t.Term) >= len(counts) {
 				counts = append(counts, make([]int, int(t.Term)+1-len(counts))...)
@@ -82,7 +121,7 @@ func NewIndex(docs []*Doc, serials []uint32) *Index {
 // serials. Only the lists of terms that chunks gained or lost are
 // rewritten; the others are shared with old.
 func (old *Index) Derive(docs []*Doc, serials []uint32, fresh []int, kept []bool, oldSerials []uint32) *Index {
-	idx := &Index{docs: docs, chunks: old.chunks, totalLen: old.totalLen}
+	idx := &Index{docs: docs, chunks: old.chunks, totalLen: old.totalLen, fieldLen: old.fieldLen}
 	removed := map[uint32][]uint32{} // term → serials that lost it
 	for p, d := range old.docs {
 		if d == nil || kept[p] {
@@ -90,6 +129,7 @@ func (old *Index) Derive(docs []*Doc, serials []uint32, fresh []int, kept []bool
 		}
 		idx.chunks--
 		idx.totalLen -= int64(d.Length)
+		idx.addFields(d, -1)
 		for _, t := range d.Terms {
 			removed[t.Term] = append(removed[t.Term], oldSerials[p])
 		}
@@ -102,6 +142,7 @@ func (old *Index) Derive(docs []*Doc, serials []uint32, fresh []int, kept []bool
 		}
 		idx.chunks++
 		idx.totalLen += int64(d.Length)
+		idx.addFields(d, 1)
 		for _, t := range d.Terms {
 			added[t.Term] = append(added[t.Term], Posting{Serial: serials[i], TF: t.TF})
 		}
@@ -139,6 +180,13 @@ func (old *Index) Derive(docs []*Doc, serials []uint32, fresh []int, kept []bool
 	return idx
 }
 
+// addFields adds sign times d's field lengths to the index's sums.
+func (idx *Index) addFields(d *Doc, sign int64) {
+	for f, n := range d.FieldLen {
+		idx.fieldLen[f] += sign * int64(n)
+	}
+}
+
 func cmpPostings(a, b Posting) int {
 	switch {
 	case a.Serial < b.Serial:
@@ -153,40 +201,113 @@ func cmpPostings(a, b Posting) int {
 // term of query, by slot. slotOf finds a serial's slot in the snapshot;
 // eligible says whether a slot may be scored (asked once per slot).
 // Document frequencies and the average length are those of every chunk in
-// the index.
-func (idx *Index) Scores(v *Vocab, query string, slotOf func(serial uint32) (int32, bool), eligible func(slot int32) bool) map[int32]float64 {
+// the index. With weights w (none zero), a match counts in the chunk's
+// other fields too, as BM25F combines them: a term's frequency in each
+// field, normalised by that field's length against its average and
+// weighed by w (1 for the body), is summed before BM25's saturation, and a
+// chunk holds the term if any weighed field does; with zero weights it is
+// BM25 over the body alone.
+func (idx *Index) Scores(v *Vocab, query string, w Weights, slotOf func(serial uint32) (int32, bool), eligible func(slot int32) bool) map[int32]float64 {
 	if idx.chunks == 0 {
 		return nil
 	}
-	terms := map[uint32]bool{}
+	var words []string
+	seen := map[string]bool{}
 	Tokens(query, func(term string) {
-		if id, ok := v.Lookup(term); ok && int(id) < len(idx.postings) {
-			terms[id] = true
+		if !seen[term] {
+			seen[term] = true
+			words = append(words, term)
 		}
 	})
+	slices.Sort(words)
 	asked := map[int32]bool{}
 	scores := map[int32]float64{}
 	n := float64(idx.chunks)
-	avgdl := float64(idx.totalLen) / n
-	for _, t := range slices.Sorted(maps.Keys(terms)) {
-		list := idx.postings[t]
-		if len(list) == 0 {
-			continue
-		}
-		idf := IDF(n, float64(len(list)))
-		for _, p := range list {
-			slot, found := slotOf(p.Serial)
-			if !found {
+	var avg [NumFields]float64
+	avg[Body] = float64(idx.totalLen) / n
+	for f := range NumFields - 1 {
+		avg[f+1] = float64(idx.fieldLen[f]) / n
+	}
+	weight := [NumFields]float64{Body: 1}
+	copy(weight[1:], w[:])
+	type freqs [NumFields]uint32
+	for _, word := range words {
+		var lists [NumFields][]Posting
+		fields := 0
+		for f := range NumFields {
+			if weight[f] <= 0 {
 				continue
 			}
+			if id, ok := v.Lookup(FieldTerm(f, word)); ok && int(id) < len(idx.postings) && len(idx.postings[id]) > 0 {
+				lists[f] = idx.postings[id]
+				fields++
+			}
+		}
+		if fields == 0 {
+			continue
+		}
+		var df int
+		var tf map[int32]*freqs
+		if fields == 1 && lists[Body] != nil {
+			df = len(lists[Body]) // the common case: no map
+		} else {
+			tf = map[int32]*freqs{}
+			for f, list := range lists {
+				for _, p := range list {
+					slot, found := slotOf(p.Serial)
+					if !found {
+						continue
+					}
+					e := tf[slot]
+					if e == nil {
+						e = &freqs{}
+						tf[slot] = e
+					}
+					e[f] = p.TF
+				}
+			}
+			df = len(tf)
+		}
+		idf := IDF(n, float64(df))
+		score := func(slot int32, fr *freqs) {
 			ok, seen := asked[slot]
 			if !seen {
 				ok = eligible(slot)
 				asked[slot] = ok
 			}
-			if ok {
-				scores[slot] += Score(idf, float64(p.TF), float64(idx.docs[slot].Length), avgdl)
+			if !ok {
+				return
 			}
+			d := idx.docs[slot]
+			var sum float64
+			for f := range NumFields {
+				if fr[f] == 0 {
+					continue
+				}
+				l, b := float64(d.Length), B
+				if f > Body {
+					l, b = float64(d.FieldLen[f-1]), fieldB[f-1]
+				}
+				norm := 1 - b
+				if avg[f] > 0 {
+					norm += b * l / avg[f]
+				}
+				sum += weight[f] * float64(fr[f]) / norm
+			}
+			scores[slot] += idf * sum * (K1 + 1) / (sum + K1)
+		}
+		if tf == nil {
+			var fr freqs
+			for _, p := range lists[Body] {
+				if slot, found := slotOf(p.Serial); found {
+					fr[Body] = p.TF
+					score(slot, &fr)
+				}
+			}
+			continue
+		}
+		for slot, fr := range tf {
+			score(slot, fr)
 		}
 	}
 	return scores
@@ -240,15 +361,23 @@ func (v *Vocab) Lookup(term string) (uint32, bool) {
 	return id, ok
 }
 
-// Doc tokenizes one chunk's text into its entry, numbering new terms.
-func (v *Vocab) Doc(text string) *Doc {
+// Doc tokenizes one chunk's text into its entry, numbering new terms; the
+// chunk's other fields are fields (Headings, Title, Name), "" for none.
+func (v *Vocab) Doc(text string, fields [NumFields - 1]string) *Doc {
 	var words []string
 	Tokens(text, func(term string) { words = append(words, term) })
+	d := &Doc{Length: int32(len(words))}
+	for f, ft := range fields {
+		Tokens(ft, func(term string) {
+			words = append(words, FieldTerm(Field(f+1), term))
+			d.FieldLen[f]++
+		})
+	}
 	tf := map[uint32]uint32{}
 	for _, id := range v.IDsOf(words) {
 		tf[id]++
 	}
-	d := &Doc{Length: int32(len(words)), Terms: make([]TermFreq, 0, len(tf))}
+	d.Terms = make([]TermFreq, 0, len(tf))
 	for _, t := range slices.Sorted(maps.Keys(tf)) {
 		d.Terms = append(d.Terms, TermFreq{Term: t, TF: tf[t]})
 	}
@@ -267,7 +396,7 @@ func (v *Vocab) Load(f *File) map[string]Saved {
 	ids := v.IDsOf(f.Terms)
 	out := make(map[string]Saved, len(f.Chunks))
 	for _, c := range f.Chunks {
-		d := &Doc{Length: c.Length, Terms: make([]TermFreq, len(c.Terms))}
+		d := &Doc{Length: c.Length, FieldLen: c.FieldLen, Terms: make([]TermFreq, len(c.Terms))}
 		for j, t := range c.Terms {
 			d.Terms[j] = TermFreq{Term: ids[t.Term], TF: t.TF}
 		}
@@ -282,7 +411,7 @@ func (f *File) Add(id, docID string, start, end int, d *Doc) {
 	if f.local == nil {
 		f.local = map[uint32]uint32{}
 	}
-	c := Chunk{ID: id, DocID: docID, Start: start, End: end, Length: d.Length, Terms: make([]TermFreq, len(d.Terms))}
+	c := Chunk{ID: id, DocID: docID, Start: start, End: end, Length: d.Length, FieldLen: d.FieldLen, Terms: make([]TermFreq, len(d.Terms))}
 	for j, t := range d.Terms {
 		k, ok := f.local[t.Term]
 		if !ok {
@@ -302,7 +431,7 @@ func (f *File) Finish(v *Vocab) { f.Terms = v.TermsOf(f.vocabIDs) }
 // posting lists: an index derived commit by commit equals the one built
 // from scratch.
 func (idx *Index) Equal(o *Index) bool {
-	if idx.chunks != o.chunks || idx.totalLen != o.totalLen {
+	if idx.chunks != o.chunks || idx.totalLen != o.totalLen || idx.fieldLen != o.fieldLen {
 		return false
 	}
 	for t := range max(len(idx.postings), len(o.postings)) {
@@ -328,10 +457,12 @@ type Span struct {
 }
 
 // Tokenize stores in docs[slot] the entry of the chunk at each of slots,
-// whose span is span(slot), reading each document's text once through
-// read. A document that cannot be read leaves its chunks out (skipped is
-// told, as Vectra skips them); a ctx that ends stops it with ctx's error.
-func (v *Vocab) Tokenize(ctx context.Context, slots []int, span func(slot int) Span, read func(ctx context.Context, docID string) (string, error), docs []*Doc, skipped func(docID string, err error)) error {
+// whose span is span(slot), reading each document's text (and name, its
+// URI, "" when unknown) once through read: the chunk's text, the headings
+// above it and in it, its document's title and name (package docfields).
+// A document that cannot be read leaves its chunks out (skipped is told,
+// as Vectra skips them); a ctx that ends stops it with ctx's error.
+func (v *Vocab) Tokenize(ctx context.Context, slots []int, span func(slot int) Span, read func(ctx context.Context, docID string) (text, uri string, err error), docs []*Doc, skipped func(docID string, err error)) error {
 	byDoc := map[string][]int{}
 	var order []string
 	for _, i := range slots {
@@ -342,7 +473,7 @@ func (v *Vocab) Tokenize(ctx context.Context, slots []int, span func(slot int) S
 		byDoc[id] = append(byDoc[id], i)
 	}
 	for _, id := range order {
-		text, err := read(ctx, id)
+		text, uri, err := read(ctx, id)
 		if err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 				return ctxErr
@@ -351,12 +482,25 @@ func (v *Vocab) Tokenize(ctx context.Context, slots []int, span func(slot int) S
 			continue
 		}
 		units := jsvalue.UTF16(text)
+		fields := docfields.Parse(text, uri)
 		for _, i := range byDoc[id] {
 			sp := span(i)
-			docs[i] = v.Doc(jsvalue.Substring(units, float64(sp.Start), float64(sp.End)+1))
+			docs[i] = v.Doc(jsvalue.Substring(units, float64(sp.Start), float64(sp.End)+1), ChunkFields(fields, sp.Start, sp.End+1))
 		}
 	}
 	return nil
+}
+
+// ChunkFields are the fields of a document's chunk at [start, end) (UTF-16
+// units) other than its text, for Doc: the headings in effect at its start
+// and those in it, its document's title (with its description) and name.
+func ChunkFields(f *docfields.Fields, start, end int) [NumFields - 1]string {
+	heads := append(f.Path(start), f.Within(start+1, end)...)
+	title := f.Title
+	if f.Description != "" {
+		title += "\n" + f.Description
+	}
+	return [NumFields - 1]string{strings.Join(heads, "\n"), title, f.Name}
 }
 
 // Carry returns the entries of a new snapshot of n slots that old, its

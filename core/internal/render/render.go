@@ -29,7 +29,11 @@ type Section struct {
 	TokenCount int
 	Score      float64
 	IsBm25     bool
+	Headings   string // joined by HeadingSeparator
 }
+
+// HeadingSeparator joins the headings of Section.Headings.
+const HeadingSeparator = " > "
 
 // Chunk is one chunk as rendering sees it: its span of the
 // document, score, BM25 flag and, once needed, its text and tokens.

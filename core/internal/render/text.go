@@ -1,6 +1,9 @@
 package render
 
-import "unicode/utf8"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // Text is a document's text with what it takes to cut it at UTF-16
 // offsets (Vectra's positions) without converting the whole text per cut:
@@ -75,4 +78,14 @@ func (t *Text) Bytes(start, end int) (int, int) {
 		b = int(t.at[end+1]) // end falls inside a surrogate pair
 	}
 	return int(t.at[start]), b
+}
+
+// Units is the UTF-16 offset of byte offset b (clamped to the text).
+func (t *Text) Units(b int) int {
+	b = min(max(b, 0), len(t.s))
+	if t.at == nil {
+		return b
+	}
+	i, _ := slices.BinarySearch(t.at, int32(b))
+	return i
 }
