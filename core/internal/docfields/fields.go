@@ -264,7 +264,15 @@ var (
 	rstRole  = regexp.MustCompile("(?::[a-zA-Z:+-]+:)?`([^`]*)`_?_?")
 	mdLink   = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 	emphasis = regexp.MustCompile(`(\*\*|__|\*|_)([^*_]+)(\*\*|__|\*|_)`)
+	// rstObject is a reStructuredText (Sphinx) object description's
+	// first line: its indent, its kind and its signature.
+	rstObject = regexp.MustCompile(`^( *)\.\. (?:py:)?(function|class|method|classmethod|staticmethod|attribute|data|exception|decorator|decoratormethod|coroutinefunction|coroutinemethod|abstractmethod|envvar|option|cmdoption|describe)::[ \t]+(.+?)[ \t\\]*$`)
 )
+
+// ObjectLevel is the level of a reStructuredText object description at
+// the margin (a function's, a class's): below any section's. Passages do
+// not cut sections at them; keyword ranking reads them as headings.
+const ObjectLevel = 20
 
 // adornment reports whether line is a reStructuredText or setext
 // underline: one punctuation character repeated, at least twice, and that
@@ -345,6 +353,23 @@ func (f *Fields) parseText(text string) string {
 			continue
 		}
 		if inFence != "" {
+			continue
+		}
+		if m := rstObject.FindStringSubmatch(l.s); m != nil {
+			// A reStructuredText description of an object (Sphinx's
+			// function, class, method...): a heading below every section,
+			// deeper as it is indented (a class's methods), named by the
+			// object; its signature's continued lines are part of it.
+			end := i
+			for end+1 < len(lines) && strings.HasSuffix(strings.TrimRight(lines[end].s, " \t\r"), `\`) {
+				end++
+			}
+			name, _, _ := strings.Cut(m[3], "(")
+			if t := clean(name); t != "" {
+				last := lines[end]
+				f.Headings = append(f.Headings, Heading{Start: l.u16, Byte: l.byte, End: last.u16 + last.units, ByteEnd: last.byte + last.bytes, Level: ObjectLevel + len(m[1]), Text: t})
+			}
+			i = end
 			continue
 		}
 		if m := atx.FindStringSubmatch(l.s); m != nil {

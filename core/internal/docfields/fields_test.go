@@ -44,6 +44,11 @@ func TestParseReStructuredText(t *testing.T) {
 	if got := f.Path(strings.Index(text, "Text.")); !slices.Equal(got, []string{"json --- JSON encoder and decoder", "Encoders"}) {
 		t.Errorf("Path = %q", got)
 	}
+	// An object description is a heading below the sections, named by
+	// the object.
+	if got := f.Path(strings.Index(text, "Encoders") - 2); !slices.Equal(got, []string{"json --- JSON encoder and decoder", "Basic Usage", "dump"}) {
+		t.Errorf("Path in dump's description = %q", got)
+	}
 }
 
 func TestParseHTML(t *testing.T) {

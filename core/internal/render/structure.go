@@ -21,8 +21,9 @@ import (
 //     lead.
 //   - The candidates are the sections that fit in maxTokens, and in a
 //     longer section each run of its blocks that fits; a block longer than
-//     maxTokens is cut at the last line that fits. Only the first section
-//     and those holding a chunk the query found are candidates.
+//     maxTokens is cut at the last line that fits. Only the first section,
+//     those a chunk the query found overlaps and those whose heading holds
+//     a word of the query are candidates.
 //   - Each candidate is scored by the query's meaning (the best score of
 //     the document's chunks that the query found and that lie in it, as a
 //     share of the document's best: the chunk vectors already hold the
@@ -58,7 +59,7 @@ func (r *Renderer) Structured(chunks []*Chunk, query string, fields *docfields.F
 	}
 	doc := r.structure(s, fields)
 	doc.sampleAt, _ = r.text.Bytes(bestChunk(placed).start, bestChunk(placed).end+1)
-	cands := doc.candidates(r, placed, maxTokens)
+	cands := doc.candidates(r, placed, query, maxTokens)
 	if len(cands) == 0 {
 		return out
 	}
@@ -144,7 +145,7 @@ func (r *Renderer) structure(s string, fields *docfields.Fields) *structure {
 	}
 	at := frontMatterEnd(s)
 	for _, h := range heads {
-		if h.Byte < at || h.ByteEnd > len(s) {
+		if h.Byte < at || h.ByteEnd > len(s) || h.Level >= docfields.ObjectLevel {
 			continue
 		}
 		d.blocks = append(d.blocks, textBlocks(s, at, h.Byte)...)
@@ -327,7 +328,18 @@ type candidate struct {
 
 // candidates are the passages of at most maxTokens tokens Structured
 // chooses among.
-func (d *structure) candidates(r *Renderer, chunks []*Chunk, maxTokens int) []*candidate {
+func (d *structure) candidates(r *Renderer, chunks []*Chunk, query string, maxTokens int) []*candidate {
+	asked := map[string]bool{}
+	words(query, func(w string) { asked[w] = true })
+	named := func(sec section) bool { // its own heading holds a query word
+		b := d.blocks[sec.first]
+		if !b.heading {
+			return false
+		}
+		hit := false
+		words(d.s[b.start:b.end], func(w string) { hit = hit || asked[w] })
+		return hit
+	}
 	// Where the query's chunks lie, in bytes: a run of blocks is a
 	// candidate only where one is near its start (reach bytes hold more
 	// than maxTokens tokens of any text but the oddest), so that a long
@@ -348,8 +360,10 @@ func (d *structure) candidates(r *Renderer, chunks []*Chunk, maxTokens int) []*c
 	}
 	var out []*candidate
 	for k, sec := range d.sections {
-		if k > 0 && len(r.chunksIn(chunks, d.blocks[sec.first].start, d.blocks[sec.end-1].end)) == 0 {
-			continue // no chunk the query found lies in it
+		if k > 0 && !named(sec) && !slices.ContainsFunc(spans, func(sp [2]int) bool {
+			return sp[0] < d.blocks[sec.end-1].end && sp[1] > d.blocks[sec.first].start
+		}) {
+			continue // no chunk the query found overlaps it, and its heading is none of the query's words
 		}
 		total := 0
 		for i := sec.first; i < sec.end && total <= maxTokens; i++ {
@@ -452,7 +466,7 @@ func (d *structure) score(r *Renderer, cands []*candidate, chunks []*Chunk, quer
 	var maxWords, maxHeads float64
 	for k, c := range cands {
 		m := &ms[k]
-		for _, ch := range r.chunksIn(chunks, c.start, c.endB) {
+		for _, ch := range r.chunksOver(chunks, c.start, c.endB) {
 			if top > 0 {
 				m.meaning = max(m.meaning, ch.score/top)
 			}
@@ -647,4 +661,15 @@ func overlaps(shown [][2]int, start, end int) bool {
 		}
 	}
 	return false
+}
+
+// chunksOver returns the chunks that overlap bytes [start, end).
+func (r *Renderer) chunksOver(chunks []*Chunk, start, end int) []*Chunk {
+	var out []*Chunk
+	for _, c := range chunks {
+		if cs, ce := r.text.Bytes(c.start, c.end+1); cs < end && ce > start {
+			out = append(out, c)
+		}
+	}
+	return out
 }

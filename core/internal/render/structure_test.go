@@ -95,7 +95,7 @@ func TestStructuredReStructuredText(t *testing.T) {
 	if len(got) == 0 || !strings.Contains(got[0].Text, ".. function:: dump(obj, fp)\n\n   Serialize obj") {
 		t.Fatalf("passages %+v, want the function with its body", got)
 	}
-	if got[0].Headings != "json --- JSON encoder > Basic Usage" {
+	if got[0].Headings != "json --- JSON encoder > Basic Usage > dump" {
 		t.Errorf("Headings %q", got[0].Headings)
 	}
 }
