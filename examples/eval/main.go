@@ -228,8 +228,12 @@ func evaluateCorpus(ctx context.Context, dir string, c config) ([]row, error) {
 		docs, size = smallCorpus(docs, qs)
 	}
 	for _, q := range qs {
-		if !slices.ContainsFunc(docs, func(d core.DocumentInput) bool { return d.URI == q.File }) {
+		i := slices.IndexFunc(docs, func(d core.DocumentInput) bool { return d.URI == q.File })
+		if i < 0 {
 			return nil, fmt.Errorf("question %q: no file %s in the corpus", q.Question, q.File)
+		}
+		if !strings.Contains(squeeze(docs[i].Text), squeeze(q.Answer)) {
+			return nil, fmt.Errorf("question %q: its answer %q is not in %s", q.Question, q.Answer, q.File)
 		}
 	}
 	var rows []row
