@@ -37,6 +37,8 @@ func TestEveryIndexOptionReachesTheBrowserFacade(t *testing.T) {
 			val = reflect.ValueOf(core.CodesInt4)
 		case reflect.TypeFor[core.KeywordScorer]():
 			val = reflect.ValueOf(core.KeywordScorer(&sampleScorer{}))
+		case reflect.TypeFor[*core.FieldWeights]():
+			val = reflect.ValueOf(&core.FieldWeights{Headings: 3, Title: 4, Name: 0.5})
 		default:
 			switch f.Type.Kind() {
 			case reflect.Bool:
