@@ -54,6 +54,9 @@ type Fields struct {
 	Name string
 	// Headings are the document's headings, in order.
 	Headings []Heading
+	// Body is where the text after its YAML front matter starts, in
+	// bytes: 0 when it has none (and for HTML).
+	Body int
 }
 
 // Parse returns the fields of the document text named uri (a file path or
@@ -323,6 +326,10 @@ func (f *Fields) parseText(text string) string {
 		}
 		if start == 0 {
 			title, f.Description = "", "" // no end to the front matter: it is none
+		} else if start < len(lines) {
+			f.Body = lines[start].byte
+		} else {
+			f.Body = len(text)
 		}
 	}
 	atxLevels := map[int]bool{}

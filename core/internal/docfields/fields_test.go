@@ -104,3 +104,13 @@ func FuzzParse(f *testing.F) {
 		fs.Path(len(text))
 	})
 }
+
+func TestBodyFollowsTheFrontMatter(t *testing.T) {
+	text := "---\ntitle: t\n---\n# Body\n"
+	if f := Parse(text, "a.md"); text[f.Body:] != "# Body\n" {
+		t.Errorf("Body %d: %q", f.Body, text[f.Body:])
+	}
+	if f := Parse("# No front matter\n", "a.md"); f.Body != 0 {
+		t.Errorf("Body %d, want 0", f.Body)
+	}
+}

@@ -143,7 +143,10 @@ func (r *Renderer) structure(s string, fields *docfields.Fields) *structure {
 	if fields != nil {
 		heads = fields.Headings
 	}
-	at := frontMatterEnd(s)
+	at := 0 // front matter describes the page (its fields) and is never shown
+	if fields != nil {
+		at = fields.Body
+	}
 	for _, h := range heads {
 		if h.Byte < at || h.ByteEnd > len(s) || h.Level >= docfields.ObjectLevel {
 			continue
@@ -171,24 +174,6 @@ func (r *Renderer) structure(s string, fields *docfields.Fields) *structure {
 	}
 	d.bundleSynopses()
 	return d
-}
-
-// frontMatterEnd is where a text's YAML front matter ("---" lines around
-// it, at the very start) ends, 0 when it has none: front matter describes
-// the page (its title and description are fields) and is never shown.
-func frontMatterEnd(s string) int {
-	first := lineEnd(s, 1)
-	if strings.TrimRight(s[:first], " \t\r\n") != "---" {
-		return 0
-	}
-	for i := first; i < len(s); {
-		j := lineEnd(s, i+1)
-		if l := strings.TrimRight(s[i:j], " \t\r\n"); l == "---" || l == "..." {
-			return j
-		}
-		i = j
-	}
-	return 0
 }
 
 // synopsisHeadings are the headings (lower case) of a usage line's
