@@ -1,8 +1,9 @@
 // Package embedonnx runs transformer sentence encoders (BERT-style ONNX
 // models such as all-MiniLM-L6-v2) in process, through ONNX Runtime:
 // [LocalEmbeddings], [TransformersEmbeddings] and the matching WordPiece
-// [TransformersTokenizer]. Nothing is downloaded, ever: models are folders
-// the user provides, and the runtime library is installed beforehand.
+// [TransformersTokenizer]. A model is a folder, or a Hugging Face hub id
+// fetched once into the models folder (package hub) and used from there
+// ever after; the runtime library is installed beforehand.
 //
 // # The runtime library
 //
@@ -15,7 +16,7 @@
 // package/bin/napi-v6/<os>/<arch>/libonnxruntime.* from the tarball, and
 // point ONNXRUNTIME_SHARED_LIBRARY_PATH at it.
 //
-// # Putting a model in place
+// # Models by name, or in a folder
 //
 // A model is a folder in the Hugging Face layout, as transformers.js uses it:
 //
@@ -26,20 +27,24 @@
 //	<folder>/tokenizer_config.json  (optional: lower-casing, maximum length)
 //	<folder>/config.json            (optional: maximum positions)
 //
-// For the default model, download the repository Xenova/all-MiniLM-L6-v2
-// from the Hugging Face hub with any tool you trust (git clone with git-lfs,
-// or `huggingface-cli download Xenova/all-MiniLM-L6-v2 --local-dir ...`),
-// or export sentence-transformers/all-MiniLM-L6-v2 with Optimum
-// (`optimum-cli export onnx --model sentence-transformers/all-MiniLM-L6-v2 <folder>`).
-// Then select it in one of three ways:
+// The Model option selects one in one of two ways:
 //
-//   - Model: "/path/to/folder" — any folder path;
-//   - Model: "Xenova/all-MiniLM-L6-v2" (the default) — an id, looked up as
-//     <models folder>/Xenova/all-MiniLM-L6-v2, where the models folder is the
-//     ModelsDir option, else $FOLIO_MODELS_DIR, else
+//   - a folder path ("/path/to/folder", "./model"), used as it is; a
+//     missing one is an error that names it;
+//   - a hub id ("Xenova/all-MiniLM-L6-v2", the default, optionally with
+//     "@revision"), kept in <models folder>/<id>, where the models folder
+//     is the ModelsDir option, else $FOLIO_MODELS_DIR, else
 //     <user cache folder>/folio/models (~/.cache/folio/models on Linux,
-//     ~/Library/Caches/folio/models on macOS);
-//   - a missing folder is an error that names the folder searched.
+//     ~/Library/Caches/folio/models on macOS). When that folder lacks the
+//     files the dtype needs, they are fetched from the hub
+//     ($HF_ENDPOINT, else https://huggingface.co; $HF_TOKEN for gated
+//     models), checked against the hub's checksums and written atomically,
+//     once: later loads make no request. The Hub option's Offline, or
+//     $HF_HUB_OFFLINE=1, refuses the network; a model not in place is then
+//     an error naming the model and the folder. See package hub.
+//
+// A folder filled by hand (git clone with git-lfs, `huggingface-cli
+// download --local-dir`, an Optimum export) works in either place.
 //
 // Only BERT-style WordPiece tokenizers are supported (BERT, MiniLM, bge, e5
 // and other encoders with a cased or uncased BERT vocabulary); inputs and
@@ -68,6 +73,8 @@
 // Creation fails with errors wrapping [ErrRuntimeNotFound] (the message
 // says how to install the library), [ErrModelNotFound] (wrapping
 // fs.ErrNotExist; the message names the folder and files looked for),
+// the errors of package hub for a fetch (hub.ErrOffline, hub.ErrChecksum,
+// hub.ErrUnauthorized, context.DeadlineExceeded for a stalled download),
 // [ErrDeviceUnavailable] (device gpu without CUDA) or
 // core.ErrInvalidArgument (an unknown device, dtype or pooling, a
 // negative count, a model that is not a text encoder). A corrupt tokenizer

@@ -11,19 +11,25 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/foliovec/folio/adapters/embed-onnx/hub"
 	"github.com/foliovec/folio/adapters/embed-onnx/wordpiece"
 	"github.com/foliovec/folio/core"
 )
 
 // Progress reports model loading.
 type Progress struct {
-	// Status is "initiate" (a file is about to be read), "progress" (part
-	// of it was read), "done" (it was read) or "ready" (the model can run).
+	// Status is "initiate" (a file is about to be read, or looked up on
+	// the hub), "download" (its download from the hub starts), "progress"
+	// (part of it was read or downloaded), "done" (it was read or is in
+	// place) or "ready" (the model can run).
 	Status string
 	// File is the file's path relative to the model folder ("" for ready).
 	File string
 	// Fraction is how much of File was read, 0 to 1; 1 for ready.
 	Fraction float64
+	// Loaded and Total are the bytes of a download: received so far and
+	// expected (0 when unknown, and while reading from disk).
+	Loaded, Total int64
 }
 
 // engine is a loaded model: tokenizer, session and pooling. Both
@@ -43,6 +49,7 @@ type engine struct {
 
 type engineSpec struct {
 	model, modelsDir, libraryPath string
+	hub                           hub.Options
 	device                        Device
 	dtype                         Dtype
 	pooling                       Pooling
@@ -73,7 +80,9 @@ func loadEngine(ctx context.Context, spec engineSpec) (*engine, error) {
 	default:
 		return nil, fmt.Errorf("embedonnx: device %q: want auto, gpu, cpu or wasm: %w", spec.device, core.ErrInvalidArgument)
 	}
-	folder, err := resolveModel(spec.model, spec.modelsDir)
+	folder, err := resolveModel(ctx, modelSpec{
+		model: spec.model, modelsDir: spec.modelsDir, dtype: spec.dtype, hub: spec.hub, progress: spec.progress,
+	})
 	if err != nil {
 		return nil, err
 	}

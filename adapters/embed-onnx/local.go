@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/foliovec/folio/adapters/embed-onnx/hub"
 	"github.com/foliovec/folio/core"
 )
 
@@ -14,11 +15,13 @@ var _ core.EmbeddingsModel = (*LocalEmbeddings)(nil)
 // LocalOptions configures NewLocalEmbeddings. The zero value uses
 // DefaultModel (all-MiniLM-L6-v2) and 256 tokens.
 type LocalOptions struct {
-	// Model is a model folder's path or a model id under the models
-	// folder, as in TransformersOptions; "" means DefaultModel.
+	// Model is a model folder's path or a hub model id, fetched once
+	// when it is not in the models folder, as in TransformersOptions; ""
+	// means DefaultModel.
 	Model string
-	// ModelsDir and LibraryPath are as in TransformersOptions.
+	// ModelsDir, Hub and LibraryPath are as in TransformersOptions.
 	ModelsDir   string
+	Hub         hub.Options
 	LibraryPath string
 	// MaxTokens is what MaxTokens reports; 0 means 256.
 	MaxTokens int
@@ -94,7 +97,7 @@ func (m *LocalEmbeddings) load(ctx context.Context) (*engine, error) {
 		return nil, fmt.Errorf("embedonnx: max tokens %d, threads %d: %w", m.opts.MaxTokens, m.opts.Threads, core.ErrInvalidArgument)
 	}
 	e, err := loadEngine(ctx, engineSpec{
-		model: m.opts.Model, modelsDir: m.opts.ModelsDir, libraryPath: m.opts.LibraryPath,
+		model: m.opts.Model, modelsDir: m.opts.ModelsDir, libraryPath: m.opts.LibraryPath, hub: m.opts.Hub,
 		device: DeviceCPU, pooling: PoolingMean, normalize: true, threads: m.opts.Threads,
 		logger: m.opts.Logger,
 	})

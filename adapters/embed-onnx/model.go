@@ -1,6 +1,7 @@
 package embedonnx
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/foliovec/folio/adapters/embed-onnx/hub"
 	"github.com/foliovec/folio/adapters/embed-onnx/wordpiece"
 	"github.com/foliovec/folio/core"
 )
@@ -19,17 +21,29 @@ const DefaultModel = "Xenova/all-MiniLM-L6-v2"
 
 // ModelsDirEnv names the environment variable that gives the models folder
 // when the options do not.
-const ModelsDirEnv = "FOLIO_MODELS_DIR"
+const ModelsDirEnv = hub.ModelsDirEnv
 
 // ErrModelNotFound: the model folder, or the model file for the requested
-// dtype, does not exist. It wraps fs.ErrNotExist.
-var ErrModelNotFound = fmt.Errorf("model not found: %w", fs.ErrNotExist)
+// dtype, does not exist, or the hub has no such model. It wraps
+// fs.ErrNotExist.
+var ErrModelNotFound = hub.ErrNotFound
+
+// modelSpec is what resolveModel needs.
+type modelSpec struct {
+	model, modelsDir string
+	dtype            Dtype
+	hub              hub.Options
+	progress         func(Progress)
+}
 
 // resolveModel turns the Model option into a folder: an existing folder
-// path is used as it is; anything else is a model id looked up under the
+// path is used as it is; anything else is a model id, looked up under the
 // models folder (modelsDir, else $FOLIO_MODELS_DIR, else
-// <user cache>/folio/models). Nothing is ever downloaded.
-func resolveModel(model, modelsDir string) (string, error) {
+// <user cache>/folio/models) and pulled from the hub when the folder lacks
+// what the dtype needs, unless the hub options (or $HF_HUB_OFFLINE) say
+// offline.
+func resolveModel(ctx context.Context, spec modelSpec) (string, error) {
+	model := spec.model
 	if model == "" {
 		model = DefaultModel
 	}
@@ -39,28 +53,27 @@ func resolveModel(model, modelsDir string) (string, error) {
 	if filepath.IsAbs(model) || strings.HasPrefix(model, ".") {
 		return "", fmt.Errorf("embedonnx: model folder %s: %w", model, ErrModelNotFound)
 	}
-	id := filepath.FromSlash(model)
-	if !filepath.IsLocal(id) {
-		return "", fmt.Errorf("embedonnx: model id %q: %w", model, core.ErrInvalidArgument)
+	if _, err := hub.ParseRef(model); err != nil {
+		return "", fmt.Errorf("embedonnx: model id %q is not a folder or a hub id: %w", model, core.ErrInvalidArgument)
 	}
-	dir, source := modelsDir, "option ModelsDir"
-	if dir == "" {
-		dir, source = os.Getenv(ModelsDirEnv), "$"+ModelsDirEnv
-	}
-	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			return "", fmt.Errorf("embedonnx: model %q: no models folder (set %s): %w", model, ModelsDirEnv, err)
+	opts := spec.hub
+	if opts.Progress == nil && spec.progress != nil {
+		opts.Progress = func(p hub.Progress) {
+			if p.Status == "ready" {
+				return // the engine says when the model can run
+			}
+			q := Progress{Status: p.Status, File: p.File, Loaded: p.Loaded, Total: p.Total}
+			if p.Total > 0 {
+				q.Fraction = float64(p.Loaded) / float64(p.Total)
+			}
+			spec.progress(q)
 		}
-		dir, source = filepath.Join(cache, "folio", "models"), "the default models folder"
 	}
-	folder := filepath.Join(dir, id)
-	if info, err := os.Stat(folder); err != nil || !info.IsDir() {
-		return "", fmt.Errorf("embedonnx: model %q: no folder %s (under %s, %s); models are never downloaded: "+
-			"put the model's files (onnx/model.onnx, tokenizer.json, config.json, tokenizer_config.json) there, "+
-			"or set Model to a folder path: %w", model, folder, dir, source, ErrModelNotFound)
+	m, err := hub.New(spec.modelsDir, &opts).Pull(ctx, model, string(spec.dtype))
+	if err != nil {
+		return "", fmt.Errorf("embedonnx: %w", err)
 	}
-	return folder, nil
+	return m.Dir, nil
 }
 
 // Dtype is the precision of the model file to load.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/foliovec/folio/adapters/embed-onnx/hub"
 	"github.com/foliovec/folio/adapters/embed-onnx/internal/bertgen"
 	"github.com/foliovec/folio/core"
 )
@@ -22,21 +23,21 @@ func TestModelLookup(t *testing.T) {
 	want := filepath.Join(models, "acme", "mini")
 
 	t.Run("a folder path is used as it is", func(t *testing.T) {
-		got, err := resolveModel(want, "")
+		got, err := resolve(t, want, "")
 		if err != nil || got != want {
 			t.Fatalf("resolveModel = %q, %v; want %q", got, err, want)
 		}
 	})
 	t.Run("an id is looked up under the ModelsDir option", func(t *testing.T) {
 		t.Setenv(ModelsDirEnv, t.TempDir()) // the option wins over it
-		got, err := resolveModel("acme/mini", models)
+		got, err := resolve(t, "acme/mini", models)
 		if err != nil || got != want {
 			t.Fatalf("resolveModel = %q, %v; want %q", got, err, want)
 		}
 	})
 	t.Run("then under $FOLIO_MODELS_DIR", func(t *testing.T) {
 		t.Setenv(ModelsDirEnv, models)
-		got, err := resolveModel("acme/mini", "")
+		got, err := resolve(t, "acme/mini", "")
 		if err != nil || got != want {
 			t.Fatalf("resolveModel = %q, %v; want %q", got, err, want)
 		}
@@ -54,36 +55,36 @@ func TestModelLookup(t *testing.T) {
 		if err := os.CopyFS(folder, os.DirFS(want)); err != nil {
 			t.Fatal(err)
 		}
-		got, err := resolveModel("acme/mini", "")
+		got, err := resolve(t, "acme/mini", "")
 		if err != nil || got != folder {
 			t.Fatalf("resolveModel = %q, %v; want %q", got, err, folder)
 		}
 	})
 	t.Run("the default model is looked up when none is named", func(t *testing.T) {
-		_, err := resolveModel("", models)
+		_, err := resolve(t, "", models)
 		if !errors.Is(err, ErrModelNotFound) || !strings.Contains(err.Error(), filepath.Join(models, "Xenova", "all-MiniLM-L6-v2")) {
 			t.Fatalf("err = %v, want ErrModelNotFound naming the default model's folder", err)
 		}
 	})
-	t.Run("a missing id names the folder searched and how to fill it", func(t *testing.T) {
-		_, err := resolveModel("acme/absent", models)
+	t.Run("a missing id, offline, names the model and the folder searched", func(t *testing.T) {
+		_, err := resolve(t, "acme/absent", models)
 		if !errors.Is(err, ErrModelNotFound) || !errors.Is(err, os.ErrNotExist) {
 			t.Fatalf("err = %v, want ErrModelNotFound", err)
 		}
-		for _, part := range []string{filepath.Join(models, "acme", "absent"), "never downloaded", "onnx/model.onnx"} {
+		for _, part := range []string{filepath.Join(models, "acme", "absent"), "acme/absent", "the network is off"} {
 			if !strings.Contains(err.Error(), part) {
 				t.Errorf("error %q lacks %q", err, part)
 			}
 		}
 	})
 	t.Run("a missing folder path is not found", func(t *testing.T) {
-		if _, err := resolveModel(filepath.Join(models, "nope"), ""); !errors.Is(err, ErrModelNotFound) {
+		if _, err := resolve(t, filepath.Join(models, "nope"), ""); !errors.Is(err, ErrModelNotFound) {
 			t.Fatalf("err = %v, want ErrModelNotFound", err)
 		}
 	})
 	t.Run("an id cannot leave the models folder", func(t *testing.T) {
 		for _, id := range []string{"acme/../../etc", "a/../../b"} {
-			if _, err := resolveModel(id, models); !errors.Is(err, core.ErrInvalidArgument) {
+			if _, err := resolve(t, id, models); !errors.Is(err, core.ErrInvalidArgument) {
 				t.Errorf("resolveModel(%q): %v, want ErrInvalidArgument", id, err)
 			}
 		}
@@ -117,4 +118,9 @@ func TestModelFileNames(t *testing.T) {
 	if got, err := findModelFile(dir, DtypeQ8); err != nil || filepath.Base(got) != "model_int8.onnx" {
 		t.Errorf("q8 with only model_int8.onnx: %q, %v", got, err)
 	}
+}
+
+// resolve is resolveModel offline: nothing in these tests reaches a hub.
+func resolve(t *testing.T, model, modelsDir string) (string, error) {
+	return resolveModel(t.Context(), modelSpec{model: model, modelsDir: modelsDir, hub: hub.Options{Offline: true}})
 }

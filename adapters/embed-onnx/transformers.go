@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/foliovec/folio/adapters/embed-onnx/hub"
 	"github.com/foliovec/folio/core"
 )
 
@@ -14,13 +15,19 @@ var _ core.EmbeddingsModel = (*TransformersEmbeddings)(nil)
 // value loads DefaultModel from the models folder, fp32, on the best
 // device, mean-pooled and normalised.
 type TransformersOptions struct {
-	// Model is a model folder's path, or a model id (such as
-	// "Xenova/all-MiniLM-L6-v2") looked up under the models folder.
-	// "" means DefaultModel.
+	// Model is a model folder's path, or a hub model id (such as
+	// "Xenova/all-MiniLM-L6-v2", optionally with "@revision") looked up
+	// under the models folder and fetched from the hub once when it is not
+	// there. "" means DefaultModel.
 	Model string
-	// ModelsDir is where model ids are looked up: "" means
-	// $FOLIO_MODELS_DIR, else <user cache folder>/folio/models.
+	// ModelsDir is where model ids are kept: "" means $FOLIO_MODELS_DIR,
+	// else <user cache folder>/folio/models.
 	ModelsDir string
+	// Hub configures fetching: the endpoint ($HF_ENDPOINT), the token
+	// ($HF_TOKEN), offline mode (Offline or $HF_HUB_OFFLINE: never fetch),
+	// the HTTP client, timeouts and the size cap. Its Progress, when nil,
+	// reports through Progress below.
+	Hub hub.Options
 	// LibraryPath is the ONNX Runtime shared library: "" means
 	// $ONNXRUNTIME_SHARED_LIBRARY_PATH, else .cache/onnxruntime/<version>/
 	// in the working directory or a parent, else the user cache folder.
@@ -37,7 +44,7 @@ type TransformersOptions struct {
 	Normalize *bool
 	// Pooling: mean (default) or cls.
 	Pooling Pooling
-	// Progress, when set, is called while the model loads.
+	// Progress, when set, is called while the model is fetched and loads.
 	Progress func(Progress)
 	// Threads is the number of threads one inference uses; 0 lets the
 	// runtime use one per core.
@@ -55,9 +62,9 @@ type TransformersEmbeddings struct {
 	engine    *engine
 }
 
-// CreateTransformersEmbeddings loads the model now: its folder, tokenizer
-// and ONNX session. It never downloads anything. nil opts are the
-// defaults.
+// CreateTransformersEmbeddings loads the model now: its folder (fetched
+// from the hub first when a model id is not in the models folder),
+// tokenizer and ONNX session. nil opts are the defaults.
 func CreateTransformersEmbeddings(ctx context.Context, o *TransformersOptions) (*TransformersEmbeddings, error) {
 	var opts TransformersOptions
 	if o != nil {
@@ -75,7 +82,7 @@ func CreateTransformersEmbeddings(ctx context.Context, o *TransformersOptions) (
 		pooling = PoolingMean
 	}
 	e, err := loadEngine(ctx, engineSpec{
-		model: opts.Model, modelsDir: opts.ModelsDir, libraryPath: opts.LibraryPath,
+		model: opts.Model, modelsDir: opts.ModelsDir, libraryPath: opts.LibraryPath, hub: opts.Hub,
 		device: opts.Device, dtype: opts.Dtype, pooling: pooling, normalize: normalize,
 		threads: opts.Threads, progress: opts.Progress, logger: opts.Logger,
 	})
