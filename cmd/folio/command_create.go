@@ -35,6 +35,13 @@ func (a *app) createCommand() *cobra.Command {
 				return err
 			}
 			folder := a.folderPath(args[0])
+			// The model first (a model named by id may need fetching), so
+			// that a model that fails leaves no index behind; "" because
+			// the index's own record, if any, is about to go.
+			_, rec, err := model.resolve(ctx, a, storage, "")
+			if err != nil {
+				return err
+			}
 			if force {
 				// Also an index of the other format, and the model file.
 				if err := storage.DeleteFolder(ctx, folder); err != nil {
@@ -48,10 +55,6 @@ func (a *app) createCommand() *cobra.Command {
 				return err
 			}
 			if err := ix.CreateIndex(ctx, core.CreateIndexConfig{Version: 1, Layout: layout}); err != nil {
-				return err
-			}
-			_, rec, err := model.resolve(ctx, storage, folder)
-			if err != nil {
 				return err
 			}
 			if rec.Kind != "" {

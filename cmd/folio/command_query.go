@@ -198,7 +198,7 @@ func (a *app) runQuery(ctx context.Context, fl *pflag.FlagSet, o *queryOptions, 
 		return queryOutput{}, err
 	}
 	out := queryOutput{Index: e.folder, Query: text, Results: []documentOutput{}}
-	emb, _, err := o.model.requireModel(ctx, e.storage, e.folder)
+	emb, _, err := o.model.requireModel(ctx, a, e.storage, e.folder)
 	if err != nil {
 		// A new index has no model yet: say it is empty rather than ask
 		// for one (the check reads the index, so only here).

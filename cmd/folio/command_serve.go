@@ -190,7 +190,7 @@ func (a *app) serverOptions(ctx context.Context, o *serveOptions, args []string)
 		}
 		return cfg, err
 	}
-	cfg.Embeddings, _, err = o.model.resolve(ctx, storage, cfg.IndexPath)
+	cfg.Embeddings, _, err = o.model.resolve(ctx, a, storage, cfg.IndexPath)
 	return cfg, err
 }
 
@@ -200,7 +200,7 @@ func (a *app) serverOptions(ctx context.Context, o *serveOptions, args []string)
 // the reason.
 func (a *app) embeddingsFor(storage core.FileStorage, model *modelFlags) func(context.Context, string) (core.EmbeddingsModel, error) {
 	return func(ctx context.Context, folder string) (core.EmbeddingsModel, error) {
-		m, _, err := model.resolve(ctx, storage, folder)
+		m, _, err := model.resolve(ctx, a, storage, folder)
 		var usage usageError
 		switch {
 		case errors.As(err, &usage):

@@ -109,7 +109,7 @@ func (a *app) openForWriting(ctx context.Context, index string, model *modelFlag
 	if err != nil {
 		return nil, nil, err
 	}
-	emb, rec, err := model.requireModel(ctx, e.storage, e.folder)
+	emb, rec, err := model.requireModel(ctx, a, e.storage, e.folder)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -32,6 +32,10 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	folioBin = filepath.Join(dir, "folio")
+	// No test reaches a model hub or the user's models folder unless it
+	// says so: models by id come from a fake hub on 127.0.0.1.
+	os.Setenv("HF_HUB_OFFLINE", "1")
+	os.Setenv("FOLIO_MODELS_DIR", filepath.Join(dir, "models"))
 	// The tests run the build with object storage, a superset of the
 	// default build; TestDefaultBuildLinksNoCloudSDK checks the default.
 	if out, err := exec.Command("go", "build", "-tags", "objectstorage", "-o", folioBin, ".").CombinedOutput(); err != nil {

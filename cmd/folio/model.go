@@ -30,11 +30,17 @@ type modelRecord struct {
 	// Name identifies the model within its kind: the dimensions of the
 	// hash model, the hosted variant and model ("openai:<model>",
 	// "azure:<endpoint>/<deployment>", "oss:<endpoint>/<model>"), or the
-	// ONNX model folder or id.
+	// ONNX model folder or hub id (with "@revision" when one was named).
 	Name string `json:"name"`
+	// Commit is the hub commit of an ONNX model fetched by id, as it was
+	// when the index was built; it is a record only, not compared.
+	Commit string `json:"commit,omitempty"`
 }
 
 func (r modelRecord) String() string { return r.Kind + " " + r.Name }
+
+// same reports whether two records name one model.
+func (r modelRecord) same(o modelRecord) bool { return r.Kind == o.Kind && r.Name == o.Name }
 
 // modelFlags are the three ways to name an embeddings model.
 type modelFlags struct {
@@ -46,7 +52,7 @@ type modelFlags struct {
 func (m *modelFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVarP(&m.keys, "keys", "k", "", "JSON keys file of a hosted embeddings model (OpenAI, Azure/cloud, or OpenAI-compatible oss…)")
-	f.StringVar(&m.model, "model", "", "local ONNX model: a model folder or a model id under $FOLIO_MODELS_DIR")
+	f.StringVar(&m.model, "model", "", "local ONNX model: a model folder, or a Hugging Face id (owner/name[@revision]) fetched once into $FOLIO_MODELS_DIR")
 	f.IntVar(&m.hashDims, "hash-dims", 0, "offline word-hashing model of this many dimensions (not semantic; nothing to install)")
 }
 
@@ -68,11 +74,13 @@ func (m *modelFlags) check() error {
 	return nil
 }
 
-// resolve returns the embeddings model for the index in folder: the one
+// resolve returns the embeddings model for the index in folder (a model
+// named by hub id is fetched first, unless it is in place, reporting on
+// a's stderr): the one
 // the flags name, which must be the one the index was built with if it
 // remembers one, else the remembered one. With neither, the model is nil
 // and rec is zero. It never writes.
-func (m *modelFlags) resolve(ctx context.Context, storage core.FileStorage, folder string) (core.EmbeddingsModel, modelRecord, error) {
+func (m *modelFlags) resolve(ctx context.Context, a *app, storage core.FileStorage, folder string) (core.EmbeddingsModel, modelRecord, error) {
 	if err := m.check(); err != nil {
 		return nil, modelRecord{}, err
 	}
@@ -109,15 +117,15 @@ func (m *modelFlags) resolve(ctx context.Context, storage core.FileStorage, fold
 			}
 		}
 		rec = modelRecord{Kind: "onnx", Name: name}
-		if model, err = localModel(name); err != nil {
+		if model, rec.Commit, err = a.localModel(ctx, name); err != nil {
 			return nil, modelRecord{}, err
 		}
 	case hasStored:
-		return modelFromRecord(stored)
+		return a.modelFromRecord(ctx, stored)
 	default:
 		return nil, modelRecord{}, nil
 	}
-	if hasStored && stored != rec {
+	if hasStored && !stored.same(rec) {
 		return nil, modelRecord{}, fmt.Errorf("index %s was built with the %s model, not the %s model the flags name: vectors of different models must not be mixed", folder, stored, rec)
 	}
 	return model, rec, nil
@@ -125,7 +133,7 @@ func (m *modelFlags) resolve(ctx context.Context, storage core.FileStorage, fold
 
 // modelFromRecord makes the model a record names, where that needs no
 // secret.
-func modelFromRecord(rec modelRecord) (core.EmbeddingsModel, modelRecord, error) {
+func (a *app) modelFromRecord(ctx context.Context, rec modelRecord) (core.EmbeddingsModel, modelRecord, error) {
 	switch rec.Kind {
 	case "hash":
 		var dims int
@@ -134,7 +142,7 @@ func modelFromRecord(rec modelRecord) (core.EmbeddingsModel, modelRecord, error)
 		}
 		return embedhash.New(&embedhash.Options{Dimensions: dims}), rec, nil
 	case "onnx":
-		model, err := localModel(rec.Name)
+		model, _, err := a.localModel(ctx, rec.Name)
 		return model, rec, err
 	case "hosted":
 		return nil, modelRecord{}, usagef("the index was built with the hosted %s model: pass its keys file with --keys", rec.Name)
@@ -143,8 +151,8 @@ func modelFromRecord(rec modelRecord) (core.EmbeddingsModel, modelRecord, error)
 }
 
 // requireModel is resolve for commands that embed: no model is an error.
-func (m *modelFlags) requireModel(ctx context.Context, storage core.FileStorage, folder string) (core.EmbeddingsModel, modelRecord, error) {
-	model, rec, err := m.resolve(ctx, storage, folder)
+func (m *modelFlags) requireModel(ctx context.Context, a *app, storage core.FileStorage, folder string) (core.EmbeddingsModel, modelRecord, error) {
+	model, rec, err := m.resolve(ctx, a, storage, folder)
 	if err == nil && model == nil {
 		err = usagef("index %s has no model yet: name one with --keys FILE, --model DIR|ID or --hash-dims N", folder)
 	}

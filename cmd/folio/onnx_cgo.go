@@ -3,7 +3,10 @@
 package main
 
 import (
+	"context"
+
 	embedonnx "github.com/foliovec/folio/adapters/embed-onnx"
+	"github.com/foliovec/folio/adapters/embed-onnx/hub"
 	"github.com/foliovec/folio/core"
 )
 
@@ -14,8 +17,20 @@ import (
 // 256 a call) only costs calls: 102 chunks took 101 calls.
 const localCallTokens = 16 * defaultChunkSize
 
-// localModel is the local ONNX sentence model in a folder, or an id under
-// $FOLIO_MODELS_DIR. It loads on first use.
-func localModel(name string) (core.EmbeddingsModel, error) {
-	return embedonnx.NewLocalEmbeddings(&embedonnx.LocalOptions{Model: name, MaxTokens: localCallTokens}), nil
+// localModel is the local ONNX sentence model in a folder, or a hub id in
+// the models folder, fetched now (reporting on stderr) when it is not
+// there; commit is the hub commit of a model fetched by id. It loads on
+// first use.
+func (a *app) localModel(ctx context.Context, name string) (_ core.EmbeddingsModel, commit string, _ error) {
+	if !isDir(name) && hub.IsRef(name) {
+		m, err := a.pullModel(ctx, name, "")
+		if err != nil {
+			return nil, "", err
+		}
+		commit = m.Commit
+	}
+	// In place now: loading it needs no network.
+	return embedonnx.NewLocalEmbeddings(&embedonnx.LocalOptions{
+		Model: name, MaxTokens: localCallTokens, Hub: hub.Options{Offline: true},
+	}), commit, nil
 }

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -12,6 +13,9 @@ import (
 
 	"github.com/foliovec/folio"
 	embedonnx "github.com/foliovec/folio/adapters/embed-onnx"
+	"github.com/foliovec/folio/adapters/embed-onnx/hub"
+	"github.com/foliovec/folio/adapters/embed-onnx/hub/hubtest"
+	"github.com/foliovec/folio/adapters/grpc/vectrapb"
 	"github.com/foliovec/folio/core"
 )
 
@@ -134,5 +138,106 @@ func TestStaticBuildWithoutCgo(t *testing.T) {
 	run(0, "add", "ix", "--uri", "docs")
 	if out := run(0, "query", "ix", "yeast dough"); !strings.Contains(out, "bread.md") {
 		t.Errorf("query in a static build:\n%s", out)
+	}
+}
+
+// A model named by hub id, against a fake hub on 127.0.0.1 ($HF_ENDPOINT):
+// create fetches it once, reporting on stderr; add indexes with it; more
+// adds, a query, `folio model pull` and `folio serve --root` make no
+// request; --offline with an empty models folder fails naming the model
+// and the folder; a corrupted download fails and leaves nothing in place.
+func TestModelByHubID(t *testing.T) {
+	onnxLibrary(t)
+	dir := t.TempDir()
+	writeDocs(t, dir)
+	model := filepath.Join(t.TempDir(), "tiny")
+	gen := exec.CommandContext(t.Context(), "go", "run", "github.com/foliovec/folio/adapters/embed-onnx/internal/bertgen/tinymodel", model)
+	if b, err := gen.CombinedOutput(); err != nil {
+		t.Fatalf("tinymodel: %v\n%s", err, b)
+	}
+	srv := hubtest.New()
+	defer srv.Close()
+	commit, err := srv.AddFolder("acme/tiny-bert", model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	models := filepath.Join(dir, "models")
+	t.Setenv(hub.EndpointEnv, srv.URL)
+	t.Setenv(hub.OfflineEnv, "")
+	t.Setenv(embedonnx.ModelsDirEnv, models)
+
+	created := must(t, dir, 0, "create", "ix", "--model", "acme/tiny-bert")
+	if !strings.Contains(created.stderr, "fetching acme/tiny-bert: onnx/model.onnx") || !strings.Contains(created.stderr, "fetched acme/tiny-bert: onnx/model.onnx") {
+		t.Errorf("create --model ID does not report the download on stderr:\n%s", created.stderr)
+	}
+	if reqs := srv.Requests(); len(reqs) == 0 {
+		t.Fatal("create --model ID made no request to the hub")
+	}
+	must(t, dir, 0, "add", "ix", "--model", "acme/tiny-bert", "--uri", "docs")
+	stats := decode[map[string]any](t, must(t, dir, 0, "stats", "ix", "--json"))
+	if m, _ := stats["model"].(map[string]any); m["kind"] != "onnx" || m["name"] != "acme/tiny-bert" || m["commit"] != commit {
+		t.Errorf("stats names the model %v, want the id and the commit %s", stats["model"], commit)
+	}
+
+	// Every later use is offline in effect: no request.
+	must(t, dir, 0, "add", "ix", "--uri", filepath.Join("docs", "bread.md"))
+	q := decode[queryOutput](t, must(t, t.TempDir(), 0, "query", filepath.Join(dir, "ix"), "cats purr", "--json"))
+	if len(q.Results) == 0 {
+		t.Fatalf("query: %+v", q)
+	}
+	pulled := must(t, dir, 0, "model", "pull", "acme/tiny-bert")
+	if !strings.Contains(pulled.stdout, commit[:12]) || !strings.Contains(pulled.stdout, filepath.Join(models, "acme", "tiny-bert")) {
+		t.Errorf("model pull of a model in place: %q", pulled.stdout)
+	}
+	list := decode[[]map[string]any](t, must(t, dir, 0, "model", "list", "--json"))
+	if len(list) != 1 || list[0]["id"] != "acme/tiny-bert" || list[0]["commit"] != commit {
+		t.Errorf("model list: %v", list)
+	}
+	port := freePort(t)
+	pidFile := filepath.Join(dir, "folio.pid")
+	root := filepath.Join(dir, "root")
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, "ix"), filepath.Join(root, "ix")); err != nil {
+		t.Fatal(err)
+	}
+	must(t, dir, 0, "serve", "--root", root, "--port", fmt.Sprint(port), "--daemon", "--pid-file", pidFile)
+	t.Cleanup(func() { _ = exec.Command(folioBin, "stop", "--pid-file", pidFile).Run() })
+	client, ctx := dialServer(t, port)
+	res, err := client.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: "ix", Query: "cats purr", MaxDocuments: 1})
+	if err != nil || len(res.GetResults()) != 1 {
+		t.Fatalf("serve --root with a fetched model: %v, %v", res.GetResults(), err)
+	}
+	if reqs := srv.Requests(); len(reqs) != 0 {
+		t.Errorf("a fetched model cost %d more requests: %v", len(reqs), reqs)
+	}
+
+	// Offline, a model not in place is an error naming it and the folder.
+	empty := filepath.Join(t.TempDir(), "empty")
+	t.Setenv(embedonnx.ModelsDirEnv, empty)
+	off := must(t, dir, 1, "--offline", "create", "ix2", "--model", "acme/tiny-bert")
+	if !strings.Contains(off.stderr, "acme/tiny-bert") || !strings.Contains(off.stderr, filepath.Join(empty, "acme", "tiny-bert")) || !strings.Contains(off.stderr, "offline") {
+		t.Errorf("--offline with an empty models folder: %q", off.stderr)
+	}
+	t.Setenv(hub.OfflineEnv, "1")
+	must(t, dir, 1, "model", "pull", "acme/tiny-bert")
+	if reqs := srv.Requests(); len(reqs) != 0 {
+		t.Errorf("offline made %d requests: %v", len(reqs), reqs)
+	}
+
+	// A download whose bytes are not the hub's is refused; nothing is in
+	// place afterwards.
+	t.Setenv(hub.OfflineEnv, "")
+	srv.Break("onnx/model.onnx", hubtest.Corrupt)
+	bad := must(t, dir, 1, "create", "ix3", "--model", "acme/tiny-bert")
+	if !strings.Contains(bad.stderr, "sha256") || !strings.Contains(bad.stderr, "onnx/model.onnx") {
+		t.Errorf("a corrupted model file: %q", bad.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(empty, "acme", "tiny-bert", "onnx", "model.onnx")); !os.IsNotExist(err) {
+		t.Errorf("a corrupted model file was put in place: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ix3")); !os.IsNotExist(err) {
+		t.Errorf("a failed fetch left an index behind: %v", err)
 	}
 }

@@ -40,6 +40,8 @@ type app struct {
 	storageKind    string
 	storageRoot    string
 	jsonOut        bool
+	// offline refuses the network for models named by hub id.
+	offline bool
 	// stderrIsTerminal decides whether progress bars are drawn.
 	stderrIsTerminal bool
 	// quiet silences progress; progressEvery is how often a progress line
@@ -101,12 +103,13 @@ An index remembers the embeddings model that built it (--keys, --model or
 	pf.StringVar(&a.storageRoot, "storage-root", "", "folder, or bucket URL (s3://bucket?region=…, gs://…, azblob://…; in a folio built with -tags objectstorage), that index paths are relative to")
 	pf.BoolVar(&a.jsonOut, "json", false, "print one JSON document on stdout instead of text")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "no progress bar or progress lines on stderr")
+	pf.BoolVar(&a.offline, "offline", false, "never fetch a model from the Hugging Face hub: use the models folder alone (as $HF_HUB_OFFLINE=1)")
 	pf.DurationVar(&a.progressEvery, "progress-every", defaultProgressEvery, "how often a progress line is printed when stderr is not a terminal")
 	_ = pf.MarkHidden("progress-every")
 	root.AddCommand(
 		a.createCommand(), a.deleteCommand(), a.addCommand(), a.removeCommand(),
 		a.statsCommand(), a.migrateCommand(), a.queryCommand(), a.watchCommand(),
-		a.serveCommand(), a.stopCommand(), a.generateCommand(), a.versionCommand(),
+		a.serveCommand(), a.stopCommand(), a.generateCommand(), a.versionCommand(), a.modelCommand(),
 	)
 	plainBoolFlags(root)
 	return root
