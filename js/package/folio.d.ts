@@ -343,17 +343,28 @@ export declare class HashEmbeddings implements EmbeddingsModel {
 }
 
 export interface TransformersEmbeddingsOptions {
-  /** A model id looked up under modelPath, or the URL or path of a model folder. */
+  /** A hub model id (owner/name), or the URL or path of a model folder. */
   model?: string;
-  /** Where model ids are looked up: "/models/" by default. Nothing is downloaded from a hub. */
+  /** Where model ids are looked for on the page's site: "/models/" by default. */
   modelPath?: string;
+  /** Look for model ids under modelPath first: true by default. */
+  allowLocalModels?: boolean;
+  /** Fetch model ids not found elsewhere from the hub: true by default, as transformers.js does. */
+  allowRemoteModels?: boolean;
+  /** The hub (or a mirror): "https://huggingface.co/" by default. */
+  remoteHost?: string;
+  /** The model's branch, tag or commit on the hub: "main" by default. */
+  revision?: string;
+  /** Keep files from the hub in Cache Storage ("transformers-cache"), so a reload fetches nothing: true by default. */
+  useBrowserCache?: boolean;
   maxTokens?: number;
   /** "auto", "cpu" and "wasm" run on WebAssembly; "gpu" is rejected. */
   device?: "auto" | "gpu" | "cpu" | "wasm";
   dtype?: "fp32" | "fp16" | "q8" | "q4";
   normalize?: boolean;
   pooling?: "mean" | "cls";
-  progressCallback?: (progress: { status: string; progress?: number; file?: string }) => void;
+  /** transformers.js's shape: status initiate, download, progress (loaded, total, progress 0–100), done, ready. */
+  progressCallback?: (progress: { status: string; name?: string; file?: string; progress?: number; loaded?: number; total?: number }) => void;
 }
 
 export declare class TransformersEmbeddings implements EmbeddingsModel {
