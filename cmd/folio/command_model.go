@@ -94,7 +94,7 @@ func size(m hub.Model) string {
 	if len(m.Files) == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	return bytesText(n)
 }
 
 func modelJSON(m hub.Model) map[string]any {
@@ -150,9 +150,9 @@ func (r *pullReport) update(p hub.Progress) {
 		}
 		from := ""
 		if p.Loaded > 0 {
-			from = fmt.Sprintf(", resuming at %.1f MB", float64(p.Loaded)/1e6)
+			from = ", resuming at " + bytesText(p.Loaded)
 		}
-		fmt.Fprintf(r.a.stderr, "fetching %s: %s (%.1f MB%s)\n", r.id, p.File, float64(p.Total)/1e6, from)
+		fmt.Fprintf(r.a.stderr, "fetching %s: %s (%s%s)\n", r.id, p.File, bytesText(p.Total), from)
 		r.last = time.Now()
 	case "progress":
 		if r.bar != nil {
@@ -160,7 +160,7 @@ func (r *pullReport) update(p hub.Progress) {
 			return
 		}
 		if time.Since(r.last) >= r.a.progressEvery {
-			fmt.Fprintf(r.a.stderr, "fetching %s: %s %.1f of %.1f MB\n", r.id, p.File, float64(p.Loaded)/1e6, float64(p.Total)/1e6)
+			fmt.Fprintf(r.a.stderr, "fetching %s: %s %s of %s\n", r.id, p.File, bytesText(p.Loaded), bytesText(p.Total))
 			r.last = time.Now()
 		}
 	case "done":
@@ -179,6 +179,19 @@ func (r *pullReport) finish() {
 		_ = r.bar.Finish()
 		r.bar = nil
 	}
+}
+
+// bytesText is n bytes for a person: "812 B", "4.2 kB", "90.4 MB".
+func bytesText(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	case n < 1000*1000*1000:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.2f GB", float64(n)/1e9)
 }
 
 // isDir reports whether path is a folder.

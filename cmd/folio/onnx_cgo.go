@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	embedonnx "github.com/foliovec/folio/adapters/embed-onnx"
 	"github.com/foliovec/folio/adapters/embed-onnx/hub"
@@ -22,7 +23,10 @@ const localCallTokens = 16 * defaultChunkSize
 // there; commit is the hub commit of a model fetched by id. It loads on
 // first use.
 func (a *app) localModel(ctx context.Context, name string) (_ core.EmbeddingsModel, commit string, _ error) {
-	if !isDir(name) && hub.IsRef(name) {
+	if !isDir(name) && !hub.IsRef(name) {
+		return nil, "", fmt.Errorf("--model %s: no such model folder, and not a Hugging Face id (owner/name[@revision]): %w", name, embedonnx.ErrModelNotFound)
+	}
+	if !isDir(name) {
 		m, err := a.pullModel(ctx, name, "")
 		if err != nil {
 			return nil, "", err

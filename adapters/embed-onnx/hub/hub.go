@@ -324,8 +324,10 @@ func (h *Hub) Pull(ctx context.Context, ref string, dtype string) (Model, error)
 		dtype = "fp32"
 	}
 	if h.offline {
-		return Model{}, fmt.Errorf("hub: model %s (%s) is not in %s and the network is off (%s or an offline option): pull it once with a network: %w: %w",
-			r, dtype, folder, OfflineEnv, ErrOffline, ErrNotFound)
+		return Model{}, &quietError{
+			msg:  fmt.Sprintf("hub: model %s (%s) is not in %s, and the network is off (%s or an offline option): fetch it once with a network", r, dtype, folder, OfflineEnv),
+			errs: []error{ErrOffline, ErrNotFound},
+		}
 	}
 	if err := os.MkdirAll(folder, 0o755); err != nil {
 		return Model{}, fmt.Errorf("hub: model %s: models folder %s is not writable: %w", r, h.dir, err)
@@ -427,3 +429,13 @@ func redact(endpoint string) string {
 	u.User = nil
 	return u.String()
 }
+
+// quietError has a message of its own and wraps sentinels whose texts
+// would only repeat it.
+type quietError struct {
+	msg  string
+	errs []error
+}
+
+func (e *quietError) Error() string   { return e.msg }
+func (e *quietError) Unwrap() []error { return e.errs }
