@@ -2,6 +2,7 @@ package embedonnx
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -133,6 +134,10 @@ func loadEngine(ctx context.Context, spec engineSpec) (*engine, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	logger.Debug("embedonnx: model loaded", "folder", folder, "file", rel, "cuda", sess.usesCUDA, "output", sess.output)
+	if want := poolingConfig(folder); want != "" && want != spec.pooling {
+		logger.Warn("embedonnx: the model's sentence-transformers pooling config asks for another pooling than the one used",
+			"folder", folder, "config", want, "pooling", spec.pooling)
+	}
 	report(Progress{Status: "ready", Fraction: 1})
 	return &engine{
 		folder: folder, tokenizer: tok, pooling: spec.pooling, normalize: spec.normalize,
@@ -257,4 +262,25 @@ func (e *engine) close() error {
 	err := e.sess.close()
 	e.sess = nil
 	return err
+}
+
+// poolingConfig is the pooling the model's sentence-transformers config
+// (1_Pooling/config.json) names: mean, cls, or "" when it has none or
+// names another.
+func poolingConfig(folder string) Pooling {
+	raw, err := os.ReadFile(filepath.Join(folder, "1_Pooling", "config.json"))
+	if err != nil {
+		return ""
+	}
+	var c struct {
+		CLS  bool `json:"pooling_mode_cls_token"`
+		Mean bool `json:"pooling_mode_mean_tokens"`
+	}
+	switch {
+	case json.Unmarshal(raw, &c) != nil, c.CLS == c.Mean:
+		return ""
+	case c.CLS:
+		return PoolingCLS
+	}
+	return PoolingMean
 }
