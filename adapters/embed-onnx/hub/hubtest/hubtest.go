@@ -195,13 +195,22 @@ func (s *Server) log(role string, r *http.Request) {
 	s.mu.Unlock()
 }
 
-func (s *Server) serveHub(w http.ResponseWriter, r *http.Request) {
+// preflight sends the CORS headers, answers a preflight request (true:
+// nothing more to do) and logs any other.
+func (s *Server) preflight(w http.ResponseWriter, r *http.Request, role string) bool {
 	cors(w)
 	if r.Method == http.MethodOptions {
 		w.WriteHeader(http.StatusNoContent)
+		return true
+	}
+	s.log(role, r)
+	return false
+}
+
+func (s *Server) serveHub(w http.ResponseWriter, r *http.Request) {
+	if s.preflight(w, r, "hub") {
 		return
 	}
-	s.log("hub", r)
 	id, rest, ok := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/resolve/")
 	rev, path, ok2 := strings.Cut(rest, "/")
 	if !ok || !ok2 {
@@ -261,12 +270,9 @@ func (s *Server) serveHub(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serveFiles(w http.ResponseWriter, r *http.Request) {
-	cors(w)
-	if r.Method == http.MethodOptions {
-		w.WriteHeader(http.StatusNoContent)
+	if s.preflight(w, r, "files") {
 		return
 	}
-	s.log("files", r)
 	sum := strings.TrimPrefix(r.URL.Path, "/blobs/")
 	s.mu.Lock()
 	body, ok := s.blobs[sum]
