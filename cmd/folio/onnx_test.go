@@ -142,7 +142,7 @@ func TestStaticBuildWithoutCgo(t *testing.T) {
 }
 
 // A model named by hub id, against a fake hub on 127.0.0.1 ($HF_ENDPOINT):
-// create fetches it once, reporting on stderr; add indexes with it; more
+// add fetches it once, reporting on stderr, and indexes with it; more
 // adds, a query, `folio model pull` and `folio serve --root` make no
 // request; --offline with an empty models folder fails naming the model
 // and the folder; a corrupted download fails and leaves nothing in place.
@@ -166,14 +166,18 @@ func TestModelByHubID(t *testing.T) {
 	t.Setenv(hub.OfflineEnv, "")
 	t.Setenv(embedonnx.ModelsDirEnv, models)
 
-	created := must(t, dir, 0, "create", "ix", "--model", "acme/tiny-bert")
-	if !strings.Contains(created.stderr, "fetching acme/tiny-bert: onnx/model.onnx") || !strings.Contains(created.stderr, "fetched acme/tiny-bert: onnx/model.onnx") {
-		t.Errorf("create --model ID does not report the download on stderr:\n%s", created.stderr)
+	// The model is named first by add, on an index created without one.
+	must(t, dir, 0, "create", "ix")
+	added := must(t, dir, 0, "add", "ix", "--model", "acme/tiny-bert", "--uri", "docs", "--json")
+	if !strings.Contains(added.stderr, "fetching acme/tiny-bert: onnx/model.onnx") || !strings.Contains(added.stderr, "fetched acme/tiny-bert: onnx/model.onnx") {
+		t.Errorf("add --model ID does not report the download on stderr:\n%s", added.stderr)
+	}
+	if n := decode[map[string]any](t, added)["documents"]; n != float64(3) {
+		t.Errorf("add --model ID added %v documents, want 3", n)
 	}
 	if reqs := srv.Requests(); len(reqs) == 0 {
-		t.Fatal("create --model ID made no request to the hub")
+		t.Fatal("add --model ID made no request to the hub")
 	}
-	must(t, dir, 0, "add", "ix", "--model", "acme/tiny-bert", "--uri", "docs")
 	stats := decode[map[string]any](t, must(t, dir, 0, "stats", "ix", "--json"))
 	if m, _ := stats["model"].(map[string]any); m["kind"] != "onnx" || m["name"] != "acme/tiny-bert" || m["commit"] != commit {
 		t.Errorf("stats names the model %v, want the id and the commit %s", stats["model"], commit)
@@ -213,12 +217,16 @@ func TestModelByHubID(t *testing.T) {
 		t.Errorf("a fetched model cost %d more requests: %v", len(reqs), reqs)
 	}
 
-	// Offline, a model not in place is an error naming it and the folder.
+	// Offline, a model not in place is an error naming it and the folder;
+	// create fetches before it writes, so no index is left behind.
 	empty := filepath.Join(t.TempDir(), "empty")
 	t.Setenv(embedonnx.ModelsDirEnv, empty)
 	off := must(t, dir, 1, "--offline", "create", "ix2", "--model", "acme/tiny-bert")
 	if !strings.Contains(off.stderr, "acme/tiny-bert") || !strings.Contains(off.stderr, filepath.Join(empty, "acme", "tiny-bert")) || !strings.Contains(off.stderr, "offline") {
 		t.Errorf("--offline with an empty models folder: %q", off.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ix2")); !os.IsNotExist(err) {
+		t.Errorf("a create whose model could not be fetched left an index: %v", err)
 	}
 	t.Setenv(hub.OfflineEnv, "1")
 	must(t, dir, 1, "model", "pull", "acme/tiny-bert")
