@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/foliovec/folio/core/internal/scan"
 
@@ -550,7 +551,12 @@ func (ix *LocalIndex) join() (*batch, error) {
 // commitLocked commits the open batch. It holds the folder's lock, when
 // the storage has one, from before it looks at the folder to after its
 // last write, and rebases the batch first (see rebaseLocked).
-func (ix *LocalIndex) commitLocked(ctx context.Context) error {
+func (ix *LocalIndex) commitLocked(ctx context.Context) (err error) {
+	start := time.Now()
+	defer func() {
+		m := &ix.metrics
+		count(1, start, err, &m.commits, &m.commitErrors, &m.commitNanos)
+	}()
 	unlock, err := ix.lockFolder(ctx)
 	if err != nil {
 		return err

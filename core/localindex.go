@@ -248,6 +248,8 @@ type LocalIndex struct {
 	// document index's chunk keys).
 	inlineKeys []string
 
+	metrics metrics // Metrics' counters
+
 	cur    atomic.Pointer[snapshot] // last commit; nil until loaded
 	passes scan.Shared              // the shared passes of unfiltered exact queries
 

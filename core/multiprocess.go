@@ -96,6 +96,7 @@ func (ix *LocalIndex) reload(ctx context.Context, wait bool) error {
 	if changed, err := ix.watch.Changed(ctx); err != nil || !changed {
 		return err
 	}
+	ix.metrics.reloads.Add(1)
 	_, err = ix.readLocked(ctx, true)
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"time"
 
 	"github.com/foliovec/folio/core/internal/scan"
 
@@ -58,7 +59,11 @@ func (ix *LocalIndex) QueryItems(ctx context.Context, vector []float32, query st
 // Query answers one query, as QueryItems does with q's fields as its
 // arguments; QueryItems is Vectra's shape of this call.
 func (ix *LocalIndex) Query(ctx context.Context, q ItemQuery) ([]QueryResult, error) {
-	return ix.query(ctx, q, vanishedRetries)
+	start := time.Now()
+	res, err := ix.query(ctx, q, vanishedRetries)
+	m := &ix.metrics
+	count(1, start, err, &m.queries, &m.queryErrors, &m.queryNanos)
+	return res, err
 }
 
 // query is Query, asking again on a newer state at most retries times when
@@ -123,7 +128,11 @@ type ItemQuery struct {
 // answers them. An invalid query fails the whole batch with an error that
 // names its position.
 func (ix *LocalIndex) QueryItemsBatch(ctx context.Context, queries []ItemQuery) ([][]QueryResult, error) {
-	return ix.queryItemsBatch(ctx, queries, vanishedRetries)
+	start := time.Now()
+	res, err := ix.queryItemsBatch(ctx, queries, vanishedRetries)
+	m := &ix.metrics
+	count(uint64(len(queries)), start, err, &m.queries, &m.queryErrors, &m.queryNanos)
+	return res, err
 }
 
 // queryItemsBatch is QueryItemsBatch, asking again on a newer state at most

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/foliovec/folio/core/internal/scan"
 	"github.com/foliovec/folio/core/internal/uuid"
@@ -1024,7 +1025,18 @@ type segRun struct{ j, k int }
 // holding their live rows and, unless the run starts the manifest, the
 // tombstones of the segments before it; then it installs it in their
 // place (installRewrite). ok false from pick is nothing to do.
-func (ix *LocalIndex) rewriteSegments(ctx context.Context, op string, pick func(m manifest, tombs []uint32) (run segRun, ok bool)) (CompactReport, error) {
+func (ix *LocalIndex) rewriteSegments(ctx context.Context, op string, pick func(m manifest, tombs []uint32) (run segRun, ok bool)) (report CompactReport, err error) {
+	start := time.Now()
+	defer func() {
+		m := &ix.metrics
+		if report.Segments > 0 || err != nil {
+			m.compactions.Add(1)
+		}
+		if err != nil {
+			m.compactionErrors.Add(1)
+		}
+		m.compactionNanos.Add(uint64(time.Since(start)))
+	}()
 	if err := ix.mu.LockContext(ctx); err != nil {
 		return CompactReport{}, err
 	}
