@@ -38,8 +38,9 @@ type coalescer[Q, R any] struct {
 	batch func(ctx context.Context, qs []Q) ([]R, error)
 	// cost is a query's cost, in bytes of text; nil means 1 for each.
 	cost func(q Q) int
-	// observe, when set (tests), is told the size of every batch.
-	observe func(n int)
+	// observe, when set, is told the size of every batch and how many
+	// calls wait behind it.
+	observe func(n, waiting int)
 
 	heavy chan struct{} // held by the heavy query running; nil until first used
 
@@ -74,8 +75,9 @@ type batchRun struct {
 }
 
 // documentCoalescer batches d's QueryDocuments calls.
-func documentCoalescer(d *core.LocalDocumentIndex) *coalescer[core.DocumentQuery, []*core.LocalDocumentResult] {
+func documentCoalescer(d *core.LocalDocumentIndex, observe func(n, waiting int)) *coalescer[core.DocumentQuery, []*core.LocalDocumentResult] {
 	return &coalescer[core.DocumentQuery, []*core.LocalDocumentResult]{
+		observe: observe,
 		solo: func(ctx context.Context, q core.DocumentQuery) ([]*core.LocalDocumentResult, error) {
 			return d.QueryDocuments(ctx, q.Query, &q.Options)
 		},
@@ -180,6 +182,7 @@ func (c *coalescer[Q, R]) next() {
 	}
 	batch := c.pending[:n:n]
 	c.pending = slices.Clone(c.pending[n:])
+	waiting := len(c.pending)
 	ctx, cancel := context.WithCancel(context.Background())
 	run := &batchRun{cancel: cancel, waiting: n}
 	for _, call := range batch {
@@ -187,7 +190,7 @@ func (c *coalescer[Q, R]) next() {
 	}
 	c.mu.Unlock()
 	if c.observe != nil {
-		c.observe(n)
+		c.observe(n, waiting)
 	}
 	go func() {
 		defer cancel()

@@ -77,7 +77,7 @@ func TestCoalescedQueriesAnswerAsAlone(t *testing.T) {
 	}
 	c := itemCoalescer(ix)
 	var batches, batched atomic.Int64
-	c.observe = func(n int) { batches.Add(1); batched.Add(int64(n)) }
+	c.observe = func(n, _ int) { batches.Add(1); batched.Add(int64(n)) }
 	// The first call of a round is answered alone; it waits (up to a
 	// second) for another call to queue, so that batches form even where
 	// the scheduler would run it to its end before starting the others
@@ -339,9 +339,9 @@ func TestCoalescedDocumentQueriesAnswerAsAlone(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := documentCoalescer(d)
+	c := documentCoalescer(d, nil)
 	var batches atomic.Int64
-	c.observe = func(int) { batches.Add(1) }
+	c.observe = func(int, int) { batches.Add(1) }
 	queries := make([]core.DocumentQuery, 48)
 	for i := range queries {
 		queries[i] = core.DocumentQuery{Query: words[i%len(words)] + " " + words[(i+5)%len(words)],

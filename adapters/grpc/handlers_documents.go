@@ -15,7 +15,7 @@ func (v *service) QueryDocuments(ctx context.Context, req *vectrapb.QueryDocumen
 	if req.GetQuery() == "" {
 		return nil, invalid("query is required")
 	}
-	if err := v.checkQueryText(req.GetQuery()); err != nil {
+	if err := v.checkQueryText(vectrapb.VectraService_QueryDocuments_FullMethodName, req.GetQuery()); err != nil {
 		return nil, err
 	}
 	filter, err := parseFilter(req.GetFilter())
@@ -32,7 +32,7 @@ func (v *service) QueryDocuments(ctx context.Context, req *vectrapb.QueryDocumen
 		opts.IsBm25, opts.Fusion = true, core.FusionRRF
 	}
 	// Concurrent calls on one index are answered together (coalesce.go).
-	results, err := v.s.documentQueries(mi.Documents).query(ctx, core.DocumentQuery{Query: req.GetQuery(), Options: *opts})
+	results, err := v.s.documentQueries(mi.Name, mi.Documents).query(ctx, core.DocumentQuery{Query: req.GetQuery(), Options: *opts})
 	if err != nil {
 		return nil, toStatus(err)
 	}

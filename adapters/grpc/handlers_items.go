@@ -153,7 +153,7 @@ func (v *service) QueryItems(ctx context.Context, req *vectrapb.QueryItemsReques
 	if err != nil {
 		return nil, err
 	}
-	if err := v.checkQueryText(req.GetText()); err != nil {
+	if err := v.checkQueryText(vectrapb.VectraService_QueryItems_FullMethodName, req.GetText()); err != nil {
 		return nil, err
 	}
 	vec, err := v.vector(ctx, mi, req.GetVector(), req.GetText())
@@ -226,13 +226,16 @@ func (v *service) batchVectors(ctx context.Context, mi *manager.Index, items []*
 // FAILED_PRECONDITION without one, the context's code when the call ends,
 // INTERNAL "Embeddings error: …" otherwise, as Vectra words it.
 // checkQueryText answers INVALID_ARGUMENT for a query text over
-// Options.MaxQueryBytes.
-func (v *service) checkQueryText(text string) error {
+// Options.MaxQueryBytes, and tells the Observer.
+func (v *service) checkQueryText(method, text string) error {
 	limit := v.s.cfg.MaxQueryBytes
 	if limit == 0 {
 		limit = DefaultMaxQueryBytes
 	}
 	if limit > 0 && len(text) > limit {
+		if f := v.s.cfg.Observer.Refused; f != nil {
+			f(method, "query_too_large")
+		}
 		return invalid(fmt.Sprintf("query text is %d bytes; the server takes at most %d", len(text), limit))
 	}
 	return nil

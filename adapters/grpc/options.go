@@ -62,6 +62,29 @@ type Options struct {
 	// scores would misread, so a server opts into it (folio serve
 	// --ranking fusion).
 	DocumentRanking string
+
+	// ServerOptions are added after the server's own gRPC options: more
+	// interceptors (grpc.ChainUnaryInterceptor; they run after the
+	// server's logging and AuthToken check), a stats handler (such as
+	// OpenTelemetry's otelgrpc.NewServerHandler), … Metrics and tracing
+	// come in this way, so the adapter itself depends on neither.
+	ServerOptions []grpc.ServerOption
+	// Observer, when its functions are set, is told what the server does
+	// beyond each call's code and time, for metrics.
+	Observer Observer
+}
+
+// Observer's functions, each optional, are called as the server works.
+// They must be quick and safe for concurrent use.
+type Observer struct {
+	// Batch is told each batch of concurrent QueryDocuments calls that
+	// the server answers together: the index, the calls in it and the
+	// calls still waiting behind it. A call that finds its index idle is
+	// answered alone, in no batch.
+	Batch func(index string, calls, waiting int)
+	// Refused is told each call refused before any work, by the server's
+	// own caps: the method's full name and the reason ("query_too_large").
+	Refused func(method, reason string)
 }
 
 // DefaultMaxQueryBytes is Options.MaxQueryBytes when it is 0: 64 KiB, twice

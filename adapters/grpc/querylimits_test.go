@@ -121,3 +121,65 @@ func TestRegisterAnotherService(t *testing.T) {
 		t.Errorf("the other service with the token: %v", err)
 	}
 }
+
+// Options.Observer hears each refused call and each batch of concurrent
+// document queries; Options.ServerOptions' interceptors see every call.
+func TestObserverAndServerOptions(t *testing.T) {
+	var mu sync.Mutex
+	var refused []string
+	var batches, batched int
+	var intercepted []string
+	ts := startServer(t, func(o *grpcserver.Options) {
+		o.MaxQueryBytes = 100
+		o.Observer = grpcserver.Observer{
+			Refused: func(method, reason string) {
+				mu.Lock()
+				defer mu.Unlock()
+				refused = append(refused, method+" "+reason)
+			},
+			Batch: func(index string, calls, waiting int) {
+				mu.Lock()
+				defer mu.Unlock()
+				if index != "docs" || calls < 1 || waiting < 0 {
+					t.Errorf("batch of %d on %q, %d waiting", calls, index, waiting)
+				}
+				batches++
+				batched += calls
+			},
+		}
+		o.ServerOptions = []grpc.ServerOption{grpc.ChainUnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+			mu.Lock()
+			intercepted = append(intercepted, info.FullMethod)
+			mu.Unlock()
+			return h(ctx, req)
+		})}
+	})
+	ctx, c := t.Context(), ts.client
+	must[*vectrapb.CreateIndexResponse](t, "CreateIndex")(c.CreateIndex(ctx, &vectrapb.CreateIndexRequest{IndexName: "docs", IsDocumentIndex: true}))
+	must[*vectrapb.UpsertDocumentResponse](t, "UpsertDocument")(c.UpsertDocument(ctx, &vectrapb.UpsertDocumentRequest{IndexName: "docs", Uri: "a", Text: "some text to find"}))
+	c.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: "docs", Query: strings.Repeat("x", 101)})
+	c.QueryItems(ctx, &vectrapb.QueryItemsRequest{IndexName: "docs", Text: strings.Repeat("x", 101), TopK: 1})
+	// Enough concurrent queries that some queue behind a running one.
+	var wg sync.WaitGroup
+	for range 64 {
+		wg.Go(func() {
+			if _, err := c.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: "docs", Query: "text"}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{vectrapb.VectraService_QueryDocuments_FullMethodName + " query_too_large", vectrapb.VectraService_QueryItems_FullMethodName + " query_too_large"}
+	if strings.Join(refused, ",") != strings.Join(want, ",") {
+		t.Errorf("refused: %v, want %v", refused, want)
+	}
+	if batches == 0 || batched == 0 {
+		t.Errorf("64 concurrent queries made no batch")
+	}
+	t.Logf("%d batches of %d queries in all", batches, batched)
+	if len(intercepted) < 68 || intercepted[0] != "/vectra.VectraService/CreateIndex" {
+		t.Errorf("the interceptor saw %d calls, starting %v", len(intercepted), intercepted[:min(len(intercepted), 2)])
+	}
+}

@@ -126,6 +126,7 @@ func (s *IndexServer) Start(ctx context.Context) (int, error) {
 	if n := s.cfg.MaxMessageBytes; n > 0 {
 		opts = append(opts, grpc.MaxRecvMsgSize(n), grpc.MaxSendMsgSize(n))
 	}
+	opts = append(opts, s.cfg.ServerOptions...)
 	if err := s.manager.Initialize(ctx); err != nil {
 		return 0, fmt.Errorf("%s: %w", op, err)
 	}
@@ -214,10 +215,14 @@ func (s *IndexServer) stop(ctx context.Context) {
 func (s *IndexServer) Done() <-chan struct{} { return s.stopped }
 
 // documentQueries returns the coalescer of d's QueryDocuments calls.
-func (s *IndexServer) documentQueries(d *core.LocalDocumentIndex) *coalescer[core.DocumentQuery, []*core.LocalDocumentResult] {
+func (s *IndexServer) documentQueries(name string, d *core.LocalDocumentIndex) *coalescer[core.DocumentQuery, []*core.LocalDocumentResult] {
 	if v, ok := s.docs.Load(d); ok {
 		return v.(*coalescer[core.DocumentQuery, []*core.LocalDocumentResult])
 	}
-	v, _ := s.docs.LoadOrStore(d, documentCoalescer(d))
+	var observe func(n, waiting int)
+	if f := s.cfg.Observer.Batch; f != nil {
+		observe = func(n, waiting int) { f(name, n, waiting) }
+	}
+	v, _ := s.docs.LoadOrStore(d, documentCoalescer(d, observe))
 	return v.(*coalescer[core.DocumentQuery, []*core.LocalDocumentResult])
 }
