@@ -23,11 +23,14 @@ type IndexMetrics struct {
 	Commits, CommitErrors uint64
 	CommitTime            time.Duration
 	// Compactions are the rewrites of a segmented index's segments that
-	// did something (Compact, CompactIfDue and the merges of commits);
+	// did something (Compact, and CompactIfDue's compactions and merges);
 	// CompactionErrors those that failed; CompactionTime their time in
 	// all, those that found nothing to do included.
 	Compactions, CompactionErrors uint64
 	CompactionTime                time.Duration
+	// Merges are the commits that merged small segments into the one they
+	// wrote (their time is CommitTime's).
+	Merges uint64
 	// Reloads are the loads of what another process committed.
 	Reloads uint64
 }
@@ -37,7 +40,7 @@ type metrics struct {
 	queries, queryErrors, queryNanos               atomic.Uint64
 	commits, commitErrors, commitNanos             atomic.Uint64
 	compactions, compactionErrors, compactionNanos atomic.Uint64
-	reloads                                        atomic.Uint64
+	reloads, merges                                atomic.Uint64
 }
 
 // count adds n calls that started at start, failed when err is not nil, to
@@ -58,6 +61,6 @@ func (ix *LocalIndex) Metrics() IndexMetrics {
 		Queries: m.queries.Load(), QueryErrors: m.queryErrors.Load(), QueryTime: time.Duration(m.queryNanos.Load()),
 		Commits: m.commits.Load(), CommitErrors: m.commitErrors.Load(), CommitTime: time.Duration(m.commitNanos.Load()),
 		Compactions: m.compactions.Load(), CompactionErrors: m.compactionErrors.Load(), CompactionTime: time.Duration(m.compactionNanos.Load()),
-		Reloads: m.reloads.Load(),
+		Merges: m.merges.Load(), Reloads: m.reloads.Load(),
 	}
 }

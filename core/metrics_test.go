@@ -51,6 +51,15 @@ func TestMetricsCountWhatTheIndexDoes(t *testing.T) {
 	if m = ix.Metrics(); m.Compactions != 1 || m.CompactionErrors != 0 || m.CompactionTime <= 0 {
 		t.Errorf("after a compaction and one with nothing to do: %+v", m)
 	}
+	// Small commits merge their segments once eight of one size gather.
+	for i := range 10 {
+		if _, err := ix.UpsertItem(ctx, IndexItem{ID: "m", Vector: []float32{float32(i), 2}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m = ix.Metrics(); m.Merges == 0 || m.Compactions != 1 {
+		t.Errorf("after 10 small commits: %+v, want merges and no more compactions", m)
+	}
 
 	// Another process commits; this one's next query loads it.
 	other := openTestIndex(t, IndexOptions{Storage: st, RetainDropped: -1, Codec: jsonTestCodec{}})

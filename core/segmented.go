@@ -751,6 +751,9 @@ func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 	for _, e := range segs[k:] {
 		ix.dropping = append(ix.dropping, e.Name)
 	}
+	if k < len(segs) {
+		ix.metrics.merges.Add(1)
+	}
 	st.man, st.tombs, st.persisted = m, tombs, s
 	return nil
 }

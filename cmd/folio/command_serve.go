@@ -40,6 +40,10 @@ type serveOptions struct {
 	ix                                                          indexFlags
 	maxQuery                                                    byteSize
 	compactInterval                                             time.Duration
+	metricsAddr                                                 string
+	pprof                                                       bool
+	// instrument, set when metrics are served, counts a model's calls.
+	instrument func(name string, m core.EmbeddingsModel) core.EmbeddingsModel
 }
 
 func (a *app) serveCommand() *cobra.Command {
@@ -72,6 +76,8 @@ func (o *serveOptions) register(cmd *cobra.Command) {
 	o.model.register(cmd)
 	o.ix.register(cmd)
 	f.BoolVar(&o.vectraChunking, "vectra-chunking", false, vectraChunkingHelp)
+	f.StringVar(&o.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://`HOST:PORT`/metrics (e.g. 127.0.0.1:9464); off by default")
+	f.BoolVar(&o.pprof, "pprof", false, "with --metrics-addr, also serve Go's profiles at /debug/pprof/")
 	f.DurationVar(&o.compactInterval, "compact-interval", 0, "how often each segmented index served is compacted in the background when enough of its rows are deleted or replaced, or its segments many (0: 30s; negative: never)")
 }
 
@@ -104,6 +110,10 @@ func (a *app) runServe(ctx context.Context, o *serveOptions, args []string) erro
 	if o.daemon {
 		return a.daemonize(o.root, args, o.pidFile)
 	}
+	if o.pprof && o.metricsAddr == "" {
+		return usagef("--pprof needs --metrics-addr")
+	}
+	obs := newObservability(o, a.stderr)
 	cfg, err := a.serverOptions(ctx, o, args)
 	if err != nil {
 		return err
@@ -112,15 +122,24 @@ func (a *app) runServe(ctx context.Context, o *serveOptions, args []string) erro
 	if cfg.AuthToken, err = bearer.Read(o.tokenFile); err != nil {
 		return err
 	}
+	obs.configure(&cfg)
 	srv, err := grpcserver.New(&cfg)
 	if err != nil {
 		return err
 	}
+	stopMetrics, err := obs.serve(ctx, srv)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	port, err := srv.Start(ctx)
 	if err != nil {
 		return err
 	}
 	a.announce(srv, o.address, port)
+	if o.metricsAddr != "" {
+		fmt.Fprintf(a.stdout, "metrics at http://%s/metrics\n", obs.addr)
+	}
 	select {
 	case <-ctx.Done():
 		why := "a signal"
@@ -180,7 +199,7 @@ func (a *app) serverOptions(ctx context.Context, o *serveOptions, args []string)
 	cfg.Logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	if len(args) == 0 {
 		cfg.RootDir = rootDir
-		cfg.EmbeddingsFor = a.embeddingsFor(storage, &o.model)
+		cfg.EmbeddingsFor = a.embeddingsFor(storage, &o.model, o.instrument)
 		return cfg, nil
 	}
 	cfg.IndexPath = a.folderPath(args[0])
@@ -190,7 +209,11 @@ func (a *app) serverOptions(ctx context.Context, o *serveOptions, args []string)
 		}
 		return cfg, err
 	}
-	cfg.Embeddings, _, err = o.model.resolve(ctx, a, storage, cfg.IndexPath)
+	var rec modelRecord
+	cfg.Embeddings, rec, err = o.model.resolve(ctx, a, storage, cfg.IndexPath)
+	if cfg.Embeddings != nil && o.instrument != nil {
+		cfg.Embeddings = o.instrument(rec.String(), cfg.Embeddings)
+	}
 	return cfg, err
 }
 
@@ -198,9 +221,9 @@ func (a *app) serverOptions(ctx context.Context, o *serveOptions, args []string)
 // the flags' model, which must then be the same); an index whose model
 // cannot be made is served for vector calls, its text calls failing with
 // the reason.
-func (a *app) embeddingsFor(storage core.FileStorage, model *modelFlags) func(context.Context, string) (core.EmbeddingsModel, error) {
+func (a *app) embeddingsFor(storage core.FileStorage, model *modelFlags, instrument func(string, core.EmbeddingsModel) core.EmbeddingsModel) func(context.Context, string) (core.EmbeddingsModel, error) {
 	return func(ctx context.Context, folder string) (core.EmbeddingsModel, error) {
-		m, _, err := model.resolve(ctx, a, storage, folder)
+		m, rec, err := model.resolve(ctx, a, storage, folder)
 		var usage usageError
 		switch {
 		case errors.As(err, &usage):
@@ -210,6 +233,9 @@ func (a *app) embeddingsFor(storage core.FileStorage, model *modelFlags) func(co
 			return nil, err
 		case m == nil:
 			return a.noModel(folder, "no embeddings model: serve it with --hash-dims N, --keys FILE or --model DIR|ID"), nil
+		}
+		if instrument != nil {
+			m = instrument(rec.String(), m)
 		}
 		return m, nil
 	}

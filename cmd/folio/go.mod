@@ -11,6 +11,7 @@ replace (
 	github.com/foliovec/folio/adapters/embed-onnx => ../../adapters/embed-onnx
 	github.com/foliovec/folio/adapters/fetch => ../../adapters/fetch
 	github.com/foliovec/folio/adapters/grpc => ../../adapters/grpc
+	github.com/foliovec/folio/adapters/metrics => ../../adapters/metrics
 	github.com/foliovec/folio/adapters/storage-blob => ../../adapters/storage-blob
 	github.com/foliovec/folio/adapters/storage-fs => ../../adapters/storage-fs
 	github.com/foliovec/folio/adapters/storage-mem => ../../adapters/storage-mem
@@ -29,6 +30,7 @@ require (
 	github.com/foliovec/folio/adapters/embed-onnx v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/fetch v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/grpc v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/metrics v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/storage-blob v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/storage-fs v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/storage-mem v0.0.0-00010101000000-000000000000
@@ -36,6 +38,7 @@ require (
 	github.com/foliovec/folio/adapters/watch v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/conformance v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/core v0.0.0-00010101000000-000000000000
+	github.com/prometheus/client_golang v1.23.2
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.1.0
@@ -83,6 +86,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/ssooidc v1.42.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sts v1.49.0 // indirect
 	github.com/aws/smithy-go v1.28.1 // indirect
+	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/cncf/xds/go v0.0.0-20260202195803-dba9d589def2 // indirect
 	github.com/dlclark/regexp2 v1.10.0 // indirect
@@ -101,13 +105,19 @@ require (
 	github.com/google/wire v0.7.0 // indirect
 	github.com/googleapis/enterprise-certificate-proxy v0.3.21 // indirect
 	github.com/googleapis/gax-go/v2 v2.24.1 // indirect
+	github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus v1.1.1 // indirect
+	github.com/grpc-ecosystem/go-grpc-middleware/v2 v2.1.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/johannesboyne/gofakes3 v1.2.0 // indirect
 	github.com/kylelemons/godebug v1.1.0 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
+	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/pkg/browser v0.0.0-20240102092130-5ac0b6a4141c // indirect
 	github.com/pkoukk/tiktoken-go v0.1.8 // indirect
 	github.com/planetscale/vtprotobuf v0.6.1-0.20240319094008-0393e58bdf10 // indirect
+	github.com/prometheus/client_model v0.6.2 // indirect
+	github.com/prometheus/common v0.66.1 // indirect
+	github.com/prometheus/procfs v0.16.1 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/ryszard/goskiplist v0.0.0-20150312221310-2dfbae5fcf46 // indirect
 	github.com/spiffe/go-spiffe/v2 v2.8.1 // indirect
@@ -122,6 +132,7 @@ require (
 	go.opentelemetry.io/otel/sdk/metric v1.46.0 // indirect
 	go.opentelemetry.io/otel/trace v1.46.0 // indirect
 	go.shabbyrobe.org/gocovmerge v0.0.0-20230507111327-fa4f82cfbf4d // indirect
+	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	gocloud.dev v0.47.0 // indirect
 	golang.org/x/crypto v0.56.0 // indirect
 	golang.org/x/net v0.58.0 // indirect

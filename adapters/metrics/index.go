@@ -1,0 +1,137 @@
+package metrics
+
+import (
+	"context"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/foliovec/folio/core"
+	"github.com/foliovec/folio/core/manager"
+)
+
+// Index is one index a collector reports, under its name.
+type Index struct {
+	Name  string
+	Index *core.LocalIndex
+	// Documents is the document index over Index; nil for an item index.
+	Documents *core.LocalDocumentIndex
+}
+
+// ManagerIndexes lists the indexes a manager serves now, for
+// NewIndexCollector: what `folio serve` and the gRPC server answer from.
+func ManagerIndexes(m *manager.Manager) func() []Index {
+	return func() []Index {
+		var out []Index
+		for _, mi := range m.ListIndexes() {
+			out = append(out, Index{Name: mi.Name, Index: mi.Index, Documents: mi.Documents})
+		}
+		return out
+	}
+}
+
+// statsTimeout bounds reading one index's stats during a scrape (an index
+// not loaded yet is loaded by it).
+const statsTimeout = 5 * time.Second
+
+var (
+	indexLabel = []string{"index"}
+
+	descQueries          = counter("folio_index_queries_total", "Queries the index answered or refused (each query of a batch counts).")
+	descQueryErrors      = counter("folio_index_query_errors_total", "Queries that failed.")
+	descQuerySeconds     = counter("folio_index_query_seconds_total", "Time spent answering queries, in seconds (a batch counts once).")
+	descCommits          = counter("folio_index_commits_total", "Batches of writes committed to storage.")
+	descCommitErrors     = counter("folio_index_commit_errors_total", "Commits that failed.")
+	descCommitSeconds    = counter("folio_index_commit_seconds_total", "Time spent committing, in seconds.")
+	descCompactions      = counter("folio_index_compactions_total", "Rewrites of a segmented index's segments that did something (compactions and merges).")
+	descCompactionErrors = counter("folio_index_compaction_errors_total", "Compactions and merges that failed.")
+	descCompactionSecs   = counter("folio_index_compaction_seconds_total", "Time spent compacting and merging, in seconds, checks that found nothing to do included.")
+	descMerges           = counter("folio_index_commit_merges_total", "Commits that merged small segments into the one they wrote.")
+	descReloads          = counter("folio_index_reloads_total", "Loads of what another process committed to the index's folder.")
+	descItems            = gauge("folio_index_items", "Items in the index (chunks, in a document index).")
+	descDocuments        = gauge("folio_index_documents", "Documents in a document index.")
+	descSegments         = gauge("folio_index_segments", "Segment files of a segmented index (0 for Vectra's index file).")
+	descTombstones       = gauge("folio_index_tombstones", "Stored rows of deleted or replaced items that a compaction would remove.")
+	descOutliers         = gauge("folio_index_outlier_rows", "Rows scored exactly by every query because their 4-bit codes cannot hold them.")
+)
+
+// counter and gauge describe a metric of each index.
+func counter(name, help string) *prometheus.Desc { return prometheus.NewDesc(name, help, indexLabel, nil) }
+
+var gauge = counter
+
+// indexCollector reports the indexes list gives at each scrape.
+type indexCollector struct {
+	list        func() []Index
+	statsErrors *prometheus.CounterVec
+}
+
+// NewIndexCollector returns a collector of every index list returns at
+// each scrape, labelled by name: its counters (IndexMetrics: queries,
+// commits, compactions with their errors and seconds, merges, reloads) and its
+// gauges (items, documents, segments, tombstones, outlier rows; from
+// GetIndexStats and GetCatalogStats, read with a 5 s bound).
+func NewIndexCollector(list func() []Index) prometheus.Collector {
+	return &indexCollector{list: list, statsErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "folio_index_stats_errors_total", Help: "Scrapes that could not read an index's stats (its gauges are left out).",
+	}, indexLabel)}
+}
+
+func (c *indexCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descQueries, descQueryErrors, descQuerySeconds, descCommits, descCommitErrors,
+		descCommitSeconds, descCompactions, descCompactionErrors, descCompactionSecs, descMerges, descReloads, descItems,
+		descDocuments, descSegments, descTombstones, descOutliers} {
+		ch <- d
+	}
+	c.statsErrors.Describe(ch)
+}
+
+func (c *indexCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, ix := range c.list() {
+		if ix.Index == nil {
+			continue
+		}
+		m := ix.Index.Metrics()
+		count := func(d *prometheus.Desc, v float64) {
+			ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v, ix.Name)
+		}
+		count(descQueries, float64(m.Queries))
+		count(descQueryErrors, float64(m.QueryErrors))
+		count(descQuerySeconds, m.QueryTime.Seconds())
+		count(descCommits, float64(m.Commits))
+		count(descCommitErrors, float64(m.CommitErrors))
+		count(descCommitSeconds, m.CommitTime.Seconds())
+		count(descCompactions, float64(m.Compactions))
+		count(descCompactionErrors, float64(m.CompactionErrors))
+		count(descCompactionSecs, m.CompactionTime.Seconds())
+		count(descMerges, float64(m.Merges))
+		count(descReloads, float64(m.Reloads))
+		c.gauges(ch, ix)
+	}
+	c.statsErrors.Collect(ch)
+}
+
+// gauges reports what the index holds now.
+func (c *indexCollector) gauges(ch chan<- prometheus.Metric, ix Index) {
+	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
+	defer cancel()
+	st, err := ix.Index.GetIndexStats(ctx)
+	if err != nil {
+		c.statsErrors.WithLabelValues(ix.Name).Inc()
+		return
+	}
+	set := func(d *prometheus.Desc, v int) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, float64(v), ix.Name)
+	}
+	set(descItems, st.Items)
+	set(descSegments, st.Storage.Segments)
+	set(descTombstones, st.Storage.Tombstones)
+	set(descOutliers, st.Outliers)
+	if ix.Documents != nil {
+		if cs, err := ix.Documents.GetCatalogStats(ctx); err == nil {
+			set(descDocuments, cs.Documents)
+		} else {
+			c.statsErrors.WithLabelValues(ix.Name).Inc()
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package metrics_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	codecjson "github.com/foliovec/folio/adapters/codec-json"
+	"github.com/foliovec/folio/adapters/metrics"
+	"github.com/foliovec/folio/core"
+)
+
+// words is a tiny embeddings model; "throttle" makes it answer rate_limited.
+type words struct{}
+
+func (words) MaxTokens() int { return 1000 }
+func (words) CreateEmbeddings(_ context.Context, in []string) (core.EmbeddingsResponse, error) {
+	out := make([][]float32, len(in))
+	for i, s := range in {
+		if strings.Contains(s, "throttle") {
+			err := &core.EmbeddingsError{Status: core.EmbeddingsRateLimited, Message: "slow down"}
+			return core.EmbeddingsResponse{Status: core.EmbeddingsRateLimited, Message: "slow down"}, err
+		}
+		out[i] = []float32{float32(len(s)), 1}
+	}
+	return core.EmbeddingsResponse{Status: core.EmbeddingsSuccess, Output: out}, nil
+}
+
+func gather(t *testing.T, reg *prometheus.Registry) map[string]float64 {
+	t.Helper()
+	fams, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for _, f := range fams {
+		for _, m := range f.GetMetric() {
+			key := f.GetName()
+			for _, l := range m.GetLabel() {
+				key += "," + l.GetName() + "=" + l.GetValue()
+			}
+			switch {
+			case m.Counter != nil:
+				out[key] = m.GetCounter().GetValue()
+			case m.Gauge != nil:
+				out[key] = m.GetGauge().GetValue()
+			case m.Histogram != nil:
+				out[key] = float64(m.GetHistogram().GetSampleCount())
+			}
+		}
+	}
+	return out
+}
+
+// The index collector reports each index's counters and gauges, which move
+// with what the index does, and every metric passes Prometheus's lint.
+func TestIndexAndEmbeddingsMetrics(t *testing.T) {
+	ctx := t.Context()
+	ix, err := core.NewLocalIndex("ix", core.IndexOptions{Storage: core.NewMemoryStorage(), Codec: codecjson.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.CreateIndex(ctx, core.CreateIndexConfig{Layout: core.LayoutSegmented}); err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewRegistry()
+	emb := metrics.NewEmbeddings()
+	reg.MustRegister(metrics.NewIndexCollector(func() []metrics.Index { return []metrics.Index{{Name: "ix", Index: ix}} }), emb, metrics.NewServer())
+	before := gather(t, reg)
+	if before["folio_index_items,index=ix"] != 0 || before["folio_index_queries_total,index=ix"] != 0 {
+		t.Fatalf("a new index: %v", before)
+	}
+	for _, id := range []string{"a", "b", "c"} {
+		if _, err := ix.InsertItem(ctx, core.IndexItem{ID: id, Vector: []float32{1, 2}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ix.DeleteItem(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.QueryItems(ctx, []float32{1, 2}, "", 1, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	after := gather(t, reg)
+	for key, want := range map[string]float64{
+		"folio_index_items,index=ix": 2, "folio_index_commits_total,index=ix": 4, "folio_index_queries_total,index=ix": 1,
+		"folio_index_segments,index=ix": 4, "folio_index_tombstones,index=ix": 1,
+	} {
+		if after[key] != want {
+			t.Errorf("%s = %v, want %v", key, after[key], want)
+		}
+	}
+	if _, err := ix.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := gather(t, reg); got["folio_index_compactions_total,index=ix"] != 1 || got["folio_index_segments,index=ix"] != 1 || got["folio_index_tombstones,index=ix"] != 0 {
+		t.Errorf("after a compaction: %v", got)
+	}
+
+	instrumented := emb.Instrument("words", words{})
+	if instrumented.MaxTokens() != 1000 {
+		t.Errorf("MaxTokens %d", instrumented.MaxTokens())
+	}
+	if _, err := instrumented.CreateEmbeddings(ctx, []string{"a", "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := instrumented.CreateEmbeddings(ctx, []string{"throttle"}); !errors.Is(err, core.ErrRateLimited) {
+		t.Fatalf("throttled: %v", err)
+	}
+	got := gather(t, reg)
+	for key, want := range map[string]float64{
+		"folio_embeddings_calls_total,model=words,status=success": 1, "folio_embeddings_calls_total,model=words,status=rate_limited": 1,
+		"folio_embeddings_inputs_total,model=words": 3, "folio_embeddings_call_seconds,model=words": 2,
+	} {
+		if got[key] != want {
+			t.Errorf("%s = %v, want %v", key, got[key], want)
+		}
+	}
+
+	problems, err := testutil.GatherAndLint(reg)
+	if err != nil || len(problems) != 0 {
+		t.Errorf("lint: %v, %v", problems, err)
+	}
+	// Served as Prometheus's text format, parsed by its own parser.
+	srv := httptest.NewServer(metrics.Handler(reg, false))
+	defer srv.Close()
+	resp, err := srv.Client().Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	parser := expfmt.NewTextParser(model.LegacyValidation)
+	fams, err := parser.TextToMetricFamilies(strings.NewReader(string(raw)))
+	if err != nil || fams["folio_index_queries_total"] == nil {
+		t.Fatalf("parse /metrics: %v (%d families)", err, len(fams))
+	}
+	if problems, err := promlint.New(strings.NewReader(string(raw))).Lint(); err != nil || len(problems) != 0 {
+		t.Errorf("lint of /metrics: %v, %v", problems, err)
+	}
+	if r, err := srv.Client().Get(srv.URL + "/debug/pprof/"); err != nil || r.StatusCode != 404 {
+		t.Errorf("pprof without asking: %v, %v", r.StatusCode, err)
+	}
+	withPprof := httptest.NewServer(metrics.Handler(reg, true))
+	defer withPprof.Close()
+	if r, err := withPprof.Client().Get(withPprof.URL + "/debug/pprof/"); err != nil || r.StatusCode != 200 {
+		t.Errorf("pprof when asked: %v, %v", r, err)
+	}
+}
