@@ -56,7 +56,9 @@ var (
 )
 
 // counter and gauge describe a metric of each index.
-func counter(name, help string) *prometheus.Desc { return prometheus.NewDesc(name, help, indexLabel, nil) }
+func counter(name, help string) *prometheus.Desc {
+	return prometheus.NewDesc(name, help, indexLabel, nil)
+}
 
 var gauge = counter
 

@@ -68,7 +68,9 @@ func (s *Server) Collect(ch chan<- prometheus.Metric) {
 }
 
 // UnaryInterceptor counts and times every unary call.
-func (s *Server) UnaryInterceptor() grpc.UnaryServerInterceptor { return s.grpc.UnaryServerInterceptor() }
+func (s *Server) UnaryInterceptor() grpc.UnaryServerInterceptor {
+	return s.grpc.UnaryServerInterceptor()
+}
 
 // StreamInterceptor counts and times every streaming call.
 func (s *Server) StreamInterceptor() grpc.StreamServerInterceptor {

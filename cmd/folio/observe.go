@@ -91,4 +91,3 @@ func (obs *observability) serve(ctx context.Context, srv *grpcserver.IndexServer
 		_ = hs.Shutdown(sctx)
 	}, nil
 }
-
