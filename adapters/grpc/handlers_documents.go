@@ -32,14 +32,18 @@ func (v *service) QueryDocuments(ctx context.Context, req *vectrapb.QueryDocumen
 		opts.IsBm25, opts.Fusion = true, core.FusionRRF
 	}
 	// Concurrent calls on one index are answered together (coalesce.go).
-	results, err := v.s.documentQueries(mi.Name, mi.Documents).query(ctx, core.DocumentQuery{Query: req.GetQuery(), Options: *opts})
+	qctx, end := v.s.cfg.Observer.phase(ctx, "folio.query")
+	results, err := v.s.documentQueries(mi.Name, mi.Documents).query(qctx, core.DocumentQuery{Query: req.GetQuery(), Options: *opts})
+	end(err)
 	if err != nil {
 		return nil, toStatus(err)
 	}
 	tok := mi.Documents.Tokenizer()
 	out := &vectrapb.QueryDocumentsResponse{Results: make([]*vectrapb.DocumentResult, len(results))}
+	rctx, end := v.s.cfg.Observer.phase(ctx, "folio.read_texts")
+	defer func() { end(nil) }()
 	for i, r := range results {
-		texts, err := r.ChunkTexts(ctx)
+		texts, err := r.ChunkTexts(rctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, toStatus(ctx.Err())

@@ -162,7 +162,9 @@ func (v *service) QueryItems(ctx context.Context, req *vectrapb.QueryItemsReques
 	}
 	// Concurrent unfiltered calls on one index share their passes over the
 	// vectors: the engine's Query joins a pass already running.
-	hits, err := mi.Index.Query(ctx, core.ItemQuery{Vector: vec, Query: req.GetText(), TopK: topK, Filter: filter})
+	qctx, end := v.s.cfg.Observer.phase(ctx, "folio.query")
+	hits, err := mi.Index.Query(qctx, core.ItemQuery{Vector: vec, Query: req.GetText(), TopK: topK, Filter: filter})
+	end(err)
 	if err != nil {
 		return nil, toStatus(err)
 	}
@@ -182,7 +184,9 @@ func (v *service) vector(ctx context.Context, mi *manager.Index, vec []float32, 
 	if text == "" {
 		return nil, invalid("Either text or vector must be provided")
 	}
-	out, err := v.embed(ctx, mi, []string{text})
+	ectx, end := v.s.cfg.Observer.phase(ctx, "folio.embed")
+	out, err := v.embed(ectx, mi, []string{text})
+	end(err)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package grpcserver
 
 import (
+	"context"
+
 	"google.golang.org/grpc"
 
 	"github.com/foliovec/folio/core/manager"
@@ -85,6 +87,21 @@ type Observer struct {
 	// Refused is told each call refused before any work, by the server's
 	// own caps: the method's full name and the reason ("query_too_large").
 	Refused func(method, reason string)
+	// Phase, when set, is told each phase of a query as it starts:
+	// "folio.embed" (a QueryItems text embedded), "folio.query" (the
+	// engine's query; a QueryDocuments query embeds inside it),
+	// "folio.read_texts" (the chunk texts of QueryDocuments' results). The
+	// context it returns is the phase's (a tracing span's); end is called
+	// with the phase's error when it ends.
+	Phase func(ctx context.Context, name string) (phaseCtx context.Context, end func(error))
+}
+
+// phase starts a phase for the Observer; end must be called.
+func (o Observer) phase(ctx context.Context, name string) (context.Context, func(error)) {
+	if o.Phase == nil {
+		return ctx, func(error) {}
+	}
+	return o.Phase(ctx, name)
 }
 
 // DefaultMaxQueryBytes is Options.MaxQueryBytes when it is 0: 64 KiB, twice

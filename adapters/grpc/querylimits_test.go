@@ -129,6 +129,7 @@ func TestObserverAndServerOptions(t *testing.T) {
 	var refused []string
 	var batches, batched int
 	var intercepted []string
+	phases := map[string]int{}
 	ts := startServer(t, func(o *grpcserver.Options) {
 		o.MaxQueryBytes = 100
 		o.Observer = grpcserver.Observer{
@@ -146,6 +147,16 @@ func TestObserverAndServerOptions(t *testing.T) {
 				batches++
 				batched += calls
 			},
+			Phase: func(ctx context.Context, name string) (context.Context, func(error)) {
+				mu.Lock()
+				phases[name+" started"]++
+				mu.Unlock()
+				return ctx, func(error) {
+					mu.Lock()
+					phases[name+" ended"]++
+					mu.Unlock()
+				}
+			},
 		}
 		o.ServerOptions = []grpc.ServerOption{grpc.ChainUnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
 			mu.Lock()
@@ -159,6 +170,9 @@ func TestObserverAndServerOptions(t *testing.T) {
 	must[*vectrapb.UpsertDocumentResponse](t, "UpsertDocument")(c.UpsertDocument(ctx, &vectrapb.UpsertDocumentRequest{IndexName: "docs", Uri: "a", Text: "some text to find"}))
 	c.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: "docs", Query: strings.Repeat("x", 101)})
 	c.QueryItems(ctx, &vectrapb.QueryItemsRequest{IndexName: "docs", Text: strings.Repeat("x", 101), TopK: 1})
+	if _, err := c.QueryItems(ctx, &vectrapb.QueryItemsRequest{IndexName: "docs", Text: "text", TopK: 1}); err != nil {
+		t.Fatal(err)
+	}
 	// Enough concurrent queries that some queue behind a running one.
 	var wg sync.WaitGroup
 	for range 64 {
@@ -179,7 +193,16 @@ func TestObserverAndServerOptions(t *testing.T) {
 		t.Errorf("64 concurrent queries made no batch")
 	}
 	t.Logf("%d batches of %d queries in all", batches, batched)
-	if len(intercepted) < 68 || intercepted[0] != "/vectra.VectraService/CreateIndex" {
+	// 64 QueryDocuments and one QueryItems with a text ran.
+	for _, want := range []struct {
+		phase string
+		n     int
+	}{{"folio.query", 65}, {"folio.read_texts", 64}, {"folio.embed", 1}} {
+		if phases[want.phase+" started"] != want.n || phases[want.phase+" ended"] != want.n {
+			t.Errorf("phase %s: %v, want %d started and ended", want.phase, phases, want.n)
+		}
+	}
+	if len(intercepted) < 69 || intercepted[0] != "/vectra.VectraService/CreateIndex" {
 		t.Errorf("the interceptor saw %d calls, starting %v", len(intercepted), intercepted[:min(len(intercepted), 2)])
 	}
 }
