@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -114,16 +115,24 @@ func (a *app) runServe(ctx context.Context, o *serveOptions, args []string) erro
 		return usagef("--pprof needs --metrics-addr")
 	}
 	obs := newObservability(o, a.stderr)
-	cfg, err := a.serverOptions(ctx, o, args)
-	if err != nil {
-		return err
+	var tr *tracing
+	if tracesWanted() {
+		exp, err := exporterFromEnv(ctx, a.stdout)
+		if err != nil {
+			return err
+		}
+		if tr, err = newTracing(exp); err != nil {
+			return err
+		}
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if err := tr.shutdown(sctx); err != nil {
+				fmt.Fprintf(a.stderr, "folio serve: %v\n", err)
+			}
+		}()
 	}
-	cfg.DocumentRanking = docRanking
-	if cfg.AuthToken, err = bearer.Read(o.tokenFile); err != nil {
-		return err
-	}
-	obs.configure(&cfg)
-	srv, err := grpcserver.New(&cfg)
+	srv, err := a.newServer(ctx, o, args, docRanking, obs, tr)
 	if err != nil {
 		return err
 	}
@@ -158,6 +167,28 @@ func (a *app) runServe(ctx context.Context, o *serveOptions, args []string) erro
 		fmt.Fprintln(a.stderr, "folio serve: stopped")
 	}
 	return err
+}
+
+// newServer makes the server the flags describe, with its metrics (obs)
+// and its tracing (tr, nil when off).
+func (a *app) newServer(ctx context.Context, o *serveOptions, args []string, docRanking string, obs *observability, tr *tracing) (*grpcserver.IndexServer, error) {
+	if tr != nil {
+		o.instrument = chain(o.instrument, tr.instrument)
+		a.transport = tr.transport(http.DefaultTransport)
+	}
+	cfg, err := a.serverOptions(ctx, o, args)
+	if err != nil {
+		return nil, err
+	}
+	cfg.DocumentRanking = docRanking
+	if cfg.AuthToken, err = bearer.Read(o.tokenFile); err != nil {
+		return nil, err
+	}
+	obs.configure(&cfg)
+	if tr != nil {
+		tr.configure(&cfg)
+	}
+	return grpcserver.New(&cfg)
 }
 
 // shutdownGrace is how long serve lets the calls in progress finish once

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,6 +104,9 @@ func (m *modelFlags) resolve(ctx context.Context, a *app, storage core.FileStora
 		var opts embedhosted.Options
 		if opts, rec, err = readKeysFile(m.keys); err != nil {
 			return nil, modelRecord{}, err
+		}
+		if a.transport != nil && opts.HTTPClient == nil {
+			opts.HTTPClient = &http.Client{Transport: a.transport}
 		}
 		if model, err = embedhosted.New(&opts); err != nil {
 			return nil, modelRecord{}, fmt.Errorf("keys file %s: %w", m.keys, err)

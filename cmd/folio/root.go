@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -42,6 +43,9 @@ type app struct {
 	jsonOut        bool
 	// offline refuses the network for models named by hub id.
 	offline bool
+	// transport, when set, carries a hosted model's requests (serve's
+	// tracing); nil means Go's default.
+	transport http.RoundTripper
 	// stderrIsTerminal decides whether progress bars are drawn.
 	stderrIsTerminal bool
 	// quiet silences progress; progressEvery is how often a progress line
