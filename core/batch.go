@@ -556,6 +556,11 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) (err error) {
 	defer func() {
 		m := &ix.metrics
 		count(1, start, err, &m.commits, &m.commitErrors, &m.commitNanos)
+		if s := ix.cur.Load(); s != nil && err == nil {
+			ix.log.Debug("committed", "folder", ix.folder, "items", s.count(), "took", time.Since(start))
+		} else if err != nil {
+			ix.log.Debug("commit failed", "folder", ix.folder, "took", time.Since(start), "err", err)
+		}
 	}()
 	unlock, err := ix.lockFolder(ctx)
 	if err != nil {

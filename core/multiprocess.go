@@ -97,7 +97,11 @@ func (ix *LocalIndex) reload(ctx context.Context, wait bool) error {
 		return err
 	}
 	ix.metrics.reloads.Add(1)
+	start := time.Now()
 	_, err = ix.readLocked(ctx, true)
+	if s := ix.cur.Load(); err == nil && s != nil {
+		ix.log.Info("loaded what another process committed", "folder", ix.folder, "items", s.count(), "took", time.Since(start))
+	}
 	return err
 }
 

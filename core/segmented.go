@@ -1038,7 +1038,11 @@ func (ix *LocalIndex) rewriteSegments(ctx context.Context, op string, pick func(
 		if err != nil {
 			m.compactionErrors.Add(1)
 		}
-		m.compactionNanos.Add(uint64(time.Since(start)))
+		took := time.Since(start)
+		m.compactionNanos.Add(uint64(took))
+		if report.Segments > 0 {
+			ix.log.Debug("rewrote segments", "folder", ix.folder, "op", op, "segments", report.Segments, "tombstones", report.Tombstones, "took", took)
+		}
 	}()
 	if err := ix.mu.LockContext(ctx); err != nil {
 		return CompactReport{}, err

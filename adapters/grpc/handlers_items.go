@@ -240,6 +240,7 @@ func (v *service) checkQueryText(method, text string) error {
 		if f := v.s.cfg.Observer.Refused; f != nil {
 			f(method, "query_too_large")
 		}
+		v.s.log.Info("grpcserver: call refused", "method", method, "reason", "query_too_large", "bytes", len(text), "limit", limit)
 		return invalid(fmt.Sprintf("query text is %d bytes; the server takes at most %d", len(text), limit))
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"os"
 	"strconv"
@@ -226,8 +225,13 @@ func (a *app) serverOptions(ctx context.Context, o *serveOptions, args []string)
 	if o.maxQuery == 0 {
 		cfg.MaxQueryBytes = -1 // --max-query-size 0: no cap
 	}
-	// Warnings (a folder a rescan cannot open, …) go to stderr.
-	cfg.Logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// The log (warnings by default: a folder a rescan cannot open, …) goes
+	// to stderr, as --log-format and --log-level say; every index served
+	// logs there too.
+	if cfg.Logger, err = a.logger(); err != nil {
+		return grpcserver.Options{}, err
+	}
+	cfg.IndexOptions.Logger = cfg.Logger
 	if len(args) == 0 {
 		cfg.RootDir = rootDir
 		cfg.EmbeddingsFor = a.embeddingsFor(storage, &o.model, o.instrument)

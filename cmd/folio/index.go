@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 
 	"github.com/spf13/cobra"
 
@@ -118,7 +117,11 @@ func (a *app) openForWriting(ctx context.Context, index string, model *modelFlag
 	}
 	// The engine's warnings (files it could not clean up, documents it
 	// could not read) go to stderr, where the command reports.
-	flags.logger = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logger, err := a.logger()
+	if err != nil {
+		return nil, nil, err
+	}
+	flags.logger = logger
 	ix, err := e.documentIndex(emb, chunking, flags)
 	if err != nil {
 		return nil, nil, err

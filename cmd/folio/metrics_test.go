@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -167,4 +168,32 @@ func TestServeMetrics(t *testing.T) {
 	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Errorf("--pprof: %v, %v", resp, err)
 	}
+}
+
+// --log-format json --log-level debug logs the engine's commits as JSON
+// lines on stderr, with their duration and size; bad values are usage
+// errors.
+func TestLogFlags(t *testing.T) {
+	dir := t.TempDir()
+	writeDocs(t, dir)
+	must(t, dir, 0, "create", "ix", "--hash-dims", "32")
+	r := must(t, dir, 0, "--log-format", "json", "--log-level", "debug", "add", "ix", "--uri", "docs", "-q")
+	committed := false
+	for _, line := range strings.Split(strings.TrimSpace(r.stderr), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("a stderr line is not JSON: %q", line)
+		}
+		if rec["msg"] == "committed" && rec["level"] == "DEBUG" && rec["took"] != nil && rec["items"] != nil {
+			committed = true
+		}
+	}
+	if !committed {
+		t.Errorf("no commit logged:\n%s", r.stderr)
+	}
+	if r := must(t, dir, 0, "add", "ix", "--uri", "docs"); strings.Contains(r.stderr, "committed") {
+		t.Errorf("the default level logs commits:\n%s", r.stderr)
+	}
+	must(t, dir, 2, "--log-format", "xml", "add", "ix", "--uri", "docs")
+	must(t, dir, 2, "--log-level", "loud", "add", "ix", "--uri", "docs")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log/slog"
 	"context"
 	"encoding/json"
 	"errors"
@@ -43,6 +44,8 @@ type app struct {
 	jsonOut        bool
 	// offline refuses the network for models named by hub id.
 	offline bool
+	// logFormat and logLevel are --log-format and --log-level.
+	logFormat, logLevel string
 	// transport, when set, carries a hosted model's requests (serve's
 	// tracing); nil means Go's default.
 	transport http.RoundTripper
@@ -107,6 +110,8 @@ An index remembers the embeddings model that built it (--keys, --model or
 	pf.StringVar(&a.storageRoot, "storage-root", "", "folder, or bucket URL (s3://bucket?region=…, gs://…, azblob://…; in a folio built with -tags objectstorage), that index paths are relative to")
 	pf.BoolVar(&a.jsonOut, "json", false, "print one JSON document on stdout instead of text")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "no progress bar or progress lines on stderr")
+	pf.StringVar(&a.logFormat, "log-format", "text", "format of the log on stderr: text or json")
+	pf.StringVar(&a.logLevel, "log-level", "warn", "least level logged on stderr: debug (each call and commit), info (compactions, reloads), warn or error")
 	pf.BoolVar(&a.offline, "offline", false, "never fetch a model from the Hugging Face hub: use the models folder alone (as $HF_HUB_OFFLINE=1)")
 	pf.DurationVar(&a.progressEvery, "progress-every", defaultProgressEvery, "how often a progress line is printed when stderr is not a terminal")
 	_ = pf.MarkHidden("progress-every")
@@ -209,4 +214,20 @@ func aliasFlags(aliases map[string]string) func(*pflag.FlagSet, string) pflag.No
 		}
 		return pflag.NormalizedName(name)
 	}
+}
+
+// logger is the log on stderr that --log-format and --log-level describe.
+func (a *app) logger() (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(a.logLevel)); err != nil {
+		return nil, usagef("--log-level %q: want debug, info, warn or error", a.logLevel)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch a.logFormat {
+	case "text", "":
+		return slog.New(slog.NewTextHandler(a.stderr, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(a.stderr, opts)), nil
+	}
+	return nil, usagef("--log-format %q: want text or json", a.logFormat)
 }
