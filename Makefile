@@ -32,7 +32,7 @@ BENCHTIME ?= 1s
 
 include make/tools.mk
 
-.PHONY: several-servers-test eval readers-test all test fresh-test install large-files test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test load-test vectra-client-test
+.PHONY: observability-test prometheus several-servers-test eval readers-test all test fresh-test install large-files test-short lint tidy tidy-check purego isolated wasm bench generate generate-check demo ci core-deps kill-test load-test vectra-client-test
 
 all: lint test
 
@@ -165,7 +165,7 @@ demo:
 	bin/folio query $(DEMO_INDEX) "BM25 keyword matches in hybrid queries" --document-count 2 --tokens 500
 
 ## ci: everything CI checks.
-ci: test large-files notice lint core-deps isolated wasm generate-check tidy-check purego vectra-client-test
+ci: test large-files notice lint core-deps isolated wasm generate-check tidy-check purego vectra-client-test observability-test
 
 test test-short isolated bench: onnxruntime browser-tools vectra-browser ort-web typescript js-package
 

@@ -29,6 +29,22 @@ vectra-client-test: python-grpc-tools $(VECTRA_NPM_PKG)
 	cd adapters/grpc && FOLIO_VECTRA_PY=$(CURDIR)/$(VECTRA_PY) FOLIO_PYTHON=$(DEBIAN_PYTHON) $(GO) test -count=1 -run '^TestVectraPythonClient$$' -v . | grep -E '^(---|ok|FAIL)|python|vectra'
 	cd cmd/folio && FOLIO_VECTRA_PY=$(CURDIR)/$(VECTRA_PY) FOLIO_PYTHON=$(DEBIAN_PYTHON) $(GO) test -count=1 -run '^(TestGeneratedPythonClient|TestVectraPythonClientRanksAsFolioQuery)$$' -v . | grep -E '^(---|ok|FAIL)|python'
 
+## observability-test: a real Prometheus (Debian's prometheus, installed
+## when missing) scrapes folio serve --metrics-addr every second during a
+## 20 s load of queries and inserts; its query API must then see the
+## target up and the rates of queries, commits and calls above zero
+## (scripts/observability-test.sh).
+observability-test: prometheus
+	scripts/observability-test.sh
+
+## prometheus: Debian's Prometheus server, for observability-test.
+## Installed when missing.
+prometheus:
+	@command -v prometheus >/dev/null || { \
+		echo "==> installing Prometheus (Debian prometheus)"; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq prometheus >/dev/null; }
+
 ## several-servers-test: the several-servers test at length: three folio
 ## serve processes over one S3-protocol bucket, a writer adding 60 documents
 ## one commit each, clients spread over the servers, one server killed; on
