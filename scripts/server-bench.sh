@@ -4,7 +4,8 @@
 # on this machine:
 #   - 10k×384 (JSON): Vectra 0.15's own server (npm vectra@0.15.0) and
 #     folio serve, 8 clients, and folio serve with 1 client;
-#   - 100k×384 (protobuf): folio serve, 16 clients, exact and --quantized;
+#   - 100k×384 (protobuf): folio serve, 16 clients, exact, with
+#     --metrics-addr, and --quantized;
 #   - in process, same run: QueryItems on 10k×384 one at a time and
 #     QueryItemsBatch on 100k×384 (core benchmarks).
 # The load generator runs on the same machine as the server: its cost is in
@@ -68,6 +69,9 @@ echo "==> the same run"
 load "folio serve, 10k×384, 8 clients" --address 127.0.0.1:50161 --index bench --concurrency 8 --duration "${secs}s"
 load "folio serve, 10k×384, 1 client" --address 127.0.0.1:50161 --index bench --concurrency 1 --duration "${secs}s"
 load "folio serve, 100k×384, 16 clients" --address 127.0.0.1:50162 --index bench --concurrency 16 --duration "${secs}s"
+stop
+serve 50165 "$folio" serve --root "$work/big" --port 50165 --metrics-addr 127.0.0.1:50166
+load "folio serve --metrics-addr, 100k×384, 16 clients" --address 127.0.0.1:50165 --index bench --concurrency 16 --duration "${secs}s"
 stop
 serve 50163 "$folio" serve --root "$work/big" --port 50163 --quantized
 load "folio serve --quantized, 100k×384, 16 clients" --address 127.0.0.1:50163 --index bench --concurrency 16 --duration "${secs}s"
