@@ -66,8 +66,8 @@ func scrape(t *testing.T, addr string) map[string]float64 {
 }
 
 // folio serve --metrics-addr serves Prometheus metrics that move with what
-// happens: a query, an insert, a commit, a merge of segments, an over-size
-// query
+// happens: a query, an insert, a commit, a merge of segments, a background
+// compaction, an over-size query
 // refused, a rate-limited embeddings call; they pass promlint, and
 // --pprof adds the profiles.
 func TestServeMetrics(t *testing.T) {
@@ -94,6 +94,17 @@ func TestServeMetrics(t *testing.T) {
 	}
 	must(t, dir, 0, "create", "ix", "--format", "segmented", "--keys", keys)
 	must(t, dir, 0, "add", "ix", "--keys", keys, "--uri", "docs")
+	// A document of over 4,096 small chunks: deleting it leaves enough
+	// tombstones for the background compaction.
+	var big strings.Builder
+	for i := range 4500 {
+		fmt.Fprintf(&big, "line %d of a long page.\n\n", i)
+	}
+	bigPath := filepath.Join(dir, "big.md")
+	if err := os.WriteFile(bigPath, []byte(big.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must(t, dir, 0, "add", "ix", "--keys", keys, "--uri", bigPath, "--chunk-size", "8", "-q")
 
 	port, metricsPort := freePort(t), freePort(t)
 	addr := fmt.Sprintf("127.0.0.1:%d", metricsPort)
@@ -110,8 +121,8 @@ func TestServeMetrics(t *testing.T) {
 			t.Errorf("no %s in the first scrape", key)
 		}
 	}
-	if m["folio_index_items{index=ix}"] == 0 || m["folio_index_documents{index=ix}"] != 3 {
-		t.Errorf("items %v, documents %v; want the 3 documents' chunks", m["folio_index_items{index=ix}"], m["folio_index_documents{index=ix}"])
+	if m["folio_index_items{index=ix}"] < 4096 || m["folio_index_documents{index=ix}"] != 4 {
+		t.Errorf("items %v, documents %v; want the 4 documents' chunks", m["folio_index_items{index=ix}"], m["folio_index_documents{index=ix}"])
 	}
 
 	// A query.
@@ -128,6 +139,9 @@ func TestServeMetrics(t *testing.T) {
 	if _, err := client.DeleteDocument(ctx, &vectrapb.DeleteDocumentRequest{IndexName: "ix", Uri: "tea0.md"}); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := client.DeleteDocument(ctx, &vectrapb.DeleteDocumentRequest{IndexName: "ix", Uri: bigPath}); err != nil {
+		t.Fatal(err)
+	}
 	// An over-size query, refused.
 	if _, err := client.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: "ix", Query: strings.Repeat("x", 2000)}); err == nil {
 		t.Fatal("an over-size query was answered")
@@ -141,7 +155,7 @@ func TestServeMetrics(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		after = scrape(t, addr)
-		if after["folio_index_commit_merges_total{index=ix}"] > m["folio_index_commit_merges_total{index=ix}"] || time.Now().After(deadline) {
+		if after["folio_index_compactions_total{index=ix}"] > m["folio_index_compactions_total{index=ix}"] || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -158,6 +172,11 @@ func TestServeMetrics(t *testing.T) {
 	grew("folio_index_commits_total{index=ix}")
 	grew("folio_index_commit_seconds_total{index=ix}")
 	grew("folio_index_commit_merges_total{index=ix}")
+	grew("folio_index_compactions_total{index=ix}")
+	grew("folio_index_compaction_seconds_total{index=ix}")
+	if after["folio_index_tombstones{index=ix}"] >= 4096 {
+		t.Errorf("the compaction left %v tombstones", after["folio_index_tombstones{index=ix}"])
+	}
 	grew(`folio_grpc_server_handled_total{grpc_code=OK,grpc_method=UpsertDocument,grpc_service=vectra.VectraService,grpc_type=unary}`)
 	grew(`folio_grpc_server_handling_seconds{grpc_method=QueryDocuments,grpc_service=vectra.VectraService,grpc_type=unary}`)
 	grew("folio_server_refused_calls_total{method=/vectra.VectraService/QueryDocuments,reason=query_too_large}")
