@@ -16,6 +16,8 @@ import (
 
 	grpcserver "github.com/foliovec/folio/adapters/grpc"
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
+	"github.com/foliovec/folio/conformance/testkit"
+	"github.com/foliovec/folio/core"
 )
 
 // A query text over the cap is INVALID_ARGUMENT before anything is
@@ -132,6 +134,9 @@ func TestObserverAndServerOptions(t *testing.T) {
 	phases := map[string]int{}
 	ts := startServer(t, func(o *grpcserver.Options) {
 		o.MaxQueryBytes = 100
+		// Each embeddings call takes 200 ms, so that the concurrent
+		// queries below queue behind the first and form a batch.
+		o.Embeddings = slowModel{testkit.Words{}, 200 * time.Millisecond}
 		o.Observer = grpcserver.Observer{
 			Refused: func(method, reason string) {
 				mu.Lock()
@@ -205,4 +210,15 @@ func TestObserverAndServerOptions(t *testing.T) {
 	if len(intercepted) < 69 || intercepted[0] != "/vectra.VectraService/CreateIndex" {
 		t.Errorf("the interceptor saw %d calls, starting %v", len(intercepted), intercepted[:min(len(intercepted), 2)])
 	}
+}
+
+// slowModel answers as its model does, after a delay.
+type slowModel struct {
+	core.EmbeddingsModel
+	delay time.Duration
+}
+
+func (m slowModel) CreateEmbeddings(ctx context.Context, in []string) (core.EmbeddingsResponse, error) {
+	time.Sleep(m.delay)
+	return m.EmbeddingsModel.CreateEmbeddings(ctx, in)
 }
