@@ -37,30 +37,28 @@ const statsTimeout = 5 * time.Second
 var (
 	indexLabel = []string{"index"}
 
-	descQueries          = counter("folio_index_queries_total", "Queries the index answered or refused (each query of a batch counts).")
-	descQueryErrors      = counter("folio_index_query_errors_total", "Queries that failed.")
-	descQuerySeconds     = counter("folio_index_query_seconds_total", "Time spent answering queries, in seconds (a batch counts once).")
-	descCommits          = counter("folio_index_commits_total", "Batches of writes committed to storage.")
-	descCommitErrors     = counter("folio_index_commit_errors_total", "Commits that failed.")
-	descCommitSeconds    = counter("folio_index_commit_seconds_total", "Time spent committing, in seconds.")
-	descCompactions      = counter("folio_index_compactions_total", "Rewrites of a segmented index's segments that did something (compactions and merges).")
-	descCompactionErrors = counter("folio_index_compaction_errors_total", "Compactions and merges that failed.")
-	descCompactionSecs   = counter("folio_index_compaction_seconds_total", "Time spent compacting and merging, in seconds, checks that found nothing to do included.")
-	descMerges           = counter("folio_index_commit_merges_total", "Commits that merged small segments into the one they wrote.")
-	descReloads          = counter("folio_index_reloads_total", "Loads of what another process committed to the index's folder.")
-	descItems            = gauge("folio_index_items", "Items in the index (chunks, in a document index).")
-	descDocuments        = gauge("folio_index_documents", "Documents in a document index.")
-	descSegments         = gauge("folio_index_segments", "Segment files of a segmented index (0 for Vectra's index file).")
-	descTombstones       = gauge("folio_index_tombstones", "Stored rows of deleted or replaced items that a compaction would remove.")
-	descOutliers         = gauge("folio_index_outlier_rows", "Rows scored exactly by every query because their 4-bit codes cannot hold them.")
+	descQueries          = perIndex("folio_index_queries_total", "Queries the index answered or refused (each query of a batch counts).")
+	descQueryErrors      = perIndex("folio_index_query_errors_total", "Queries that failed.")
+	descQuerySeconds     = perIndex("folio_index_query_seconds_total", "Time spent answering queries, in seconds (a batch counts once).")
+	descCommits          = perIndex("folio_index_commits_total", "Batches of writes committed to storage.")
+	descCommitErrors     = perIndex("folio_index_commit_errors_total", "Commits that failed.")
+	descCommitSeconds    = perIndex("folio_index_commit_seconds_total", "Time spent committing, in seconds.")
+	descCompactions      = perIndex("folio_index_compactions_total", "Rewrites of a segmented index's segments that did something (compactions and merges).")
+	descCompactionErrors = perIndex("folio_index_compaction_errors_total", "Compactions and merges that failed.")
+	descCompactionSecs   = perIndex("folio_index_compaction_seconds_total", "Time spent compacting and merging, in seconds, checks that found nothing to do included.")
+	descMerges           = perIndex("folio_index_commit_merges_total", "Commits that merged small segments into the one they wrote.")
+	descReloads          = perIndex("folio_index_reloads_total", "Loads of what another process committed to the index's folder.")
+	descItems            = perIndex("folio_index_items", "Items in the index (chunks, in a document index).")
+	descDocuments        = perIndex("folio_index_documents", "Documents in a document index.")
+	descSegments         = perIndex("folio_index_segments", "Segment files of a segmented index (0 for Vectra's index file).")
+	descTombstones       = perIndex("folio_index_tombstones", "Stored rows of deleted or replaced items that a compaction would remove.")
+	descOutliers         = perIndex("folio_index_outlier_rows", "Rows scored exactly by every query because their 4-bit codes cannot hold them.")
 )
 
-// counter and gauge describe a metric of each index.
-func counter(name, help string) *prometheus.Desc {
+// perIndex describes a metric of each index, labelled by its name.
+func perIndex(name, help string) *prometheus.Desc {
 	return prometheus.NewDesc(name, help, indexLabel, nil)
 }
-
-var gauge = counter
 
 // indexCollector reports the indexes list gives at each scrape.
 type indexCollector struct {

@@ -115,7 +115,7 @@ func (m *modelFlags) resolve(ctx context.Context, a *app, storage core.FileStora
 		name := m.model
 		// A model folder is remembered by its absolute path, so later
 		// commands find it from any working directory; an id stays an id.
-		if st, err := os.Stat(name); err == nil && st.IsDir() {
+		if isDir(name) {
 			if name, err = filepath.Abs(name); err != nil {
 				return nil, modelRecord{}, err
 			}
