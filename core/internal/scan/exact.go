@@ -379,6 +379,13 @@ func batchRun(ctx context.Context, rows *Rows, scans []batchQuery, heaps []*topk
 				inv[r] = 0
 			}
 		}
+		// The first group of four fetches the next block into cache
+		// while it scores this one, which the other groups then score
+		// from cache: the read of the rows overlaps their scoring.
+		var next []float32
+		if end < hi && len(scans) > 1 {
+			next, _ = rows.Span(end, min(end+(end-start), hi))
+		}
 		for j := 0; j < len(scans); j += 4 {
 			group := scans[j:min(j+4, len(scans))]
 			var qs [4][]float32
@@ -390,7 +397,8 @@ func batchRun(ctx context.Context, rows *Rows, scans []batchQuery, heaps []*topk
 			if len(group) == 1 {
 				vecmath.DotMany(qs[0], arena, blockOuts[0])
 			} else {
-				vecmath.DotMany4(&qs, arena, &blockOuts)
+				vecmath.DotMany4(&qs, arena, next, &blockOuts)
+				next = nil
 			}
 			for g := range group {
 				offerBlock(heaps[j+g], rows, &group[g], start, blockOuts[g], inv)

@@ -57,7 +57,7 @@ const rowsPrefetchBytes = 1 << 10
 // count >= 1. Each result is bitwise the one dotRowsAVX2 gives.
 //
 //go:noescape
-func dotRows4QAVX2(q *[4]*float32, n int, rows *float32, count int, out *[4]*float32)
+func dotRows4QAVX2(q *[4]*float32, n int, rows *float32, count int, out *[4]*float32, next *float32)
 
 func dotManyAVX2(q, arena, out []float32) {
 	d := len(q)
@@ -191,7 +191,7 @@ func int8Row(codes []int8, r int32, d int) []int8 {
 	return codes[int(r)*d : (int(r)+1)*d]
 }
 
-func dotMany4AVX2(qs *[4][]float32, arena []float32, outs *[4][]float32) {
+func dotMany4AVX2(qs *[4][]float32, arena, next []float32, outs *[4][]float32) {
 	d, rows := len(qs[0]), len(outs[0])
 	if rows == 0 {
 		return
@@ -207,7 +207,11 @@ func dotMany4AVX2(qs *[4][]float32, arena []float32, outs *[4][]float32) {
 	for j := range 4 {
 		q[j], out[j] = &qs[j][:d][0], &outs[j][:rows][0]
 	}
-	dotRows4QAVX2(&q, d, &arena[0], rows, &out)
+	pf := &arena[0]
+	if len(next) >= rows*d {
+		pf = &next[0]
+	}
+	dotRows4QAVX2(&q, d, &arena[0], rows, &out, pf)
 }
 
 // dotNibblex4AVX2 writes into out the dot products of the 2n int8 weights

@@ -26,7 +26,7 @@ func dotInt8ManyIdxAVX2(q, codes []int8, rows []int32, out []int32) {
 
 func sumAVX2(p *float32, n int) float32 { panic("vecmath: no AVX2 kernel on this platform") }
 
-func dotMany4AVX2(qs *[4][]float32, arena []float32, outs *[4][]float32) {
+func dotMany4AVX2(qs *[4][]float32, arena, next []float32, outs *[4][]float32) {
 	panic("vecmath: no AVX2 kernel on this platform")
 }
 

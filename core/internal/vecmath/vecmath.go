@@ -56,7 +56,13 @@ func Sum(v []float32) float32 {
 // DotMany gives. It reads each row once for the four, which a batched scan
 // of rows already in cache gains by. It panics if arena holds fewer rows
 // or the queries' lengths differ.
-func DotMany4(qs *[4][]float32, arena []float32, outs *[4][]float32) {
+//
+// next, when at least as long as the rows read, is the rows a caller will
+// score next: they are fetched into cache meanwhile (without changing any
+// result), so a scan that scores each block of rows for several groups of
+// four overlaps reading the next block with scoring this one. nil fetches
+// nothing.
+func DotMany4(qs *[4][]float32, arena, next []float32, outs *[4][]float32) {
 	d := len(qs[0])
 	for _, q := range qs[1:] {
 		if len(q) != d {
@@ -65,7 +71,7 @@ func DotMany4(qs *[4][]float32, arena []float32, outs *[4][]float32) {
 	}
 	checkArena(d, len(arena), len(outs[0]))
 	if hasAVX2FMA {
-		dotMany4AVX2(qs, arena, outs)
+		dotMany4AVX2(qs, arena, next, outs)
 		return
 	}
 	for j := range 4 {

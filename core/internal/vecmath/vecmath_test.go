@@ -327,11 +327,14 @@ func TestSum(t *testing.T) {
 }
 
 // DotMany4 gives each query bitwise what DotMany gives it, at every length
-// and row count, and reads nothing past a row or the arena.
+// and row count, with or without next rows to fetch (as long as the
+// arena's rows, shorter, or none), and reads nothing past a row or the
+// arena.
 func TestDotMany4MatchesDotMany(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, d := range lengths() {
-		for _, rows := range []int{0, 1, 3, 4, 17} {
+		for _, tc := range []struct{ rows, next int }{{0, 0}, {1, 0}, {3, 3}, {4, 0}, {4, 4}, {17, 16}, {17, 17}} {
+			rows := tc.rows
 			var qs, outs [4][]float32
 			for j := range qs {
 				qs[j] = withPoison(randVec(r, d))
@@ -340,13 +343,17 @@ func TestDotMany4MatchesDotMany(t *testing.T) {
 				outs[j] = outs[j][:rows]
 			}
 			arena := withPoison(randVec(r, rows*d))
-			DotMany4(&qs, arena, &outs)
+			var next []float32
+			if tc.next > 0 {
+				next = randVec(r, tc.next*d)
+			}
+			DotMany4(&qs, arena, next, &outs)
 			for j := range qs {
 				want := make([]float32, rows)
 				DotMany(qs[j], arena, want)
 				for i := range rows {
 					if math.Float32bits(outs[j][i]) != math.Float32bits(want[i]) {
-						t.Fatalf("d=%d rows=%d query %d row %d: %v, DotMany %v", d, rows, j, i, outs[j][i], want[i])
+						t.Fatalf("d=%d rows=%d next=%d query %d row %d: %v, DotMany %v", d, rows, tc.next, j, i, outs[j][i], want[i])
 					}
 				}
 				if outs[j][:rows+1][rows] != 999 {
