@@ -16,7 +16,7 @@ import (
 func TestSharedAnswersAsTopK(t *testing.T) {
 	const d = 8
 	ctx := context.Background()
-	for _, n := range []int{1, 300, 3 * MinSegmentRows, maxSegments*MinSegmentRows + 77} {
+	for _, n := range []int{1, 300, 3*minChunkRows + 5, maxChunks*minChunkRows + 77} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(3, uint64(n)))
 			rows, meta := rowsOf(r, n, d)
@@ -44,7 +44,7 @@ func TestSharedAnswersAsTopK(t *testing.T) {
 						if q := q; slices.Max(q) == 0 && slices.Min(q) == 0 {
 							continue // Shared takes directed queries only
 						}
-						k := []int{1, 10, n + 5}[i%3]
+						k := []int{1, 10, min(n+5, 3000)}[i%3] // more than n for the small rows
 						got, err := s.TopK(ctx, rows, n, q, k)
 						if err != nil {
 							errs <- err
@@ -82,7 +82,7 @@ func TestSharedAnswersAsTopK(t *testing.T) {
 // of the index) is answered alone while a pass runs.
 func TestSharedCancelAndOtherRows(t *testing.T) {
 	const d = 64
-	n := maxSegments * MinSegmentRows
+	n := 64 * minChunkRows
 	r := rand.New(rand.NewPCG(5, 6))
 	rows, meta := rowsOf(r, n, d)
 	other, otherMeta := rowsOf(r, 1000, d)
@@ -139,17 +139,19 @@ func TestSharedCancelAndOtherRows(t *testing.T) {
 	}
 }
 
-// Queries on rows that extend those of the running pass (a commit
-// appended rows: the same Gen) join it and score the new rows themselves;
-// their answers are TopK's over all their rows.
+// Queries on rows that extend those of the running pass by a few rows (a
+// commit appended them: the same Gen) join it and score the new rows
+// themselves; their answers are TopK's over all their rows. Rows extended
+// by many more are read alone.
 func TestSharedJoinsAcrossAppends(t *testing.T) {
 	const d = 32
-	n := 4 * MinSegmentRows
+	n := 32 * minChunkRows
 	r := rand.New(rand.NewPCG(7, 8))
-	full, meta := rowsOf(r, n+500, d)
+	full, fullMeta := rowsOf(r, n+n/4, d)
 	gen := new(Lineage)
 	base := &Rows{Dim: d, Arena: full.Arena[:n*d], Scale: full.Scale[:n], Gen: gen}
-	grown := &Rows{Dim: d, Arena: full.Arena, Scale: full.Scale, Gen: gen}
+	grown := &Rows{Dim: d, Arena: full.Arena[:(n+500)*d], Scale: full.Scale[:n+500], Gen: gen}
+	meta := fullMeta[:n+500]
 	var s Shared
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -189,9 +191,22 @@ func TestSharedJoinsAcrossAppends(t *testing.T) {
 	if s.extended.Load() == 0 {
 		t.Fatal("no query on the grown rows joined the pass over the first ones")
 	}
+	far := &Rows{Dim: d, Arena: full.Arena, Scale: full.Scale, Gen: gen}
+	before := s.extended.Load()
+	q := far.Vector(n + n/4 - 1)
+	got, err := s.TopK(context.Background(), far, n+n/4, q, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := TopK(context.Background(), far, Selection[map[string]any]{Meta: fullMeta, All: true}, q, 3); !slices.Equal(got, want) {
+		t.Fatalf("the far-grown rows: %v, want %v", got, want)
+	}
+	if s.extended.Load() != before {
+		t.Fatal("rows grown by a quarter joined the pass over the first ones")
+	}
 	// Rows of another lineage never join it.
 	other := &Rows{Dim: d, Arena: full.Arena, Scale: full.Scale, Gen: new(Lineage)}
-	before := s.extended.Load()
+	before = s.extended.Load()
 	if _, err := s.TopK(context.Background(), other, n+500, grown.Vector(1), 3); err != nil {
 		t.Fatal(err)
 	}
