@@ -613,7 +613,8 @@ func (ix *LocalIndex) GetIndexStats(ctx context.Context) (IndexStats, error) {
 	if err != nil {
 		return IndexStats{}, err
 	}
-	stats := IndexStats{Version: s.version, MetadataConfig: cloneConfig(s.config), Items: s.count(), Outliers: s.quantCodes().outliers()}
+	codes := s.quantCodes()
+	stats := IndexStats{Version: s.version, MetadataConfig: cloneConfig(s.config), Items: s.count(), Outliers: codes.outliers(), CodeBytes: codes.bytes()}
 	if l := ix.layout.Load(); l != nil {
 		stats.Storage = *l
 	}

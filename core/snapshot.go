@@ -509,6 +509,21 @@ func (s *snapshot) dupIDs() bool { return s.idMap.get().dupIDs }
 
 // outliers is the number of rows the 4-bit codes list as outliers, which
 // every query scores exactly (0 without 4-bit codes).
+// bytes is the memory c's codes take (0 for none).
+func (c *coarse) bytes() int64 {
+	if c == nil {
+		return 0
+	}
+	var b int64
+	if c.int8 != nil {
+		b += c.int8.Bytes()
+	}
+	if c.int4 != nil {
+		b += c.int4.Bytes()
+	}
+	return b
+}
+
 func (c *coarse) outliers() int {
 	if c == nil || c.int4 == nil {
 		return 0

@@ -79,6 +79,10 @@ type IndexStats struct {
 	// other rows' codes. A run of rows coded on one grid lists at most a
 	// sixteenth of its rows, those farthest outside.
 	Outliers int
+	// CodeBytes is the memory the index's scan codes take
+	// (IndexOptions.ScanCodes; 0 without codes): in the process's heap, or
+	// mapped from segment files that carry them.
+	CodeBytes int64
 }
 
 // IndexData is the content of an index file.

@@ -2,6 +2,11 @@ package metrics
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -16,15 +21,25 @@ type Index struct {
 	Index *core.LocalIndex
 	// Documents is the document index over Index; nil for an item index.
 	Documents *core.LocalDocumentIndex
+	// Dir, when set, is the index's folder on the local file system: the
+	// collector reports the bytes of the files in it (walked at most once
+	// a minute, as a folder of many documents takes a while).
+	Dir string
 }
 
 // ManagerIndexes lists the indexes a manager serves now, for
 // NewIndexCollector: what `folio serve` and the gRPC server answer from.
-func ManagerIndexes(m *manager.Manager) func() []Index {
+// onDisk says the manager's storage is the local file system, whose
+// folders are then the indexes' Dir.
+func ManagerIndexes(m *manager.Manager, onDisk bool) func() []Index {
 	return func() []Index {
 		var out []Index
 		for _, mi := range m.ListIndexes() {
-			out = append(out, Index{Name: mi.Name, Index: mi.Index, Documents: mi.Documents})
+			ix := Index{Name: mi.Name, Index: mi.Index, Documents: mi.Documents}
+			if onDisk {
+				ix.Dir = mi.Folder
+			}
+			out = append(out, ix)
 		}
 		return out
 	}
@@ -53,7 +68,13 @@ var (
 	descSegments         = perIndex("folio_index_segments", "Segment files of a segmented index (0 for Vectra's index file).")
 	descTombstones       = perIndex("folio_index_tombstones", "Stored rows of deleted or replaced items that a compaction would remove.")
 	descOutliers         = perIndex("folio_index_outlier_rows", "Rows scored exactly by every query because their 4-bit codes cannot hold them.")
+	descCodeBytes        = perIndex("folio_index_code_bytes", "Memory the index's scan codes take, in the heap or mapped from segment files, in bytes.")
+	descDiskBytes        = perIndex("folio_index_disk_bytes", "Bytes of the files in the index's folder on disk.")
 )
+
+// diskEvery is how long a folder's size is reported before it is walked
+// again.
+const diskEvery = time.Minute
 
 // perIndex describes a metric of each index, labelled by its name.
 func perIndex(name, help string) *prometheus.Desc {
@@ -64,30 +85,42 @@ func perIndex(name, help string) *prometheus.Desc {
 type indexCollector struct {
 	list        func() []Index
 	statsErrors *prometheus.CounterVec
+
+	mu   sync.Mutex
+	disk map[string]diskSize // by Dir
+}
+
+// diskSize is a folder's size when it was last walked.
+type diskSize struct {
+	bytes int64
+	at    time.Time
 }
 
 // NewIndexCollector returns a collector of every index list returns at
 // each scrape, labelled by name: its counters (IndexMetrics: queries,
 // commits, compactions with their errors and seconds, merges, reloads) and its
-// gauges (items, documents, segments, tombstones, outlier rows; from
-// GetIndexStats and GetCatalogStats, read with a 5 s bound).
+// gauges (items, documents, segments, tombstones, outlier rows, code
+// bytes; from GetIndexStats and GetCatalogStats, read with a 5 s bound;
+// and the bytes on disk of an index with a Dir).
 func NewIndexCollector(list func() []Index) prometheus.Collector {
 	return &indexCollector{list: list, statsErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "folio_index_stats_errors_total", Help: "Scrapes that could not read an index's stats (its gauges are left out).",
-	}, indexLabel)}
+	}, indexLabel), disk: map[string]diskSize{}}
 }
 
 func (c *indexCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descQueries, descQueryErrors, descQuerySeconds, descCommits, descCommitErrors,
 		descCommitSeconds, descCompactions, descCompactionErrors, descCompactionSecs, descMerges, descReloads, descItems,
-		descDocuments, descSegments, descTombstones, descOutliers} {
+		descDocuments, descSegments, descTombstones, descOutliers, descCodeBytes, descDiskBytes} {
 		ch <- d
 	}
 	c.statsErrors.Describe(ch)
 }
 
 func (c *indexCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, ix := range c.list() {
+	listed := c.list()
+	defer c.forgetOthers(listed)
+	for _, ix := range listed {
 		if ix.Index == nil {
 			continue
 		}
@@ -127,11 +160,62 @@ func (c *indexCollector) gauges(ch chan<- prometheus.Metric, ix Index) {
 	set(descSegments, st.Storage.Segments)
 	set(descTombstones, st.Storage.Tombstones)
 	set(descOutliers, st.Outliers)
+	ch <- prometheus.MustNewConstMetric(descCodeBytes, prometheus.GaugeValue, float64(st.CodeBytes), ix.Name)
+	if ix.Dir != "" {
+		if b, err := c.diskBytes(ix.Dir); err == nil {
+			ch <- prometheus.MustNewConstMetric(descDiskBytes, prometheus.GaugeValue, float64(b), ix.Name)
+		} else {
+			c.statsErrors.WithLabelValues(ix.Name).Inc()
+		}
+	}
 	if ix.Documents != nil {
 		if cs, err := ix.Documents.GetCatalogStats(ctx); err == nil {
 			set(descDocuments, cs.Documents)
 		} else {
 			c.statsErrors.WithLabelValues(ix.Name).Inc()
+		}
+	}
+}
+
+// diskBytes is the size of the files below dir, walked again when the last
+// walk is older than diskEvery.
+func (c *indexCollector) diskBytes(dir string) (int64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d, ok := c.disk[dir]; ok && time.Since(d.at) < diskEvery {
+		return d.bytes, nil
+	}
+	var total int64
+	err := filepath.WalkDir(dir, func(_ string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.Type().IsRegular() {
+			info, err := e.Info()
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				return nil // replaced by a commit meanwhile
+			case err != nil:
+				return err
+			}
+			total += info.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	c.disk[dir] = diskSize{bytes: total, at: time.Now()}
+	return total, nil
+}
+
+// forgetOthers drops the sizes of folders no index listed has.
+func (c *indexCollector) forgetOthers(listed []Index) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for dir := range c.disk {
+		if !slices.ContainsFunc(listed, func(ix Index) bool { return ix.Dir == dir }) {
+			delete(c.disk, dir)
 		}
 	}
 }

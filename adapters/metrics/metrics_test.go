@@ -5,6 +5,9 @@ import (
 	"errors"
 	"io"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -154,5 +157,64 @@ func TestIndexAndEmbeddingsMetrics(t *testing.T) {
 	defer withPprof.Close()
 	if r, err := withPprof.Client().Get(withPprof.URL + "/debug/pprof/"); err != nil || r.StatusCode != 200 {
 		t.Errorf("pprof when asked: %v, %v", r, err)
+	}
+}
+
+// An index's code bytes follow the codes it keeps, and an index with a Dir
+// reports the bytes of the files below it, walked again only after a
+// minute.
+func TestCodeAndDiskBytes(t *testing.T) {
+	ctx := t.Context()
+	ix, err := core.NewLocalIndex("ix", core.IndexOptions{Storage: core.NewMemoryStorage(), Codec: codecjson.New(), ScanCodes: core.CodesInt8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.CreateIndex(ctx, core.CreateIndexConfig{Layout: core.LayoutSegmented}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var want int64
+	for i, size := range []int{10, 2000, 0} {
+		sub := filepath.Join(dir, "sub")
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sub, strconv.Itoa(i)), make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want += int64(size)
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(metrics.NewIndexCollector(func() []metrics.Index { return []metrics.Index{{Name: "ix", Index: ix, Dir: dir}} }))
+	if got := gather(t, reg); got["folio_index_code_bytes,index=ix"] != 0 || got["folio_index_disk_bytes,index=ix"] != float64(want) {
+		t.Fatalf("an empty index: code bytes %v, disk bytes %v (want 0, %d)", got["folio_index_code_bytes,index=ix"], got["folio_index_disk_bytes,index=ix"], want)
+	}
+	items := make([]core.IndexItem, 100)
+	for i := range items {
+		items[i] = core.IndexItem{ID: strconv.Itoa(i), Vector: []float32{float32(i), 1, 2, 3}}
+	}
+	if _, err := ix.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.QueryItems(ctx, []float32{1, 2, 3, 4}, "", 3, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ix.GetIndexStats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 100 rows of int8 codes, each at least its 4 values and a 4-byte factor.
+	if st.CodeBytes < 100*(4+4) {
+		t.Fatalf("CodeBytes %d for 100 rows of 4 values", st.CodeBytes)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "more"), make([]byte, 500), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := gather(t, reg)
+	if got["folio_index_code_bytes,index=ix"] != float64(st.CodeBytes) {
+		t.Errorf("folio_index_code_bytes %v, GetIndexStats says %d", got["folio_index_code_bytes,index=ix"], st.CodeBytes)
+	}
+	if got["folio_index_disk_bytes,index=ix"] != float64(want) {
+		t.Errorf("folio_index_disk_bytes %v within the minute, want the last walk's %d", got["folio_index_disk_bytes,index=ix"], want)
 	}
 }

@@ -135,7 +135,10 @@ func (a *app) runServe(ctx context.Context, o *serveOptions, args []string) erro
 	if err != nil {
 		return err
 	}
-	stopMetrics, err := obs.serve(ctx, srv)
+	// A folder is a path on this machine only on local storage without a
+	// --storage-root bucket, and below a --root that is no bucket URL.
+	onDisk := (a.storageKind == "local" || a.storageKind == "") && a.storageRoot == "" && !isBucketURL(o.root)
+	stopMetrics, err := obs.serve(ctx, srv, onDisk)
 	if err != nil {
 		return err
 	}

@@ -96,8 +96,9 @@ func statsOf(ctx context.Context, e *existingIndex, flags *indexFlags) (map[stri
 
 // storageStats adds how the index is stored to out: its format and
 // layout, on the segmented layout its segments and tombstones (rows of
-// deleted or replaced items that Vacuum's compaction removes), and the
-// outliers of its 4-bit codes when it has some.
+// deleted or replaced items that Vacuum's compaction removes), the
+// outliers of its 4-bit codes when it has some, and the memory its scan
+// codes take when it keeps codes.
 func storageStats(out map[string]any, c core.IndexCodec, is core.IndexStats) {
 	st := is.Storage
 	out["format"], out["layout"] = formatOf(c, st.Layout), string(st.Layout)
@@ -106,6 +107,9 @@ func storageStats(out map[string]any, c core.IndexCodec, is core.IndexStats) {
 	}
 	if is.Outliers > 0 {
 		out["outliers"] = is.Outliers
+	}
+	if is.CodeBytes > 0 {
+		out["codeBytes"] = is.CodeBytes
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -125,6 +126,20 @@ func TestServeMetrics(t *testing.T) {
 	}
 	if m["folio_index_items{index=ix}"] < 4096 || m["folio_index_documents{index=ix}"] != 4 {
 		t.Errorf("items %v, documents %v; want the 4 documents' chunks", m["folio_index_items{index=ix}"], m["folio_index_documents{index=ix}"])
+	}
+	// The folder's bytes on disk, as a walk of it finds them (a background
+	// compaction may have rewritten some since).
+	var onDisk int64
+	if err := filepath.WalkDir(filepath.Join(dir, "ix"), func(_ string, e fs.DirEntry, err error) error {
+		if info, ierr := e.Info(); err == nil && ierr == nil && info.Mode().IsRegular() {
+			onDisk += info.Size()
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := m["folio_index_disk_bytes{index=ix}"]; got <= 0 || got < float64(onDisk)/2 || got > float64(onDisk)*2 {
+		t.Errorf("folio_index_disk_bytes %v, the folder holds %d bytes", got, onDisk)
 	}
 
 	// A query.

@@ -68,12 +68,12 @@ func (obs *observability) configure(cfg *grpcserver.Options) {
 }
 
 // serve starts serving the metrics of srv's indexes beside the rest; stop
-// ends it.
-func (obs *observability) serve(ctx context.Context, srv *grpcserver.IndexServer) (stop func(), err error) {
+// ends it. onDisk says the indexes' folders are on the local file system.
+func (obs *observability) serve(ctx context.Context, srv *grpcserver.IndexServer, onDisk bool) (stop func(), err error) {
 	if obs.reg == nil {
 		return func() {}, nil
 	}
-	obs.reg.MustRegister(metrics.NewIndexCollector(metrics.ManagerIndexes(srv.Manager())))
+	obs.reg.MustRegister(metrics.NewIndexCollector(metrics.ManagerIndexes(srv.Manager(), onDisk)))
 	var lc net.ListenConfig
 	lis, err := lc.Listen(ctx, "tcp", obs.o.metricsAddr)
 	if err != nil {

@@ -73,7 +73,7 @@ func BenchmarkServeObservability(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			stop, err := obs.serve(b.Context(), srv)
+			stop, err := obs.serve(b.Context(), srv, false) // in memory
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -70,6 +70,16 @@ func (c *Nibbles) Rows() int { return c.rows }
 // Runs returns the runs, in row order.
 func (c *Nibbles) Runs() []NibbleRun { return c.runs }
 
+// Bytes is the memory the codes take: each run's packed codes, inverse
+// scales and outlier list (its grid not counted: a few values a dimension).
+func (c *Nibbles) Bytes() int64 {
+	var b int64
+	for _, r := range c.runs {
+		b += int64(len(r.Codes)) + 4*int64(len(r.Inv)) + 4*int64(len(r.Outliers))
+	}
+	return b
+}
+
 // NewNibbles returns codes of dim values a row made of runs (such as runs
 // read back from files); nil when a run's lengths disagree.
 func NewNibbles(dim int, runs []NibbleRun) *Nibbles {

@@ -21,6 +21,9 @@ type Codes struct {
 // Rows is the number of quantized rows.
 func (c *Codes) Rows() int { return len(c.factor) }
 
+// Bytes is the memory the codes take: the codes and their per-row factors.
+func (c *Codes) Bytes() int64 { return int64(len(c.codes)) + 4*int64(len(c.factor)) }
+
 // Quantize returns the codes of the first n rows. When they are base's
 // rows with rows appended (base non-nil and compatible), base's codes are
 // shared and only the new rows quantized; else every row is. It returns
