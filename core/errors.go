@@ -40,6 +40,19 @@ var (
 	ErrPartiallyMigrated = errors.New("index is partially migrated")
 )
 
+// Errors a TextFetcher that reads web pages wraps, the same whichever
+// fetcher read the page (natively or in the browser). Match them with
+// [errors.Is].
+var (
+	// ErrHTTPStatus: the site answered with an unsuccessful status.
+	ErrHTTPStatus = errors.New("site returned an error status")
+	// ErrContentType: the response's content type is not one the fetcher
+	// reads.
+	ErrContentType = errors.New("site returned an invalid content type")
+	// ErrBodyTooLarge: the response body is over the fetcher's cap.
+	ErrBodyTooLarge = errors.New("response body too large")
+)
+
 // Error is a failed operation, as fs.PathError is for files: Op names the
 // operation ("insert item", "query documents", "create index"),
 // Key what it was done to (an item id, a query, a path; "" for nothing in

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 )
 
@@ -23,6 +24,15 @@ func TestErrorNamesTheOperationOnce(t *testing.T) {
 	}
 	if got, want := err.Error(), `insert item "42": item exists`; got != want {
 		t.Errorf("message %q, want %q", got, want)
+	}
+	// A query vector refused before the scan, alone and in a batch.
+	_, err = ix.QueryItems(ctx, []float32{1, 0, 0}, "", 1, nil, false)
+	if !errors.As(err, &e) || e.Op != "query items" || !errors.Is(err, ErrDimensionMismatch) {
+		t.Fatalf("a query of the wrong length: %#v, want an *Error of query items wrapping ErrDimensionMismatch", err)
+	}
+	_, err = ix.QueryItemsBatch(ctx, []ItemQuery{{Vector: []float32{1, 0}, TopK: 1}, {Vector: []float32{float32(math.NaN()), 0}, TopK: 1}})
+	if !errors.As(err, &e) || !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("a batch with a NaN query: %#v, want an *Error wrapping ErrInvalidArgument", err)
 	}
 
 	for _, tc := range []struct {

@@ -208,11 +208,11 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 func checkQueryVector(op string, s *snapshot, vector []float32) error {
 	for i, x := range vector {
 		if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) {
-			return fmt.Errorf("%s: vector[%d] is %v: %w", op, i, f, ErrInvalidArgument)
+			return &Error{Op: op, Err: fmt.Errorf("vector[%d] is %v: %w", i, f, ErrInvalidArgument)}
 		}
 	}
 	if !s.Mixed && s.Dim >= 0 && len(vector) != s.Dim {
-		return fmt.Errorf("%s: vector has %d dimensions, index has %d: %w", op, len(vector), s.Dim, ErrDimensionMismatch)
+		return &Error{Op: op, Err: fmt.Errorf("vector has %d dimensions, index has %d: %w", len(vector), s.Dim, ErrDimensionMismatch)}
 	}
 	return nil
 }

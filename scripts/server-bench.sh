@@ -51,6 +51,9 @@ serve() {
 }
 stop() { kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'; }
 
+# warm PORT: one query, so that the index is loaded before a timed load.
+warm() { "$loadgen" --address "127.0.0.1:$1" --index bench --requests 1 -q >/dev/null; }
+
 # load LABEL ARGS...: one load run, its "all" line.
 load() {
 	local label=$1
@@ -71,13 +74,16 @@ load "folio serve, 10k×384, 1 client" --address 127.0.0.1:50161 --index bench -
 load "folio serve, 100k×384, 16 clients" --address 127.0.0.1:50162 --index bench --concurrency 16 --duration "${secs}s"
 stop
 serve 50165 "$folio" serve --root "$work/big" --port 50165 --metrics-addr 127.0.0.1:50166
+warm 50165
 load "folio serve --metrics-addr, 100k×384, 16 clients" --address 127.0.0.1:50165 --index bench --concurrency 16 --duration "${secs}s"
 stop
 serve 50163 "$folio" serve --root "$work/big" --port 50163 --quantized
+warm 50163
 load "folio serve --quantized, 100k×384, 16 clients" --address 127.0.0.1:50163 --index bench --concurrency 16 --duration "${secs}s"
 stop
 stop
 serve 50164 node "$vectra_npm/node_modules/vectra/bin/vectra.js" serve --root "$work/small" --port 50164
+warm 50164
 load "Vectra 0.15 serve, 10k×384, 8 clients" --address 127.0.0.1:50164 --index bench --concurrency 8 --duration "${secs}s"
 stop
 

@@ -1,20 +1,22 @@
 package fetchbrowser
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/foliovec/folio/core"
 )
 
+// The errors of a BrowserWebFetcher's Fetch: core's, as in every fetcher.
 var (
 	// ErrHTTPStatus matches the error of a response whose status is not
 	// 2xx (an *HTTPStatusError).
-	ErrHTTPStatus = errors.New("fetchbrowser: unsuccessful HTTP status")
+	ErrHTTPStatus = core.ErrHTTPStatus
 	// ErrContentType is the error of a response whose content type is not
 	// one a BrowserWebFetcher reads.
-	ErrContentType = errors.New("fetchbrowser: unsupported content type")
+	ErrContentType = core.ErrContentType
 	// ErrBodyTooLarge is the error of a response body over
 	// Options.MaxBodyBytes.
-	ErrBodyTooLarge = errors.New("fetchbrowser: response body too large")
+	ErrBodyTooLarge = core.ErrBodyTooLarge
 )
 
 // HTTPStatusError is the error of a response that is not ok (a status

@@ -87,14 +87,16 @@ func DefaultHeaders() map[string]string {
 // Errors of a WebFetcher's Fetch, found with errors.Is.
 var (
 	// ErrHTTPStatus: the site answered with a status of 400 or more (the
-	// error is an *HTTPStatusError).
-	ErrHTTPStatus = errors.New("site returned an error status")
+	// error is an *HTTPStatusError). It is core.ErrHTTPStatus, as in
+	// every fetcher.
+	ErrHTTPStatus = core.ErrHTTPStatus
 	// ErrContentType: the response's content type is not one of text/html,
 	// application/json, application/xml, application/javascript or
-	// text/plain.
-	ErrContentType = errors.New("site returned an invalid content type")
-	// ErrBodyTooLarge: the body is larger than WebOptions.MaxBodyBytes.
-	ErrBodyTooLarge = errors.New("response body too large")
+	// text/plain. It is core.ErrContentType.
+	ErrContentType = core.ErrContentType
+	// ErrBodyTooLarge: the body is larger than WebOptions.MaxBodyBytes. It
+	// is core.ErrBodyTooLarge.
+	ErrBodyTooLarge = core.ErrBodyTooLarge
 	// ErrTooManyRedirects: more redirects than WebOptions.MaxRedirects.
 	ErrTooManyRedirects = errors.New("too many redirects")
 	// ErrTimeout: the fetch took longer than WebOptions.Timeout. The error

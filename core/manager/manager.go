@@ -171,18 +171,19 @@ type Manager struct {
 // index it opens.
 func New(cfg Config) (*Manager, error) {
 	const op = "new index manager"
+	fail := func(err error) (*Manager, error) { return nil, &core.Error{Op: op, Err: err} }
 	if cfg.Storage == nil {
-		return nil, fmt.Errorf("%s: a storage is required: %w", op, core.ErrInvalidArgument)
+		return fail(fmt.Errorf("a storage is required: %w", core.ErrInvalidArgument))
 	}
 	if err := cfg.IndexOptions.Check(); err != nil {
-		return nil, fmt.Errorf("%s: index options: %w", op, err)
+		return fail(fmt.Errorf("index options: %w", err))
 	}
 	if len(cfg.Formats) == 0 {
-		return nil, fmt.Errorf("%s: at least one format is required: %w", op, core.ErrInvalidArgument)
+		return fail(fmt.Errorf("at least one format is required: %w", core.ErrInvalidArgument))
 	}
 	for name, c := range cfg.Formats {
 		if c == nil {
-			return nil, fmt.Errorf("%s: format %q has no codec: %w", op, name, core.ErrInvalidArgument)
+			return fail(fmt.Errorf("format %q has no codec: %w", name, core.ErrInvalidArgument))
 		}
 	}
 	if cfg.DefaultFormat == "" {
@@ -190,7 +191,7 @@ func New(cfg Config) (*Manager, error) {
 	}
 	m0 := &Manager{cfg: cfg}
 	if _, _, err := m0.formatOf(cfg.DefaultFormat); err != nil {
-		return nil, fmt.Errorf("%s: default format %q is not among the formats: %w", op, cfg.DefaultFormat, core.ErrInvalidArgument)
+		return fail(fmt.Errorf("default format %q is not among the formats: %w", cfg.DefaultFormat, core.ErrInvalidArgument))
 	}
 	interval := cfg.ScanInterval
 	if interval == 0 {

@@ -390,3 +390,15 @@ func TestIndexManagerCompactsInTheBackground(t *testing.T) {
 	}
 	m.Shutdown()
 }
+
+// New's refusals are *core.Error values of "new index manager", wrapping
+// ErrInvalidArgument.
+func TestNewRefusalsAreCoreErrors(t *testing.T) {
+	for _, cfg := range []Config{{}, {IndexOptions: core.IndexOptions{Storage: core.NewMemoryStorage()}}} {
+		_, err := New(cfg)
+		var e *core.Error
+		if !errors.As(err, &e) || e.Op != "new index manager" || !errors.Is(err, core.ErrInvalidArgument) {
+			t.Errorf("New(%+v): %#v, want an *core.Error of new index manager wrapping ErrInvalidArgument", cfg, err)
+		}
+	}
+}

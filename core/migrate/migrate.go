@@ -336,7 +336,7 @@ func (m *migration) planCatalog() ([]conversion, *core.DocumentCatalog, error) {
 	var plan []conversion
 	for _, id := range ids {
 		if !pathutil.IsLocal(id) || strings.Contains(id, "/") {
-			return nil, nil, fmt.Errorf("%s: document id %q is not a plain file name: %w", name, id, core.ErrCorrupt)
+			return nil, nil, &core.Error{Op: "read", Key: name, Err: fmt.Errorf("document id %q is not a plain file name: %w", id, core.ErrCorrupt)}
 		}
 		plan = append(plan, conversion{src: id + m.from.Extension(), dst: id + m.to.Extension(), doc: true})
 	}

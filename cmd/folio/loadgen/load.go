@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/foliovec/folio/adapters/grpc/vectrapb"
+	"github.com/foliovec/folio/conformance/testkit"
 )
 
 // loadKinds are the calls load can mix, in the order it reports them.
@@ -230,7 +231,7 @@ func loadCall(ctx context.Context, c vectrapb.VectraServiceClient, cfg loadConfi
 	var err error
 	switch kind {
 	case "query", "filter":
-		req := &vectrapb.QueryItemsRequest{IndexName: cfg.index, Vector: unitVector(rng, cfg.dims), TopK: uint32(cfg.topK)}
+		req := &vectrapb.QueryItemsRequest{IndexName: cfg.index, Vector: testkit.UnitVector(rng, cfg.dims), TopK: uint32(cfg.topK)}
 		if kind == "filter" {
 			req.Filter = &vectrapb.MetadataFilter{FilterJson: cfg.filter}
 		}
@@ -238,7 +239,7 @@ func loadCall(ctx context.Context, c vectrapb.VectraServiceClient, cfg loadConfi
 	case "docs":
 		_, err = c.QueryDocuments(ctx, &vectrapb.QueryDocumentsRequest{IndexName: cfg.docIndex, Query: cfg.text, MaxDocuments: uint32(cfg.topK)})
 	case "insert":
-		_, err = c.InsertItem(ctx, &vectrapb.InsertItemRequest{IndexName: cfg.index, Vector: unitVector(rng, cfg.dims),
+		_, err = c.InsertItem(ctx, &vectrapb.InsertItemRequest{IndexName: cfg.index, Vector: testkit.UnitVector(rng, cfg.dims),
 			Metadata: map[string]*vectrapb.MetadataValue{"group": {Value: &vectrapb.MetadataValue_NumberValue{NumberValue: float64(rng.IntN(4))}}}})
 	}
 	return err
@@ -267,7 +268,7 @@ func createLoadIndex(ctx context.Context, cfg loadConfig) error {
 	for lo := 0; lo < cfg.create; lo += chunk {
 		req := &vectrapb.BatchInsertItemsRequest{IndexName: cfg.index}
 		for i := lo; i < min(lo+chunk, cfg.create); i++ {
-			req.Items = append(req.Items, &vectrapb.InsertItemRequest{IndexName: cfg.index, Id: strconv.Itoa(i), Vector: unitVector(rng, cfg.dims),
+			req.Items = append(req.Items, &vectrapb.InsertItemRequest{IndexName: cfg.index, Id: strconv.Itoa(i), Vector: testkit.UnitVector(rng, cfg.dims),
 				Metadata: map[string]*vectrapb.MetadataValue{"group": {Value: &vectrapb.MetadataValue_NumberValue{NumberValue: float64(i % 10)}}}})
 		}
 		if _, err := c.BatchInsertItems(ctx, req); err != nil {
@@ -275,20 +276,4 @@ func createLoadIndex(ctx context.Context, cfg loadConfig) error {
 		}
 	}
 	return nil
-}
-
-// unitVector is a random vector of n Gaussian components scaled to length 1.
-func unitVector(rng *rand.Rand, n int) []float32 {
-	v := make([]float32, n)
-	var sum float64
-	for i := range v {
-		x := rng.NormFloat64()
-		v[i] = float32(x)
-		sum += x * x
-	}
-	scale := float32(1 / math.Sqrt(sum))
-	for i := range v {
-		v[i] *= scale
-	}
-	return v
 }
