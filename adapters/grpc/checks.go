@@ -2,16 +2,76 @@ package grpcserver
 
 import "github.com/foliovec/folio/adapters/grpc/vectrapb"
 
-// The checks a request passes before its index is looked up, one function
-// a call that has any, in Vectra's order and with Vectra's messages (the
-// other calls start with the lookup, which answers "index_name is
-// required" for a request without a name).
+// The checks a request passes before its index is looked up: one
+// check<Rpc>Request for every RPC, each handler's first call, in Vectra's
+// order and with Vectra's messages. What Vectra checks after the lookup
+// (QueryDocuments' query, a vector or a text to embed) is checked there,
+// with the messages below.
 
-func checkCreateIndexRequest(req *vectrapb.CreateIndexRequest) error {
-	if req.GetIndexName() == "" {
+// errQueryRequired is Vectra's answer to a QueryDocuments call without a
+// query, after the index lookup.
+func errQueryRequired() error { return invalid("query is required") }
+
+// errNoVector is Vectra's answer to an item or a query with neither a
+// vector nor a text to embed, after the index lookup.
+func errNoVector() error { return invalid("Either text or vector must be provided") }
+
+// checkIndexName is the check of the calls that need only an index name.
+func checkIndexName(name string) error {
+	if name == "" {
 		return errIndexNameRequired()
 	}
 	return nil
+}
+
+// checkNothing is the check of the calls Vectra does not validate
+// (ListIndexes, Healthcheck, Shutdown).
+func checkNothing() error { return nil }
+
+func checkDeleteIndexRequest(req *vectrapb.DeleteIndexRequest) error {
+	return checkIndexName(req.GetIndexName())
+}
+
+func checkListIndexesRequest(*vectrapb.ListIndexesRequest) error { return checkNothing() }
+
+func checkInsertItemRequest(req *vectrapb.InsertItemRequest) error {
+	return checkIndexName(req.GetIndexName())
+}
+
+func checkBatchInsertItemsRequest(req *vectrapb.BatchInsertItemsRequest) error {
+	return checkIndexName(req.GetIndexName())
+}
+
+func checkListItemsRequest(req *vectrapb.ListItemsRequest) error {
+	return checkIndexName(req.GetIndexName())
+}
+
+func checkQueryItemsRequest(req *vectrapb.QueryItemsRequest) error {
+	return checkIndexName(req.GetIndexName())
+}
+
+func checkQueryDocumentsRequest(req *vectrapb.QueryDocumentsRequest) error {
+	return checkIndexName(req.GetIndexName())
+}
+
+func checkListDocumentsRequest(req *vectrapb.ListDocumentsRequest) error {
+	return checkIndexName(req.GetIndexName())
+}
+
+func checkGetIndexStatsRequest(req *vectrapb.GetIndexStatsRequest) error {
+	return checkIndexName(req.GetIndexName())
+}
+
+func checkGetCatalogStatsRequest(req *vectrapb.GetCatalogStatsRequest) error {
+	return checkIndexName(req.GetIndexName())
+}
+
+func checkHealthcheckRequest(*vectrapb.HealthcheckRequest) error { return checkNothing() }
+
+func checkShutdownRequest(*vectrapb.ShutdownRequest) error { return checkNothing() }
+
+func checkCreateIndexRequest(req *vectrapb.CreateIndexRequest) error {
+	return checkIndexName(req.GetIndexName())
 }
 
 func checkUpsertItemRequest(req *vectrapb.UpsertItemRequest) error {

@@ -37,6 +37,9 @@ var statusCodes = []struct {
 	{core.ErrUpdateInProgress, codes.Aborted},
 	{core.ErrRateLimited, codes.ResourceExhausted},
 	{core.ErrEmbeddingsFailed, codes.Unavailable},
+	{core.ErrHTTPStatus, codes.Unavailable},         // the site a document was fetched from failed
+	{core.ErrContentType, codes.InvalidArgument},    // the URI names no text
+	{core.ErrBodyTooLarge, codes.ResourceExhausted}, // over the fetcher's cap
 	{core.ErrCorrupt, codes.DataLoss},
 }
 

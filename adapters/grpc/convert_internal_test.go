@@ -37,6 +37,9 @@ var wantCodes = map[string]struct {
 	"ErrRateLimited":             {core.ErrRateLimited, codes.ResourceExhausted},
 	"ErrEmbeddingsCancelled":     {core.ErrEmbeddingsCancelled, codes.Canceled},
 	"ErrPartiallyMigrated":       {core.ErrPartiallyMigrated, codes.FailedPrecondition},
+	"ErrHTTPStatus":              {core.ErrHTTPStatus, codes.Unavailable},
+	"ErrContentType":             {core.ErrContentType, codes.InvalidArgument},
+	"ErrBodyTooLarge":            {core.ErrBodyTooLarge, codes.ResourceExhausted},
 }
 
 // coreSentinels lists the exported package-level error variables of core,

@@ -8,12 +8,15 @@ import (
 )
 
 func (v *service) QueryDocuments(ctx context.Context, req *vectrapb.QueryDocumentsRequest) (*vectrapb.QueryDocumentsResponse, error) {
+	if err := checkQueryDocumentsRequest(req); err != nil {
+		return nil, err
+	}
 	mi, err := v.documentIndex(req.GetIndexName())
 	if err != nil {
 		return nil, err
 	}
 	if req.GetQuery() == "" {
-		return nil, invalid("query is required")
+		return nil, errQueryRequired()
 	}
 	if err := v.checkQueryText(vectrapb.VectraService_QueryDocuments_FullMethodName, req.GetQuery()); err != nil {
 		return nil, err
@@ -93,6 +96,9 @@ func (v *service) DeleteDocument(ctx context.Context, req *vectrapb.DeleteDocume
 }
 
 func (v *service) ListDocuments(ctx context.Context, req *vectrapb.ListDocumentsRequest) (*vectrapb.ListDocumentsResponse, error) {
+	if err := checkListDocumentsRequest(req); err != nil {
+		return nil, err
+	}
 	mi, err := v.documentIndex(req.GetIndexName())
 	if err != nil {
 		return nil, err

@@ -33,6 +33,9 @@ func (v *service) CreateIndex(ctx context.Context, req *vectrapb.CreateIndexRequ
 }
 
 func (v *service) DeleteIndex(ctx context.Context, req *vectrapb.DeleteIndexRequest) (*vectrapb.DeleteIndexResponse, error) {
+	if err := checkDeleteIndexRequest(req); err != nil {
+		return nil, err
+	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -47,7 +50,10 @@ func (v *service) DeleteIndex(ctx context.Context, req *vectrapb.DeleteIndexRequ
 	return &vectrapb.DeleteIndexResponse{}, nil
 }
 
-func (v *service) ListIndexes(context.Context, *vectrapb.ListIndexesRequest) (*vectrapb.ListIndexesResponse, error) {
+func (v *service) ListIndexes(_ context.Context, req *vectrapb.ListIndexesRequest) (*vectrapb.ListIndexesResponse, error) {
+	if err := checkListIndexesRequest(req); err != nil {
+		return nil, err
+	}
 	out := &vectrapb.ListIndexesResponse{Indexes: []*vectrapb.IndexInfo{}}
 	for _, mi := range v.manager().ListIndexes() {
 		out.Indexes = append(out.Indexes, &vectrapb.IndexInfo{Name: mi.Name, Format: mi.Format, IsDocumentIndex: mi.IsDocumentIndex()})
@@ -56,6 +62,9 @@ func (v *service) ListIndexes(context.Context, *vectrapb.ListIndexesRequest) (*v
 }
 
 func (v *service) GetIndexStats(ctx context.Context, req *vectrapb.GetIndexStatsRequest) (*vectrapb.GetIndexStatsResponse, error) {
+	if err := checkGetIndexStatsRequest(req); err != nil {
+		return nil, err
+	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -73,6 +82,9 @@ func (v *service) GetIndexStats(ctx context.Context, req *vectrapb.GetIndexStats
 }
 
 func (v *service) GetCatalogStats(ctx context.Context, req *vectrapb.GetCatalogStatsRequest) (*vectrapb.GetCatalogStatsResponse, error) {
+	if err := checkGetCatalogStatsRequest(req); err != nil {
+		return nil, err
+	}
 	mi, err := v.documentIndex(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -89,7 +101,10 @@ func (v *service) GetCatalogStats(ctx context.Context, req *vectrapb.GetCatalogS
 	}, nil
 }
 
-func (v *service) Healthcheck(context.Context, *vectrapb.HealthcheckRequest) (*vectrapb.HealthcheckResponse, error) {
+func (v *service) Healthcheck(_ context.Context, req *vectrapb.HealthcheckRequest) (*vectrapb.HealthcheckResponse, error) {
+	if err := checkHealthcheckRequest(req); err != nil {
+		return nil, err
+	}
 	return &vectrapb.HealthcheckResponse{
 		Status:        "ok",
 		UptimeSeconds: uint32(time.Since(v.s.started) / time.Second),
@@ -97,7 +112,10 @@ func (v *service) Healthcheck(context.Context, *vectrapb.HealthcheckRequest) (*v
 	}, nil
 }
 
-func (v *service) Shutdown(context.Context, *vectrapb.ShutdownRequest) (*vectrapb.ShutdownResponse, error) {
+func (v *service) Shutdown(_ context.Context, req *vectrapb.ShutdownRequest) (*vectrapb.ShutdownResponse, error) {
+	if err := checkShutdownRequest(req); err != nil {
+		return nil, err
+	}
 	// The reply goes out first: Shutdown drains the calls in flight, this
 	// one included.
 	go func() {

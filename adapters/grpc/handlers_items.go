@@ -14,6 +14,9 @@ import (
 )
 
 func (v *service) InsertItem(ctx context.Context, req *vectrapb.InsertItemRequest) (*vectrapb.InsertItemResponse, error) {
+	if err := checkInsertItemRequest(req); err != nil {
+		return nil, err
+	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -56,6 +59,9 @@ func (v *service) UpsertItem(ctx context.Context, req *vectrapb.UpsertItemReques
 }
 
 func (v *service) BatchInsertItems(ctx context.Context, req *vectrapb.BatchInsertItemsRequest) (*vectrapb.BatchInsertItemsResponse, error) {
+	if err := checkBatchInsertItemsRequest(req); err != nil {
+		return nil, err
+	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -116,6 +122,9 @@ func (v *service) DeleteItem(ctx context.Context, req *vectrapb.DeleteItemReques
 }
 
 func (v *service) ListItems(ctx context.Context, req *vectrapb.ListItemsRequest) (*vectrapb.ListItemsResponse, error) {
+	if err := checkListItemsRequest(req); err != nil {
+		return nil, err
+	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -141,6 +150,9 @@ func (v *service) ListItems(ctx context.Context, req *vectrapb.ListItemsRequest)
 }
 
 func (v *service) QueryItems(ctx context.Context, req *vectrapb.QueryItemsRequest) (*vectrapb.QueryItemsResponse, error) {
+	if err := checkQueryItemsRequest(req); err != nil {
+		return nil, err
+	}
 	mi, err := v.index(req.GetIndexName())
 	if err != nil {
 		return nil, err
@@ -182,7 +194,7 @@ func (v *service) vector(ctx context.Context, mi *manager.Index, vec []float32, 
 		return vec, nil
 	}
 	if text == "" {
-		return nil, invalid("Either text or vector must be provided")
+		return nil, errNoVector()
 	}
 	ectx, end := v.s.cfg.Observer.phase(ctx, "folio.embed")
 	out, err := v.embed(ectx, mi, []string{text})
@@ -207,7 +219,7 @@ func (v *service) batchVectors(ctx context.Context, mi *manager.Index, items []*
 			texts = append(texts, it.GetText())
 			at = append(at, i)
 		default:
-			return nil, invalid("Either text or vector must be provided")
+			return nil, errNoVector()
 		}
 	}
 	limit := 0
