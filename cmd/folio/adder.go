@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -271,3 +272,5 @@ func hosted(m core.EmbeddingsModel) bool {
 	_, ok := m.(*embedhosted.HostedEmbeddings)
 	return ok
 }
+
+func (r *addReport) writeText(w io.Writer) { fmt.Fprintln(w, r.summary()) }

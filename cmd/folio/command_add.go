@@ -85,18 +85,18 @@ func (a *app) runAdd(ctx context.Context, o *addOptions, index string) error {
 	ad.walk = o.walk
 	addErr := ad.addAll(ctx, list)
 	rep := ad.rep
-	a.result(rep)
 	if addErr == nil && ctx.Err() != nil {
 		addErr = ctx.Err()
 	}
 	if addErr != nil {
+		a.result(&rep)    // what was done before the failure, with --json
 		a.jsonOut = false // the document is printed
 		if errors.Is(addErr, context.Canceled) {
 			return interrupted{kept: len(rep.Added) + len(rep.Updated), err: addErr}
 		}
 		return addErr
 	}
-	a.printf("%s\n", rep.summary())
+	a.show(&rep)
 	if n := len(rep.Failed) + rep.namedSkipped; n > 0 {
 		a.jsonOut = false
 		return fmt.Errorf("%d of %d paths and URLs named could not be added", n, len(ad.named))

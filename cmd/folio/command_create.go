@@ -62,8 +62,7 @@ func (a *app) createCommand() *cobra.Command {
 					return err
 				}
 			}
-			a.printf("created %s index at %s\n", format, folder)
-			a.result(map[string]any{"index": folder, "format": format, "model": recordJSON(rec)})
+			a.show(createResult{Format: format, Index: folder, Model: recordJSON(rec)})
 			return nil
 		},
 	}

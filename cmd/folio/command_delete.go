@@ -16,11 +16,10 @@ func (a *app) deleteCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a.printf("deleting index at %s\n", ix.folder)
 			if err := ix.storage.DeleteFolder(ctx, ix.folder); err != nil {
 				return err
 			}
-			a.result(map[string]any{"index": ix.folder, "deleted": true})
+			a.show(deleteResult{Deleted: true, Index: ix.folder})
 			return nil
 		},
 	}

@@ -106,8 +106,7 @@ func (a *app) generateCommand() *cobra.Command {
 			} else {
 				next = fmt.Sprintf(steps, output)
 			}
-			a.printf("wrote %s\n\nNext steps:\n%s\n", strings.Join(written, ", "), next)
-			a.result(map[string]any{"language": language, "files": written, "nextSteps": next})
+			a.show(generateResult{Files: written, Language: language, NextSteps: next})
 			return nil
 		},
 	}

@@ -25,8 +25,7 @@ func (a *app) migrateCommand() *cobra.Command {
 			if err := folio.MigrateIndex(cmd.Context(), folder, folio.MigrateOptions{To: to, Storage: storage}); err != nil {
 				return err
 			}
-			a.printf("migrated index at %s to %s\n", folder, to)
-			a.result(map[string]any{"index": folder, "format": to})
+			a.show(migrateResult{Format: to, Index: folder})
 			return nil
 		},
 	}

@@ -39,11 +39,7 @@ $HF_ENDPOINT names a mirror of the hub, $HF_TOKEN a token for gated models
 			if err != nil {
 				return err
 			}
-			if a.jsonOut {
-				a.printJSON(modelJSON(m))
-				return nil
-			}
-			a.printf("%s at %s in %s\n", m.Ref, shortCommit(m.Commit), m.Dir)
+			a.show(pulledModel{m})
 			return nil
 		},
 	}
@@ -57,21 +53,8 @@ $HF_ENDPOINT names a mirror of the hub, $HF_TOKEN a token for gated models
 			if err != nil {
 				return err
 			}
-			if a.jsonOut {
-				out := make([]map[string]any, 0, len(models))
-				for _, m := range models {
-					out = append(out, modelJSON(m))
-				}
-				a.printJSON(out)
-				return nil
-			}
-			if len(models) == 0 {
-				dir, _ := a.hub(nil).Dir()
-				a.printf("no models in %s\n", dir)
-			}
-			for _, m := range models {
-				a.printf("%s\t%s\t%s\t%s\n", m.Ref, shortCommit(m.Commit), size(m), m.Dir)
-			}
+			dir, _ := a.hub(nil).Dir()
+			a.show(modelList{dir: dir, models: models})
 			return nil
 		},
 	}

@@ -58,10 +58,7 @@ func (a *app) runRemove(ctx context.Context, uris *uriFlags, index string) error
 	if removed == nil {
 		removed = []string{}
 	}
-	for _, uri := range removed {
-		a.printf("removed %s\n", uri)
-	}
-	a.result(map[string]any{"index": e.folder, "removed": removed, "notFound": notFound})
+	a.show(removeResult{Index: e.folder, NotFound: notFound, Removed: removed})
 	if len(notFound) > 0 {
 		a.jsonOut = false
 		return fmt.Errorf("%d of %d URIs named no document", len(notFound), len(list))

@@ -333,8 +333,7 @@ func (a *app) stopCommand() *cobra.Command {
 				}
 			}
 			if !running {
-				a.printf("server %d is not running\n", pid)
-				a.result(map[string]any{"pid": pid, "running": false})
+				a.show(notRunning(pid))
 				return os.Remove(pidFile)
 			}
 			forced := false
@@ -345,8 +344,7 @@ func (a *app) stopCommand() *cobra.Command {
 					break
 				}
 			}
-			a.printf("stopped server %d\n", pid)
-			a.result(map[string]any{"pid": pid, "stopped": true, "killed": forced})
+			a.show(stopped(pid, forced))
 			return os.Remove(pidFile)
 		},
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -30,16 +29,7 @@ func (a *app) statsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if a.jsonOut {
-				a.printJSON(out)
-				return nil
-			}
-			for _, k := range []string{"index", "kind", "format", "layout", "segments", "tombstones", "version", "documents", "chunks", "items", "outliers", "model"} {
-				if v, ok := out[k]; ok {
-					fmt.Fprintf(a.stdout, "%s: %v\n", k, v)
-				}
-			}
-			fmt.Fprintf(a.stdout, "indexed metadata: %v\n", out["metadataConfig"].(map[string][]string)["indexed"])
+			a.show(statsResult(out))
 			return nil
 		},
 	}

@@ -23,8 +23,7 @@ func (a *app) versionCommand() *cobra.Command {
 		Short: "Print folio's version",
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
-			a.printf("folio %s\n", version())
-			a.result(map[string]any{"version": version()})
+			a.show(versionResult{Version: version()})
 			return nil
 		},
 	}

@@ -91,8 +91,7 @@ func (a *app) awaitListening(child *exec.Cmd, pidFile, logPath string) error {
 			if err := os.WriteFile(pidFile, []byte(strconv.Itoa(child.Process.Pid)+"\n"), 0o644); err != nil {
 				return err
 			}
-			a.printf("%s (pid %d, pid file %s, log %s)\n", line, child.Process.Pid, pidFile, logPath)
-			a.result(map[string]any{"pid": child.Process.Pid, "pidFile": pidFile, "log": logPath, "listening": strings.TrimPrefix(line, listeningLine)})
+			a.show(daemonResult{Listening: strings.TrimPrefix(line, listeningLine), Log: logPath, Pid: child.Process.Pid, PidFile: pidFile, line: line})
 			return child.Process.Release()
 		}
 	}

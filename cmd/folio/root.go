@@ -149,13 +149,6 @@ func (a *app) storage(ctx context.Context) (core.FileStorage, error) {
 	return nil, usagef("--storage %q: want local or virtual", a.storageKind)
 }
 
-// printf prints a text line, unless --json.
-func (a *app) printf(format string, args ...any) {
-	if !a.jsonOut {
-		fmt.Fprintf(a.stdout, format, args...)
-	}
-}
-
 // printJSON prints v as the command's JSON document.
 func (a *app) printJSON(v any) {
 	enc := json.NewEncoder(a.stdout)
