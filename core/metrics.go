@@ -17,6 +17,13 @@ type IndexMetrics struct {
 	// their time in all (a batch's time counts once).
 	Queries, QueryErrors uint64
 	QueryTime            time.Duration
+	// How the queries were scored: ExactScans read every vector (alone,
+	// in a shared pass or in a batch), FilteredScans only the rows a
+	// filter selected, CodeScans the compact codes before re-ranking the
+	// best exactly (IndexOptions.ScanCodes); KeywordQueries also ranked
+	// BM25 keyword hits. A query that failed before its scan counts in
+	// none.
+	ExactScans, FilteredScans, CodeScans, KeywordQueries uint64
 	// Commits are the batches written (every write commits one, unless it
 	// joins an open BeginUpdate batch); CommitErrors those that failed;
 	// CommitTime their time in all.
@@ -38,6 +45,7 @@ type IndexMetrics struct {
 // metrics holds IndexMetrics' counters.
 type metrics struct {
 	queries, queryErrors, queryNanos               atomic.Uint64
+	exactScans, filteredScans, codeScans, keyword  atomic.Uint64
 	commits, commitErrors, commitNanos             atomic.Uint64
 	compactions, compactionErrors, compactionNanos atomic.Uint64
 	reloads, merges                                atomic.Uint64
@@ -59,6 +67,7 @@ func (ix *LocalIndex) Metrics() IndexMetrics {
 	m := &ix.metrics
 	return IndexMetrics{
 		Queries: m.queries.Load(), QueryErrors: m.queryErrors.Load(), QueryTime: time.Duration(m.queryNanos.Load()),
+		ExactScans: m.exactScans.Load(), FilteredScans: m.filteredScans.Load(), CodeScans: m.codeScans.Load(), KeywordQueries: m.keyword.Load(),
 		Commits: m.commits.Load(), CommitErrors: m.commitErrors.Load(), CommitTime: time.Duration(m.commitNanos.Load()),
 		Compactions: m.compactions.Load(), CompactionErrors: m.compactionErrors.Load(), CompactionTime: time.Duration(m.compactionNanos.Load()),
 		Merges: m.merges.Load(), Reloads: m.reloads.Load(),

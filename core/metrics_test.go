@@ -42,6 +42,15 @@ func TestMetricsCountWhatTheIndexDoes(t *testing.T) {
 	if m.Queries != 4 || m.QueryErrors != 1 || m.QueryTime <= 0 {
 		t.Errorf("after 2 queries (one failed) and a batch of 2: %+v", m)
 	}
+	if m.ExactScans != 3 || m.FilteredScans != 0 || m.CodeScans != 0 || m.KeywordQueries != 0 {
+		t.Errorf("after 3 unfiltered queries scored: %+v", m)
+	}
+	if _, err := ix.QueryItems(ctx, []float32{1, 0}, "", 2, Filter{"id": "a"}, false); err != nil {
+		t.Fatal(err)
+	}
+	if m = ix.Metrics(); m.FilteredScans != 1 || m.ExactScans != 3 {
+		t.Errorf("after a filtered query: %+v", m)
+	}
 	if rep, err := ix.Compact(ctx); err != nil || rep.Segments == 0 {
 		t.Fatalf("compact: %+v, %v", rep, err)
 	}
@@ -105,5 +114,26 @@ func TestMetricsCountWhatTheIndexDoes(t *testing.T) {
 	before := m.Queries
 	if got := ix.Metrics(); got.Queries < before+80 || got.Commits < m.Commits+10 {
 		t.Errorf("after 80 queries and 10 upserts beside them: %+v", got)
+	}
+}
+
+// An index that scans codes counts its queries as code scans, in a batch
+// too.
+func TestMetricsCountCodeScans(t *testing.T) {
+	ctx := context.Background()
+	ix := newSegmentedIndex(t, IndexOptions{Storage: NewMemoryStorage(), ScanCodes: CodesInt8})
+	for i, v := range [][]float32{{1, 0}, {0, 1}, {1, 1}} {
+		if _, err := ix.InsertItem(ctx, IndexItem{ID: string(rune('a' + i)), Vector: v}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ix.QueryItems(ctx, []float32{1, 0}, "", 2, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.QueryItemsBatch(ctx, []ItemQuery{{Vector: []float32{1, 0}, TopK: 1}, {Vector: []float32{0, 1}, TopK: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if m := ix.Metrics(); m.CodeScans != 3 || m.ExactScans != 0 || m.Queries != 3 {
+		t.Errorf("after 3 queries on int8 codes: %+v", m)
 	}
 }

@@ -173,6 +173,11 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 			vectors[j], ks[j] = queries[i].Vector, queries[i].TopK+s.ndead
 		}
 		var batched [][]topk.Scored
+		scans := &ix.metrics.exactScans
+		if ix.rerank > 0 {
+			scans = &ix.metrics.codeScans
+		}
+		scans.Add(uint64(len(shared)))
 		if ix.rerank > 0 {
 			batched, err = scan.NibbleBatch(ctx, &s.Rows, s.len(), vectors, ks, ix.rerank, codes.int4, codes.narrowing(ix.narrow))
 		} else {
@@ -224,15 +229,24 @@ func (ix *LocalIndex) topK(ctx context.Context, s *snapshot, sel selection, vect
 	k := topK + s.ndead
 	var hits []topk.Scored
 	var err error
+	m := &ix.metrics
 	switch codes := s.quantCodes(); {
 	case ix.rerank > 0 && codes != nil && codes.int4 != nil:
+		m.codeScans.Add(1)
 		hits, err = scan.NibbleTopK(ctx, &s.Rows, sel, vector, k, ix.rerank, codes.int4, codes.narrowing(ix.narrow))
 	case ix.rerank > 0 && codes != nil:
+		m.codeScans.Add(1)
 		hits, err = scan.QuantTopK(ctx, &s.Rows, sel, vector, k, ix.rerank, codes.int8)
 	case s.passable(sel, vector):
 		// Concurrent unfiltered queries share their passes over the rows.
+		m.exactScans.Add(1)
 		hits, err = ix.passes.TopK(ctx, &s.Rows, s.len(), vector, k)
 	default:
+		if sel.All {
+			m.exactScans.Add(1)
+		} else {
+			m.filteredScans.Add(1)
+		}
 		hits, err = scan.TopK(ctx, &s.Rows, sel, vector, k)
 	}
 	if err != nil {
@@ -268,6 +282,7 @@ func (ix *LocalIndex) answer(ctx context.Context, s *snapshot, sel selection, hi
 		return nil, err
 	}
 	if q.IsBm25 {
+		ix.metrics.keyword.Add(1)
 		k, exclude := min(10, q.TopK), hits
 		if q.fusion {
 			k, exclude = q.TopK, nil

@@ -62,6 +62,8 @@ var (
 	descCompactionErrors = perIndex("folio_index_compaction_errors_total", "Compactions and merges that failed.")
 	descCompactionSecs   = perIndex("folio_index_compaction_seconds_total", "Time spent compacting and merging, in seconds, checks that found nothing to do included.")
 	descMerges           = perIndex("folio_index_commit_merges_total", "Commits that merged small segments into the one they wrote.")
+	descScans            = prometheus.NewDesc("folio_index_scans_total", "Queries scored, by how: exact (every vector), filtered (the rows a filter selected), codes (the compact codes, then an exact re-rank).", []string{"index", "kind"}, nil)
+	descKeywordQueries   = perIndex("folio_index_keyword_queries_total", "Queries that also ranked BM25 keyword hits.")
 	descReloads          = perIndex("folio_index_reloads_total", "Loads of what another process committed to the index's folder.")
 	descItems            = perIndex("folio_index_items", "Items in the index (chunks, in a document index).")
 	descDocuments        = perIndex("folio_index_documents", "Documents in a document index.")
@@ -97,8 +99,9 @@ type diskSize struct {
 }
 
 // NewIndexCollector returns a collector of every index list returns at
-// each scrape, labelled by name: its counters (IndexMetrics: queries,
-// commits, compactions with their errors and seconds, merges, reloads) and its
+// each scrape, labelled by name: its counters (IndexMetrics: queries and
+// how they were scored, commits, compactions with their errors and seconds,
+// merges, reloads) and its
 // gauges (items, documents, segments, tombstones, outlier rows, code
 // bytes; from GetIndexStats and GetCatalogStats, read with a 5 s bound;
 // and the bytes on disk of an index with a Dir).
@@ -110,7 +113,7 @@ func NewIndexCollector(list func() []Index) prometheus.Collector {
 
 func (c *indexCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descQueries, descQueryErrors, descQuerySeconds, descCommits, descCommitErrors,
-		descCommitSeconds, descCompactions, descCompactionErrors, descCompactionSecs, descMerges, descReloads, descItems,
+		descCommitSeconds, descCompactions, descCompactionErrors, descCompactionSecs, descMerges, descReloads, descScans, descKeywordQueries, descItems,
 		descDocuments, descSegments, descTombstones, descOutliers, descCodeBytes, descDiskBytes} {
 		ch <- d
 	}
@@ -139,6 +142,10 @@ func (c *indexCollector) Collect(ch chan<- prometheus.Metric) {
 		count(descCompactionSecs, m.CompactionTime.Seconds())
 		count(descMerges, float64(m.Merges))
 		count(descReloads, float64(m.Reloads))
+		count(descKeywordQueries, float64(m.KeywordQueries))
+		for kind, n := range map[string]uint64{"exact": m.ExactScans, "filtered": m.FilteredScans, "codes": m.CodeScans} {
+			ch <- prometheus.MustNewConstMetric(descScans, prometheus.CounterValue, float64(n), ix.Name, kind)
+		}
 		c.gauges(ch, ix)
 	}
 	c.statsErrors.Collect(ch)

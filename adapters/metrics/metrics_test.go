@@ -97,6 +97,7 @@ func TestIndexAndEmbeddingsMetrics(t *testing.T) {
 	for key, want := range map[string]float64{
 		"folio_index_items,index=ix": 2, "folio_index_commits_total,index=ix": 4, "folio_index_queries_total,index=ix": 1,
 		"folio_index_segments,index=ix": 4, "folio_index_tombstones,index=ix": 1,
+		"folio_index_scans_total,index=ix,kind=exact": 1, "folio_index_scans_total,index=ix,kind=codes": 0,
 	} {
 		if after[key] != want {
 			t.Errorf("%s = %v, want %v", key, after[key], want)
