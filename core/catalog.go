@@ -397,7 +397,7 @@ func (d *LocalDocumentIndex) writeFiles(ctx context.Context, files []*docFile) e
 			group = append(group, FileWrite{Path: d.path(f.name), Content: f.content})
 		}
 	}
-	if err := writeGroup(ctx, d.Storage(), group); err != nil {
+	if err := d.files.writeGroup(ctx, group); err != nil {
 		return err
 	}
 	for _, f := range todo {

@@ -263,7 +263,7 @@ func (ix *LocalIndex) readKeywordFile(ctx context.Context) map[string]bm25.Saved
 // docs, on storage that can lock folders. A failure (a read-only folder)
 // is logged at debug level: the file is an optimisation.
 func (ix *LocalIndex) writeKeywordFile(ctx context.Context, s *snapshot, docs []*bm25.Doc) {
-	if _, ok := ix.storage.(FolderLocker); !ok {
+	if !ix.files.locks {
 		return
 	}
 	f := &bm25.File{}

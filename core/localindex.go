@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"math"
 	"runtime/debug"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -228,12 +226,12 @@ func (c ScanCodes) nibbles() bool { return c == CodesInt4 || c == CodesInt4Int8 
 // never re-read: another process's changes are not seen until a new
 // LocalIndex is made, and its commits are overwritten by this one's.
 type LocalIndex struct {
-	saveBufs  sync.Pool    // *bufio.Writer of saveBuffer bytes, between an encoder and the storage
 	opts      IndexOptions // as given to NewLocalIndex
 	folder    string
 	name      string
 	storage   FileStorage
 	codec     IndexCodec
+	files     *files // storage and codec, every fallback between them held once
 	log       *slog.Logger
 	docReader func(ctx context.Context, documentID string) (string, error)
 
@@ -405,6 +403,7 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 		name:      name,
 		storage:   opts.Storage,
 		codec:     opts.Codec,
+		files:     newFiles(opts.Storage, opts.Codec),
 		log:       opts.Logger,
 		docReader: opts.DocReader,
 
@@ -431,8 +430,7 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 	if ix.log == nil {
 		ix.log = slog.New(slog.DiscardHandler)
 	}
-	versioner, _ := opts.Storage.(FileVersioner)
-	ix.watch = share.NewWatch(versioner, cmp.Or(opts.FreshnessInterval, DefaultFreshnessInterval), ix.indexPath(), ix.log)
+	ix.watch = share.NewWatch(ix.files.versioner, cmp.Or(opts.FreshnessInterval, DefaultFreshnessInterval), ix.indexPath(), ix.log)
 	ix.watch.Add(ix.manifestPath())
 	ix.fieldWeights = DefaultFieldWeights()
 	if opts.FieldWeights != nil {
@@ -806,7 +804,7 @@ func (ix *LocalIndex) readFiles(ctx context.Context) (loaded, error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return loaded{}, err
 	}
-	data, arena, size, err := ix.decodeIndexFile(ctx, ix.indexPath())
+	data, arena, size, err := ix.files.decodeIndex(ctx, ix.indexPath())
 	return loaded{data: data, arena: arena, size: size}, err
 }
 
@@ -827,55 +825,6 @@ func keptSerials(all, kept []IndexItem, serials []uint32) []uint32 {
 	return out
 }
 
-// decodeIndexFile reads and decodes the index file at p, and returns its
-// size in bytes. When the storage is a FileStreamer and the codec an
-// IndexStreamDecoder, the file is decoded as it is read, never held whole.
-func (ix *LocalIndex) decodeIndexFile(ctx context.Context, p string) (data IndexData, arena []float32, size int64, err error) {
-	if fst, ok := ix.storage.(FileStreamer); ok {
-		if dec, ok := ix.codec.(IndexStreamDecoder); ok {
-			rc, size, err := fst.OpenFile(ctx, p)
-			if err != nil {
-				return IndexData{}, nil, 0, err
-			}
-			defer rc.Close()
-			data, arena, err = dec.DecodeIndexFrom(rc, size)
-			if ctxErr := ctx.Err(); err != nil && ctxErr != nil {
-				return IndexData{}, nil, 0, ctxErr
-			}
-			return data, arena, size, err
-		}
-	}
-	raw, err := ix.storage.ReadFile(ctx, p)
-	if err != nil {
-		return IndexData{}, nil, 0, err
-	}
-	if dec, ok := ix.codec.(VectorArenaDecoder); ok {
-		data, arena, err = dec.DeserializeIndexArena(raw)
-	} else {
-		data, err = ix.codec.DeserializeIndex(raw)
-	}
-	return data, arena, int64(len(raw)), err
-}
-
-// saveBuffer is the buffer between a streaming encoder and the storage.
-const saveBuffer = 1 << 20
-
-// saveWriter returns a buffered writer of saveBuffer bytes to w, from the
-// index's pool (each commit would otherwise leave a megabyte of garbage).
-func (ix *LocalIndex) saveWriter(w io.Writer) *bufio.Writer {
-	if bw, ok := ix.saveBufs.Get().(*bufio.Writer); ok {
-		bw.Reset(w)
-		return bw
-	}
-	return bufio.NewWriterSize(w, saveBuffer)
-}
-
-// putSaveWriter gives bw back to the pool, holding no writer.
-func (ix *LocalIndex) putSaveWriter(bw *bufio.Writer) {
-	bw.Reset(nil)
-	ix.saveBufs.Put(bw)
-}
-
 // releaseAfterLoad is the index file size from which loading it ends with
 // returning freed memory to the operating system.
 const releaseAfterLoad = 64 << 20
@@ -893,44 +842,19 @@ func (ix *LocalIndex) save(ctx context.Context, s *snapshot) error {
 		ix.strays = false
 		return nil
 	}
-	sw, streams := ix.storage.(FileStreamWriter)
-	enc, encodes := ix.codec.(IndexStreamEncoder)
 	if _, failed := s.source(ctx); failed() != nil {
 		return fmt.Errorf("save index: %w", failed()) // rows that cannot be read: nothing is written
 	}
-	if streams && encodes {
-		src, failed := s.source(ctx)
-		err := sw.UpsertFileFrom(ctx, ix.indexPath(), func(w io.Writer) error {
-			// The index file is read again only when another process
-			// commits: this one keeps its items.
-			if h, ok := w.(ColdFileHint); ok {
-				h.ColdFile()
-			}
-			bw := ix.saveWriter(w)
-			defer ix.putSaveWriter(bw)
-			if err := enc.EncodeIndexTo(bw, src); err != nil {
-				return err
-			}
-			if err := failed(); err != nil {
-				return err
-			}
-			return bw.Flush()
-		})
-		if err != nil {
-			return fmt.Errorf("save index: %w", err)
+	src, failed := s.source(ctx)
+	// The index file is read again only when another process commits:
+	// this one keeps its items.
+	if err := ix.files.write(ctx, ix.indexPath(), true, func(w io.Writer) error {
+		if err := ix.files.encodeIndex(w, src); err != nil {
+			return err
 		}
-	} else {
-		src, failed := s.source(ctx)
-		raw, err := ix.codec.SerializeIndex(src.Data())
-		if err == nil {
-			err = failed()
-		}
-		if err != nil {
-			return fmt.Errorf("serialize index: %w", err)
-		}
-		if err := ix.storage.UpsertFile(ctx, ix.indexPath(), raw); err != nil {
-			return fmt.Errorf("save index: %w", err)
-		}
+		return failed()
+	}); err != nil {
+		return fmt.Errorf("save index: %w", err)
 	}
 	ix.watch.Note(ctx, ix.indexPath())
 	ix.strays = false

@@ -332,7 +332,7 @@ func (ix *LocalIndex) noteDropped(list []share.Dropped) {
 // one writer, and readers that must not write) they wait for the next
 // commit or Vacuum. ix.mu is held.
 func (ix *LocalIndex) collectDroppedAtOpen(ctx context.Context) {
-	if _, ok := ix.storage.(FolderLocker); !ok || ix.retain < 0 {
+	if !ix.files.locks || ix.retain < 0 {
 		return
 	}
 	if len(ix.readDropped(ctx)) == 0 {

@@ -41,11 +41,10 @@ const staleTempAge = 15 * time.Minute
 // removeStaleTemps removes temporary files of interrupted writes from the
 // folder, when the storage can; failures are logged.
 func (ix *LocalIndex) removeStaleTemps(ctx context.Context) int {
-	tr, ok := ix.storage.(TempFileRemover)
-	if !ok {
+	if ix.files.temps == nil {
 		return 0
 	}
-	n, err := tr.RemoveTempFiles(ctx, ix.folder, staleTempAge)
+	n, err := ix.files.temps.RemoveTempFiles(ctx, ix.folder, staleTempAge)
 	if err != nil {
 		ix.log.Warn("remove temporary files", "folder", ix.folder, "err", err)
 	}

@@ -391,16 +391,9 @@ type FileWrite struct {
 // them saves most of the wait).
 const maxFileWrites = 16
 
-// writeGroup writes files through st's GroupWriter, or, without one, with
-// up to maxFileWrites UpsertFile calls at once. When it returns nil every
-// file is stored. On error any subset may have been written.
-func writeGroup(ctx context.Context, st FileStorage, files []FileWrite) error {
-	if len(files) == 0 {
-		return nil
-	}
-	if gw, ok := st.(GroupWriter); ok {
-		return gw.WriteFiles(ctx, files)
-	}
+// writeEach writes files with up to maxFileWrites UpsertFile calls at
+// once: files.writeGroup on storage without GroupWriter.
+func writeEach(ctx context.Context, st FileStorage, files []FileWrite) error {
 	errs := make([]error, len(files))
 	sem := make(chan struct{}, maxFileWrites)
 	var wg sync.WaitGroup

@@ -210,14 +210,14 @@ func (c *crcWriter) Write(p []byte) (int, error) {
 type segSums struct{ vecs, rest uint32 }
 
 // encodeSegment writes src as a segment file to w, its rows' ids and
-// metadata through codec.
-func encodeSegment(w io.Writer, src segmentSource, codec IndexCodec) error {
-	_, err := encodeSegmentSum(w, src, codec)
+// metadata in an index file's format through encodeMeta (files.encodeIndex).
+func encodeSegment(w io.Writer, src segmentSource, encodeMeta func(io.Writer, IndexSource) error) error {
+	_, err := encodeSegmentSum(w, src, encodeMeta)
 	return err
 }
 
 // encodeSegmentSum is encodeSegment, returning the checksums it wrote.
-func encodeSegmentSum(w io.Writer, src segmentSource, codec IndexCodec) (segSums, error) {
+func encodeSegmentSum(w io.Writer, src segmentSource, encodeMeta func(io.Writer, IndexSource) error) (segSums, error) {
 	if src.err != nil {
 		if err := src.err(); err != nil {
 			return segSums{}, err // the rows cannot be read: nothing is written
@@ -305,22 +305,12 @@ func encodeSegmentSum(w io.Writer, src segmentSource, codec IndexCodec) (segSums
 		it.Vector = []float32{}
 		return it
 	}}
-	if enc, ok := codec.(IndexStreamEncoder); ok {
-		bw := bufio.NewWriterSize(cw, 64<<10)
-		if err := enc.EncodeIndexTo(bw, meta); err != nil {
-			return segSums{}, err
-		}
-		if err := bw.Flush(); err != nil {
-			return segSums{}, err
-		}
-	} else {
-		raw, err := codec.SerializeIndex(meta.Data())
-		if err != nil {
-			return segSums{}, err
-		}
-		if _, err := cw.Write(raw); err != nil {
-			return segSums{}, err
-		}
+	bw := bufio.NewWriterSize(cw, 64<<10)
+	if err := encodeMeta(bw, meta); err != nil {
+		return segSums{}, err
+	}
+	if err := bw.Flush(); err != nil {
+		return segSums{}, err
 	}
 	sums := segSums{vecs: vecs.Sum32(), rest: rest.Sum32()}
 	trailer := binary.LittleEndian.AppendUint32(nil, sums.vecs)

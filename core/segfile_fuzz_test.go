@@ -42,7 +42,7 @@ func encodeTestSegment(f testing.TB, items []IndexItem, tombs []uint32, codes bo
 	}
 	var buf bytes.Buffer
 	src := segmentSource{rows: len(items), dim: dim, row: func(i int) IndexItem { return items[i] }, ser: func(i int) uint32 { return uint32(i * 2) }, tombs: tombs, codes: codes}
-	if err := encodeSegment(&buf, src, jsonTestCodec{}); err != nil {
+	if err := encodeSegment(&buf, src, newFiles(nil, jsonTestCodec{}).encodeIndex); err != nil {
 		f.Fatal(err)
 	}
 	return buf.Bytes()
@@ -262,7 +262,7 @@ func TestDecodeMappedSegmentWithAKnownSum(t *testing.T) {
 	items := []IndexItem{{ID: "a", Vector: []float32{1, 2}}, {ID: "b", Vector: []float32{3, 4}}}
 	var buf bytes.Buffer
 	src := segmentSource{rows: 2, dim: 2, row: func(i int) IndexItem { return items[i] }, ser: func(i int) uint32 { return uint32(i) }}
-	sum, err := encodeSegmentSum(&buf, src, jsonTestCodec{})
+	sum, err := encodeSegmentSum(&buf, src, newFiles(nil, jsonTestCodec{}).encodeIndex)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,7 +373,7 @@ func TestMappedRowsJoinTheArena(t *testing.T) {
 	items := []IndexItem{{ID: "a", Vector: []float32{1, 2}}, {ID: "b", Vector: []float32{3, 4}}}
 	var buf bytes.Buffer
 	src := segmentSource{rows: 2, dim: 2, row: func(i int) IndexItem { return items[i] }, ser: func(i int) uint32 { return uint32(i) }}
-	if _, err := encodeSegmentSum(&buf, src, jsonTestCodec{}); err != nil {
+	if _, err := encodeSegmentSum(&buf, src, newFiles(nil, jsonTestCodec{}).encodeIndex); err != nil {
 		t.Fatal(err)
 	}
 	b := buf.Bytes()

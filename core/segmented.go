@@ -1,8 +1,6 @@
 package core
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -149,8 +147,8 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 			return err
 		}
 	}
-	mp, mapping := ix.storage.(FileMapper)
-	rr, ranging := ix.storage.(FileRangeReader)
+	mp, rr := ix.files.mapper, ix.files.ranger
+	mapping, ranging := mp != nil, rr != nil
 	// The rows read in place come first, mapped, or on storage that does
 	// not map but reads parts of files, left in the file when the index
 	// keeps 4-bit codes.
@@ -509,23 +507,11 @@ func (e segmentEntry) check(seg segment) error {
 // floats to reserve for the arena once its vector length is known (and
 // the rows of the segment).
 func (ix *LocalIndex) readSegment(ctx context.Context, name string, arena *segArena, room func(dim, rows int) int) (segment, error) {
-	p := ix.path(name)
-	var r io.Reader
-	var size int64
-	if fst, ok := ix.storage.(FileStreamer); ok {
-		rc, n, err := fst.OpenFile(ctx, p)
-		if err != nil {
-			return segment{}, fmt.Errorf("segment %q: %w", name, err)
-		}
-		defer rc.Close()
-		r, size = bufio.NewReaderSize(rc, 1<<20), n
-	} else {
-		raw, err := ix.storage.ReadFile(ctx, p)
-		if err != nil {
-			return segment{}, fmt.Errorf("segment %q: %w", name, err)
-		}
-		r, size = bytes.NewReader(raw), int64(len(raw))
+	r, size, done, err := ix.files.open(ctx, ix.path(name))
+	if err != nil {
+		return segment{}, fmt.Errorf("segment %q: %w", name, err)
 	}
+	defer done()
 	if arena.data == nil {
 		arena.reserve = room
 	}
@@ -548,25 +534,13 @@ func (ix *LocalIndex) writeSegment(ctx context.Context, name string, src segment
 // writeSegmentSum is writeSegment, returning the checksums it wrote. An
 // index that keeps 4-bit codes writes them into the segment.
 func (ix *LocalIndex) writeSegmentSum(ctx context.Context, name string, src segmentSource) (sum segSums, err error) {
-	p := ix.path(name)
 	src.codes = ix.codes.nibbles()
-	if sw, ok := ix.storage.(FileStreamWriter); ok {
-		err = sw.UpsertFileFrom(ctx, p, func(w io.Writer) error {
-			bw := ix.saveWriter(w)
-			defer ix.putSaveWriter(bw)
-			var err error
-			if sum, err = encodeSegmentSum(bw, src, ix.codec); err != nil {
-				return err
-			}
-			return bw.Flush()
-		})
-		return sum, err
-	}
-	var buf bytes.Buffer
-	if sum, err = encodeSegmentSum(&buf, src, ix.codec); err != nil {
-		return segSums{}, err
-	}
-	return sum, ix.storage.UpsertFile(ctx, p, buf.Bytes())
+	err = ix.files.write(ctx, ix.path(name), false, func(w io.Writer) error {
+		var err error
+		sum, err = encodeSegmentSum(w, src, ix.files.encodeIndex)
+		return err
+	})
+	return sum, err
 }
 
 // summedSegment is a segment file this index wrote, the checksum it

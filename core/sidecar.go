@@ -54,7 +54,7 @@ func (ix *LocalIndex) writeSidecars(ctx context.Context, b *batch) error {
 		}
 	}
 	b.triedSidecars = true
-	if err := writeGroup(ctx, ix.storage, files); err != nil {
+	if err := ix.files.writeGroup(ctx, files); err != nil {
 		return fmt.Errorf("write metadata files: %w", err)
 	}
 	b.sidecars = nil
