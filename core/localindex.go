@@ -668,7 +668,10 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 	// by the next check, never missed. Both layouts' files are watched,
 	// so that another process migrating the folder is seen too.
 	version, mversion := ix.watch.Current(ctx, p), ix.watch.Current(ctx, mp)
-	if incremental {
+	// A state that left strays out may hold back chunks whose document a
+	// newer catalog names (a reader that read between a commit's index and
+	// catalog writes): only a full read admits them.
+	if incremental && !ix.strays {
 		s, ok, err := ix.readNewSegments(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("load index %q: %w", mp, err)
@@ -681,8 +684,11 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 			return s, nil
 		}
 	}
+	strays := ix.strays
+	ix.strays = false // onLoad sets it again
 	l, err := ix.readFiles(ctx)
 	if errors.Is(err, fs.ErrNotExist) {
+		ix.strays = strays
 		return nil, fmt.Errorf("load index %q: %w", p, ErrIndexNotFound)
 	}
 	var s *snapshot
@@ -699,6 +705,7 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 		}
 	}
 	if err != nil {
+		ix.strays = strays // the state before the read stays
 		if l.seg != nil {
 			p = mp
 		}
@@ -716,6 +723,7 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 	if ix.rerank > 0 {
 		c, err := quantize(ctx, s, l.seedCodes(s), ix.codes)
 		if err != nil {
+			ix.strays = strays
 			return nil, fmt.Errorf("load index %q: %w", p, err)
 		}
 		s.quant.Store(c)
