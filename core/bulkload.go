@@ -89,7 +89,7 @@ func (ix *LocalIndex) BulkLoad(ctx context.Context, src IndexSource) (int, error
 		ix.discardSegment(ctx, name)
 		return 0, WrapOp(ctx, op, ix.folder, fmt.Errorf("write segments manifest: %w", err))
 	}
-	ix.dropping = append(ix.dropping, ix.seg.man.names()...)
+	ix.dropping = append(ix.dropping, ix.seg.man.Names()...)
 	ix.cur.Store(nil)
 	if _, err := ix.readLocked(ctx, true); err != nil {
 		return src.Len, WrapOp(ctx, op, ix.folder, err)

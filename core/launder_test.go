@@ -6,6 +6,8 @@ import (
 	"errors"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/foliovec/folio/core/internal/segfile"
 )
 
 // A 4-bit index reads a large segment's codes, not its vectors, so its
@@ -43,15 +45,15 @@ func TestNoWriteLaundersADamagedVector(t *testing.T) {
 			}
 			raw, _ := mem.file(big)
 			damaged := bytes.Clone(raw)
-			damaged[segHeaderLen+4*d*17+2] ^= 0x10 // a byte of row 17's vector
+			damaged[segfile.HeaderLen+4*d*17+2] ^= 0x10 // a byte of row 17's vector
 			mem.put(big, damaged)
-			manifest, _ := mem.file(idxTestFolder + "/index.json" + manifestExt)
+			manifest, _ := mem.file(idxTestFolder + "/index.json" + segfile.ManifestExt)
 			unchanged := func(what string) {
 				t.Helper()
 				if now, _ := mem.file(big); !bytes.Equal(now, damaged) {
 					t.Fatalf("%s rewrote the damaged segment", what)
 				}
-				if now, _ := mem.file(idxTestFolder + "/index.json" + manifestExt); !bytes.Equal(now, manifest) {
+				if now, _ := mem.file(idxTestFolder + "/index.json" + segfile.ManifestExt); !bytes.Equal(now, manifest) {
 					t.Fatalf("%s changed the manifest", what)
 				}
 				if _, err := openTestIndex(t, IndexOptions{Storage: st, Codec: jsonTestCodec{}}).GetIndexStats(ctx); !errors.Is(err, ErrCorrupt) {

@@ -554,7 +554,7 @@ func (ix *LocalIndex) publishLayout() {
 		st.Layout = LayoutSegmented
 		st.Segments = len(ix.seg.man.Segments)
 		if p := ix.seg.persisted; p != nil {
-			st.Tombstones = max(0, ix.seg.man.rows()-p.count())
+			st.Tombstones = max(0, ix.seg.man.Rows()-p.count())
 		}
 	}
 	ix.layout.Store(st)
@@ -803,7 +803,7 @@ func (ix *LocalIndex) readFiles(ctx context.Context) (loaded, error) {
 			return l, err
 		}
 		newer, merr := ix.readManifest(ctx)
-		if merr == nil && attempt < vanishedRetries && !slices.Equal(newer.names(), m.names()) {
+		if merr == nil && attempt < vanishedRetries && !slices.Equal(newer.Names(), m.Names()) {
 			m = newer
 			continue
 		}

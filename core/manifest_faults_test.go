@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/foliovec/folio/core/internal/segfile"
 )
 
 // segmentedWithSegments returns a segmented index in idxTestFolder on st
@@ -32,7 +34,7 @@ func segmentedWithSegments(t *testing.T, st *memTestStorage, segments, perCommit
 // with an editor would.
 func editManifest(t *testing.T, st *memTestStorage, edit func(m map[string]any)) {
 	t.Helper()
-	p := idxTestFolder + "/index.json" + manifestExt
+	p := idxTestFolder + "/index.json" + segfile.ManifestExt
 	raw, err := st.ReadFile(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +55,7 @@ func editManifest(t *testing.T, st *memTestStorage, edit func(m map[string]any))
 func segmentFiles(st *memTestStorage) []string {
 	var out []string
 	for _, name := range st.fileNames(idxTestFolder) {
-		if strings.HasSuffix(name, segExt) {
+		if strings.HasSuffix(name, segfile.Ext) {
 			out = append(out, name)
 		}
 	}

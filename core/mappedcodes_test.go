@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/foliovec/folio/core/internal/segfile"
 )
 
 // An index that keeps 4-bit codes writes them into its segments, and one
@@ -70,7 +72,7 @@ func TestInt4CodesComeFromTheSegment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw[segHeaderLen+11] ^= 0x40
+	raw[segfile.HeaderLen+11] ^= 0x40
 	st.put(name, raw)
 	if _, err := open(int4).QueryItems(ctx, queries[1], "", 3, nil, false); err != nil {
 		t.Fatalf("4-bit open of a segment with a damaged vector byte: %v", err)

@@ -271,7 +271,7 @@ func (ix *LocalIndex) namedFiles(ctx context.Context, s *snapshot) (map[string]b
 		}
 	}
 	if ix.seg != nil {
-		for _, name := range ix.seg.man.names() {
+		for _, name := range ix.seg.man.Names() {
 			named[name] = true
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/foliovec/folio/core/internal/segfile"
 )
 
 // outlierSet is 20,004 clustered unit vectors and, after them, count
@@ -149,18 +151,18 @@ func TestSegmentsKeepTheirOutliers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := parseSegHeader(raw[:segHeaderLen], int64(len(raw)))
+	h, err := segfile.ParseHeader(raw[:segfile.HeaderLen], int64(len(raw)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, codesAt, _ := restLayout(h)
-	listAt := codesAt + segCodesLen(segCodesNibbles, h.rows, d)
+	_, codesAt, _ := h.Layout()
+	listAt := codesAt + segfile.CodesLen(segfile.CodesNibbles, h.Rows, d)
 	for _, bad := range []struct {
 		name string
 		at   int64
 		val  uint32
 	}{
-		{"a row past the segment's", listAt + 8, uint32(h.rows)},
+		{"a row past the segment's", listAt + 8, uint32(h.Rows)},
 		{"a row twice", listAt + 12, binary.LittleEndian.Uint32(raw[listAt+8:])},
 		{"more rows than the list holds", listAt, 1 << 20},
 	} {
@@ -179,12 +181,12 @@ func TestSegmentsKeepTheirOutliers(t *testing.T) {
 // resum writes the checksums of a format-2 segment again, after a test
 // changed its bytes.
 func resum(b []byte) {
-	h, _ := parseSegHeader(b[:segHeaderLen], int64(len(b)))
-	vecEnd := segHeaderLen + h.rows*int(h.dim)*4
-	tail := len(b) - segTrailerLen
-	binary.LittleEndian.PutUint32(b[tail:], crc32.Checksum(b[segHeaderLen:vecEnd], crcTable))
-	rest := crc32.New(crcTable)
-	rest.Write(b[:segHeaderLen])
+	h, _ := segfile.ParseHeader(b[:segfile.HeaderLen], int64(len(b)))
+	vecEnd := segfile.HeaderLen + h.Rows*int(h.Dim)*4
+	tail := len(b) - segfile.TrailerLen
+	binary.LittleEndian.PutUint32(b[tail:], crc32.Checksum(b[segfile.HeaderLen:vecEnd], segfile.Table))
+	rest := crc32.New(segfile.Table)
+	rest.Write(b[:segfile.HeaderLen])
 	rest.Write(b[vecEnd:tail])
 	binary.LittleEndian.PutUint32(b[tail+4:], rest.Sum32())
 }

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/foliovec/folio/core/internal/scan"
+	"github.com/foliovec/folio/core/internal/segfile"
 	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
@@ -42,7 +43,7 @@ func encodeTestSegment(f testing.TB, items []IndexItem, tombs []uint32, codes bo
 	}
 	var buf bytes.Buffer
 	src := segmentSource{rows: len(items), dim: dim, row: func(i int) IndexItem { return items[i] }, ser: func(i int) uint32 { return uint32(i * 2) }, tombs: tombs, codes: codes}
-	if err := encodeSegment(&buf, src, newFiles(nil, jsonTestCodec{}).encodeIndex); err != nil {
+	if _, err := encodeSegment(&buf, src, newFiles(nil, jsonTestCodec{}).encodeIndex); err != nil {
 		f.Fatal(err)
 	}
 	return buf.Bytes()
@@ -55,7 +56,7 @@ func FuzzDecodeSegment(f *testing.F) {
 	f.Add(segmentSeed(f, nil, nil))
 	f.Add(segmentSeed(f, []IndexItem{{ID: "a", Vector: []float32{1, 2, 3}, Norm: 3.7, Metadata: Metadata{"k": "v"}}}, []uint32{5, 9}))
 	f.Add(segmentSeed(f, []IndexItem{{ID: "a", Vector: []float32{1}}, {ID: "b", Vector: []float32{1, 2}, MetadataFile: "x.json"}}, nil))
-	f.Add([]byte(segMagic))
+	f.Add([]byte(segfile.Magic))
 	coded := []IndexItem{{ID: "a", Vector: []float32{1, 2, 3}}, {ID: "b", Vector: []float32{-1, 0.5, 3}}, {ID: "c", Vector: []float32{0, 0, 0}}}
 	f.Add(encodeTestSegment(f, coded, []uint32{7}, true))
 	f.Add(asFormat1(f, encodeTestSegment(f, coded, nil, false)))
@@ -64,7 +65,7 @@ func FuzzDecodeSegment(f *testing.F) {
 		if rangedErr != nil && !errors.Is(rangedErr, ErrCorrupt) {
 			t.Fatalf("read in parts: error %v does not wrap ErrCorrupt", rangedErr)
 		}
-		seg, err := decodeSegment(bytes.NewReader(raw), int64(len(raw)), jsonTestCodec{}, &segArena{dim: -1})
+		seg, err := decodeSegment(bytes.NewReader(raw), int64(len(raw)), jsonTestCodec{}, newSegArena())
 		if err != nil {
 			if !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("error %v does not wrap ErrCorrupt", err)
@@ -93,13 +94,13 @@ func FuzzDecodeSegment(f *testing.F) {
 		}
 		// Decoded in place from the same bytes (as a mapped file), a
 		// segment of uniform vector length gives the same rows.
-		if !littleEndian || len(raw) < segHeaderLen || binary.LittleEndian.Uint32(raw[12:]) == segMixed {
+		if !segfile.LittleEndian || len(raw) < segfile.HeaderLen || binary.LittleEndian.Uint32(raw[12:]) == segfile.Mixed {
 			return
 		}
 		aligned := make([]float32, (len(raw)+3)/4) // a mapping starts aligned
 		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(aligned))), len(raw))
 		copy(b, raw)
-		mapped, _, err := decodeMappedSegment(b, jsonTestCodec{}, &segArena{dim: -1})
+		mapped, _, err := decodeMappedSegment(b, jsonTestCodec{}, newSegArena(), segfile.Check{})
 		if err != nil {
 			t.Fatalf("decodeSegment read it, decodeMappedSegment: %v", err)
 		}
@@ -131,53 +132,19 @@ func FuzzDecodeSegment(f *testing.F) {
 // gives it (rangeSegment): ok is false where rangeSegment would read it
 // whole instead.
 func decodeRangedBytes(raw []byte) (seg segment, ok bool, err error) {
-	if len(raw) < segHeaderLen {
+	if len(raw) < segfile.HeaderLen {
 		return segment{}, false, nil
 	}
-	h, err := parseSegHeader(raw[:segHeaderLen], int64(len(raw)))
-	if err != nil || h.codes == 0 || h.dim == segMixed || h.rows == 0 {
+	h, err := segfile.ParseHeader(raw[:segfile.HeaderLen], int64(len(raw)))
+	if err != nil || h.Codes == 0 || h.Dim == segfile.Mixed || h.Rows == 0 {
 		return segment{}, false, nil
 	}
-	vecEnd, codesAt, codesEnd := restLayout(h)
+	vecEnd, codesAt, codesEnd := h.Layout()
 	if codesEnd > int64(len(raw)) {
 		return segment{}, false, nil
 	}
-	seg, err = decodeSegmentRest(raw[:segHeaderLen], raw[vecEnd:codesAt], raw[codesAt:codesEnd], raw[codesEnd:], h, jsonTestCodec{}, &segArena{dim: -1})
+	seg, err = decodeSegmentRest(raw[:segfile.HeaderLen], raw[vecEnd:codesAt], raw[codesAt:codesEnd], raw[codesEnd:], h, jsonTestCodec{}, newSegArena())
 	return seg, true, err
-}
-
-// FuzzDecodeManifest: decoding any bytes as a segments manifest never
-// panics and either succeeds with segments in order or fails with
-// ErrCorrupt.
-func FuzzDecodeManifest(f *testing.F) {
-	m := newManifest(1, MetadataConfig{Indexed: []string{"a"}})
-	m.NextSerial = 10
-	m.Segments = []segmentEntry{{Name: "index.json.x.seg", First: 0, Rows: 4}, {Name: "index.json.y.seg", First: 6, Rows: 1, Tombstones: 2}}
-	raw, _ := encodeManifest(m)
-	f.Add(raw)
-	f.Add([]byte(`{}`))
-	f.Add([]byte(`{"format":"folio-segments","formatVersion":1,"segments":[{"first":5},{"first":2}]}`))
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		m, err := decodeManifest(raw)
-		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
-				t.Fatalf("error %v does not wrap ErrCorrupt", err)
-			}
-			return
-		}
-		for i, e := range m.Segments {
-			if i > 0 && e.First < m.Segments[i-1].First {
-				t.Fatal("segments out of order")
-			}
-			end := m.NextSerial
-			if i+1 < len(m.Segments) {
-				end = m.Segments[i+1].First
-			}
-			if uint64(e.Rows) > uint64(end-e.First) || uint64(e.Tombstones) > uint64(e.First) {
-				t.Fatalf("segment %d: %d rows and %d tombstones for serials %d to %d", i, e.Rows, e.Tombstones, e.First, end)
-			}
-		}
-	})
 }
 
 // FuzzOpenWithManifest: an index whose manifest is any bytes, beside
@@ -208,7 +175,7 @@ func FuzzOpenWithManifest(f *testing.F) {
 	for _, name := range st.fileNames(idxTestFolder) {
 		files[name], _ = st.file(idxTestFolder + "/" + name)
 	}
-	manifestName := "index.json" + manifestExt
+	manifestName := "index.json" + segfile.ManifestExt
 	f.Add(files[manifestName])
 	f.Add(bytes.Replace(files[manifestName], []byte(`"rows": 40`), []byte(`"rows": 1099511627776`), 1))
 	f.Add(bytes.Replace(files[manifestName], []byte(`"rows": 40`), []byte(`"rows": 0`), 1))
@@ -249,10 +216,10 @@ func asFormat1(t testing.TB, b []byte) []byte {
 	if binary.LittleEndian.Uint32(b[32:]) != 0 {
 		t.Fatal("a segment with codes has no format 1")
 	}
-	out := slices.Clone(b[:len(b)-segTrailerLen])
+	out := slices.Clone(b[:len(b)-segfile.TrailerLen])
 	binary.LittleEndian.PutUint32(out[8:], 1)
-	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, crcTable))
-	return append(out, segEnd...)
+	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, segfile.Table))
+	return append(out, segfile.End...)
 }
 
 // A segment whose checksums the caller knows (it wrote and summed it) is
@@ -262,28 +229,28 @@ func TestDecodeMappedSegmentWithAKnownSum(t *testing.T) {
 	items := []IndexItem{{ID: "a", Vector: []float32{1, 2}}, {ID: "b", Vector: []float32{3, 4}}}
 	var buf bytes.Buffer
 	src := segmentSource{rows: 2, dim: 2, row: func(i int) IndexItem { return items[i] }, ser: func(i int) uint32 { return uint32(i) }}
-	sum, err := encodeSegmentSum(&buf, src, newFiles(nil, jsonTestCodec{}).encodeIndex)
+	sum, err := encodeSegment(&buf, src, newFiles(nil, jsonTestCodec{}).encodeIndex)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := buf.Bytes()
-	tail := b[len(b)-segTrailerLen:]
-	if got := (segSums{vecs: binary.LittleEndian.Uint32(tail), rest: binary.LittleEndian.Uint32(tail[4:])}); got != sum {
-		t.Fatalf("encodeSegmentSum returned %+v, the trailer holds %+v", sum, got)
+	tail := b[len(b)-segfile.TrailerLen:]
+	if got := (segfile.Sums{Vecs: binary.LittleEndian.Uint32(tail), Rest: binary.LittleEndian.Uint32(tail[4:])}); got != sum {
+		t.Fatalf("encodeSegment returned %+v, the trailer holds %+v", sum, got)
 	}
-	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, mappedCheck{known: &sum}); err != nil {
+	if _, _, err := decodeMappedSegment(b, jsonTestCodec{}, newSegArena(), segfile.Check{Known: &sum}); err != nil {
 		t.Fatalf("the known sum: %v", err)
 	}
 	wrong := sum
-	wrong.vecs++
-	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, mappedCheck{known: &wrong}); !errors.Is(err, ErrCorrupt) {
+	wrong.Vecs++
+	if _, _, err := decodeMappedSegment(b, jsonTestCodec{}, newSegArena(), segfile.Check{Known: &wrong}); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("another sum: %v, want ErrCorrupt", err)
 	}
-	b[segHeaderLen] ^= 1 // a vector byte: only summing would see it
-	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, mappedCheck{}); !errors.Is(err, ErrCorrupt) {
+	b[segfile.HeaderLen] ^= 1 // a vector byte: only summing would see it
+	if _, _, err := decodeMappedSegment(b, jsonTestCodec{}, newSegArena(), segfile.Check{}); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("summed after a flipped byte: %v, want ErrCorrupt", err)
 	}
-	if _, _, err := decodeMappedSegmentSum(b, jsonTestCodec{}, &segArena{dim: -1}, mappedCheck{known: &sum}); err != nil {
+	if _, _, err := decodeMappedSegment(b, jsonTestCodec{}, newSegArena(), segfile.Check{Known: &sum}); err != nil {
 		t.Fatalf("known sum after a flipped byte: %v, want no error (the bytes are not summed)", err)
 	}
 }
@@ -305,11 +272,11 @@ func TestSegmentCodes(t *testing.T) {
 	aligned := make([]float32, (len(raw)+3)/4)
 	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(aligned))), len(raw))
 	copy(b, raw)
-	seg, vecsMapped, err := decodeMappedSegment(b, jsonTestCodec{}, &segArena{dim: -1})
+	seg, vecsMapped, err := decodeMappedSegment(b, jsonTestCodec{}, newSegArena(), segfile.Check{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	read, err := decodeSegment(bytes.NewReader(raw), int64(len(raw)), jsonTestCodec{}, &segArena{dim: -1})
+	read, err := decodeSegment(bytes.NewReader(raw), int64(len(raw)), jsonTestCodec{}, newSegArena())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,16 +288,16 @@ func TestSegmentCodes(t *testing.T) {
 	stride := vecmath.NibbleStride(d)
 	buf, want := make([]uint8, d), make([]byte, stride)
 	for i, it := range items {
-		if sc := vecmath.FastScale(it.Vector); c.scales[i] != sc {
-			t.Fatalf("row %d: scale %v, want %v", i, c.scales[i], sc)
+		if sc := vecmath.FastScale(it.Vector); c.Scales[i] != sc {
+			t.Fatalf("row %d: scale %v, want %v", i, c.Scales[i], sc)
 		}
 		scan.CodeNibbles(want, buf, it.Vector, grid)
-		if !bytes.Equal(c.run.Codes[i*stride:(i+1)*stride], want) {
+		if !bytes.Equal(c.Run.Codes[i*stride:(i+1)*stride], want) {
 			t.Fatalf("row %d: codes differ from the grid's", i)
 		}
 	}
-	if c.run.Inv[7] != 0 || c.run.Inv[8] == 0 || !c.run.Sealed || !reflect.DeepEqual(c.run.Grid, grid) {
-		t.Fatalf("inverse scales %v %v, sealed %v, grid %+v", c.run.Inv[7], c.run.Inv[8], c.run.Sealed, c.run.Grid)
+	if c.Run.Inv[7] != 0 || c.Run.Inv[8] == 0 || !c.Run.Sealed || !reflect.DeepEqual(c.Run.Grid, grid) {
+		t.Fatalf("inverse scales %v %v, sealed %v, grid %+v", c.Run.Inv[7], c.Run.Inv[8], c.Run.Sealed, c.Run.Grid)
 	}
 	if !slices.Equal(vecsMapped[:d], items[0].Vector) {
 		t.Fatal("the mapped vectors differ")
@@ -342,26 +309,26 @@ func TestSegmentCodes(t *testing.T) {
 		ob[off] ^= 0x10
 		return ob
 	}
-	codesAt := (segHeaderLen + n*d*4 + (n+2)*4 + 7) &^ 7
-	vecByte, codeByte, metaByte := segHeaderLen+5, codesAt+8+n*8+d*8+10, len(raw)-segTrailerLen-200
-	if _, _, err := decodeMappedSegmentSum(flip(vecByte), jsonTestCodec{}, &segArena{dim: -1}, mappedCheck{skipVectors: true}); err != nil {
+	codesAt := (segfile.HeaderLen + n*d*4 + (n+2)*4 + 7) &^ 7
+	vecByte, codeByte, metaByte := segfile.HeaderLen+5, codesAt+8+n*8+d*8+10, len(raw)-segfile.TrailerLen-200
+	if _, _, err := decodeMappedSegment(flip(vecByte), jsonTestCodec{}, newSegArena(), segfile.Check{SkipVectors: true}); err != nil {
 		t.Fatalf("a flipped vector byte, vectors unchecked: %v", err)
 	}
 	for _, off := range []int{vecByte, codeByte, metaByte, 40, len(raw) - 10} {
-		if _, _, err := decodeMappedSegmentSum(flip(off), jsonTestCodec{}, &segArena{dim: -1}, mappedCheck{skipVectors: off != vecByte}); !errors.Is(err, ErrCorrupt) {
+		if _, _, err := decodeMappedSegment(flip(off), jsonTestCodec{}, newSegArena(), segfile.Check{SkipVectors: off != vecByte}); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("byte %d flipped: %v, want ErrCorrupt", off, err)
 		}
-		if _, err := decodeSegment(bytes.NewReader(flip(off)), int64(len(raw)), jsonTestCodec{}, &segArena{dim: -1}); !errors.Is(err, ErrCorrupt) {
+		if _, err := decodeSegment(bytes.NewReader(flip(off)), int64(len(raw)), jsonTestCodec{}, newSegArena()); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("byte %d flipped, read: %v, want ErrCorrupt", off, err)
 		}
 	}
 	old := asFormat1(t, encodeTestSegment(t, items, nil, false))
-	got, err := decodeSegment(bytes.NewReader(old), int64(len(old)), jsonTestCodec{}, &segArena{dim: -1})
+	got, err := decodeSegment(bytes.NewReader(old), int64(len(old)), jsonTestCodec{}, newSegArena())
 	if err != nil || len(got.items) != n || got.codes != nil || !slices.Equal(got.items[3].Vector, items[3].Vector) {
 		t.Fatalf("format 1: %d rows, %v", len(got.items), err)
 	}
 	copy(b, old)
-	if _, _, err := decodeMappedSegment(b[:len(old)], jsonTestCodec{}, &segArena{dim: -1}); err != nil {
+	if _, _, err := decodeMappedSegment(b[:len(old)], jsonTestCodec{}, newSegArena(), segfile.Check{}); err != nil {
 		t.Fatalf("format 1, mapped: %v", err)
 	}
 }
@@ -373,14 +340,15 @@ func TestMappedRowsJoinTheArena(t *testing.T) {
 	items := []IndexItem{{ID: "a", Vector: []float32{1, 2}}, {ID: "b", Vector: []float32{3, 4}}}
 	var buf bytes.Buffer
 	src := segmentSource{rows: 2, dim: 2, row: func(i int) IndexItem { return items[i] }, ser: func(i int) uint32 { return uint32(i) }}
-	if _, err := encodeSegmentSum(&buf, src, newFiles(nil, jsonTestCodec{}).encodeIndex); err != nil {
+	if _, err := encodeSegment(&buf, src, newFiles(nil, jsonTestCodec{}).encodeIndex); err != nil {
 		t.Fatal(err)
 	}
 	b := buf.Bytes()
 	var all []IndexItem
-	arena := &segArena{dim: -1, items: &all}
+	arena := newSegArena()
+	arena.items = &all
 	for round := range 2 {
-		seg, vecs, err := decodeMappedSegment(b, jsonTestCodec{}, arena)
+		seg, vecs, err := decodeMappedSegment(b, jsonTestCodec{}, arena, segfile.Check{})
 		if err != nil {
 			t.Fatal(err)
 		}

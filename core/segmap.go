@@ -11,6 +11,7 @@ import (
 	"runtime"
 
 	"github.com/foliovec/folio/core/internal/scan"
+	"github.com/foliovec/folio/core/internal/segfile"
 	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
@@ -27,17 +28,17 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 		return segment{}, false, nil
 	}
 	b := mf.Bytes()
-	if len(b) >= segHeaderLen {
-		if d := binary.LittleEndian.Uint32(b[12:]); d == segMixed || (arena.dim != -1 && int(d) != arena.dim) {
+	if len(b) >= segfile.HeaderLen {
+		if d := binary.LittleEndian.Uint32(b[12:]); d == segfile.Mixed || (arena.Dim != -1 && int(d) != arena.Dim) {
 			return segment{}, false, mf.Close()
 		}
 	}
-	check := mappedCheck{skipVectors: ix.codes.nibbles()}
+	check := segfile.Check{SkipVectors: ix.codes.nibbles()}
 	own := ix.summed.Load()
 	if own != nil && own.name == name {
-		check.known = &own.sum
+		check.Known = &own.sum
 	}
-	seg, vecs, err := decodeMappedSegmentSum(b, ix.codec, arena, check)
+	seg, vecs, err := decodeMappedSegment(b, ix.codec, arena, check)
 	if err != nil {
 		mf.Close()
 		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
@@ -51,7 +52,7 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 		return seg, true, nil
 	}
 	d := len(vecs) / rows
-	arena.dim = d
+	arena.Dim = d
 	if d == 0 {
 		return seg, true, nil
 	}
@@ -60,12 +61,12 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 		part.Fetch = fetchRows(ra, d)
 	}
 	vc := &vectorCheck{name: name, rows: rows}
-	if check.skipVectors && seg.codes != nil && check.known == nil {
+	if check.SkipVectors && seg.codes != nil && check.Known == nil {
 		// The open read the codes, not the vectors: they are checked
 		// before a write copies them.
-		raw := b[segHeaderLen : segHeaderLen+len(vecs)*4]
-		vc.want = binary.LittleEndian.Uint32(b[len(b)-segTrailerLen:])
-		vc.sum = func(context.Context) (uint32, error) { return parallelCRC(raw), nil }
+		raw := b[segfile.HeaderLen : segfile.HeaderLen+len(vecs)*4]
+		vc.want = binary.LittleEndian.Uint32(b[len(b)-segfile.TrailerLen:])
+		vc.sum = func(context.Context) (uint32, error) { return segfile.ParallelCRC(raw), nil }
 	}
 	set.checks = append(set.checks, vc)
 	l.head = append(l.head, part)
@@ -75,8 +76,8 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 	// vectors; the codes, while every segment so far has them.
 	switch {
 	case seg.codes != nil && ix.codes.nibbles():
-		l.headScales = append(l.headScales, seg.codes.scales...)
-	case check.known != nil && len(own.scales) == rows:
+		l.headScales = append(l.headScales, seg.codes.Scales...)
+	case check.Known != nil && len(own.scales) == rows:
 		l.headScales = append(l.headScales, own.scales...)
 	default:
 		scales := make([]float64, rows)
@@ -88,7 +89,7 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 		l.headScales = append(l.headScales, scales...)
 	}
 	if seg.codes != nil && ix.codes.nibbles() && len(l.headCodes) == len(l.head)-1 {
-		l.headCodes = append(l.headCodes, seg.codes.run)
+		l.headCodes = append(l.headCodes, seg.codes.Run)
 	}
 	return seg, true, nil
 }
@@ -99,8 +100,8 @@ func fetchRows(ra io.ReaderAt, d int) func(ctx context.Context, dst []float32, f
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		b := floatBytes(dst[:count*d])
-		_, err := ra.ReadAt(b, int64(segHeaderLen)+int64(first)*int64(d)*4)
+		b := segfile.FloatBytes(dst[:count*d])
+		_, err := ra.ReadAt(b, int64(segfile.HeaderLen)+int64(first)*int64(d)*4)
 		return err
 	}
 }
@@ -134,19 +135,19 @@ func (ix *LocalIndex) rangeSegment(ctx context.Context, rr FileRangeReader, name
 		}
 	}()
 	size := rf.Size()
-	hdr := make([]byte, segHeaderLen)
-	if size < segHeaderLen {
+	hdr := make([]byte, segfile.HeaderLen)
+	if size < segfile.HeaderLen {
 		return segment{}, false, nil // the whole read says what is wrong
 	}
 	if err := rf.ReadRange(ctx, hdr, 0); err != nil {
 		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
 	}
-	h, err := parseSegHeader(hdr, size)
-	if err != nil || h.codes == 0 || h.dim == segMixed || h.rows == 0 || (arena.dim != -1 && int(h.dim) != arena.dim) {
+	h, err := segfile.ParseHeader(hdr, size)
+	if err != nil || h.Codes == 0 || h.Dim == segfile.Mixed || h.Rows == 0 || (arena.Dim != -1 && int(h.Dim) != arena.Dim) {
 		return segment{}, false, nil
 	}
-	d := int(h.dim)
-	vecEnd, codesAt, codesEnd := restLayout(h)
+	d := int(h.Dim)
+	vecEnd, codesAt, codesEnd := h.Layout()
 	if codesEnd > size {
 		return segment{}, false, nil
 	}
@@ -173,17 +174,17 @@ func (ix *LocalIndex) rangeSegment(ctx context.Context, rr FileRangeReader, name
 	// The vectors were not read: they are checked before a write copies
 	// them, a read of the file's vectors.
 	set.checks = append(set.checks, &vectorCheck{
-		name: name, rows: h.rows,
-		want: binary.LittleEndian.Uint32(tail[len(tail)-segTrailerLen:]),
-		sum:  func(ctx context.Context) (uint32, error) { return file.sumRange(ctx, segHeaderLen, vecEnd) },
+		name: name, rows: h.Rows,
+		want: binary.LittleEndian.Uint32(tail[len(tail)-segfile.TrailerLen:]),
+		sum:  func(ctx context.Context) (uint32, error) { return file.sumRange(ctx, segfile.HeaderLen, vecEnd) },
 	})
-	arena.dim = d
-	l.head = append(l.head, scan.Part{N: h.rows, Fetch: file.fetchRows(d)})
-	l.headRows += h.rows
+	arena.Dim = d
+	l.head = append(l.head, scan.Part{N: h.Rows, Fetch: file.fetchRows(d)})
+	l.headRows += h.Rows
 	l.dim = d
-	l.headScales = append(l.headScales, seg.codes.scales...)
+	l.headScales = append(l.headScales, seg.codes.Scales...)
 	if len(l.headCodes) == len(l.head)-1 {
-		l.headCodes = append(l.headCodes, seg.codes.run)
+		l.headCodes = append(l.headCodes, seg.codes.Run)
 	}
 	return seg, true, nil
 }
@@ -198,7 +199,7 @@ func (f *rangedFile) sumRange(ctx context.Context, lo, hi int64) (uint32, error)
 		if err := f.rf.ReadRange(ctx, part, at); err != nil {
 			return 0, err
 		}
-		sum = crc32.Update(sum, crcTable, part)
+		sum = crc32.Update(sum, segfile.Table, part)
 	}
 	return sum, nil
 }
@@ -206,7 +207,7 @@ func (f *rangedFile) sumRange(ctx context.Context, lo, hi int64) (uint32, error)
 // fetchRows reads rows of d values of the segment's vectors.
 func (f *rangedFile) fetchRows(d int) func(ctx context.Context, dst []float32, first, count int) error {
 	return func(ctx context.Context, dst []float32, first, count int) error {
-		err := f.rf.ReadRange(ctx, floatBytes(dst[:count*d]), int64(segHeaderLen)+int64(first)*int64(d)*4)
+		err := f.rf.ReadRange(ctx, segfile.FloatBytes(dst[:count*d]), int64(segfile.HeaderLen)+int64(first)*int64(d)*4)
 		if err != nil {
 			return fmt.Errorf("segment %q: read rows %d to %d: %w", f.name, first, first+count-1, err)
 		}

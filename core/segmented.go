@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/foliovec/folio/core/internal/scan"
+	"github.com/foliovec/folio/core/internal/segfile"
 	"github.com/foliovec/folio/core/internal/uuid"
 	"github.com/foliovec/folio/core/internal/vecmath"
 	"github.com/foliovec/folio/core/pathutil"
@@ -75,7 +76,7 @@ type LayoutStats struct {
 	Tombstones int
 }
 
-func (ix *LocalIndex) manifestPath() string { return ix.indexPath() + manifestExt }
+func (ix *LocalIndex) manifestPath() string { return ix.indexPath() + segfile.ManifestExt }
 
 // ownSegment reports whether name is named as this index names its
 // segment files: "<index file>.<uuid>.seg".
@@ -84,7 +85,7 @@ func (ix *LocalIndex) ownSegment(name string) bool {
 	if !ok {
 		return false
 	}
-	base, ok := strings.CutSuffix(rest, segExt)
+	base, ok := strings.CutSuffix(rest, segfile.Ext)
 	return ok && uuid.Valid(base)
 }
 
@@ -106,11 +107,11 @@ func (ix *LocalIndex) droppedSegment(name string) bool {
 	if !ok || ext == "" || strings.ContainsFunc(ext, func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') }) {
 		return false
 	}
-	base, ok = strings.CutSuffix(base, segExt)
+	base, ok = strings.CutSuffix(base, segfile.Ext)
 	return ok && uuid.Valid(base)
 }
 
-func (ix *LocalIndex) newSegmentName() string { return ix.name + "." + uuid.New() + segExt }
+func (ix *LocalIndex) newSegmentName() string { return ix.name + "." + uuid.New() + segfile.Ext }
 
 // readManifest reads the manifest; a missing one is an error wrapping
 // fs.ErrNotExist.
@@ -119,7 +120,7 @@ func (ix *LocalIndex) readManifest(ctx context.Context) (manifest, error) {
 	if err != nil {
 		return manifest{}, err
 	}
-	return decodeManifest(raw)
+	return segfile.DecodeManifest(raw)
 }
 
 // loadSegments reads every segment the manifest names, in order, into l:
@@ -137,8 +138,9 @@ func (ix *LocalIndex) readManifest(ctx context.Context) (manifest, error) {
 // ErrCorrupt, naming the segment, instead of making it allocate what no
 // file holds.
 func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) error {
-	total := m.rows()
-	arena := &segArena{dim: -1, rowsHint: total}
+	total := m.Rows()
+	arena := newSegArena()
+	arena.rowsHint = total
 	var items []IndexItem
 	arena.items = &items
 	var serials, tombs []uint32
@@ -152,7 +154,7 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 	// The rows read in place come first, mapped, or on storage that does
 	// not map but reads parts of files, left in the file when the index
 	// keeps 4-bit codes.
-	inPlace := littleEndian && (mapping || (ranging && ix.codes.nibbles()))
+	inPlace := segfile.LittleEndian && (mapping || (ranging && ix.codes.nibbles()))
 	for i, e := range m.Segments {
 		if !ix.ownSegment(e.Name) {
 			return fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
@@ -170,15 +172,17 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 		if !mapped && err == nil {
 			inPlace = false
 			// Room for the rows after the mapped ones, and for inserts:
-			// for no more than twice the rows read by then.
+			// for no more than twice the rows read by then, this
+			// segment's counted twice (its file vouches for them; those
+			// after it are often as many).
 			seg, err = ix.readSegment(ctx, e.Name, arena, func(dim, rows int) int {
-				return (ArenaRoom(min(total, 2*(len(items)+rows))) - l.headRows) * dim
+				return (ArenaRoom(min(total, 2*(len(items)+2*rows))) - l.headRows) * dim
 			})
 		}
 		if err != nil {
 			return err
 		}
-		if err := e.check(seg); err != nil {
+		if err := checkEntry(e, seg); err != nil {
 			return err
 		}
 		var next uint32 = m.NextSerial
@@ -193,7 +197,7 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 	}
 	slices.Sort(tombs)
 	tombs = slices.Compact(tombs)
-	d := arena.dim
+	d := arena.Dim
 	if d != l.dim {
 		// Later rows of other lengths: the rows left in their files are
 		// read, for the per-row vectors of a mixed index.
@@ -206,11 +210,11 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 		h = l.headRows
 		// The arena may have moved as it grew: each row is at its index.
 		for i := h; i < len(items); i++ {
-			items[i].Vector = arena.data[(i-h)*d : (i-h+1)*d : (i-h+1)*d]
+			items[i].Vector = arena.Data[(i-h)*d : (i-h+1)*d : (i-h+1)*d]
 		}
-		l.arena = arena.data[:(len(items)-h)*d]
+		l.arena = arena.Data[:(len(items)-h)*d]
 	}
-	l.data = IndexData{Version: m.Version, MetadataConfig: m.config(), Items: items}
+	l.data = IndexData{Version: m.Version, MetadataConfig: manifestConfig(&m), Items: items}
 	l.serials, l.seg = serials, &segState{man: m, tombs: tombs}
 	l.size = int64(len(l.arena)) * 4
 	return nil
@@ -298,7 +302,7 @@ func (c *vectorCheck) verify(ctx context.Context) error {
 		return fmt.Errorf("segment %q: check its vectors: %w", c.name, err)
 	}
 	if got != c.want {
-		c.err = fmt.Errorf("segment %q: %w", c.name, segCorrupt("checksum of the vectors mismatch"))
+		c.err = fmt.Errorf("segment %q: %w", c.name, fmt.Errorf("segment: checksum of the vectors mismatch: %w", ErrCorrupt))
 		return c.err
 	}
 	c.sum = nil
@@ -494,9 +498,9 @@ func (ix *LocalIndex) checkNoSegments(ctx context.Context) error {
 	return nil
 }
 
-// check reports whether seg, the segment e names, holds the rows and
+// checkEntry reports whether seg, the segment e names, holds the rows and
 // tombstones e says it does: another count is ErrCorrupt.
-func (e segmentEntry) check(seg segment) error {
+func checkEntry(e segmentEntry, seg segment) error {
 	if len(seg.serials) != e.Rows || len(seg.tombs) != e.Tombstones {
 		return fmt.Errorf("segment %q: %d rows and %d tombstones, the manifest says %d and %d: %w", e.Name, len(seg.serials), len(seg.tombs), e.Rows, e.Tombstones, ErrCorrupt)
 	}
@@ -512,8 +516,8 @@ func (ix *LocalIndex) readSegment(ctx context.Context, name string, arena *segAr
 		return segment{}, fmt.Errorf("segment %q: %w", name, err)
 	}
 	defer done()
-	if arena.data == nil {
-		arena.reserve = room
+	if arena.Data == nil {
+		arena.Reserve = room
 	}
 	seg, err := decodeSegment(r, size, ix.codec, arena)
 	if err != nil {
@@ -533,11 +537,11 @@ func (ix *LocalIndex) writeSegment(ctx context.Context, name string, src segment
 
 // writeSegmentSum is writeSegment, returning the checksums it wrote. An
 // index that keeps 4-bit codes writes them into the segment.
-func (ix *LocalIndex) writeSegmentSum(ctx context.Context, name string, src segmentSource) (sum segSums, err error) {
+func (ix *LocalIndex) writeSegmentSum(ctx context.Context, name string, src segmentSource) (sum segfile.Sums, err error) {
 	src.codes = ix.codes.nibbles()
 	err = ix.files.write(ctx, ix.path(name), false, func(w io.Writer) error {
 		var err error
-		sum, err = encodeSegmentSum(w, src, ix.files.encodeIndex)
+		sum, err = encodeSegment(w, src, ix.files.encodeIndex)
 		return err
 	})
 	return sum, err
@@ -547,7 +551,7 @@ func (ix *LocalIndex) writeSegmentSum(ctx context.Context, name string, src segm
 // summed while writing it, and its rows' scoring scales.
 type summedSegment struct {
 	name   string
-	sum    segSums
+	sum    segfile.Sums
 	scales []float64
 }
 
@@ -569,7 +573,7 @@ func liveScales(s *snapshot, lo, hi int) []float64 {
 // writeManifest replaces the manifest, atomically, and records its new
 // version as this process's own.
 func (ix *LocalIndex) writeManifest(ctx context.Context, m manifest) error {
-	raw, err := encodeManifest(m)
+	raw, err := segfile.EncodeManifest(m)
 	if err != nil {
 		return err
 	}
@@ -754,7 +758,7 @@ func (ix *LocalIndex) writeAllSegmented(ctx context.Context, s *snapshot) error 
 		return fmt.Errorf("write segments manifest: %w", err)
 	}
 	if ix.seg != nil {
-		ix.dropping = append(ix.dropping, ix.seg.man.names()...)
+		ix.dropping = append(ix.dropping, ix.seg.man.Names()...)
 	}
 	ix.seg = &segState{man: m, persisted: s}
 	return nil
@@ -833,7 +837,7 @@ func (ix *LocalIndex) CompactIfDue(ctx context.Context) (CompactReport, error) {
 		for _, e := range m.Segments {
 			l.Tombstones += e.Tombstones
 		}
-		rows = m.rows()
+		rows = m.Rows()
 	}
 	if compactionDue(l, rows) {
 		return ix.Compact(ctx)
@@ -1092,7 +1096,7 @@ func (ix *LocalIndex) installRewrite(ctx context.Context, e segmentEntry, before
 	}
 	st := ix.seg
 	j, k := run.j, run.k
-	if st == nil || len(st.man.Segments) < k || !slices.Equal(st.man.names()[:k], before.names()[:k]) {
+	if st == nil || len(st.man.Segments) < k || !slices.Equal(st.man.Names()[:k], before.Names()[:k]) {
 		return CompactReport{}, nil
 	}
 	// Vacuum in another process deletes segment files no manifest names,
@@ -1115,7 +1119,7 @@ func (ix *LocalIndex) installRewrite(ctx context.Context, e segmentEntry, before
 		st.tombs = missingSerials(st.tombs, tombs)
 	}
 	ix.publishLayout()
-	gone := before.names()[j:k]
+	gone := before.Names()[j:k]
 	ix.dropLocked(ctx, gone)
 	if cur := ix.cur.Load(); cur != nil && cur.Pin != nil && readsInPlace(cur.Pin, gone) {
 		// The rows are read from a mapping of a segment just dropped: read
@@ -1245,7 +1249,7 @@ func (ix *LocalIndex) convertLocked(ctx context.Context, s *snapshot, layout Lay
 	ix.watch.Note(ctx, ix.manifestPath())
 	// Readers in other processes may be reading them: dropped, as other
 	// files a commit stops naming are.
-	ix.dropLocked(ctx, st.man.names())
+	ix.dropLocked(ctx, st.man.Names())
 	return nil
 }
 
@@ -1269,8 +1273,8 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 	}
 	old := st.man
 	n := len(old.Segments)
-	if m.Version != old.Version || !slices.Equal(m.config().Indexed, old.config().Indexed) ||
-		len(m.Segments) < n || !slices.Equal(m.names()[:n], old.names()) {
+	if m.Version != old.Version || !slices.Equal(manifestConfig(&m).Indexed, manifestConfig(&old).Indexed) ||
+		len(m.Segments) < n || !slices.Equal(m.Names()[:n], old.Names()) {
 		return nil, false, nil
 	}
 	var items []IndexItem
@@ -1280,9 +1284,9 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 		if !ix.ownSegment(e.Name) {
 			return nil, false, fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
 		}
-		seg, err := ix.readSegment(ctx, e.Name, &segArena{dim: -1}, nil)
+		seg, err := ix.readSegment(ctx, e.Name, newSegArena(), nil)
 		if err == nil {
-			err = e.check(seg)
+			err = checkEntry(e, seg)
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, false, nil // replaced again since: the full read tells
@@ -1301,7 +1305,7 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 		tombs = append(tombs, seg.tombs...)
 	}
 	if ix.part != nil {
-		data := IndexData{Version: m.Version, MetadataConfig: m.config(), Items: items}
+		data := IndexData{Version: m.Version, MetadataConfig: manifestConfig(&m), Items: items}
 		if err := ix.part.onLoad(ctx, &data, cur.count()+len(items)-len(tombs), true); err != nil {
 			return nil, false, err
 		}

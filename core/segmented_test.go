@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/foliovec/folio/core/internal/segfile"
 	"github.com/foliovec/folio/core/internal/testtok"
 )
 
@@ -308,7 +309,7 @@ func testTwinLayouts(t *testing.T, opts IndexOptions, writes int, mapped bool) *
 	tw.check("after vacuum", rng, dim)
 	segs := 0
 	for _, n := range tw.segStore.fileNames(idxTestFolder) {
-		if strings.HasSuffix(n, segExt) {
+		if strings.HasSuffix(n, segfile.Ext) {
 			segs++
 		}
 	}
@@ -325,9 +326,9 @@ func TestSegmentedCorruptSegment(t *testing.T) {
 	ix, st := newCreatedIndex(t, CreateIndexConfig{Layout: LayoutSegmented})
 	mustInsert(t, ix, "a", []float32{1, 2, 3}, nil)
 	for _, n := range st.fileNames(idxTestFolder) {
-		if strings.HasSuffix(n, segExt) {
+		if strings.HasSuffix(n, segfile.Ext) {
 			raw, _ := st.ReadFile(ctx, idxTestFolder+"/"+n)
-			raw[segHeaderLen+2] ^= 0xff
+			raw[segfile.HeaderLen+2] ^= 0xff
 			if err := st.UpsertFile(ctx, idxTestFolder+"/"+n, raw); err != nil {
 				t.Fatal(err)
 			}
@@ -348,7 +349,7 @@ type segReadCounter struct {
 }
 
 func (c *segReadCounter) ReadFile(ctx context.Context, p string) ([]byte, error) {
-	if strings.HasSuffix(p, segExt) {
+	if strings.HasSuffix(p, segfile.Ext) {
 		c.mu.Lock()
 		c.reads++
 		c.mu.Unlock()

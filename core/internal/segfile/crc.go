@@ -1,4 +1,4 @@
-package core
+package segfile
 
 import (
 	"hash/crc32"
@@ -6,14 +6,17 @@ import (
 	"sync"
 )
 
-// parallelCRC is the CRC-32C of b, computed in parts on all cores and
-// combined (crcCombine): a mapped segment of 1.5 GB is checked in a
+// Table is the CRC-32C (Castagnoli) table of every checksum of the format.
+var Table = crc32.MakeTable(crc32.Castagnoli)
+
+// ParallelCRC is the CRC-32C of b, computed in parts on all cores and
+// combined (CRCCombine): a mapped segment of 1.5 GB is checked in a
 // fraction of the time one core takes.
-func parallelCRC(b []byte) uint32 {
+func ParallelCRC(b []byte) uint32 {
 	const minPart = 32 << 20
 	parts := min(runtime.GOMAXPROCS(0), len(b)/minPart)
 	if parts <= 1 {
-		return crc32.Checksum(b, crcTable)
+		return crc32.Checksum(b, Table)
 	}
 	sums := make([]uint32, parts)
 	size := len(b) / parts
@@ -23,7 +26,7 @@ func parallelCRC(b []byte) uint32 {
 		if i == parts-1 {
 			hi = len(b)
 		}
-		wg.Go(func() { sums[i] = crc32.Checksum(b[lo:hi], crcTable) })
+		wg.Go(func() { sums[i] = crc32.Checksum(b[lo:hi], Table) })
 	}
 	wg.Wait()
 	sum := sums[0]
@@ -32,17 +35,17 @@ func parallelCRC(b []byte) uint32 {
 		if i == parts-1 {
 			n = len(b) - i*size
 		}
-		sum = crcCombine(sum, sums[i], int64(n))
+		sum = CRCCombine(sum, sums[i], int64(n))
 	}
 	return sum
 }
 
-// crcCombine returns the CRC-32C of the concatenation of a part whose CRC
+// CRCCombine returns the CRC-32C of the concatenation of a part whose CRC
 // is crc1 and one of len2 bytes whose CRC is crc2, by the method of
 // zlib's crc32_combine: crc1 is advanced over len2 zero bytes with
 // operator matrices over GF(2) squared for each bit of len2. The standard
 // library has no combine.
-func crcCombine(crc1, crc2 uint32, len2 int64) uint32 {
+func CRCCombine(crc1, crc2 uint32, len2 int64) uint32 {
 	if len2 <= 0 {
 		return crc1
 	}

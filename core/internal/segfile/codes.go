@@ -1,4 +1,4 @@
-package core
+package segfile
 
 import (
 	"cmp"
@@ -12,7 +12,7 @@ import (
 	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
-// segCodesOutliers marks a segment that carries its rows' 4-bit codes: a
+// CodesOutliers marks a segment that carries its rows' 4-bit codes: a
 // section after the tombstones, at a multiple of 8 bytes into the file:
 //
 //	size            content
@@ -28,43 +28,43 @@ import (
 //
 // The outliers are the rows far outside the grid (scan.OutlierShare),
 // which every query scores exactly. An index that keeps 4-bit codes
-// (CodesInt4) writes them, so that one that maps the segment reads its
-// codes and scales, not its vectors. segCodesNibbles is the same section
+// (core.CodesInt4) writes them, so that one that maps the segment reads its
+// codes and scales, not its vectors. CodesNibbles is the same section
 // without the outlier list, as segments written before it were; it is
 // still read.
 const (
-	segCodesNibbles  = 1
-	segCodesOutliers = 2
+	CodesNibbles  = 1
+	CodesOutliers = 2
 )
 
-// segCodesLen is the length of the codes section of kind (segCodesNibbles,
-// segCodesOutliers) of rows of d values.
-func segCodesLen(kind uint32, rows, d int) int64 {
+// CodesLen is the length of the codes section of kind (CodesNibbles,
+// CodesOutliers) of rows of d values.
+func CodesLen(kind uint32, rows, d int) int64 {
 	n := 8 + int64(rows)*8 + int64(d)*8 + int64(rows)*int64(vecmath.NibbleStride(d))
-	if kind == segCodesOutliers {
+	if kind == CodesOutliers {
 		n += (8 + int64(scan.MaxOutliers(rows))*4 + 7) &^ 7
 	}
 	return n
 }
 
-// segCodes are the codes a segment carries: its rows' scoring scales, and
+// Codes are the codes a segment carries: its rows' scoring scales, and
 // their 4-bit codes as a sealed run (its codes may be a view of a mapped
 // file).
-type segCodes struct {
-	scales []float64
-	run    scan.NibbleRun
+type Codes struct {
+	Scales []float64
+	Run    scan.NibbleRun
 }
 
 // codeChunk is the rows coded at a time while a segment's codes are
 // written.
 const codeChunk = 8192
 
-// encodeSegCodes writes the codes section of src's rows (of uniform length
-// src.dim > 0) to w, of kind segCodesOutliers: a grid measured on them,
+// encodeCodes writes the codes section of src's rows (of uniform length
+// src.Dim > 0) to w, of kind CodesOutliers: a grid measured on them,
 // their scales and codes, and the outliers among them.
-func encodeSegCodes(w io.Writer, src segmentSource) error {
-	d, rows := src.dim, src.rows
-	vec := func(i int) []float32 { return src.row(i).Vector }
+func encodeCodes(w io.Writer, src Source) error {
+	d, rows := src.Dim, src.Rows
+	vec := src.Vector
 	grid := scan.MeasureGrid(d, rows, vec)
 	buf := make([]byte, 0, 64<<10)
 	flush := func(min int) error {
@@ -132,23 +132,23 @@ func encodeSegCodes(w io.Writer, src segmentSource) error {
 	for _, o := range outliers {
 		list = binary.LittleEndian.AppendUint32(list, uint32(o.row))
 	}
-	list = append(list, make([]byte, int(segCodesLen(segCodesOutliers, rows, d)-segCodesLen(segCodesNibbles, rows, d))-len(list))...)
+	list = append(list, make([]byte, int(CodesLen(CodesOutliers, rows, d)-CodesLen(CodesNibbles, rows, d))-len(list))...)
 	_, err := w.Write(list)
 	return err
 }
 
-// decodeSegCodes reads the codes section b of kind of rows of d values:
+// decodeCodes reads the codes section b of kind of rows of d values:
 // the codes stay views of b, the scales, grid and outliers are copied. An
 // outlier list that does not list rows of the segment in increasing order
 // is ErrCorrupt.
-func decodeSegCodes(b []byte, kind uint32, rows, d int) (*segCodes, error) {
-	c := &segCodes{scales: make([]float64, rows)}
+func decodeCodes(b []byte, kind uint32, rows, d int) (*Codes, error) {
+	c := &Codes{Scales: make([]float64, rows)}
 	from := binary.LittleEndian.Uint64(b)
 	b = b[8:]
 	inv := make([]float32, rows)
-	for i := range c.scales {
+	for i := range c.Scales {
 		sc := math.Float64frombits(binary.LittleEndian.Uint64(b[i*8:]))
-		c.scales[i] = sc
+		c.Scales[i] = sc
 		if sc != 0 && !math.IsNaN(sc) && !math.IsInf(sc, 0) {
 			inv[i] = float32(1 / sc)
 		}
@@ -161,22 +161,22 @@ func decodeSegCodes(b []byte, kind uint32, rows, d int) (*segCodes, error) {
 	}
 	b = b[d*8:]
 	n := rows * vecmath.NibbleStride(d)
-	c.run = scan.NibbleRun{Grid: g, Codes: b[:n:n], Inv: inv, Sealed: true}
-	if kind != segCodesOutliers {
+	c.Run = scan.NibbleRun{Grid: g, Codes: b[:n:n], Inv: inv, Sealed: true}
+	if kind != CodesOutliers {
 		return c, nil
 	}
 	b = b[n:]
 	count := binary.LittleEndian.Uint64(b)
 	if count > uint64(scan.MaxOutliers(rows)) {
-		return nil, segCorrupt(fmt.Sprintf("%d outliers listed of %d rows", count, rows))
+		return nil, corrupt(fmt.Sprintf("%d outliers listed of %d rows", count, rows))
 	}
-	c.run.Outliers = make([]int32, count)
-	for i := range c.run.Outliers {
+	c.Run.Outliers = make([]int32, count)
+	for i := range c.Run.Outliers {
 		r := binary.LittleEndian.Uint32(b[8+i*4:])
-		if r >= uint32(rows) || (i > 0 && int32(r) <= c.run.Outliers[i-1]) {
-			return nil, segCorrupt("outlier rows out of order")
+		if r >= uint32(rows) || (i > 0 && int32(r) <= c.Run.Outliers[i-1]) {
+			return nil, corrupt("outlier rows out of order")
 		}
-		c.run.Outliers[i] = int32(r)
+		c.Run.Outliers[i] = int32(r)
 	}
 	return c, nil
 }
