@@ -63,9 +63,32 @@ const codeChunk = 8192
 // src.Dim > 0) to w, of kind CodesOutliers: a grid measured on them,
 // their scales and codes, and the outliers among them.
 func encodeCodes(w io.Writer, src Source) error {
-	d, rows := src.Dim, src.Rows
-	vec := src.Vector
-	grid := scan.MeasureGrid(d, rows, vec)
+	grid := scan.MeasureGrid(src.Dim, src.Rows, src.Vector)
+	if err := writeGrid(w, src, grid); err != nil {
+		return err
+	}
+	outliers, err := writeNibbles(w, src, grid)
+	if err != nil {
+		return err
+	}
+	// The farthest outside first, as scan.PickOutliers keeps them.
+	if m := scan.MaxOutliers(src.Rows); len(outliers) > m {
+		slices.SortStableFunc(outliers, func(a, b outlier) int { return cmp.Compare(b.share, a.share) })
+		outliers = outliers[:m]
+		slices.SortFunc(outliers, func(a, b outlier) int { return cmp.Compare(a.row, b.row) })
+	}
+	list := binary.LittleEndian.AppendUint64(nil, uint64(len(outliers)))
+	for _, o := range outliers {
+		list = binary.LittleEndian.AppendUint32(list, uint32(o.row))
+	}
+	list = append(list, make([]byte, int(CodesLen(CodesOutliers, src.Rows, src.Dim)-CodesLen(CodesNibbles, src.Rows, src.Dim))-len(list))...)
+	_, err = w.Write(list)
+	return err
+}
+
+// writeGrid writes the start of the codes section: the rows the grid was
+// measured on, the rows' scales, and the grid.
+func writeGrid(w io.Writer, src Source, grid *scan.Grid) error {
 	buf := make([]byte, 0, 64<<10)
 	flush := func(min int) error {
 		if len(buf) < min {
@@ -76,8 +99,8 @@ func encodeCodes(w io.Writer, src Source) error {
 		return err
 	}
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(grid.From))
-	for i := range rows {
-		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(vecmath.FastScale(vec(i))))
+	for i := range src.Rows {
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(vecmath.FastScale(src.Vector(i))))
 		if err := flush(60 << 10); err != nil {
 			return err
 		}
@@ -90,22 +113,28 @@ func encodeCodes(w io.Writer, src Source) error {
 			return err
 		}
 	}
-	if err := flush(1); err != nil {
-		return err
-	}
+	return flush(1)
+}
+
+// outlier is a row far outside the grid, and how far (scan.CodeNibbles).
+type outlier struct {
+	row   int32
+	share float64
+}
+
+// writeNibbles writes the rows' packed codes on grid, codeChunk rows at a
+// time coded on every core, and returns the rows far outside it.
+func writeNibbles(w io.Writer, src Source, grid *scan.Grid) ([]outlier, error) {
+	d, rows := src.Dim, src.Rows
 	stride := vecmath.NibbleStride(d)
 	chunk := make([]byte, codeChunk*stride)
 	vecs := make([][]float32, codeChunk)
 	shares := make([]float64, codeChunk)
-	type far struct {
-		row   int32
-		share float64
-	}
-	var outliers []far
+	var outliers []outlier
 	for lo := 0; lo < rows; lo += codeChunk {
 		n := min(codeChunk, rows-lo)
 		for i := range n { // the source is read from one goroutine
-			vecs[i] = vec(lo + i)
+			vecs[i] = src.Vector(lo + i)
 		}
 		vecmath.ParallelRanges(n, 1024, func(a, b int) {
 			codes := make([]uint8, d)
@@ -115,26 +144,14 @@ func encodeCodes(w io.Writer, src Source) error {
 		})
 		for i, sh := range shares[:n] {
 			if sh > scan.OutlierShare {
-				outliers = append(outliers, far{int32(lo + i), sh})
+				outliers = append(outliers, outlier{int32(lo + i), sh})
 			}
 		}
 		if _, err := w.Write(chunk[:n*stride]); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	// The farthest outside first, as scan.PickOutliers keeps them.
-	if m := scan.MaxOutliers(rows); len(outliers) > m {
-		slices.SortStableFunc(outliers, func(a, b far) int { return cmp.Compare(b.share, a.share) })
-		outliers = outliers[:m]
-		slices.SortFunc(outliers, func(a, b far) int { return cmp.Compare(a.row, b.row) })
-	}
-	list := binary.LittleEndian.AppendUint64(buf[:0], uint64(len(outliers)))
-	for _, o := range outliers {
-		list = binary.LittleEndian.AppendUint32(list, uint32(o.row))
-	}
-	list = append(list, make([]byte, int(CodesLen(CodesOutliers, rows, d)-CodesLen(CodesNibbles, rows, d))-len(list))...)
-	_, err := w.Write(list)
-	return err
+	return outliers, nil
 }
 
 // decodeCodes reads the codes section b of kind of rows of d values:

@@ -135,64 +135,15 @@ func Encode(w io.Writer, src Source) (Sums, error) {
 	rest, vecs := crc32.New(Table), crc32.New(Table)
 	cw := &crcWriter{w: w, sum: rest}
 	codes := src.Codes && src.Dim > 0 && src.Rows > 0
-	hdr := make([]byte, HeaderLen)
-	copy(hdr, Magic)
-	binary.LittleEndian.PutUint32(hdr[8:], format)
-	dim := uint32(Mixed)
-	if src.Dim >= 0 {
-		dim = uint32(src.Dim)
-	}
-	binary.LittleEndian.PutUint32(hdr[12:], dim)
-	binary.LittleEndian.PutUint64(hdr[16:], uint64(src.Rows))
-	binary.LittleEndian.PutUint64(hdr[24:], uint64(len(src.Tombs)))
-	if codes {
-		binary.LittleEndian.PutUint32(hdr[32:], CodesOutliers)
-	}
-	if _, err := cw.Write(hdr); err != nil {
+	if _, err := cw.Write(encodeHeader(src, codes)); err != nil {
 		return Sums{}, err
 	}
 	cw.sum = vecs
-	var buf []byte
-	if src.Dim < 0 {
-		for i := range src.Rows {
-			buf = binary.LittleEndian.AppendUint32(buf, uint32(len(src.Vector(i))))
-		}
-	}
-	for i := range src.Rows {
-		v := src.Vector(i)
-		if LittleEndian {
-			if len(buf) > 0 {
-				if _, err := cw.Write(buf); err != nil {
-					return Sums{}, err
-				}
-				buf = buf[:0]
-			}
-			if _, err := cw.Write(FloatBytes(v)); err != nil {
-				return Sums{}, err
-			}
-			continue
-		}
-		for _, f := range v {
-			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(f))
-		}
-	}
-	if len(buf) > 0 {
-		if _, err := cw.Write(buf); err != nil {
-			return Sums{}, err
-		}
-		buf = buf[:0]
+	if err := writeVectors(cw, src); err != nil {
+		return Sums{}, err
 	}
 	cw.sum = rest
-	for i := range src.Rows {
-		buf = binary.LittleEndian.AppendUint32(buf, src.Serial(i))
-	}
-	for _, t := range src.Tombs {
-		buf = binary.LittleEndian.AppendUint32(buf, t)
-	}
-	if codes && (cw.n+int64(len(buf)))%8 != 0 {
-		buf = append(buf, 0, 0, 0, 0)
-	}
-	if _, err := cw.Write(buf); err != nil {
+	if err := writeInts(cw, src, codes); err != nil {
 		return Sums{}, err
 	}
 	if codes {
@@ -217,6 +168,75 @@ func Encode(w io.Writer, src Source) (Sums, error) {
 	trailer = binary.LittleEndian.AppendUint32(trailer, sums.Rest)
 	_, err := w.Write(append(trailer, End...))
 	return sums, err
+}
+
+// encodeHeader is src's header; codes says whether codes follow.
+func encodeHeader(src Source, codes bool) []byte {
+	hdr := make([]byte, HeaderLen)
+	copy(hdr, Magic)
+	binary.LittleEndian.PutUint32(hdr[8:], format)
+	dim := uint32(Mixed)
+	if src.Dim >= 0 {
+		dim = uint32(src.Dim)
+	}
+	binary.LittleEndian.PutUint32(hdr[12:], dim)
+	binary.LittleEndian.PutUint64(hdr[16:], uint64(src.Rows))
+	binary.LittleEndian.PutUint64(hdr[24:], uint64(len(src.Tombs)))
+	if codes {
+		binary.LittleEndian.PutUint32(hdr[32:], CodesOutliers)
+	}
+	return hdr
+}
+
+// writeVectors writes the rows' vectors (lengths differ: their lengths
+// first), little-endian.
+func writeVectors(w io.Writer, src Source) error {
+	var buf []byte
+	if src.Dim < 0 {
+		for i := range src.Rows {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(len(src.Vector(i))))
+		}
+	}
+	for i := range src.Rows {
+		v := src.Vector(i)
+		if LittleEndian {
+			if len(buf) > 0 {
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
+			if _, err := w.Write(FloatBytes(v)); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, f := range v {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(f))
+		}
+	}
+	if len(buf) > 0 {
+		_, err := w.Write(buf)
+		return err
+	}
+	return nil
+}
+
+// writeInts writes the rows' serials and the tombstones, then, when codes
+// follow, the padding to a multiple of 8 bytes into the file.
+func writeInts(cw *crcWriter, src Source, codes bool) error {
+	var buf []byte
+	for i := range src.Rows {
+		buf = binary.LittleEndian.AppendUint32(buf, src.Serial(i))
+	}
+	for _, t := range src.Tombs {
+		buf = binary.LittleEndian.AppendUint32(buf, t)
+	}
+	if codes && (cw.n+int64(len(buf)))%8 != 0 {
+		buf = append(buf, 0, 0, 0, 0)
+	}
+	_, err := cw.Write(buf)
+	return err
 }
 
 // Segment is a decoded segment file, less its metadata, which the
@@ -384,13 +404,47 @@ func Decode(r io.Reader, size int64, arena *Arena, meta MetaFunc) (Segment, erro
 	if h.Format > 1 {
 		tr.sum = vsum
 	}
-	dim, rows, ntombs := h.Dim, h.Rows, h.Tombs
 	seg := Segment{Header: h}
+	if err := readVectors(tr, size, arena, &seg); err != nil {
+		return Segment{}, err
+	}
+	tr.sum = rest
+	ints := make([]byte, (h.Rows+h.Tombs)*4)
+	if _, err := io.ReadFull(tr, ints); err != nil {
+		return Segment{}, readErr(err)
+	}
+	if err := parseInts(&seg, ints, h.Rows, h.Tombs); err != nil {
+		return Segment{}, err
+	}
+	if n := h.CodesLen(); n > 0 {
+		if seg.Codes, err = readCodes(tr, h, n); err != nil {
+			return Segment{}, err
+		}
+	}
+	all, err := io.ReadAll(r)
+	if err != nil {
+		return Segment{}, readErr(err)
+	}
+	blob, err := checkTrailer(all, h, vsum.Sum32(), rest)
+	if err != nil {
+		return Segment{}, err
+	}
+	if err := meta(&seg, blob); err != nil {
+		return Segment{}, err
+	}
+	return seg, nil
+}
+
+// readVectors reads seg's vectors (and their lengths when they differ)
+// from r into arena when they have its length, else into memory of their
+// own.
+func readVectors(r io.Reader, size int64, arena *Arena, seg *Segment) error {
+	dim, rows := seg.Header.Dim, seg.Header.Rows
 	total := rows * int(dim)
 	if dim == Mixed {
 		raw := make([]byte, rows*4)
-		if _, err := io.ReadFull(tr, raw); err != nil {
-			return Segment{}, readErr(err)
+		if _, err := io.ReadFull(r, raw); err != nil {
+			return readErr(err)
 		}
 		seg.Lengths = make([]int, rows)
 		var sum uint64
@@ -398,7 +452,7 @@ func Decode(r io.Reader, size int64, arena *Arena, meta MetaFunc) (Segment, erro
 			seg.Lengths[i] = int(binary.LittleEndian.Uint32(raw[i*4:]))
 			sum += uint64(seg.Lengths[i])
 			if size >= 0 && sum > uint64(size)/4 {
-				return Segment{}, corrupt("vectors longer than the file")
+				return corrupt("vectors longer than the file")
 			}
 		}
 		total = int(sum)
@@ -407,8 +461,8 @@ func Decode(r io.Reader, size int64, arena *Arena, meta MetaFunc) (Segment, erro
 	if uniform && arena.Dim == -1 {
 		arena.Dim = int(dim)
 	}
-	start := len(arena.Data)
 	if uniform && arena.Dim == int(dim) {
+		start := len(arena.Data)
 		if arena.Data == nil && arena.Reserve != nil {
 			arena.Data = make([]float32, 0, max(total, arena.Reserve(int(dim), rows)))
 		}
@@ -420,54 +474,44 @@ func Decode(r io.Reader, size int64, arena *Arena, meta MetaFunc) (Segment, erro
 		}
 		seg.Vecs = make([]float32, total)
 	}
-	if err := readFloats(tr, seg.Vecs); err != nil {
-		return Segment{}, readErr(err)
+	return readErr(readFloats(r, seg.Vecs))
+}
+
+// readCodes reads the codes section, n bytes after the padding that puts
+// it at a multiple of 8 into the file.
+func readCodes(tr *sumReader, h Header, n int64) (*Codes, error) {
+	pad := make([]byte, int((8-tr.n%8)%8))
+	raw := make([]byte, n)
+	if _, err := io.ReadFull(tr, pad); err != nil {
+		return nil, readErr(err)
 	}
-	tr.sum = rest
-	ints := make([]byte, (rows+ntombs)*4)
-	if _, err := io.ReadFull(tr, ints); err != nil {
-		return Segment{}, readErr(err)
+	if _, err := io.ReadFull(tr, raw); err != nil {
+		return nil, readErr(err)
 	}
-	if err := parseInts(&seg, ints, rows, ntombs); err != nil {
-		return Segment{}, err
-	}
-	if n := h.CodesLen(); n > 0 {
-		pad := make([]byte, int((8-tr.n%8)%8))
-		raw := make([]byte, n)
-		if _, err := io.ReadFull(tr, pad); err != nil {
-			return Segment{}, readErr(err)
-		}
-		if _, err := io.ReadFull(tr, raw); err != nil {
-			return Segment{}, readErr(err)
-		}
-		if seg.Codes, err = decodeCodes(raw, h.Codes, rows, int(dim)); err != nil {
-			return Segment{}, err
-		}
-	}
-	all, err := io.ReadAll(r)
-	if err != nil {
-		return Segment{}, readErr(err)
-	}
+	return decodeCodes(raw, h.Codes, h.Rows, int(h.Dim))
+}
+
+// checkTrailer checks the end of a segment, all (the metadata and the
+// trailer), against the checksums summed so far: vecs, of the vectors, and
+// rest, of every other byte before all. It returns the metadata.
+func checkTrailer(all []byte, h Header, vecs uint32, rest hash.Hash32) ([]byte, error) {
 	tl := h.TailLen()
 	if len(all) < tl || string(all[len(all)-8:]) != End {
-		return Segment{}, corrupt("truncated")
+		return nil, corrupt("truncated")
 	}
 	blob := all[:len(all)-tl]
 	rest.Write(blob)
 	trailer := all[len(blob):]
 	if h.Format > 1 {
-		if binary.LittleEndian.Uint32(trailer) != vsum.Sum32() {
-			return Segment{}, corrupt("checksum of the vectors mismatch")
+		if binary.LittleEndian.Uint32(trailer) != vecs {
+			return nil, corrupt("checksum of the vectors mismatch")
 		}
 		trailer = trailer[4:]
 	}
 	if binary.LittleEndian.Uint32(trailer) != rest.Sum32() {
-		return Segment{}, corrupt("checksum mismatch")
+		return nil, corrupt("checksum mismatch")
 	}
-	if err := meta(&seg, blob); err != nil {
-		return Segment{}, err
-	}
-	return seg, nil
+	return blob, nil
 }
 
 // Check says what DecodeMapped checks.
@@ -516,26 +560,7 @@ func DecodeMapped(b []byte, check Check, meta MetaFunc) (Segment, error) {
 	}
 	// The checksums read every byte they cover; they run beside the
 	// decoding.
-	sumOK := make(chan bool, 1)
-	switch {
-	case check.Known != nil && h.Format > 1:
-		sumOK <- *check.Known == Sums{Vecs: binary.LittleEndian.Uint32(tail), Rest: binary.LittleEndian.Uint32(tail[4:])}
-	case check.Known != nil:
-		sumOK <- *check.Known == Sums{Rest: binary.LittleEndian.Uint32(tail)}
-	case h.Format == 1:
-		go func() { sumOK <- ParallelCRC(b[:len(b)-tl]) == binary.LittleEndian.Uint32(tail) }()
-	default:
-		skip := check.SkipVectors && h.Codes != 0
-		go func() {
-			body := b[vecEnd : len(b)-tl]
-			rest := CRCCombine(crc32.Checksum(b[:HeaderLen], Table), ParallelCRC(body), int64(len(body)))
-			ok := rest == binary.LittleEndian.Uint32(tail[4:])
-			if ok && !skip {
-				ok = ParallelCRC(b[HeaderLen:vecEnd]) == binary.LittleEndian.Uint32(tail)
-			}
-			sumOK <- ok
-		}()
-	}
+	sumOK := mappedSums(b, h, vecEnd, check)
 	seg := Segment{Header: h}
 	if rows*d > 0 {
 		seg.Vecs = unsafe.Slice((*float32)(unsafe.Pointer(&b[HeaderLen])), rows*d)
@@ -554,6 +579,34 @@ func DecodeMapped(b []byte, check Check, meta MetaFunc) (Segment, error) {
 		return Segment{}, err
 	}
 	return seg, nil
+}
+
+// mappedSums checks the checksums of the mapped segment b, of header h,
+// whose vectors end at vecEnd, as check says: the answer comes on the
+// channel, from a goroutine of its own when every byte is summed.
+func mappedSums(b []byte, h Header, vecEnd int, check Check) <-chan bool {
+	tail := b[len(b)-h.TailLen():]
+	sumOK := make(chan bool, 1)
+	switch {
+	case check.Known != nil && h.Format > 1:
+		sumOK <- *check.Known == Sums{Vecs: binary.LittleEndian.Uint32(tail), Rest: binary.LittleEndian.Uint32(tail[4:])}
+	case check.Known != nil:
+		sumOK <- *check.Known == Sums{Rest: binary.LittleEndian.Uint32(tail)}
+	case h.Format == 1:
+		go func() { sumOK <- ParallelCRC(b[:len(b)-len(tail)]) == binary.LittleEndian.Uint32(tail) }()
+	default:
+		skip := check.SkipVectors && h.Codes != 0
+		go func() {
+			body := b[vecEnd : len(b)-len(tail)]
+			rest := CRCCombine(crc32.Checksum(b[:HeaderLen], Table), ParallelCRC(body), int64(len(body)))
+			ok := rest == binary.LittleEndian.Uint32(tail[4:])
+			if ok && !skip {
+				ok = ParallelCRC(b[HeaderLen:vecEnd]) == binary.LittleEndian.Uint32(tail)
+			}
+			sumOK <- ok
+		}()
+	}
+	return sumOK
 }
 
 // DecodeRest decodes a segment of format 2 with 4-bit codes from its
