@@ -502,7 +502,7 @@ func (ix *LocalIndex) beginLocked(ctx context.Context) (*batch, error) {
 		return nil, err
 	}
 	ix.update = newBatch(s)
-	ix.update.keepPlace = ix.seg == nil
+	ix.update.keepPlace = ix.lay.keepsPlaces()
 	if ix.part != nil {
 		ix.part.onBegin()
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/foliovec/folio/core/internal/meta"
-	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
 // BulkLoad fills an empty index on the segmented layout with src's items,
@@ -61,35 +60,12 @@ func (ix *LocalIndex) BulkLoad(ctx context.Context, src IndexSource) (int, error
 	if ix.part != nil {
 		return 0, WrapOp(ctx, op, ix.folder, fmt.Errorf("a document index's items are its documents' chunks: %w", ErrInvalidArgument))
 	}
-	if ix.seg == nil || s.count() > 0 {
-		return 0, WrapOp(ctx, op, ix.folder, fmt.Errorf("the index holds items or is not on the segmented layout: %w", ErrInvalidArgument))
+	if s.count() > 0 {
+		return 0, WrapOp(ctx, op, ix.folder, fmt.Errorf("the index holds items: %w", ErrInvalidArgument))
 	}
-	dim, err := checkBulk(ctx, src, s.config.Indexed)
-	if err != nil || src.Len == 0 {
+	if err := ix.lay.bulkLoad(ctx, s, src); err != nil || src.Len == 0 {
 		return 0, WrapOp(ctx, op, ix.folder, err)
 	}
-	name := ix.newSegmentName()
-	seg := segmentSource{
-		rows: src.Len,
-		dim:  dim,
-		row: func(i int) IndexItem {
-			it := src.Item(i)
-			return IndexItem{ID: it.ID, Metadata: it.Metadata, Vector: it.Vector, Norm: vecmath.Length(it.Vector)}
-		},
-		ser: func(i int) uint32 { return uint32(i) },
-	}
-	if err := ix.writeSegment(ctx, name, seg); err != nil {
-		ix.discardSegment(ctx, name)
-		return 0, WrapOp(ctx, op, ix.folder, fmt.Errorf("write segment: %w", err))
-	}
-	m := newManifest(s.version, s.config)
-	m.NextSerial = uint32(src.Len)
-	m.Segments = []segmentEntry{{Name: name, First: 0, Rows: src.Len}}
-	if err := ix.writeManifest(ctx, m); err != nil {
-		ix.discardSegment(ctx, name)
-		return 0, WrapOp(ctx, op, ix.folder, fmt.Errorf("write segments manifest: %w", err))
-	}
-	ix.dropping = append(ix.dropping, ix.seg.man.Names()...)
 	ix.cur.Store(nil)
 	if _, err := ix.readLocked(ctx, true); err != nil {
 		return src.Len, WrapOp(ctx, op, ix.folder, err)

@@ -206,12 +206,12 @@ func TestCompactIfDueMerges(t *testing.T) {
 	}
 	q := first[500].Vector
 	want := queryIDs(t, ix, q, 30)
-	segs := len(ix.seg.man.Segments)
+	segs := len(ix.lay.(*segLayout).man.Segments)
 	rep, err := ix.CompactIfDue(ctx)
 	if err != nil || rep.Segments < mergeFanIn {
 		t.Fatalf("CompactIfDue = %+v, %v; want the eight segments of 4,100 rows merged", rep, err)
 	}
-	m := ix.seg.man
+	m := ix.lay.(*segLayout).man
 	if len(m.Segments) != 2 || segs-rep.Segments+1 != 2 || m.Segments[0].Rows != 40_000 || m.Segments[1].Rows != mergeFanIn*per-1+3 {
 		t.Fatalf("after the merge the manifest names %+v", m.Segments)
 	}

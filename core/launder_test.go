@@ -39,7 +39,7 @@ func TestNoWriteLaundersADamagedVector(t *testing.T) {
 			if _, err := w.Compact(ctx); err != nil {
 				t.Fatal(err)
 			}
-			big := idxTestFolder + "/" + w.seg.man.Segments[0].Name
+			big := idxTestFolder + "/" + w.lay.(*segLayout).man.Segments[0].Name
 			for i := range 7 { // seven small segments: the next commit merges them with nothing large
 				insertRandom(t, w, rand.New(rand.NewPCG(7, uint64(i))), string(rune('a'+i)), 3, d)
 			}
@@ -62,7 +62,7 @@ func TestNoWriteLaundersADamagedVector(t *testing.T) {
 			}
 			wantCorrupt := func(what string, err error) {
 				t.Helper()
-				if !errors.Is(err, ErrCorrupt) || !bytes.Contains([]byte(err.Error()), []byte(w.seg.man.Segments[0].Name)) {
+				if !errors.Is(err, ErrCorrupt) || !bytes.Contains([]byte(err.Error()), []byte(w.lay.(*segLayout).man.Segments[0].Name)) {
 					t.Fatalf("%s: %v, want ErrCorrupt naming the segment", what, err)
 				}
 				unchanged(what)

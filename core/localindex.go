@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"math"
@@ -276,10 +275,11 @@ type LocalIndex struct {
 	// installs it (see Compact).
 	summed atomic.Pointer[summedSegment]
 
-	// seg is the segmented layout's state, nil on LayoutFile; guarded by
-	// mu. layout is what GetIndexStats reports of the files.
-	seg    *segState
-	layout atomic.Pointer[LayoutStats]
+	// lay is how the folder's files hold the index (layout.go): the file
+	// layout until the index is read or created; guarded by mu.
+	// layoutStats is what GetIndexStats reports of it, nil until then.
+	lay         layout
+	layoutStats atomic.Pointer[LayoutStats]
 
 	// Dropped files (graveyard.go), guarded by mu: retain is
 	// IndexOptions.RetainDropped with its default; droppedListed is set
@@ -411,6 +411,7 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 		retain:        retainFor(opts),
 		mapMin:        mapMinRows,
 	}
+	ix.lay = fileLayout{ix: ix}
 	switch opts.ScanCodes {
 	case "":
 		if opts.QuantizedScan {
@@ -513,18 +514,15 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 		version = 1
 	}
 	s := newEmptySnapshot(version, cfg.MetadataConfig)
-	ix.seg = nil
-	if layout == LayoutSegmented {
-		p = ix.manifestPath()
-		ix.seg = &segState{}
-	}
+	ix.lay = ix.newLayout(layout)
+	p = ix.lay.path()
 	err = ix.storage.CreateFolder(ctx, ix.folder)
 	if err == nil {
 		err = ix.save(ctx, s)
 	}
 	if err != nil {
 		ix.cur.Store(nil)
-		ix.seg = nil
+		ix.lay = fileLayout{ix: ix}
 		if derr := ix.storage.DeleteFile(context.WithoutCancel(ctx), p); derr != nil {
 			ix.log.Warn("create index: remove partial index file", "path", p, "err", derr)
 		}
@@ -549,15 +547,8 @@ func (ix *LocalIndex) exists(ctx context.Context) (bool, error) {
 // publishLayout records, for GetIndexStats, how the index is stored.
 // ix.mu is held.
 func (ix *LocalIndex) publishLayout() {
-	st := &LayoutStats{Layout: LayoutFile}
-	if ix.seg != nil {
-		st.Layout = LayoutSegmented
-		st.Segments = len(ix.seg.man.Segments)
-		if p := ix.seg.persisted; p != nil {
-			st.Tombstones = max(0, ix.seg.man.Rows()-p.count())
-		}
-	}
-	ix.layout.Store(st)
+	st := ix.lay.stats()
+	ix.layoutStats.Store(&st)
 }
 
 // DeleteIndex forgets the loaded index, cancels an open batch and deletes
@@ -580,7 +571,7 @@ func (ix *LocalIndex) DeleteIndex(ctx context.Context) error {
 
 func (ix *LocalIndex) deleteIndexLocked(ctx context.Context) error {
 	ix.cur.Store(nil)
-	ix.seg = nil
+	ix.lay = fileLayout{ix: ix}
 	ix.watch.Forget()
 	if ix.update != nil {
 		// The folder goes, side-cars included: nothing to clean up.
@@ -613,7 +604,7 @@ func (ix *LocalIndex) GetIndexStats(ctx context.Context) (IndexStats, error) {
 	}
 	codes := s.quantCodes()
 	stats := IndexStats{Version: s.version, MetadataConfig: cloneConfig(s.config), Items: s.count(), Outliers: codes.outliers(), CodeBytes: codes.bytes()}
-	if l := ix.layout.Load(); l != nil {
+	if l := ix.layoutStats.Load(); l != nil {
 		stats.Storage = *l
 	}
 	return stats, nil
@@ -672,7 +663,7 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 	// newer catalog names (a reader that read between a commit's index and
 	// catalog writes): only a full read admits them.
 	if incremental && !ix.strays {
-		s, ok, err := ix.readNewSegments(ctx)
+		s, ok, err := ix.lay.readNew(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("load index %q: %w", mp, err)
 		}
@@ -692,33 +683,15 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 		return nil, fmt.Errorf("load index %q: %w", p, ErrIndexNotFound)
 	}
 	var s *snapshot
-	switch {
-	case err != nil:
-	case l.seg != nil:
-		s, err = ix.segmentedSnapshot(ctx, &l, reload)
-	default:
-		if ix.part != nil {
-			err = ix.part.onLoad(ctx, &l.data, len(l.data.Items), reload)
-		}
-		if err == nil {
-			s, err = snapshotFromData(l.data, l.arena)
-		}
+	if err == nil {
+		p = l.lay.path()
+		s, err = l.lay.admit(ctx, &l, reload)
 	}
 	if err != nil {
 		ix.strays = strays // the state before the read stays
-		if l.seg != nil {
-			p = mp
-		}
 		return nil, fmt.Errorf("load index %q: %w", p, err)
 	}
-	if l.seg != nil {
-		s.nextSerial = l.seg.man.NextSerial
-		l.seg.persisted = s
-		if ix.strays {
-			l.seg.persisted = nil // the next save writes what is left whole
-		}
-	}
-	ix.seg = l.seg
+	ix.lay = l.lay
 	ix.publishLayout()
 	if ix.rerank > 0 {
 		c, err := quantize(ctx, s, l.seedCodes(s), ix.codes)
@@ -757,11 +730,11 @@ type loaded struct {
 	data  IndexData
 	arena []float32
 	size  int64 // bytes read
-	// On the segmented layout: the state of the files, and the items'
-	// serials; head, the first rows' vectors read in place from a mapped
+	// lay is the layout whose files gave it. On the segmented layout: the
+	// items' serials; head, the first rows' vectors read in place from a mapped
 	// segment file, which pin keeps mapped (arena then holds the rows
 	// after them).
-	seg      *segState
+	lay      layout
 	serials  []uint32
 	head     []scan.Part
 	headRows int
@@ -787,35 +760,6 @@ func (l *loaded) seedCodes(s *snapshot) *coarse {
 	return &coarse{int4: scan.NewNibbles(s.Dim, slices.Clone(l.headCodes))}
 }
 
-// readFiles reads the index on whichever layout the folder holds: the
-// segmented layout's manifest when there is one, else the index file. A
-// missing index is an error wrapping fs.ErrNotExist.
-//
-// A segment the manifest names that the folder lacks is ErrCorrupt, unless
-// the manifest changed meanwhile (a commit of another process replaced it
-// and dropped the segment): the newer one is read then.
-func (ix *LocalIndex) readFiles(ctx context.Context) (loaded, error) {
-	m, err := ix.readManifest(ctx)
-	for attempt := 0; err == nil; attempt++ {
-		var l loaded
-		err := ix.loadSegments(ctx, m, &l)
-		if err == nil || !errors.Is(err, fs.ErrNotExist) || ctx.Err() != nil {
-			return l, err
-		}
-		newer, merr := ix.readManifest(ctx)
-		if merr == nil && attempt < vanishedRetries && !slices.Equal(newer.Names(), m.Names()) {
-			m = newer
-			continue
-		}
-		return loaded{}, fmt.Errorf("%v, which the segments manifest names: %w", err, ErrCorrupt)
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return loaded{}, err
-	}
-	data, arena, size, err := ix.files.decodeIndex(ctx, ix.indexPath())
-	return loaded{data: data, arena: arena, size: size}, err
-}
-
 // keptSerials returns the serials of the items of kept, a subsequence of
 // all whose serials are serials.
 func keptSerials(all, kept []IndexItem, serials []uint32) []uint32 {
@@ -837,34 +781,13 @@ func keptSerials(all, kept []IndexItem, serials []uint32) []uint32 {
 // returning freed memory to the operating system.
 const releaseAfterLoad = 64 << 20
 
-// save writes s as the index file: encoded straight into the file when the
-// storage is a FileStreamWriter and the codec an IndexStreamEncoder, else
-// encoded whole, then written.
+// save writes s on the index's layout, then publishes the layout's stats.
 func (ix *LocalIndex) save(ctx context.Context, s *snapshot) error {
-	if ix.seg != nil {
-		err := ix.saveSegmented(ctx, s)
-		ix.publishLayout()
-		if err != nil {
-			return fmt.Errorf("save index: %w", err)
-		}
-		ix.strays = false
-		return nil
-	}
-	if _, failed := s.source(ctx); failed() != nil {
-		return fmt.Errorf("save index: %w", failed()) // rows that cannot be read: nothing is written
-	}
-	src, failed := s.source(ctx)
-	// The index file is read again only when another process commits:
-	// this one keeps its items.
-	if err := ix.files.write(ctx, ix.indexPath(), true, func(w io.Writer) error {
-		if err := ix.files.encodeIndex(w, src); err != nil {
-			return err
-		}
-		return failed()
-	}); err != nil {
+	err := ix.lay.save(ctx, s)
+	ix.publishLayout()
+	if err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
-	ix.watch.Note(ctx, ix.indexPath())
 	ix.strays = false
 	return nil
 }

@@ -24,7 +24,7 @@ func segmentedWithSegments(t *testing.T, st *memTestStorage, segments, perCommit
 	for c := range segments {
 		items = append(items, insertRandom(t, w, rand.New(rand.NewPCG(uint64(c), 9)), fmt.Sprint("s", c, "-"), perCommit, 16)...)
 	}
-	if got := len(w.seg.man.Segments); got != segments {
+	if got := len(w.lay.(*segLayout).man.Segments); got != segments {
 		t.Fatalf("%d segments, want %d", got, segments)
 	}
 	return w, items
@@ -167,7 +167,7 @@ func TestManifestThatLostItsSegments(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if len(w.seg.man.Segments) == 0 {
+		if len(w.lay.(*segLayout).man.Segments) == 0 {
 			t.Fatalf("%s: the manifest names no segment", how)
 		}
 		if _, err := w.Vacuum(ctx); err != nil {

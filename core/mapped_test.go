@@ -165,7 +165,7 @@ func threeSegments(t testing.TB, opts IndexOptions, seed uint64, n, d int) (*Loc
 		s := seed + uint64(k)
 		items = append(items, insertRandom(t, w, rand.New(rand.NewPCG(s, s)), prefix, rows, d)...)
 	}
-	if got := len(w.seg.man.Segments); got != 3 {
+	if got := len(w.lay.(*segLayout).man.Segments); got != 3 {
 		t.Fatalf("%d segments, want 3", got)
 	}
 	return w, items

@@ -67,7 +67,7 @@ func TestInt4CodesComeFromTheSegment(t *testing.T) {
 		t.Fatalf("the added row: %v %v", res, err)
 	}
 	// A damaged vector byte: only a reader of the vectors checks them.
-	name := idxTestFolder + "/" + coded.seg.man.Segments[0].Name
+	name := idxTestFolder + "/" + coded.lay.(*segLayout).man.Segments[0].Name
 	raw, err := st.ReadFile(ctx, name)
 	if err != nil {
 		t.Fatal(err)

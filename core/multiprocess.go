@@ -129,7 +129,7 @@ func (ix *LocalIndex) rebaseLocked(ctx context.Context) error {
 	}
 	b := newBatch(s)
 	b.replay = true
-	b.keepPlace = ix.seg == nil
+	b.keepPlace = ix.lay.keepsPlaces()
 	ix.update = b
 	if ix.part != nil {
 		ix.part.onBegin()
@@ -270,10 +270,8 @@ func (ix *LocalIndex) namedFiles(ctx context.Context, s *snapshot) (map[string]b
 			}
 		}
 	}
-	if ix.seg != nil {
-		for _, name := range ix.seg.man.Names() {
-			named[name] = true
-		}
+	for _, name := range ix.lay.names() {
+		named[name] = true
 	}
 	if ix.part != nil {
 		files, err := ix.part.ownedDocumentFiles(ctx)

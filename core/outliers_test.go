@@ -146,7 +146,7 @@ func TestSegmentsKeepTheirOutliers(t *testing.T) {
 	}
 	// A damaged list: the checksum is made right again, so only the
 	// list's own check can tell.
-	name := idxTestFolder + "/" + coded.seg.man.Segments[0].Name
+	name := idxTestFolder + "/" + coded.lay.(*segLayout).man.Segments[0].Name
 	raw, err := st.ReadFile(ctx, name)
 	if err != nil {
 		t.Fatal(err)

@@ -93,7 +93,7 @@ func TestSegmentsReadInParts(t *testing.T) {
 	// Opening and a top-10 query read the segments but for their vectors,
 	// then the 400 rows the query re-ranks and the 10 it hands out.
 	var rest int64
-	for _, e := range w.seg.man.Segments[:2] {
+	for _, e := range w.lay.(*segLayout).man.Segments[:2] {
 		raw, err := st.mem.ReadFile(ctx, idxTestFolder+"/"+e.Name)
 		if err != nil {
 			t.Fatal(err)
@@ -106,7 +106,7 @@ func TestSegmentsReadInParts(t *testing.T) {
 	if got, want := st.ranged.Load()-rest, int64(10*DefaultRerankFactorInt4*d*4); got < want || got > want+10*d*4 {
 		t.Fatalf("opening and one query read %d bytes of vectors, want the %d of the rows re-ranked and at most 10 more rows", got, want)
 	}
-	for _, name := range []string{coded.seg.man.Segments[0].Name, coded.seg.man.Segments[1].Name} {
+	for _, name := range []string{coded.lay.(*segLayout).man.Segments[0].Name, coded.lay.(*segLayout).man.Segments[1].Name} {
 		if got := st.readCount(idxTestFolder + "/" + name); got != 0 {
 			t.Fatalf("segment %s read whole %d times", name, got)
 		}

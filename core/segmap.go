@@ -21,7 +21,8 @@ import (
 // in length, among themselves or from the rows before (the caller reads it
 // instead, and meets the same error if it is the file's). The file stays
 // mapped until no snapshot holds l.pin.
-func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string, arena *segArena, l *loaded) (seg segment, mapped bool, err error) {
+func (sl *segLayout) mapSegment(ctx context.Context, mp FileMapper, name string, arena *segArena, l *loaded) (seg segment, mapped bool, err error) {
+	ix := sl.ix
 	mf, err := mp.MapFile(ctx, ix.path(name))
 	if err != nil {
 		ix.log.Debug("read a segment instead of mapping it", "folder", ix.folder, "file", name, "err", err)
@@ -60,38 +61,57 @@ func (ix *LocalIndex) mapSegment(ctx context.Context, mp FileMapper, name string
 	if ra, ok := mf.(io.ReaderAt); ok && ix.codes.nibbles() {
 		part.Fetch = fetchRows(ra, d)
 	}
-	vc := &vectorCheck{name: name, rows: rows}
-	if check.SkipVectors && seg.codes != nil && check.Known == nil {
-		// The open read the codes, not the vectors: they are checked
-		// before a write copies them.
-		raw := b[segfile.HeaderLen : segfile.HeaderLen+len(vecs)*4]
-		vc.want = binary.LittleEndian.Uint32(b[len(b)-segfile.TrailerLen:])
-		vc.sum = func(context.Context) (uint32, error) { return segfile.ParallelCRC(raw), nil }
-	}
-	set.checks = append(set.checks, vc)
+	set.checks = append(set.checks, mappedCheck(name, rows, b, len(vecs), check.SkipVectors && seg.codes != nil && check.Known == nil))
 	l.head = append(l.head, part)
 	l.headRows += rows
 	l.dim = d
 	// The rows' scales, from the file when it has them, else from the
 	// vectors; the codes, while every segment so far has them.
-	switch {
-	case seg.codes != nil && ix.codes.nibbles():
-		l.headScales = append(l.headScales, seg.codes.Scales...)
-	case check.Known != nil && len(own.scales) == rows:
-		l.headScales = append(l.headScales, own.scales...)
-	default:
-		scales := make([]float64, rows)
-		vecmath.ParallelRanges(rows, scan.MinRowsPerWorker, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				scales[i] = vecmath.FastScale(vecs[i*d : (i+1)*d])
-			}
-		})
-		l.headScales = append(l.headScales, scales...)
+	var known []float64
+	if check.Known != nil {
+		known = own.scales
 	}
+	l.headScales = append(l.headScales, headScales(seg, ix.codes.nibbles(), known, vecs, d)...)
 	if seg.codes != nil && ix.codes.nibbles() && len(l.headCodes) == len(l.head)-1 {
 		l.headCodes = append(l.headCodes, seg.codes.Run)
 	}
 	return seg, true, nil
+}
+
+// mappedCheck is the check of the vectors of the segment name mapped as
+// b, whose vectors are n values of rows rows: a sum of them when unsummed
+// (the open read the codes, not the vectors: they are checked before a
+// write copies them).
+func mappedCheck(name string, rows int, b []byte, n int, unsummed bool) *vectorCheck {
+	vc := &vectorCheck{name: name, rows: rows}
+	if unsummed {
+		raw := b[segfile.HeaderLen : segfile.HeaderLen+n*4]
+		vc.want = binary.LittleEndian.Uint32(b[len(b)-segfile.TrailerLen:])
+		vc.sum = func(context.Context) (uint32, error) { return segfile.ParallelCRC(raw), nil }
+	}
+	return vc
+}
+
+// headScales returns the scoring scales of the rows of seg read in place,
+// whose vectors (d values each) are vecs: those the segment carries with
+// its codes (when nibbles, the index keeps them), else known when it
+// holds them all (a compaction of this index just wrote the segment),
+// else computed from the vectors.
+func headScales(seg segment, nibbles bool, known []float64, vecs []float32, d int) []float64 {
+	rows := len(seg.items)
+	switch {
+	case seg.codes != nil && nibbles:
+		return seg.codes.Scales
+	case known != nil && len(known) == rows:
+		return known
+	}
+	scales := make([]float64, rows)
+	vecmath.ParallelRanges(rows, scan.MinRowsPerWorker, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			scales[i] = vecmath.FastScale(vecs[i*d : (i+1)*d])
+		}
+	})
+	return scales
 }
 
 // fetchRows reads rows of d values of a segment's vectors from ra.
@@ -123,7 +143,8 @@ func (l *loaded) pinned() *mappedSet {
 // is false, with no error, when the segment carries no 4-bit codes or its
 // vectors differ in length from the rows before (the caller reads it
 // whole). The file stays open until no snapshot holds l.pin.
-func (ix *LocalIndex) rangeSegment(ctx context.Context, rr FileRangeReader, name string, arena *segArena, l *loaded) (seg segment, ranged bool, err error) {
+func (sl *segLayout) rangeSegment(ctx context.Context, rr FileRangeReader, name string, arena *segArena, l *loaded) (seg segment, ranged bool, err error) {
+	ix := sl.ix
 	rf, err := rr.OpenFileRange(ctx, ix.path(name))
 	if err != nil {
 		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
@@ -151,16 +172,9 @@ func (ix *LocalIndex) rangeSegment(ctx context.Context, rr FileRangeReader, name
 	if codesEnd > size {
 		return segment{}, false, nil
 	}
-	// Three reads: the codes are kept in memory of their own, the rest
-	// is garbage once decoded.
-	ints, codes, tail := make([]byte, codesAt-vecEnd), make([]byte, codesEnd-codesAt), make([]byte, size-codesEnd)
-	for _, part := range []struct {
-		b  []byte
-		at int64
-	}{{ints, vecEnd}, {codes, codesAt}, {tail, codesEnd}} {
-		if err := rf.ReadRange(ctx, part.b, part.at); err != nil {
-			return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
-		}
+	ints, codes, tail, err := readRest(ctx, rf, vecEnd, codesAt, codesEnd, size)
+	if err != nil {
+		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
 	}
 	seg, err = decodeSegmentRest(hdr, ints, codes, tail, h, ix.codec, arena)
 	if err != nil {
@@ -187,6 +201,23 @@ func (ix *LocalIndex) rangeSegment(ctx context.Context, rr FileRangeReader, name
 		l.headCodes = append(l.headCodes, seg.codes.Run)
 	}
 	return seg, true, nil
+}
+
+// readRest reads the parts of a segment file after its vectors (which
+// end at vecEnd): the ints, the codes (codesAt to codesEnd) and the tail,
+// to size. Three reads: the codes are kept in memory of their own, the
+// rest is garbage once decoded.
+func readRest(ctx context.Context, rf RangeFile, vecEnd, codesAt, codesEnd, size int64) (ints, codes, tail []byte, err error) {
+	ints, codes, tail = make([]byte, codesAt-vecEnd), make([]byte, codesEnd-codesAt), make([]byte, size-codesEnd)
+	for _, part := range []struct {
+		b  []byte
+		at int64
+	}{{ints, vecEnd}, {codes, codesAt}, {tail, codesEnd}} {
+		if err := rf.ReadRange(ctx, part.b, part.at); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return ints, codes, tail, nil
 }
 
 // sumRange is the CRC-32C of the file's bytes lo to hi-1, read a part at

@@ -6,12 +6,12 @@ import "context"
 
 // mapSegment maps nothing in a browser, where no storage maps files: the
 // caller reads every segment, and folio.wasm carries no mapping code.
-func (ix *LocalIndex) mapSegment(context.Context, FileMapper, string, *segArena, *loaded) (segment, bool, error) {
+func (sl *segLayout) mapSegment(context.Context, FileMapper, string, *segArena, *loaded) (segment, bool, error) {
 	return segment{}, false, nil
 }
 
 // rangeSegment reads no segment in parts in a browser: the caller reads
 // every segment whole.
-func (ix *LocalIndex) rangeSegment(context.Context, FileRangeReader, string, *segArena, *loaded) (segment, bool, error) {
+func (sl *segLayout) rangeSegment(context.Context, FileRangeReader, string, *segArena, *loaded) (segment, bool, error) {
 	return segment{}, false, nil
 }

@@ -404,7 +404,7 @@ func TestSegmentedReaderReadsOnlyNewSegments(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := st.count()
-		segsBefore := len(writer.seg.man.Segments)
+		segsBefore := len(writer.lay.(*segLayout).man.Segments)
 		got, err := reader.ListItems(ctx)
 		if err != nil {
 			t.Fatal(err)

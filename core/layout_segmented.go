@@ -54,9 +54,13 @@ func ParseLayout(s string) (Layout, error) {
 	return "", fmt.Errorf("layout %q: want %q or %q: %w", s, LayoutFile, LayoutSegmented, ErrInvalidArgument)
 }
 
-// segState is what a LocalIndex on the segmented layout knows of its
-// files. It is guarded by the writer lock.
-type segState struct {
+// segLayout is Folio's segmented layout: segment files, each written once,
+// named in order by a manifest (the formats are in internal/segfile); a
+// commit writes one new segment for what changed, merging small ones, and
+// a compaction rewrites them. It is what a LocalIndex on the layout knows
+// of its files, guarded by the writer lock.
+type segLayout struct {
+	ix  *LocalIndex
 	man manifest
 	// tombs are the serials deleted by some segment's tombstones, sorted:
 	// the items of older segment files that no longer count.
@@ -64,6 +68,71 @@ type segState struct {
 	// persisted is the state the files hold: the next commit writes what
 	// differs from it.
 	persisted *snapshot
+}
+
+func (sl *segLayout) kind() Layout      { return LayoutSegmented }
+func (sl *segLayout) path() string      { return sl.ix.manifestPath() }
+func (sl *segLayout) keepsPlaces() bool { return false }
+func (sl *segLayout) names() []string   { return sl.man.Names() }
+
+// stats counts the segments and the rows they hold that no longer count.
+func (sl *segLayout) stats() LayoutStats {
+	st := LayoutStats{Layout: LayoutSegmented, Segments: len(sl.man.Segments)}
+	if p := sl.persisted; p != nil {
+		st.Tombstones = max(0, sl.man.Rows()-p.count())
+	}
+	return st
+}
+
+// retire deletes the manifest, then drops the segments it named (readers
+// in other processes may be reading them); the folder reads as this
+// layout until the manifest is gone.
+func (sl *segLayout) retire(ctx context.Context) (bool, error) {
+	ix := sl.ix
+	if err := ix.storage.DeleteFile(ctx, ix.manifestPath()); err != nil {
+		return true, err
+	}
+	ix.watch.Note(ctx, ix.manifestPath())
+	ix.dropLocked(ctx, sl.man.Names())
+	return false, nil
+}
+
+// tidy deletes the index file a conversion to this layout left.
+func (sl *segLayout) tidy(ctx context.Context) error {
+	return sl.ix.storage.DeleteFile(ctx, sl.ix.indexPath())
+}
+
+// bulkLoad writes src, checked, as one segment and a manifest naming only
+// it, in place of the empty state s.
+func (sl *segLayout) bulkLoad(ctx context.Context, s *snapshot, src IndexSource) error {
+	ix := sl.ix
+	dim, err := checkBulk(ctx, src, s.config.Indexed)
+	if err != nil || src.Len == 0 {
+		return err
+	}
+	name := ix.newSegmentName()
+	seg := segmentSource{
+		rows: src.Len,
+		dim:  dim,
+		row: func(i int) IndexItem {
+			it := src.Item(i)
+			return IndexItem{ID: it.ID, Metadata: it.Metadata, Vector: it.Vector, Norm: vecmath.Length(it.Vector)}
+		},
+		ser: func(i int) uint32 { return uint32(i) },
+	}
+	if err := sl.writeSegment(ctx, name, seg); err != nil {
+		sl.discardSegment(ctx, name)
+		return fmt.Errorf("write segment: %w", err)
+	}
+	m := newManifest(s.version, s.config)
+	m.NextSerial = uint32(src.Len)
+	m.Segments = []segmentEntry{{Name: name, First: 0, Rows: src.Len}}
+	if err := sl.writeManifest(ctx, m); err != nil {
+		sl.discardSegment(ctx, name)
+		return fmt.Errorf("write segments manifest: %w", err)
+	}
+	ix.dropping = append(ix.dropping, sl.man.Names()...)
+	return nil
 }
 
 // LayoutStats describes how an index is stored.
@@ -123,9 +192,9 @@ func (ix *LocalIndex) readManifest(ctx context.Context) (manifest, error) {
 	return segfile.DecodeManifest(raw)
 }
 
-// loadSegments reads every segment the manifest names, in order, into l:
+// load reads every segment the manifest names, in order, into l:
 // every row stored, those of deleted or replaced items too
-// (segmentedSnapshot tells them apart), their serials, the vectors, and
+// (admit tells them apart), their serials, the vectors, and
 // the index's state with its sorted tombstones. On storage that maps files
 // (FileMapper) the vectors of the first segments are read in place (l.head,
 // kept mapped by l.pin): of each one from the first that has mapMinRows
@@ -137,7 +206,8 @@ func (ix *LocalIndex) readManifest(ctx context.Context) (manifest, error) {
 // their word: a damaged or hand-edited manifest fails the load with
 // ErrCorrupt, naming the segment, instead of making it allocate what no
 // file holds.
-func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) error {
+func (sl *segLayout) load(ctx context.Context, l *loaded) error {
+	ix, m := sl.ix, sl.man
 	total := m.Rows()
 	arena := newSegArena()
 	arena.rowsHint = total
@@ -145,58 +215,82 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 	arena.items = &items
 	var serials, tombs []uint32
 	if len(m.Segments) == 0 && m.NextSerial > 0 {
-		if err := ix.checkNoSegments(ctx); err != nil {
+		if err := sl.checkNoSegments(ctx); err != nil {
 			return err
 		}
 	}
-	mp, rr := ix.files.mapper, ix.files.ranger
-	mapping, ranging := mp != nil, rr != nil
 	// The rows read in place come first, mapped, or on storage that does
 	// not map but reads parts of files, left in the file when the index
 	// keeps 4-bit codes.
-	inPlace := segfile.LittleEndian && (mapping || (ranging && ix.codes.nibbles()))
+	inPlace := segfile.LittleEndian && (ix.files.mapper != nil || (ix.files.ranger != nil && ix.codes.nibbles()))
 	for i, e := range m.Segments {
-		if !ix.ownSegment(e.Name) {
-			return fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
-		}
-		var seg segment
-		var err error
-		mapped := false
-		switch {
-		case !inPlace || e.Rows < max(ix.mapMin, 1):
-		case mapping:
-			seg, mapped, err = ix.mapSegment(ctx, mp, e.Name, arena, l)
-		default:
-			seg, mapped, err = ix.rangeSegment(ctx, rr, e.Name, arena, l)
-		}
-		if !mapped && err == nil {
-			inPlace = false
-			// Room for the rows after the mapped ones, and for inserts:
-			// for no more than twice the rows read by then, this
-			// segment's counted twice (its file vouches for them; those
-			// after it are often as many).
-			seg, err = ix.readSegment(ctx, e.Name, arena, func(dim, rows int) int {
-				return (ArenaRoom(min(total, 2*(len(items)+2*rows))) - l.headRows) * dim
-			})
-		}
-		if err != nil {
-			return err
-		}
-		if err := checkEntry(e, seg); err != nil {
-			return err
-		}
-		var next uint32 = m.NextSerial
+		next := m.NextSerial
 		if i+1 < len(m.Segments) {
 			next = m.Segments[i+1].First
 		}
-		if len(seg.serials) > 0 && (seg.serials[0] < e.First || seg.serials[len(seg.serials)-1] >= next) {
-			return fmt.Errorf("segment %q: serials outside its range: %w", e.Name, ErrCorrupt)
+		seg, err := sl.loadEntry(ctx, e, next, arena, l, &inPlace)
+		if err != nil {
+			return err
 		}
 		serials = append(reserveRows(serials, len(seg.serials), total), seg.serials...)
 		tombs = append(tombs, seg.tombs...)
 	}
 	slices.Sort(tombs)
-	tombs = slices.Compact(tombs)
+	if err := l.adopt(ctx, arena, items); err != nil {
+		return err
+	}
+	l.data = IndexData{Version: m.Version, MetadataConfig: manifestConfig(&m), Items: items}
+	l.serials, l.lay, sl.tombs = serials, sl, slices.Compact(tombs)
+	return nil
+}
+
+// loadEntry reads the segment e names, whose serials are below next: in
+// place while *inPlace holds and the segment has mapMinRows rows or more
+// (mapped, or left in the file and read in ranges), else decoded into
+// arena, which ends *inPlace. Its rows and tombstones are checked
+// against e.
+func (sl *segLayout) loadEntry(ctx context.Context, e segmentEntry, next uint32, arena *segArena, l *loaded, inPlace *bool) (segment, error) {
+	ix := sl.ix
+	if !ix.ownSegment(e.Name) {
+		return segment{}, fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
+	}
+	var seg segment
+	var err error
+	mapped := false
+	switch {
+	case !*inPlace || e.Rows < max(ix.mapMin, 1):
+	case ix.files.mapper != nil:
+		seg, mapped, err = sl.mapSegment(ctx, ix.files.mapper, e.Name, arena, l)
+	default:
+		seg, mapped, err = sl.rangeSegment(ctx, ix.files.ranger, e.Name, arena, l)
+	}
+	if !mapped && err == nil {
+		*inPlace = false
+		// Room for the rows after the mapped ones, and for inserts: for
+		// no more than twice the rows read by then, this segment's
+		// counted twice (its file vouches for them; those after it are
+		// often as many).
+		total := sl.man.Rows()
+		seg, err = sl.readSegment(ctx, e.Name, arena, func(dim, rows int) int {
+			return (ArenaRoom(min(total, 2*(len(*arena.items)+2*rows))) - l.headRows) * dim
+		})
+	}
+	if err != nil {
+		return segment{}, err
+	}
+	if err := checkEntry(e, seg); err != nil {
+		return segment{}, err
+	}
+	if len(seg.serials) > 0 && (seg.serials[0] < e.First || seg.serials[len(seg.serials)-1] >= next) {
+		return segment{}, fmt.Errorf("segment %q: serials outside its range: %w", e.Name, ErrCorrupt)
+	}
+	return seg, nil
+}
+
+// adopt makes items, the rows load read, views of arena past the rows
+// read in place (which the arena may have moved as it grew), reading
+// those in place too when later rows differ in length (a mixed index).
+func (l *loaded) adopt(ctx context.Context, arena *segArena, items []IndexItem) error {
 	d := arena.Dim
 	if d != l.dim {
 		// Later rows of other lengths: the rows left in their files are
@@ -205,17 +299,13 @@ func (ix *LocalIndex) loadSegments(ctx context.Context, m manifest, l *loaded) e
 			return err
 		}
 	}
-	h := 0
 	if d > 0 {
-		h = l.headRows
-		// The arena may have moved as it grew: each row is at its index.
+		h := l.headRows
 		for i := h; i < len(items); i++ {
 			items[i].Vector = arena.Data[(i-h)*d : (i-h+1)*d : (i-h+1)*d]
 		}
 		l.arena = arena.Data[:(len(items)-h)*d]
 	}
-	l.data = IndexData{Version: m.Version, MetadataConfig: manifestConfig(&m), Items: items}
-	l.serials, l.seg = serials, &segState{man: m, tombs: tombs}
 	l.size = int64(len(l.arena)) * 4
 	return nil
 }
@@ -361,18 +451,34 @@ func (p *mappedFile) releasePages() error {
 	return nil
 }
 
-// segmentedSnapshot builds the snapshot of the rows loadSegments read:
-// the rows of deleted or replaced items, and those the participant's
+// admit builds the snapshot of the rows load read, and records it as what
+// the files hold unless onLoad left strays out (the next save then writes
+// it whole). The rows of deleted or replaced items, and those the participant's
 // onLoad drops, are dead slots, read in place (no row moves), unless there
 // are more than maxDead of them: then the live rows are moved down into a
 // compact snapshot.
-func (ix *LocalIndex) segmentedSnapshot(ctx context.Context, l *loaded, reload bool) (*snapshot, error) {
+func (sl *segLayout) admit(ctx context.Context, l *loaded, reload bool) (*snapshot, error) {
+	s, err := sl.snapshotOf(ctx, l, reload)
+	if err != nil {
+		return nil, err
+	}
+	s.nextSerial = sl.man.NextSerial
+	sl.persisted = s
+	if sl.ix.strays {
+		sl.persisted = nil // the next save writes what is left whole
+	}
+	return s, nil
+}
+
+// snapshotOf is admit's snapshot.
+func (sl *segLayout) snapshotOf(ctx context.Context, l *loaded, reload bool) (*snapshot, error) {
+	ix := sl.ix
 	all, serials := l.data.Items, l.serials
 	n := len(all)
 	dead := make([]uint64, (n+63)/64)
 	ndead := 0
 	for i, v := range serials {
-		if _, found := slices.BinarySearch(l.seg.tombs, v); found {
+		if _, found := slices.BinarySearch(sl.tombs, v); found {
 			dead[i>>6] |= 1 << (uint(i) & 63)
 			ndead++
 		}
@@ -477,7 +583,8 @@ func compactRows(l *loaded, isDead func(int) bool) (*snapshot, error) {
 // index in the folder that are not listed as dropped mean the manifest
 // lost its segments (such as by a hand edit): ErrCorrupt, and Vacuum then
 // deletes nothing.
-func (ix *LocalIndex) checkNoSegments(ctx context.Context) error {
+func (sl *segLayout) checkNoSegments(ctx context.Context) error {
+	ix := sl.ix
 	list, err := ix.storage.ListFiles(ctx, ix.folder, ListFilesOnly)
 	if err != nil {
 		return err
@@ -510,7 +617,8 @@ func checkEntry(e segmentEntry, seg segment) error {
 // readSegment reads and decodes one segment file; room tells how many
 // floats to reserve for the arena once its vector length is known (and
 // the rows of the segment).
-func (ix *LocalIndex) readSegment(ctx context.Context, name string, arena *segArena, room func(dim, rows int) int) (segment, error) {
+func (sl *segLayout) readSegment(ctx context.Context, name string, arena *segArena, room func(dim, rows int) int) (segment, error) {
+	ix := sl.ix
 	r, size, done, err := ix.files.open(ctx, ix.path(name))
 	if err != nil {
 		return segment{}, fmt.Errorf("segment %q: %w", name, err)
@@ -530,14 +638,15 @@ func (ix *LocalIndex) readSegment(ctx context.Context, name string, arena *segAr
 }
 
 // writeSegment writes src as the segment file name, durably.
-func (ix *LocalIndex) writeSegment(ctx context.Context, name string, src segmentSource) error {
-	_, err := ix.writeSegmentSum(ctx, name, src)
+func (sl *segLayout) writeSegment(ctx context.Context, name string, src segmentSource) error {
+	_, err := sl.writeSegmentSum(ctx, name, src)
 	return err
 }
 
 // writeSegmentSum is writeSegment, returning the checksums it wrote. An
 // index that keeps 4-bit codes writes them into the segment.
-func (ix *LocalIndex) writeSegmentSum(ctx context.Context, name string, src segmentSource) (sum segfile.Sums, err error) {
+func (sl *segLayout) writeSegmentSum(ctx context.Context, name string, src segmentSource) (sum segfile.Sums, err error) {
+	ix := sl.ix
 	src.codes = ix.codes.nibbles()
 	err = ix.files.write(ctx, ix.path(name), false, func(w io.Writer) error {
 		var err error
@@ -572,7 +681,8 @@ func liveScales(s *snapshot, lo, hi int) []float64 {
 
 // writeManifest replaces the manifest, atomically, and records its new
 // version as this process's own.
-func (ix *LocalIndex) writeManifest(ctx context.Context, m manifest) error {
+func (sl *segLayout) writeManifest(ctx context.Context, m manifest) error {
+	ix := sl.ix
 	raw, err := segfile.EncodeManifest(m)
 	if err != nil {
 		return err
@@ -661,16 +771,16 @@ func (r *rowReader) item(i int) IndexItem {
 	return it
 }
 
-// saveSegmented stores s on the segmented layout: one new segment with the
+// save stores s on the segmented layout: one new segment with the
 // items s has that the files lack and tombstones for the items they hold
 // that s lacks, merged with the newest segments of its size class once
 // there are mergeFanIn of them, then the manifest. The segments merged away are added to ix.dropping.
 // ix.mu is held.
-func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
-	st := ix.seg
+func (sl *segLayout) save(ctx context.Context, s *snapshot) error {
+	ix, st := sl.ix, sl
 	p := st.persisted
 	if p == nil || p.version != s.version || !slices.Equal(p.config.Indexed, s.config.Indexed) {
-		return ix.writeAllSegmented(ctx, s)
+		return sl.writeAll(ctx, s)
 	}
 	dead := deadSince(p, s)
 	from, _ := slices.BinarySearch(s.serials, p.nextSerial)
@@ -679,27 +789,7 @@ func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 		return nil
 	}
 	segs := st.man.Segments
-	k := len(segs)
-	rows := liveRows(s, p.nextSerial, s.len())
-	for {
-		// The newest segments no larger than the new one's size class:
-		// with it, mergeFanIn of them become one, unless that writes more
-		// than mergeInCommitRows (CompactIfDue's work).
-		class := sizeClass(rows)
-		j, merged, end := k, 0, from
-		for j > 0 {
-			lo, _ := slices.BinarySearch(s.serials, segs[j-1].First)
-			live := liveRows(s, segs[j-1].First, end)
-			if sizeClass(live) > class {
-				break
-			}
-			j, merged, end = j-1, merged+live, lo
-		}
-		if k-j+1 < mergeFanIn || rows+merged > mergeInCommitRows {
-			break
-		}
-		k, rows, from = j, rows+merged, end
-	}
+	k, rows, from := mergeInCommit(s, segs, from, liveRows(s, p.nextSerial, s.len()))
 	first := p.nextSerial
 	if k < len(segs) {
 		first = segs[k].First
@@ -718,12 +808,12 @@ func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 	// one of no rows when every row was merged away.
 	if rows > 0 || len(own) > 0 || (k == 0 && m.NextSerial > 0) {
 		name := ix.newSegmentName()
-		if err := ix.writeSegment(ctx, name, slotsSource(ctx, s, from, s.len(), own)); err != nil {
+		if err := sl.writeSegment(ctx, name, slotsSource(ctx, s, from, s.len(), own)); err != nil {
 			return fmt.Errorf("write segment: %w", err)
 		}
 		m.Segments = append(m.Segments, segmentEntry{Name: name, First: first, Rows: rows, Tombstones: len(own)})
 	}
-	if err := ix.writeManifest(ctx, m); err != nil {
+	if err := sl.writeManifest(ctx, m); err != nil {
 		return fmt.Errorf("write segments manifest: %w", err)
 	}
 	for _, e := range segs[k:] {
@@ -736,10 +826,38 @@ func (ix *LocalIndex) saveSegmented(ctx context.Context, s *snapshot) error {
 	return nil
 }
 
-// writeAllSegmented stores s as one segment and a manifest naming only it
+// mergeInCommit returns which segments a commit of s merges into its new
+// segment, whose rows (rows live ones) start at from in s: the segments
+// from k on, and the new segment's rows and start with them. The newest
+// segments no larger than the new one's size class merge with it once
+// mergeFanIn of them would become one, unless that writes more than
+// mergeInCommitRows (CompactIfDue's work); the merged segment may merge
+// again with those of its new class.
+func mergeInCommit(s *snapshot, segs []segmentEntry, from, rows int) (k, merged, start int) {
+	k = len(segs)
+	for {
+		class := sizeClass(rows)
+		j, more, end := k, 0, from
+		for j > 0 {
+			lo, _ := slices.BinarySearch(s.serials, segs[j-1].First)
+			live := liveRows(s, segs[j-1].First, end)
+			if sizeClass(live) > class {
+				break
+			}
+			j, more, end = j-1, more+live, lo
+		}
+		if k-j+1 < mergeFanIn || rows+more > mergeInCommitRows {
+			return k, rows, from
+		}
+		k, rows, from = j, rows+more, end
+	}
+}
+
+// writeAll stores s as one segment and a manifest naming only it
 // (a new index, or one whose version changed). The segments the old
 // manifest named are added to ix.dropping.
-func (ix *LocalIndex) writeAllSegmented(ctx context.Context, s *snapshot) error {
+func (sl *segLayout) writeAll(ctx context.Context, s *snapshot) error {
+	ix := sl.ix
 	if len(s.moved) > 0 {
 		// Segments store items in serial order: put the moved ones back
 		// in their places first.
@@ -749,18 +867,16 @@ func (ix *LocalIndex) writeAllSegmented(ctx context.Context, s *snapshot) error 
 	m.NextSerial = s.nextSerial
 	if s.count() > 0 || m.NextSerial > 0 { // a segment of no rows too: see checkNoSegments
 		name := ix.newSegmentName()
-		if err := ix.writeSegment(ctx, name, slotsSource(ctx, s, 0, s.len(), nil)); err != nil {
+		if err := sl.writeSegment(ctx, name, slotsSource(ctx, s, 0, s.len(), nil)); err != nil {
 			return fmt.Errorf("write segment: %w", err)
 		}
 		m.Segments = append(m.Segments, segmentEntry{Name: name, First: 0, Rows: s.count()})
 	}
-	if err := ix.writeManifest(ctx, m); err != nil {
+	if err := sl.writeManifest(ctx, m); err != nil {
 		return fmt.Errorf("write segments manifest: %w", err)
 	}
-	if ix.seg != nil {
-		ix.dropping = append(ix.dropping, ix.seg.man.Names()...)
-	}
-	ix.seg = &segState{man: m, persisted: s}
+	ix.dropping = append(ix.dropping, sl.man.Names()...)
+	sl.man, sl.tombs, sl.persisted = m, nil, s
 	return nil
 }
 
@@ -816,7 +932,7 @@ func (ix *LocalIndex) CompactIfDue(ctx context.Context) (CompactReport, error) {
 			return CompactReport{}, WrapOp(ctx, "compact", ix.folder, err)
 		}
 	}
-	l, s := ix.layout.Load(), ix.cur.Load()
+	l, s := ix.layoutStats.Load(), ix.cur.Load()
 	var rows int
 	switch {
 	case l != nil && s != nil:
@@ -845,7 +961,7 @@ func (ix *LocalIndex) CompactIfDue(ctx context.Context) (CompactReport, error) {
 	if l.Layout != LayoutSegmented || l.Segments < mergeFanIn {
 		return CompactReport{}, nil
 	}
-	return ix.rewriteSegments(ctx, "merge segments", func(m manifest, _ []uint32) (segRun, bool) { return mergeRun(m) })
+	return ix.rewrite(ctx, "merge segments", rewriteMerge)
 }
 
 // mergeRun returns the run of segments of m for CompactIfDue to merge:
@@ -992,21 +1108,18 @@ type CompactReport struct {
 // is thrown away and the report is empty. It is safe to call from any
 // goroutine, for example on a timer.
 func (ix *LocalIndex) Compact(ctx context.Context) (CompactReport, error) {
-	return ix.rewriteSegments(ctx, "compact", func(m manifest, tombs []uint32) (segRun, bool) {
-		return segRun{0, len(m.Segments)}, len(m.Segments) > 1 || len(tombs) > 0
-	})
+	return ix.rewrite(ctx, "compact", rewriteAll)
 }
 
 // segRun is the segments j to k-1 of a manifest, which a compaction (all
 // of them) or a merge rewrites as one.
 type segRun struct{ j, k int }
 
-// rewriteSegments rewrites the run of segments pick chooses in the
-// manifest (with the sorted tombstones of the segments) as one segment
-// holding their live rows and, unless the run starts the manifest, the
-// tombstones of the segments before it; then it installs it in their
-// place (installRewrite). ok false from pick is nothing to do.
-func (ix *LocalIndex) rewriteSegments(ctx context.Context, op string, pick func(m manifest, tombs []uint32) (run segRun, ok bool)) (report CompactReport, err error) {
+// rewrite compacts (rewriteAll) or merges (rewriteMerge) the index's
+// files through its layout, counting and logging the work: the layout
+// picks the work under the writer lock, from the state loaded now, and
+// does it without the lock.
+func (ix *LocalIndex) rewrite(ctx context.Context, op string, mode rewriteMode) (report CompactReport, err error) {
 	start := time.Now()
 	defer func() {
 		m := &ix.metrics
@@ -1025,24 +1138,49 @@ func (ix *LocalIndex) rewriteSegments(ctx context.Context, op string, pick func(
 	if err := ix.mu.LockContext(ctx); err != nil {
 		return CompactReport{}, err
 	}
-	// The state loaded now; the swap reads the newest under the folder's
-	// lock and keeps what others committed since.
 	s, err := ix.loadLocked(ctx)
-	st := ix.seg
-	if err != nil || st == nil || st.persisted != s {
-		ix.mu.Unlock()
-		if err != nil {
-			return CompactReport{}, WrapOp(ctx, op, ix.folder, err)
-		}
-		return CompactReport{}, nil
+	var work func(context.Context) (CompactReport, error)
+	if err == nil {
+		work = ix.lay.rewriter(s, mode)
 	}
-	run, ok := pick(st.man, st.tombs)
-	before, tombs := st.man, st.tombs
 	ix.mu.Unlock()
-	if !ok {
-		return CompactReport{}, nil
+	if err == nil && work != nil {
+		report, err = work(ctx)
 	}
+	if err != nil {
+		return CompactReport{}, WrapOp(ctx, op, ix.folder, err)
+	}
+	return report, nil
+}
 
+// rewriter returns the rewrite of the run of segments mode picks in the
+// files of s (nil when s is not what they hold, or there is nothing to
+// do): rewriteAll every segment, when there are several or tombstones;
+// rewriteMerge the run mergeRun picks. ix.mu is held; the rewrite runs
+// without it (rewriteRun).
+func (sl *segLayout) rewriter(s *snapshot, mode rewriteMode) func(context.Context) (CompactReport, error) {
+	if sl.persisted != s {
+		return nil
+	}
+	m, tombs := sl.man, sl.tombs
+	run, ok := segRun{0, len(m.Segments)}, len(m.Segments) > 1 || len(tombs) > 0
+	if mode == rewriteMerge {
+		run, ok = mergeRun(m)
+	}
+	if !ok {
+		return nil
+	}
+	return func(ctx context.Context) (CompactReport, error) { return sl.rewriteRun(ctx, s, m, tombs, run) }
+}
+
+// rewriteRun rewrites run, segments of before (whose sorted tombstones
+// are tombs), as one segment holding their live rows in s and, unless the
+// run starts the manifest, the tombstones of the segments before it; then
+// it installs it in their place (install). The state s stays what queries
+// read meanwhile; the swap reads the newest under the folder's lock and
+// keeps what others committed since.
+func (sl *segLayout) rewriteRun(ctx context.Context, s *snapshot, before manifest, tombs []uint32, run segRun) (CompactReport, error) {
+	ix := sl.ix
 	lo, hi := 0, s.len()
 	var first uint32
 	var own []uint32
@@ -1057,10 +1195,10 @@ func (ix *LocalIndex) rewriteSegments(ctx context.Context, op string, pick func(
 		own = tombs[:lowerBound(tombs, first)]
 	}
 	name := ix.newSegmentName()
-	sum, err := ix.writeSegmentSum(ctx, name, slotsSource(ctx, s, lo, hi, own))
+	sum, err := sl.writeSegmentSum(ctx, name, slotsSource(ctx, s, lo, hi, own))
 	if err != nil {
-		ix.discardSegment(ctx, name)
-		return CompactReport{}, WrapOp(ctx, op, ix.folder, fmt.Errorf("write segment: %w", err))
+		sl.discardSegment(ctx, name)
+		return CompactReport{}, fmt.Errorf("write segment: %w", err)
 	}
 	// Reading the index again after the rewrite maps this segment: its
 	// checksum is known, so the reading need not sum (and so touch) every
@@ -1068,20 +1206,18 @@ func (ix *LocalIndex) rewriteSegments(ctx context.Context, op string, pick func(
 	ix.summed.Store(&summedSegment{name: name, sum: sum, scales: liveScales(s, lo, hi)})
 	defer ix.summed.Store(nil)
 	entry := segmentEntry{Name: name, First: first, Rows: liveRows(s, first, hi), Tombstones: len(own)}
-	rep, err := ix.installRewrite(ctx, entry, before, run, tombs)
+	rep, err := sl.install(ctx, entry, before, run, tombs)
 	if err != nil || rep.Segments == 0 {
-		ix.discardSegment(ctx, name)
+		sl.discardSegment(ctx, name)
 	}
-	if err != nil {
-		return CompactReport{}, WrapOp(ctx, op, ix.folder, err)
-	}
-	return rep, nil
+	return rep, err
 }
 
-// installRewrite makes the manifest name the rewritten segment e in place
+// install makes the newest manifest name the rewritten segment e in place
 // of the run of segments of before, when the newest manifest still starts
 // with before's segments up to the run's end.
-func (ix *LocalIndex) installRewrite(ctx context.Context, e segmentEntry, before manifest, run segRun, tombs []uint32) (CompactReport, error) {
+func (sl *segLayout) install(ctx context.Context, e segmentEntry, before manifest, run segRun, tombs []uint32) (CompactReport, error) {
+	ix := sl.ix
 	if err := ix.mu.LockContext(ctx); err != nil {
 		return CompactReport{}, err
 	}
@@ -1094,9 +1230,11 @@ func (ix *LocalIndex) installRewrite(ctx context.Context, e segmentEntry, before
 	if err := ix.refreshLocked(ctx); err != nil {
 		return CompactReport{}, err
 	}
-	st := ix.seg
+	// The layout read now: another, when another process converted the
+	// folder since.
+	st, ok := ix.lay.(*segLayout)
 	j, k := run.j, run.k
-	if st == nil || len(st.man.Segments) < k || !slices.Equal(st.man.Names()[:k], before.Names()[:k]) {
+	if !ok || len(st.man.Segments) < k || !slices.Equal(st.man.Names()[:k], before.Names()[:k]) {
 		return CompactReport{}, nil
 	}
 	// Vacuum in another process deletes segment files no manifest names,
@@ -1106,7 +1244,7 @@ func (ix *LocalIndex) installRewrite(ctx context.Context, e segmentEntry, before
 	}
 	m := st.man
 	m.Segments = slices.Concat(st.man.Segments[:j], []segmentEntry{e}, st.man.Segments[k:])
-	if err := ix.writeManifest(ctx, m); err != nil {
+	if err := st.writeManifest(ctx, m); err != nil {
 		ix.watch.SetUnknown()
 		return CompactReport{}, fmt.Errorf("write segments manifest: %w", err)
 	}
@@ -1121,24 +1259,32 @@ func (ix *LocalIndex) installRewrite(ctx context.Context, e segmentEntry, before
 	ix.publishLayout()
 	gone := before.Names()[j:k]
 	ix.dropLocked(ctx, gone)
-	if cur := ix.cur.Load(); cur != nil && cur.Pin != nil && readsInPlace(cur.Pin, gone) {
-		// The rows are read from a mapping of a segment just dropped: read
-		// the index again, so that the old file's space is freed once the
-		// queries still on it end, rather than when the process does.
-		if _, err := ix.read(ctx, true, false); err != nil {
-			ix.log.Warn("read the index again after a compaction", "folder", ix.folder, "err", err)
-		} else if old, ok := cur.Pin.(*mappedSet); ok && ix.cur.Load().Pin != cur.Pin {
-			// Queries still on the old state fault in what they read;
-			// the rest of the old files' pages leave memory now rather
-			// than when the mappings are closed.
-			old.releasePages(ix)
-		}
-	}
+	sl.leaveDropped(ctx, gone)
 	rows := 0
 	for _, old := range before.Segments[j:k] {
 		rows += old.Rows
 	}
 	return CompactReport{Segments: k - j, Tombstones: rows - e.Rows}, nil
+}
+
+// leaveDropped reads the index again when its rows are read from a
+// mapping of one of the segments gone, just dropped, so that the old
+// files' space is freed once the queries still on them end, rather than
+// when the process does. ix.mu is held.
+func (sl *segLayout) leaveDropped(ctx context.Context, gone []string) {
+	ix := sl.ix
+	cur := ix.cur.Load()
+	if cur == nil || cur.Pin == nil || !readsInPlace(cur.Pin, gone) {
+		return
+	}
+	if _, err := ix.read(ctx, true, false); err != nil {
+		ix.log.Warn("read the index again after a compaction", "folder", ix.folder, "err", err)
+	} else if old, ok := cur.Pin.(*mappedSet); ok && ix.cur.Load().Pin != cur.Pin {
+		// Queries still on the old state fault in what they read; the
+		// rest of the old files' pages leave memory now rather than when
+		// the mappings are closed.
+		old.releasePages(ix)
+	}
 }
 
 // readsInPlace reports whether a state pinning pin reads rows in place
@@ -1174,86 +1320,14 @@ func (ix *LocalIndex) refreshLocked(ctx context.Context) error {
 
 // discardSegment deletes a segment file no manifest names; failures are
 // logged (Vacuum removes it later).
-func (ix *LocalIndex) discardSegment(ctx context.Context, name string) {
+func (sl *segLayout) discardSegment(ctx context.Context, name string) {
+	ix := sl.ix
 	if err := ix.storage.DeleteFile(context.WithoutCancel(ctx), ix.path(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		ix.log.Warn("remove unused segment", "folder", ix.folder, "file", name, "err", err)
 	}
 }
 
-// ConvertLayout stores the index on layout, keeping its items, version
-// and metadata config, its side-cars and, in a document index, its catalog
-// and document files. To LayoutSegmented it writes one segment and the
-// manifest, then deletes the index file; to LayoutFile it writes the index
-// file, then deletes the manifest and the segments. It holds the writer
-// lock, and the folder's lock on storage that has one, throughout. An
-// interrupted conversion leaves the index readable (the manifest, when
-// present, is what the index holds) and finishes when run again. An open
-// batch is ErrUpdateInProgress; an unknown layout ErrInvalidArgument.
-func (ix *LocalIndex) ConvertLayout(ctx context.Context, layout Layout) error {
-	const op = "convert layout"
-	layout, err := ParseLayout(string(layout))
-	if err != nil {
-		return WrapOp(ctx, op, ix.folder, err)
-	}
-	if err := ix.mu.LockContext(ctx); err != nil {
-		return err
-	}
-	defer ix.mu.Unlock()
-	if ix.update != nil {
-		return WrapOp(ctx, op, ix.folder, ErrUpdateInProgress)
-	}
-	unlock, err := ix.lockFolder(ctx)
-	if err != nil {
-		return WrapOp(ctx, op, ix.folder, err)
-	}
-	defer unlock()
-	s, err := ix.loadLocked(ctx)
-	if err == nil {
-		err = ix.refreshLocked(ctx)
-		s = ix.cur.Load()
-	}
-	if err == nil {
-		err = ix.convertLocked(ctx, s, layout)
-	}
-	ix.publishLayout()
-	if err != nil {
-		return WrapOp(ctx, op, ix.folder, err)
-	}
-	return nil
-}
-
-func (ix *LocalIndex) convertLocked(ctx context.Context, s *snapshot, layout Layout) error {
-	if layout == LayoutSegmented {
-		if ix.seg == nil {
-			ix.seg = &segState{}
-			if err := ix.writeAllSegmented(ctx, s); err != nil {
-				ix.seg = nil
-				return err
-			}
-		}
-		return ix.storage.DeleteFile(ctx, ix.indexPath())
-	}
-	if ix.seg == nil {
-		return nil
-	}
-	st := ix.seg
-	ix.seg = nil
-	if err := ix.save(ctx, s); err != nil {
-		ix.seg = st
-		return err
-	}
-	if err := ix.storage.DeleteFile(ctx, ix.manifestPath()); err != nil {
-		ix.seg = st
-		return err
-	}
-	ix.watch.Note(ctx, ix.manifestPath())
-	// Readers in other processes may be reading them: dropped, as other
-	// files a commit stops naming are.
-	ix.dropLocked(ctx, st.man.Names())
-	return nil
-}
-
-// readNewSegments brings a segmented index up to date with the manifest
+// readNew brings a segmented index up to date with the manifest
 // another process wrote, reading only the segments it added when the
 // manifest still starts with the ones loaded: their tombstones mark slots
 // dead and their rows are appended, as a commit of this process would. ok
@@ -1261,83 +1335,111 @@ func (ix *LocalIndex) convertLocked(ctx context.Context, s *snapshot, layout Lay
 // merge since): the caller reads everything. A document index reads its
 // catalog again and admits the new rows as a full load would (onLoad).
 // ix.mu is held.
-func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool, err error) {
-	st := ix.seg
+func (sl *segLayout) readNew(ctx context.Context) (s *snapshot, ok bool, err error) {
+	ix := sl.ix
 	cur := ix.cur.Load()
-	if st == nil || cur == nil || st.persisted != cur || cur.Mixed {
+	if cur == nil || sl.persisted != cur || cur.Mixed {
 		return nil, false, nil
 	}
 	m, err := ix.readManifest(ctx)
 	if err != nil {
 		return nil, false, nil
 	}
-	old := st.man
+	old := sl.man
 	n := len(old.Segments)
 	if m.Version != old.Version || !slices.Equal(manifestConfig(&m).Indexed, manifestConfig(&old).Indexed) ||
 		len(m.Segments) < n || !slices.Equal(m.Names()[:n], old.Names()) {
 		return nil, false, nil
 	}
-	var items []IndexItem
-	var serials, tombs []uint32
-	next := cur.nextSerial
-	for _, e := range m.Segments[n:] {
-		if !ix.ownSegment(e.Name) {
-			return nil, false, fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
+	add, ok, err := sl.readAdded(ctx, m.Segments[n:], cur.nextSerial)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	if ix.part != nil {
+		data := IndexData{Version: m.Version, MetadataConfig: manifestConfig(&m), Items: add.items}
+		if err := ix.part.onLoad(ctx, &data, cur.count()+len(add.items)-len(add.tombs), true); err != nil {
+			return nil, false, err
 		}
-		seg, err := ix.readSegment(ctx, e.Name, newSegArena(), nil)
+		if len(data.Items) != len(add.items) {
+			add.serials, add.items = keptSerials(add.items, data.Items, add.serials), data.Items
+		}
+	}
+	s, err = sl.applyAdded(ctx, cur, m, add)
+	if err != nil {
+		return nil, false, err
+	}
+	return s, true, nil
+}
+
+// addedRows are the rows and tombstones of the segments another process
+// appended.
+type addedRows struct {
+	items          []IndexItem
+	serials, tombs []uint32
+}
+
+// readAdded reads the segments entries name, appended after the rows
+// loaded, whose serials are below next; ok is false when they are not
+// (a full read tells what happened).
+func (sl *segLayout) readAdded(ctx context.Context, entries []segmentEntry, next uint32) (add addedRows, ok bool, err error) {
+	ix := sl.ix
+	for _, e := range entries {
+		if !ix.ownSegment(e.Name) {
+			return add, false, fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
+		}
+		seg, err := sl.readSegment(ctx, e.Name, newSegArena(), nil)
 		if err == nil {
 			err = checkEntry(e, seg)
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, false, nil // replaced again since: the full read tells
+			return add, false, nil // replaced again since: the full read tells
 		}
 		if err != nil {
-			return nil, false, err
+			return add, false, err
 		}
 		for i := range seg.items {
 			if seg.serials[i] < next {
-				return nil, false, nil // not rows appended after ours
+				return add, false, nil // not rows appended after ours
 			}
 			next = seg.serials[i] + 1
 		}
-		items = append(items, seg.items...)
-		serials = append(serials, seg.serials...)
-		tombs = append(tombs, seg.tombs...)
+		add.items = append(add.items, seg.items...)
+		add.serials = append(add.serials, seg.serials...)
+		add.tombs = append(add.tombs, seg.tombs...)
 	}
-	if ix.part != nil {
-		data := IndexData{Version: m.Version, MetadataConfig: manifestConfig(&m), Items: items}
-		if err := ix.part.onLoad(ctx, &data, cur.count()+len(items)-len(tombs), true); err != nil {
-			return nil, false, err
-		}
-		if len(data.Items) != len(items) {
-			serials, items = keptSerials(items, data.Items, serials), data.Items
-		}
-	}
+	return add, true, nil
+}
+
+// applyAdded applies add, read from the segments of m past those of cur,
+// to cur as a commit of this process would: their tombstones mark slots
+// dead, their rows are appended with the serials they were stored with.
+// The result is what the files hold, unless strays were left out.
+func (sl *segLayout) applyAdded(ctx context.Context, cur *snapshot, m manifest, add addedRows) (*snapshot, error) {
+	ix := sl.ix
 	b := newBatch(cur)
-	for _, it := range items {
+	for _, it := range add.items {
 		b.put(pendingItem{id: it.ID, meta: it.Metadata, file: it.MetadataFile, vec: it.Vector, norm: it.Norm, scale: vecmath.FastScale(it.Vector)}, 0, false)
 	}
 	base := int32(cur.len())
-	for _, t := range tombs {
+	for _, t := range add.tombs {
 		if p, found := slices.BinarySearch(cur.serials, t); found {
 			if !cur.isDead(p) {
 				b.removeAt(int32(p))
 			}
-		} else if j, found := slices.BinarySearch(serials, t); found && !b.deleted[base+int32(j)] {
+		} else if j, found := slices.BinarySearch(add.serials, t); found && !b.deleted[base+int32(j)] {
 			b.removeAt(base + int32(j))
 		}
 	}
 	if err := b.readBase(ctx); err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	s = b.apply()
+	s := b.apply()
 	if s == cur { // nothing new but the catalog, read by onLoad
-		st.man = m
-		return s, true, nil
+		sl.man = m
+		return s, nil
 	}
-	// The rows appended keep the serials they were stored with.
-	live := serials[:0:0]
-	for j, v := range serials {
+	live := add.serials[:0:0]
+	for j, v := range add.serials {
 		if !b.deleted[base+int32(j)] {
 			live = append(live, v)
 		}
@@ -1346,22 +1448,22 @@ func (ix *LocalIndex) readNewSegments(ctx context.Context) (s *snapshot, ok bool
 		copy(s.serials[s.len()-len(live):], live)
 	}
 	s.nextSerial = max(m.NextSerial, s.nextSerial)
-	if ix.rerank > 0 && s != cur {
+	if ix.rerank > 0 {
 		var from *snapshot
 		if b.keepsBaseRows() {
 			from = cur
 		}
 		c, err := quantize(ctx, s, from.quantCodes(), ix.codes)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		s.quant.Store(c)
 	}
 	ix.updateBM25(ctx, b, s)
-	slices.Sort(tombs)
-	st.man, st.tombs, st.persisted = m, mergeSorted(st.tombs, slices.Compact(tombs)), s
+	slices.Sort(add.tombs)
+	sl.man, sl.tombs, sl.persisted = m, mergeSorted(sl.tombs, slices.Compact(add.tombs)), s
 	if ix.strays {
-		st.persisted = nil // the next save writes what is left whole
+		sl.persisted = nil // the next save writes what is left whole
 	}
-	return s, true, nil
+	return s, nil
 }
