@@ -586,8 +586,8 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) (err error) {
 		}
 		s.quant.Store(c)
 	}
-	ix.updateBM25(ctx, b, s)
-	if err := ix.writeSidecars(ctx, b); err != nil {
+	ix.keywords.updateBM25(ctx, b, s)
+	if err := ix.sides.write(ctx, b); err != nil {
 		return err
 	}
 	// From here on a failure may have landed: the index file on disk may
@@ -614,8 +614,8 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) (err error) {
 	ix.update = nil
 	// Files the new state no longer names are dropped, not deleted:
 	// readers on the previous state may still read them.
-	dropped := append(unreferenced(b.dropped, s), ix.dropping...)
-	ix.dropping = nil
+	dropped := append(unreferenced(b.dropped, s), ix.graves.dropping...)
+	ix.graves.dropping = nil
 	ix.dropLocked(ctx, dropped)
 	return nil
 }
@@ -636,12 +636,12 @@ func (ix *LocalIndex) cancelLocked(ctx context.Context) {
 		return
 	}
 	ix.update = nil
-	ix.dropping = nil
+	ix.graves.dropping = nil
 	if ix.part != nil {
 		ix.part.onCancel()
 	}
 	if !b.triedSave {
-		ix.removeSidecars(context.WithoutCancel(ctx), b.created)
+		ix.sides.remove(context.WithoutCancel(ctx), b.created)
 		return
 	}
 	// A failed commit's writes may have landed (an error after the request
@@ -650,7 +650,7 @@ func (ix *LocalIndex) cancelLocked(ctx context.Context) {
 	// deletes them only if the newest state does not name them; until
 	// then the index is read again from the storage, to learn which
 	// state landed.
-	ix.unsure = append(ix.unsure, b.created...)
+	ix.graves.unsure = append(ix.graves.unsure, b.created...)
 	ix.watch.SetUnknown()
 }
 

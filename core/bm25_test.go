@@ -311,7 +311,7 @@ func TestHybridIndexIsIncremental(t *testing.T) {
 			slots = append(slots, i)
 		}
 	}
-	if err := ix.indexChunks(ctxb, s, slots, docs); err != nil {
+	if err := ix.keywords.indexChunks(ctxb, s, slots, docs); err != nil {
 		t.Fatal(err)
 	}
 	if inc, fresh := s.bm25.Load(), bm25.NewIndex(docs, s.serials); !inc.Equal(fresh) {

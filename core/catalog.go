@@ -107,7 +107,9 @@ func cloneCatalog(c *DocumentCatalog) DocumentCatalog {
 }
 
 // catalogPath is the catalog's storage path.
-func (d *LocalDocumentIndex) catalogPath() string { return d.path("catalog" + d.Codec().Extension()) }
+func (d *LocalDocumentIndex) catalogPath() string {
+	return d.names.path("catalog" + d.Codec().Extension())
+}
 
 // catalog returns the committed catalog, loading the index and the catalog
 // on first use. Its error names op and key, the caller's own argument.
@@ -257,7 +259,7 @@ func (d *LocalDocumentIndex) inlineChunkKeys(ctx context.Context, items []IndexI
 				errs[j] = fmt.Errorf("metadata file %q leaves the folder: %w", items[i].MetadataFile, ErrCorrupt)
 				return
 			}
-			found[j], errs[j] = d.readSidecar(ctx, items[i].MetadataFile)
+			found[j], errs[j] = d.sides.read(ctx, items[i].MetadataFile)
 		})
 	}
 	wg.Wait()
@@ -394,7 +396,7 @@ func (d *LocalDocumentIndex) writeFiles(ctx context.Context, files []*docFile) e
 		if !f.written {
 			f.tried = true
 			todo = append(todo, f)
-			group = append(group, FileWrite{Path: d.path(f.name), Content: f.content})
+			group = append(group, FileWrite{Path: d.names.path(f.name), Content: f.content})
 		}
 	}
 	if err := d.files.writeGroup(ctx, group); err != nil {
@@ -421,7 +423,7 @@ func (d *LocalDocumentIndex) onAfterSave(ctx context.Context) error {
 	}
 	c := p.cat
 	d.cat.Store(&c)
-	d.dropping = append(d.dropping, p.obsolete...) // dropped by the commit
+	d.graves.dropping = append(d.graves.dropping, p.obsolete...) // dropped by the commit
 	d.forgetTexts(p.texts)
 	d.pending = nil
 	return nil
@@ -463,11 +465,11 @@ func (d *LocalDocumentIndex) onCancel() {
 func (d *LocalDocumentIndex) removeFiles(ctx context.Context, names []string) map[string]error {
 	var failed map[string]error
 	for _, name := range names {
-		if !d.ownFile(name, ".txt", d.Codec().Extension()) {
+		if !d.names.ownFile(name, ".txt", d.Codec().Extension()) {
 			d.log.Warn("document file not removed: not named as a document file", "folder", d.FolderPath(), "file", name)
 			continue
 		}
-		if err := d.Storage().DeleteFile(ctx, d.path(name)); err != nil {
+		if err := d.Storage().DeleteFile(ctx, d.names.path(name)); err != nil {
 			d.log.Warn("remove document file", "folder", d.FolderPath(), "file", name, "err", err)
 			if failed == nil {
 				failed = map[string]error{}

@@ -68,7 +68,7 @@ func TestDroppedFilesOutliveTheirCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	results := []QueryResult{{Item: first}}
-	if err := ix.loadSidecars(ctxb, results); err != nil || results[0].Item.Metadata["b"] != "old" {
+	if err := ix.sides.load(ctxb, results); err != nil || results[0].Item.Metadata["b"] != "old" {
 		t.Fatalf("reader on the previous state: %v, %v", results[0].Item.Metadata, err)
 	}
 	// A commit before the time is up keeps it.
@@ -98,7 +98,7 @@ func TestVacuumKeepsRecentlyDroppedFiles(t *testing.T) {
 	if len(rep.Sidecars) != 0 || !slices.Contains(st.fileNames(idxTestFolder), old.MetadataFile) {
 		t.Fatalf("Vacuum removed %v; want the side-car dropped a moment ago kept", rep.Sidecars)
 	}
-	ix.retain = time.Nanosecond // its time is up
+	ix.graves.retain = time.Nanosecond // its time is up
 	if rep, err = ix.Vacuum(ctxb); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestDroppedListNeverDeletesNamedOrForeignFiles(t *testing.T) {
 	if err := st.UpsertFile(ctxb, idxTestFolder+"/"+share.DroppedListName, list); err != nil {
 		t.Fatal(err)
 	}
-	ix.droppedListed = true
+	ix.graves.listed = true
 	mustInsert(t, ix, "2", []float32{1}, Metadata{"a": "y"})
 	files := st.fileNames(idxTestFolder)
 	for _, f := range []string{named.MetadataFile, "index.json", "catalog.json"} {
@@ -260,7 +260,7 @@ func TestCommitsReadTheDroppedListOnlyWhenNeeded(t *testing.T) {
 	// Once the first entry this process listed falls due, the next commit
 	// reads the list and deletes what is due.
 	ix.mu.Lock()
-	ix.droppedNext = time.Now().Add(-time.Millisecond)
+	ix.graves.next = time.Now().Add(-time.Millisecond)
 	ix.mu.Unlock()
 	mustInsert(t, ix, "late", []float32{1}, nil)
 	if st.readCount(listPath) == reads {

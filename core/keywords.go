@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"maps"
 	"math"
 	"slices"
@@ -35,8 +36,28 @@ import (
 // write; elsewhere (object storage, read by many servers) it is only read.
 const keywordFileName = ".folio-keywords"
 
+// keywordSearch is an index's keyword search: the keyword index of its
+// snapshots, the keyword file, the built-in BM25's vocabulary, and a
+// KeywordScorer in its place when one is set.
+type keywordSearch struct {
+	storage FileStorage
+	files   *files
+	names   folderNames
+	log     *slog.Logger
+	// vocab numbers the terms of the keyword index.
+	vocab bm25.Vocab
+	// scorer is IndexOptions.KeywordScorer; weights the fields' weights of
+	// rank fusion.
+	scorer  KeywordScorer
+	weights FieldWeights
+	// source returns a document's text and URI (the document layer's, else
+	// IndexOptions.DocReader's); readDocument its text.
+	source       func(ctx context.Context, documentID string) (text, uri string, err error)
+	readDocument func(ctx context.Context, documentID string) (string, error)
+}
+
 // bm25For returns the keyword index of s, building it on first use.
-func (ix *LocalIndex) bm25For(ctx context.Context, s *snapshot) (*bm25.Index, error) {
+func (ks *keywordSearch) bm25For(ctx context.Context, s *snapshot) (*bm25.Index, error) {
 	if idx := s.bm25.Load(); idx != nil {
 		return idx, nil
 	}
@@ -45,7 +66,7 @@ func (ix *LocalIndex) bm25For(ctx context.Context, s *snapshot) (*bm25.Index, er
 	if idx := s.bm25.Load(); idx != nil {
 		return idx, nil
 	}
-	idx, err := ix.buildBM25(ctx, s)
+	idx, err := ks.buildBM25(ctx, s)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +77,7 @@ func (ix *LocalIndex) bm25For(ctx context.Context, s *snapshot) (*bm25.Index, er
 // updateBM25 derives the keyword index of s, which batch b commits, from
 // its base's, when the base has one. Failures are logged and leave s
 // without one (the next hybrid query builds it).
-func (ix *LocalIndex) updateBM25(ctx context.Context, b *batch, s *snapshot) {
+func (ks *keywordSearch) updateBM25(ctx context.Context, b *batch, s *snapshot) {
 	base := b.base
 	old := base.bm25.Load()
 	if old == nil || s == base {
@@ -84,8 +105,8 @@ func (ix *LocalIndex) updateBM25(ctx context.Context, b *batch, s *snapshot) {
 		_, _, _, ok := ChunkSpan(s.meta[i])
 		return ok && !s.isDead(i)
 	})
-	if err := ix.indexChunks(ctx, s, fresh, docs); err != nil {
-		ix.log.Warn("update keyword index", "folder", ix.folder, "err", err)
+	if err := ks.indexChunks(ctx, s, fresh, docs); err != nil {
+		ks.log.Warn("update keyword index", "folder", ks.names.folder, "err", err)
 		return
 	}
 	s.bm25.Store(old.Derive(docs, s.serials, fresh, kept, base.serials))
@@ -94,17 +115,17 @@ func (ix *LocalIndex) updateBM25(ctx context.Context, b *batch, s *snapshot) {
 // buildBM25 builds the keyword index of s from nothing: the terms of the
 // chunks the keyword file holds, and the others tokenized. It rewrites the
 // file when it lacked chunks or held chunks s no longer has.
-func (ix *LocalIndex) buildBM25(ctx context.Context, s *snapshot) (*bm25.Index, error) {
-	docs, fresh, stale := bm25.Reuse(ix.readKeywordFile(ctx), s.len(), func(i int) (string, bm25.Span, bool) {
+func (ks *keywordSearch) buildBM25(ctx context.Context, s *snapshot) (*bm25.Index, error) {
+	docs, fresh, stale := bm25.Reuse(ks.readKeywordFile(ctx), s.len(), func(i int) (string, bm25.Span, bool) {
 		id, start, end, ok := ChunkSpan(s.meta[i])
 		return s.ids[i], bm25.Span{DocID: id, Start: start, End: end}, ok && !s.isDead(i)
 	})
-	if err := ix.indexChunks(ctx, s, fresh, docs); err != nil {
+	if err := ks.indexChunks(ctx, s, fresh, docs); err != nil {
 		return nil, err
 	}
 	idx := bm25.NewIndex(docs, s.serials)
 	if stale {
-		ix.writeKeywordFile(ctx, s, docs)
+		ks.writeKeywordFile(ctx, s, docs)
 	}
 	return idx, nil
 }
@@ -113,13 +134,13 @@ func (ix *LocalIndex) buildBM25(ctx context.Context, s *snapshot) (*bm25.Index, 
 // once, and stores their entries in docs. A document that cannot be read
 // leaves its chunks out (logged), as Vectra skips them; a cancelled ctx
 // stops the build.
-func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int, docs []*bm25.Doc) error {
+func (ks *keywordSearch) indexChunks(ctx context.Context, s *snapshot, slots []int, docs []*bm25.Doc) error {
 	span := func(i int) bm25.Span {
 		id, start, end, _ := ChunkSpan(s.meta[i])
 		return bm25.Span{DocID: id, Start: start, End: end}
 	}
-	return ix.vocab.Tokenize(ctx, slots, span, ix.readSource, docs, func(id string, err error) {
-		ix.log.Warn("read document for keyword search", "folder", ix.folder, "document", id, "err", err)
+	return ks.vocab.Tokenize(ctx, slots, span, ks.source, docs, func(id string, err error) {
+		ks.log.Warn("read document for keyword search", "folder", ks.names.folder, "document", id, "err", err)
 	})
 }
 
@@ -134,7 +155,7 @@ func (ix *LocalIndex) indexChunks(ctx context.Context, s *snapshot, slots []int,
 // With fields (rank fusion's keyword half) the built-in search weighs the
 // chunks' fields as IndexOptions.FieldWeights says; without, it scores
 // their text alone, as Vectra does.
-func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selection, query string, k int, exclude []topk.Scored, fields bool) ([]QueryResult, error) {
+func (ks *keywordSearch) keywordHits(ctx context.Context, s *snapshot, sel selection, query string, k int, exclude []topk.Scored, fields bool) ([]QueryResult, error) {
 	if k <= 0 || sel.None || s.len() == 0 {
 		return nil, nil
 	}
@@ -145,14 +166,14 @@ func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selectio
 	eligible := func(slot int32) bool { return !skip[slot] && !s.isDead(int(slot)) && sel.Matches(slot) }
 	var scores map[int32]float64
 	var err error
-	if ix.opts.KeywordScorer != nil {
-		scores, err = ix.scoreKeywords(ctx, s, query, eligible)
+	if ks.scorer != nil {
+		scores, err = ks.scoreKeywords(ctx, s, query, eligible)
 	} else {
 		var w bm25.Weights
 		if fields {
-			w = ix.fieldWeights.bm25()
+			w = ks.weights.bm25()
 		}
-		scores, err = ix.bm25Scores(ctx, s, query, w, eligible)
+		scores, err = ks.bm25Scores(ctx, s, query, w, eligible)
 	}
 	if err != nil {
 		return nil, err
@@ -179,8 +200,8 @@ func (ix *LocalIndex) keywordHits(ctx context.Context, s *snapshot, sel selectio
 
 // bm25Scores are the built-in BM25 scores of the eligible chunks that match
 // query, by slot.
-func (ix *LocalIndex) bm25Scores(ctx context.Context, s *snapshot, query string, w bm25.Weights, eligible func(slot int32) bool) (map[int32]float64, error) {
-	idx, err := ix.bm25For(ctx, s)
+func (ks *keywordSearch) bm25Scores(ctx context.Context, s *snapshot, query string, w bm25.Weights, eligible func(slot int32) bool) (map[int32]float64, error) {
+	idx, err := ks.bm25For(ctx, s)
 	if err != nil {
 		return nil, err
 	}
@@ -188,14 +209,14 @@ func (ix *LocalIndex) bm25Scores(ctx context.Context, s *snapshot, query string,
 		i, found := slices.BinarySearch(s.serials, serial)
 		return int32(i), found
 	}
-	return idx.Scores(&ix.vocab, query, w, slotOf, eligible), nil
+	return idx.Scores(&ks.vocab, query, w, slotOf, eligible), nil
 }
 
 // scoreKeywords are IndexOptions.KeywordScorer's scores of the eligible
 // chunks' texts, by slot, for those above 0. A chunk without a span, or
 // whose document cannot be read (logged), is left out, as the built-in
 // search leaves it out.
-func (ix *LocalIndex) scoreKeywords(ctx context.Context, s *snapshot, query string, eligible func(slot int32) bool) (map[int32]float64, error) {
+func (ks *keywordSearch) scoreKeywords(ctx context.Context, s *snapshot, query string, eligible func(slot int32) bool) (map[int32]float64, error) {
 	docs := map[string]*render.Text{}
 	var slots []int32
 	var texts []string
@@ -207,12 +228,12 @@ func (ix *LocalIndex) scoreKeywords(ctx context.Context, s *snapshot, query stri
 		}
 		t, read := docs[id]
 		if !read {
-			raw, err := ix.readDocument(ctx, id)
+			raw, err := ks.readDocument(ctx, id)
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
 				}
-				ix.log.Warn("read document for keyword search", "folder", ix.folder, "document", id, "err", err)
+				ks.log.Warn("read document for keyword search", "folder", ks.names.folder, "document", id, "err", err)
 			} else {
 				t = render.NewText(raw)
 			}
@@ -225,7 +246,7 @@ func (ix *LocalIndex) scoreKeywords(ctx context.Context, s *snapshot, query stri
 	if len(texts) == 0 {
 		return nil, nil
 	}
-	scores, err := ix.opts.KeywordScorer.ScoreKeywords(ctx, query, texts)
+	scores, err := ks.scorer.ScoreKeywords(ctx, query, texts)
 	if err != nil {
 		return nil, fmt.Errorf("score keywords: %w", err)
 	}
@@ -243,27 +264,27 @@ func (ix *LocalIndex) scoreKeywords(ctx context.Context, s *snapshot, query stri
 
 // readKeywordFile returns the chunks of the folder's keyword file by item
 // id; none when there is no file or it is not valid (it is then rebuilt).
-func (ix *LocalIndex) readKeywordFile(ctx context.Context) map[string]bm25.Saved {
-	raw, err := ix.storage.ReadFile(ctx, ix.path(keywordFileName))
+func (ks *keywordSearch) readKeywordFile(ctx context.Context) map[string]bm25.Saved {
+	raw, err := ks.storage.ReadFile(ctx, ks.names.path(keywordFileName))
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			ix.log.Debug("read the keyword file", "folder", ix.folder, "err", err)
+			ks.log.Debug("read the keyword file", "folder", ks.names.folder, "err", err)
 		}
 		return nil
 	}
 	f, err := bm25.Decode(raw)
 	if err != nil {
-		ix.log.Debug("the keyword file is not valid; it is rebuilt", "folder", ix.folder, "err", err)
+		ks.log.Debug("the keyword file is not valid; it is rebuilt", "folder", ks.names.folder, "err", err)
 		return nil
 	}
-	return ix.vocab.Load(f)
+	return ks.vocab.Load(f)
 }
 
 // writeKeywordFile replaces the folder's keyword file with the chunks of
 // docs, on storage that can lock folders. A failure (a read-only folder)
 // is logged at debug level: the file is an optimisation.
-func (ix *LocalIndex) writeKeywordFile(ctx context.Context, s *snapshot, docs []*bm25.Doc) {
-	if !ix.files.locks {
+func (ks *keywordSearch) writeKeywordFile(ctx context.Context, s *snapshot, docs []*bm25.Doc) {
+	if !ks.files.locks {
 		return
 	}
 	f := &bm25.File{}
@@ -277,21 +298,21 @@ func (ix *LocalIndex) writeKeywordFile(ctx context.Context, s *snapshot, docs []
 		}
 		f.Add(s.ids[i], docID, start, end, d)
 	}
-	f.Finish(&ix.vocab)
-	if err := ix.storage.UpsertFile(ctx, ix.path(keywordFileName), bm25.Encode(f)); err != nil {
-		ix.log.Debug("write the keyword file", "folder", ix.folder, "err", err)
+	f.Finish(&ks.vocab)
+	if err := ks.storage.UpsertFile(ctx, ks.names.path(keywordFileName), bm25.Encode(f)); err != nil {
+		ks.log.Debug("write the keyword file", "folder", ks.names.folder, "err", err)
 	}
 }
 
 // readDocumentText is the default IndexOptions.DocReader: the text of
 // "<documentID>.txt" in the index folder, as Vectra's LocalDocument reads
 // it. An id that would leave the folder is ErrInvalidArgument.
-func (ix *LocalIndex) readDocumentText(ctx context.Context, documentID string) (string, error) {
+func (ks *keywordSearch) readDocumentText(ctx context.Context, documentID string) (string, error) {
 	name := documentID + ".txt"
 	if !pathutil.IsLocal(name) {
 		return "", fmt.Errorf("document id %q leaves the index folder: %w", documentID, ErrInvalidArgument)
 	}
-	raw, err := ix.storage.ReadFile(ctx, ix.path(name))
+	raw, err := ks.storage.ReadFile(ctx, ks.names.path(name))
 	if err != nil {
 		return "", err
 	}

@@ -28,7 +28,7 @@ type layout interface {
 	// process changed the folder).
 	admit(ctx context.Context, l *loaded, reload bool) (*snapshot, error)
 	// save writes s: what differs from what the files hold, or all of it.
-	// Files it stops naming are added to ix.dropping.
+	// Files it stops naming are added to ix.graves.dropping.
 	save(ctx context.Context, s *snapshot) error
 	// readNew brings the index up to date with what another process
 	// added, reading only that; ok false means the caller reads the files
@@ -102,7 +102,7 @@ func (ix *LocalIndex) readFiles(ctx context.Context) (loaded, error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return loaded{}, err
 	}
-	data, arena, size, err := ix.files.decodeIndex(ctx, ix.indexPath())
+	data, arena, size, err := ix.files.decodeIndex(ctx, ix.names.indexPath())
 	return loaded{data: data, arena: arena, size: size, lay: fileLayout{ix: ix}}, err
 }
 
@@ -110,7 +110,7 @@ func (ix *LocalIndex) readFiles(ctx context.Context) (loaded, error) {
 type fileLayout struct{ ix *LocalIndex }
 
 func (f fileLayout) kind() Layout      { return LayoutFile }
-func (f fileLayout) path() string      { return f.ix.indexPath() }
+func (f fileLayout) path() string      { return f.ix.names.indexPath() }
 func (f fileLayout) keepsPlaces() bool { return true }
 func (f fileLayout) names() []string   { return nil }
 func (f fileLayout) stats() LayoutStats {
@@ -140,7 +140,7 @@ func (f fileLayout) save(ctx context.Context, s *snapshot) error {
 	src, failed := s.source(ctx)
 	// The index file is read again only when another process commits:
 	// this one keeps its items.
-	if err := ix.files.write(ctx, ix.indexPath(), true, func(w io.Writer) error {
+	if err := ix.files.write(ctx, ix.names.indexPath(), true, func(w io.Writer) error {
 		if err := ix.files.encodeIndex(w, src); err != nil {
 			return err
 		}
@@ -148,7 +148,7 @@ func (f fileLayout) save(ctx context.Context, s *snapshot) error {
 	}); err != nil {
 		return err
 	}
-	ix.watch.Note(ctx, ix.indexPath())
+	ix.watch.Note(ctx, ix.names.indexPath())
 	return nil
 }
 
@@ -164,7 +164,7 @@ func (f fileLayout) rewriter(*snapshot, rewriteMode) func(context.Context) (Comp
 func (f fileLayout) retire(ctx context.Context) (bool, error) {
 	// A manifest beside it is what the folder reads: failing to delete
 	// the index file leaves the new layout in force.
-	return false, f.ix.storage.DeleteFile(ctx, f.ix.indexPath())
+	return false, f.ix.storage.DeleteFile(ctx, f.ix.names.indexPath())
 }
 
 func (f fileLayout) tidy(context.Context) error { return nil }

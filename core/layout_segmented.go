@@ -14,9 +14,7 @@ import (
 
 	"github.com/foliovec/folio/core/internal/scan"
 	"github.com/foliovec/folio/core/internal/segfile"
-	"github.com/foliovec/folio/core/internal/uuid"
 	"github.com/foliovec/folio/core/internal/vecmath"
-	"github.com/foliovec/folio/core/pathutil"
 )
 
 // Layout is how an index folder stores its items.
@@ -71,7 +69,7 @@ type segLayout struct {
 }
 
 func (sl *segLayout) kind() Layout      { return LayoutSegmented }
-func (sl *segLayout) path() string      { return sl.ix.manifestPath() }
+func (sl *segLayout) path() string      { return sl.ix.names.manifestPath() }
 func (sl *segLayout) keepsPlaces() bool { return false }
 func (sl *segLayout) names() []string   { return sl.man.Names() }
 
@@ -89,17 +87,17 @@ func (sl *segLayout) stats() LayoutStats {
 // layout until the manifest is gone.
 func (sl *segLayout) retire(ctx context.Context) (bool, error) {
 	ix := sl.ix
-	if err := ix.storage.DeleteFile(ctx, ix.manifestPath()); err != nil {
+	if err := ix.storage.DeleteFile(ctx, ix.names.manifestPath()); err != nil {
 		return true, err
 	}
-	ix.watch.Note(ctx, ix.manifestPath())
+	ix.watch.Note(ctx, ix.names.manifestPath())
 	ix.dropLocked(ctx, sl.man.Names())
 	return false, nil
 }
 
 // tidy deletes the index file a conversion to this layout left.
 func (sl *segLayout) tidy(ctx context.Context) error {
-	return sl.ix.storage.DeleteFile(ctx, sl.ix.indexPath())
+	return sl.ix.storage.DeleteFile(ctx, sl.ix.names.indexPath())
 }
 
 // bulkLoad writes src, checked, as one segment and a manifest naming only
@@ -110,7 +108,7 @@ func (sl *segLayout) bulkLoad(ctx context.Context, s *snapshot, src IndexSource)
 	if err != nil || src.Len == 0 {
 		return err
 	}
-	name := ix.newSegmentName()
+	name := ix.names.newSegmentName()
 	seg := segmentSource{
 		rows: src.Len,
 		dim:  dim,
@@ -131,7 +129,7 @@ func (sl *segLayout) bulkLoad(ctx context.Context, s *snapshot, src IndexSource)
 		sl.discardSegment(ctx, name)
 		return fmt.Errorf("write segments manifest: %w", err)
 	}
-	ix.dropping = append(ix.dropping, sl.man.Names()...)
+	ix.graves.dropping = append(ix.graves.dropping, sl.man.Names()...)
 	return nil
 }
 
@@ -145,47 +143,10 @@ type LayoutStats struct {
 	Tombstones int
 }
 
-func (ix *LocalIndex) manifestPath() string { return ix.indexPath() + segfile.ManifestExt }
-
-// ownSegment reports whether name is named as this index names its
-// segment files: "<index file>.<uuid>.seg".
-func (ix *LocalIndex) ownSegment(name string) bool {
-	rest, ok := strings.CutPrefix(name, ix.name+".")
-	if !ok {
-		return false
-	}
-	base, ok := strings.CutSuffix(rest, segfile.Ext)
-	return ok && uuid.Valid(base)
-}
-
-// droppedSegment reports whether name, listed as dropped, is a segment
-// file Folio may delete: one of this index (ownSegment), or one of the
-// index of the same name under another codec ("index.pb.<uuid>.seg" beside
-// "index.json"), which a migration between codecs dropped after it
-// converted the segments to an index file.
-func (ix *LocalIndex) droppedSegment(name string) bool {
-	if ix.ownSegment(name) {
-		return true
-	}
-	stem := strings.TrimSuffix(ix.name, pathutil.Extname(ix.name))
-	rest, ok := strings.CutPrefix(name, stem+".")
-	if !ok || stem == "" {
-		return false
-	}
-	ext, base, ok := strings.Cut(rest, ".")
-	if !ok || ext == "" || strings.ContainsFunc(ext, func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') }) {
-		return false
-	}
-	base, ok = strings.CutSuffix(base, segfile.Ext)
-	return ok && uuid.Valid(base)
-}
-
-func (ix *LocalIndex) newSegmentName() string { return ix.name + "." + uuid.New() + segfile.Ext }
-
 // readManifest reads the manifest; a missing one is an error wrapping
 // fs.ErrNotExist.
 func (ix *LocalIndex) readManifest(ctx context.Context) (manifest, error) {
-	raw, err := ix.storage.ReadFile(ctx, ix.manifestPath())
+	raw, err := ix.storage.ReadFile(ctx, ix.names.manifestPath())
 	if err != nil {
 		return manifest{}, err
 	}
@@ -251,7 +212,7 @@ func (sl *segLayout) load(ctx context.Context, l *loaded) error {
 // against e.
 func (sl *segLayout) loadEntry(ctx context.Context, e segmentEntry, next uint32, arena *segArena, l *loaded, inPlace *bool) (segment, error) {
 	ix := sl.ix
-	if !ix.ownSegment(e.Name) {
+	if !ix.names.ownSegment(e.Name) {
 		return segment{}, fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
 	}
 	var seg segment
@@ -590,12 +551,12 @@ func (sl *segLayout) checkNoSegments(ctx context.Context) error {
 		return err
 	}
 	dropped := map[string]bool{}
-	for _, e := range ix.readDropped(ctx) {
+	for _, e := range ix.graves.read(ctx) {
 		dropped[e.Name] = true
 	}
 	var stray []string
 	for _, fd := range list {
-		if ix.ownSegment(fd.Name) && !dropped[fd.Name] {
+		if ix.names.ownSegment(fd.Name) && !dropped[fd.Name] {
 			stray = append(stray, fd.Name)
 		}
 	}
@@ -619,7 +580,7 @@ func checkEntry(e segmentEntry, seg segment) error {
 // the rows of the segment).
 func (sl *segLayout) readSegment(ctx context.Context, name string, arena *segArena, room func(dim, rows int) int) (segment, error) {
 	ix := sl.ix
-	r, size, done, err := ix.files.open(ctx, ix.path(name))
+	r, size, done, err := ix.files.open(ctx, ix.names.path(name))
 	if err != nil {
 		return segment{}, fmt.Errorf("segment %q: %w", name, err)
 	}
@@ -648,7 +609,7 @@ func (sl *segLayout) writeSegment(ctx context.Context, name string, src segmentS
 func (sl *segLayout) writeSegmentSum(ctx context.Context, name string, src segmentSource) (sum segfile.Sums, err error) {
 	ix := sl.ix
 	src.codes = ix.codes.nibbles()
-	err = ix.files.write(ctx, ix.path(name), false, func(w io.Writer) error {
+	err = ix.files.write(ctx, ix.names.path(name), false, func(w io.Writer) error {
 		var err error
 		sum, err = encodeSegment(w, src, ix.files.encodeIndex)
 		return err
@@ -687,10 +648,10 @@ func (sl *segLayout) writeManifest(ctx context.Context, m manifest) error {
 	if err != nil {
 		return err
 	}
-	if err := ix.storage.UpsertFile(ctx, ix.manifestPath(), raw); err != nil {
+	if err := ix.storage.UpsertFile(ctx, ix.names.manifestPath(), raw); err != nil {
 		return err
 	}
-	ix.watch.Note(ctx, ix.manifestPath())
+	ix.watch.Note(ctx, ix.names.manifestPath())
 	return nil
 }
 
@@ -774,7 +735,7 @@ func (r *rowReader) item(i int) IndexItem {
 // save stores s on the segmented layout: one new segment with the
 // items s has that the files lack and tombstones for the items they hold
 // that s lacks, merged with the newest segments of its size class once
-// there are mergeFanIn of them, then the manifest. The segments merged away are added to ix.dropping.
+// there are mergeFanIn of them, then the manifest. The segments merged away are added to ix.graves.dropping.
 // ix.mu is held.
 func (sl *segLayout) save(ctx context.Context, s *snapshot) error {
 	ix, st := sl.ix, sl
@@ -807,7 +768,7 @@ func (sl *segLayout) save(ctx context.Context, s *snapshot) error {
 	// A manifest names a segment once items were stored (checkNoSegments),
 	// one of no rows when every row was merged away.
 	if rows > 0 || len(own) > 0 || (k == 0 && m.NextSerial > 0) {
-		name := ix.newSegmentName()
+		name := ix.names.newSegmentName()
 		if err := sl.writeSegment(ctx, name, slotsSource(ctx, s, from, s.len(), own)); err != nil {
 			return fmt.Errorf("write segment: %w", err)
 		}
@@ -817,7 +778,7 @@ func (sl *segLayout) save(ctx context.Context, s *snapshot) error {
 		return fmt.Errorf("write segments manifest: %w", err)
 	}
 	for _, e := range segs[k:] {
-		ix.dropping = append(ix.dropping, e.Name)
+		ix.graves.dropping = append(ix.graves.dropping, e.Name)
 	}
 	if k < len(segs) {
 		ix.metrics.merges.Add(1)
@@ -855,7 +816,7 @@ func mergeInCommit(s *snapshot, segs []segmentEntry, from, rows int) (k, merged,
 
 // writeAll stores s as one segment and a manifest naming only it
 // (a new index, or one whose version changed). The segments the old
-// manifest named are added to ix.dropping.
+// manifest named are added to ix.graves.dropping.
 func (sl *segLayout) writeAll(ctx context.Context, s *snapshot) error {
 	ix := sl.ix
 	if len(s.moved) > 0 {
@@ -866,7 +827,7 @@ func (sl *segLayout) writeAll(ctx context.Context, s *snapshot) error {
 	m := newManifest(s.version, s.config)
 	m.NextSerial = s.nextSerial
 	if s.count() > 0 || m.NextSerial > 0 { // a segment of no rows too: see checkNoSegments
-		name := ix.newSegmentName()
+		name := ix.names.newSegmentName()
 		if err := sl.writeSegment(ctx, name, slotsSource(ctx, s, 0, s.len(), nil)); err != nil {
 			return fmt.Errorf("write segment: %w", err)
 		}
@@ -875,7 +836,7 @@ func (sl *segLayout) writeAll(ctx context.Context, s *snapshot) error {
 	if err := sl.writeManifest(ctx, m); err != nil {
 		return fmt.Errorf("write segments manifest: %w", err)
 	}
-	ix.dropping = append(ix.dropping, sl.man.Names()...)
+	ix.graves.dropping = append(ix.graves.dropping, sl.man.Names()...)
 	sl.man, sl.tombs, sl.persisted = m, nil, s
 	return nil
 }
@@ -1194,7 +1155,7 @@ func (sl *segLayout) rewriteRun(ctx context.Context, s *snapshot, before manifes
 	if run.j > 0 {
 		own = tombs[:lowerBound(tombs, first)]
 	}
-	name := ix.newSegmentName()
+	name := ix.names.newSegmentName()
 	sum, err := sl.writeSegmentSum(ctx, name, slotsSource(ctx, s, lo, hi, own))
 	if err != nil {
 		sl.discardSegment(ctx, name)
@@ -1239,7 +1200,7 @@ func (sl *segLayout) install(ctx context.Context, e segmentEntry, before manifes
 	}
 	// Vacuum in another process deletes segment files no manifest names,
 	// under the folder's lock, which is held from here to the manifest.
-	if ok, err := ix.storage.PathExists(ctx, ix.path(e.Name)); err != nil || !ok {
+	if ok, err := ix.storage.PathExists(ctx, ix.names.path(e.Name)); err != nil || !ok {
 		return CompactReport{}, err
 	}
 	m := st.man
@@ -1322,7 +1283,7 @@ func (ix *LocalIndex) refreshLocked(ctx context.Context) error {
 // logged (Vacuum removes it later).
 func (sl *segLayout) discardSegment(ctx context.Context, name string) {
 	ix := sl.ix
-	if err := ix.storage.DeleteFile(context.WithoutCancel(ctx), ix.path(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := ix.storage.DeleteFile(context.WithoutCancel(ctx), ix.names.path(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		ix.log.Warn("remove unused segment", "folder", ix.folder, "file", name, "err", err)
 	}
 }
@@ -1384,7 +1345,7 @@ type addedRows struct {
 func (sl *segLayout) readAdded(ctx context.Context, entries []segmentEntry, next uint32) (add addedRows, ok bool, err error) {
 	ix := sl.ix
 	for _, e := range entries {
-		if !ix.ownSegment(e.Name) {
+		if !ix.names.ownSegment(e.Name) {
 			return add, false, fmt.Errorf("segment %q: not named as a segment of %q: %w", e.Name, ix.name, ErrCorrupt)
 		}
 		seg, err := sl.readSegment(ctx, e.Name, newSegArena(), nil)
@@ -1459,7 +1420,7 @@ func (sl *segLayout) applyAdded(ctx context.Context, cur *snapshot, m manifest, 
 		}
 		s.quant.Store(c)
 	}
-	ix.updateBM25(ctx, b, s)
+	ix.keywords.updateBM25(ctx, b, s)
 	slices.Sort(add.tombs)
 	sl.man, sl.tombs, sl.persisted = m, mergeSorted(sl.tombs, slices.Compact(add.tombs)), s
 	if ix.strays {

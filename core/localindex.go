@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/foliovec/folio/core/internal/bm25"
 	"github.com/foliovec/folio/core/internal/chanlock"
 	"github.com/foliovec/folio/core/internal/scan"
 	"github.com/foliovec/folio/core/internal/share"
@@ -228,6 +227,8 @@ type LocalIndex struct {
 	opts      IndexOptions // as given to NewLocalIndex
 	folder    string
 	name      string
+	names     folderNames // the folder's files, named
+	sides     sidecars    // the side-car files
 	storage   FileStorage
 	codec     IndexCodec
 	files     *files // storage and codec, every fallback between them held once
@@ -258,7 +259,7 @@ type LocalIndex struct {
 	// by mu.
 	strays bool
 
-	vocab bm25.Vocab // term numbers of the keyword index
+	keywords *keywordSearch // the keyword search of hybrid queries and fusion
 
 	watch *share.Watch // what other processes may have changed
 
@@ -281,19 +282,7 @@ type LocalIndex struct {
 	lay         layout
 	layoutStats atomic.Pointer[LayoutStats]
 
-	// Dropped files (graveyard.go), guarded by mu: retain is
-	// IndexOptions.RetainDropped with its default; droppedListed is set
-	// while this process knows the folder's list of dropped files holds
-	// entries, and droppedNext is when the first of those it knows falls
-	// due (zero: now), so that a commit that drops nothing reads the list
-	// only once something in it may be deleted; dropping are files of the commit being written that it no
-	// longer names besides side-cars (a document index's); unsure are
-	// files a failed commit may have left named, dropped by the next.
-	retain        time.Duration
-	droppedListed bool
-	droppedNext   time.Time
-	dropping      []string
-	unsure        []string
+	graves graveyard // files commits stopped naming (multiprocess.go); guarded by mu
 }
 
 // commitParticipant is a type built on LocalIndex that takes part in its
@@ -401,6 +390,7 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 		mu:        chanlock.New(),
 		folder:    folderPath,
 		name:      name,
+		names:     folderNames{folder: folderPath, index: name, catalog: "catalog" + opts.Codec.Extension()},
 		storage:   opts.Storage,
 		codec:     opts.Codec,
 		files:     newFiles(opts.Storage, opts.Codec),
@@ -408,7 +398,6 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 		docReader: opts.DocReader,
 
 		strictFilters: opts.StrictFilters,
-		retain:        retainFor(opts),
 		mapMin:        mapMinRows,
 	}
 	ix.lay = fileLayout{ix: ix}
@@ -431,14 +420,18 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 	if ix.log == nil {
 		ix.log = slog.New(slog.DiscardHandler)
 	}
-	ix.watch = share.NewWatch(ix.files.versioner, cmp.Or(opts.FreshnessInterval, DefaultFreshnessInterval), ix.indexPath(), ix.log)
-	ix.watch.Add(ix.manifestPath())
+	ix.graves = graveyard{storage: ix.storage, names: ix.names, ext: ix.codec.Extension(), log: ix.log, retain: retainFor(opts)}
+	ix.sides = sidecars{storage: ix.storage, codec: ix.codec, files: ix.files, names: ix.names, log: ix.log}
+	ix.watch = share.NewWatch(ix.files.versioner, cmp.Or(opts.FreshnessInterval, DefaultFreshnessInterval), ix.names.indexPath(), ix.log)
+	ix.watch.Add(ix.names.manifestPath())
 	ix.fieldWeights = DefaultFieldWeights()
 	if opts.FieldWeights != nil {
 		ix.fieldWeights = *opts.FieldWeights
 	}
+	ix.keywords = &keywordSearch{storage: ix.storage, files: ix.files, names: ix.names, log: ix.log,
+		scorer: opts.KeywordScorer, weights: ix.fieldWeights, source: ix.readSource, readDocument: ix.readDocument}
 	if ix.docReader == nil {
-		ix.docReader = ix.readDocumentText
+		ix.docReader = ix.keywords.readDocumentText
 	}
 	return ix, nil
 }
@@ -461,9 +454,6 @@ func (ix *LocalIndex) Storage() FileStorage { return ix.storage }
 func (ix *LocalIndex) Codec() IndexCodec { return ix.codec }
 
 // path is the storage path of a file in the index folder.
-func (ix *LocalIndex) path(name string) string { return pathutil.Join(ix.folder, name) }
-
-func (ix *LocalIndex) indexPath() string { return ix.path(ix.name) }
 
 // CreateIndex creates the folder and an empty index file. An existing index
 // is ErrIndexExists, unless cfg.DeleteIfExists, which deletes the folder
@@ -474,7 +464,7 @@ func (ix *LocalIndex) indexPath() string { return ix.path(ix.name) }
 // removes that file only, not the whole folder; the index is then absent,
 // as in Vectra.
 func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) error {
-	p := ix.indexPath()
+	p := ix.names.indexPath()
 	if cfg.DeleteIfExists && cfg.OpenIfExists {
 		return fmt.Errorf("create index %q: DeleteIfExists and OpenIfExists together: %w", p, ErrInvalidArgument)
 	}
@@ -535,7 +525,7 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 
 // exists reports whether the folder holds the index, on either layout.
 func (ix *LocalIndex) exists(ctx context.Context) (bool, error) {
-	for _, p := range []string{ix.indexPath(), ix.manifestPath()} {
+	for _, p := range []string{ix.names.indexPath(), ix.names.manifestPath()} {
 		ok, err := ix.storage.PathExists(ctx, p)
 		if err != nil || ok {
 			return ok, err
@@ -590,7 +580,7 @@ func (ix *LocalIndex) IsIndexCreated(ctx context.Context) (bool, error) {
 	}
 	ok, err := ix.exists(ctx)
 	if err != nil {
-		return false, WrapOp(ctx, "is index created", ix.indexPath(), err)
+		return false, WrapOp(ctx, "is index created", ix.names.indexPath(), err)
 	}
 	return ok, nil
 }
@@ -654,7 +644,7 @@ func (ix *LocalIndex) readLocked(ctx context.Context, reload bool) (*snapshot, e
 // read is readLocked; incremental reads only the segments added since the
 // last read when it can (a reload on the segmented layout).
 func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snapshot, error) {
-	p, mp := ix.indexPath(), ix.manifestPath()
+	p, mp := ix.names.indexPath(), ix.names.manifestPath()
 	// Before the read: a change between the two is then seen as a change
 	// by the next check, never missed. Both layouts' files are watched,
 	// so that another process migrating the folder is seen too.

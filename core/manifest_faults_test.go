@@ -186,7 +186,7 @@ func TestVacuumFreesSpaceOnAFullDisk(t *testing.T) {
 	ctx := context.Background()
 	st := newMemTestStorage()
 	w, items := segmentedWithSegments(t, st, 3, 200)
-	for _, name := range []string{w.newSegmentName(), w.newSegmentName()} {
+	for _, name := range []string{w.names.newSegmentName(), w.names.newSegmentName()} {
 		st.put(idxTestFolder+"/"+name, []byte("left by a crashed commit"))
 	}
 	full := errors.New("no space left on device")

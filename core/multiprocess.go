@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"time"
 
@@ -138,7 +139,7 @@ func (ix *LocalIndex) rebaseLocked(ctx context.Context) error {
 	// the new batch names its own. That commit may have landed, so the
 	// newest state may name them: they are dropped, never deleted while
 	// named.
-	ix.unsure = append(ix.unsure, old.writtenSidecars()...)
+	ix.graves.unsure = append(ix.graves.unsure, old.writtenSidecars()...)
 	for _, op := range old.ops {
 		if err := op(b); err != nil {
 			ix.cancelLocked(ctx)
@@ -199,6 +200,29 @@ func (ix *LocalIndex) newerState(ctx context.Context, current func() bool) bool 
 // newest index or catalog names it — which also covers a file an ambiguous
 // write may have made the index name (see cancelLocked).
 
+// graveyard is the folder's list of dropped files (share.DroppedListName)
+// as this index knows it, and the files of the commit being written that
+// it drops. It is guarded by the writer lock.
+type graveyard struct {
+	storage FileStorage
+	names   folderNames
+	ext     string // the codec's extension: side-cars' and document files'
+	log     *slog.Logger
+	// retain is IndexOptions.RetainDropped with its default; listed is set
+	// while this process knows the list holds entries, and next is when the
+	// first of those it knows falls due (zero: now), so that a commit that
+	// drops nothing reads the list only once something in it may be
+	// deleted.
+	retain time.Duration
+	listed bool
+	next   time.Time
+	// dropping are files of the commit being written that it no longer
+	// names besides side-cars (a document index's, and segments); unsure
+	// are files a failed commit may have left named, dropped by the next.
+	dropping []string
+	unsure   []string
+}
+
 // DefaultRetainDropped is the least time dropped files are kept when
 // IndexOptions.RetainDropped is 0: at least this, and at least eight
 // freshness intervals.
@@ -218,29 +242,29 @@ func retainFor(opts IndexOptions) time.Duration {
 
 // dropLocked deals with files the newest commit, which this process has
 // just written and published, no longer names, together with those an
-// earlier failed commit may have left named (ix.unsure): it lists them as
+// earlier failed commit may have left named (ix.graves.unsure): it lists them as
 // dropped and deletes the listed files whose time is up. With a negative
 // RetainDropped they are deleted at once. ix.mu and the folder lock are
 // held. Failures only leave files behind for Vacuum and are logged.
 func (ix *LocalIndex) dropLocked(ctx context.Context, names []string) {
 	ctx = context.WithoutCancel(ctx)
-	names = append(names, ix.unsure...)
-	ix.unsure = nil
-	if ix.retain < 0 {
+	names = append(names, ix.graves.unsure...)
+	ix.graves.unsure = nil
+	if ix.graves.retain < 0 {
 		ix.deleteUnnamed(ctx, names)
 		return
 	}
-	if len(names) == 0 && (!ix.droppedListed || time.Now().Before(ix.droppedNext)) {
+	if len(names) == 0 && (!ix.graves.listed || time.Now().Before(ix.graves.next)) {
 		return // nothing to add, nothing due: the list is not read
 	}
-	list := ix.readDropped(ctx)
+	list := ix.graves.read(ctx)
 	now := time.Now()
-	due, kept := share.SplitDue(list, now, ix.retain)
+	due, kept := share.SplitDue(list, now, ix.graves.retain)
 	for _, n := range names {
 		kept = append(kept, share.Dropped{Name: n, At: now.UnixMilli()})
 	}
 	ix.deleteUnnamed(ctx, due)
-	ix.writeDropped(ctx, kept)
+	ix.graves.write(ctx, kept)
 }
 
 // deleteUnnamed deletes those of names that the newest commit does not
@@ -255,7 +279,7 @@ func (ix *LocalIndex) deleteUnnamed(ctx context.Context, names []string) {
 		ix.log.Warn("list document files; dropped files kept", "folder", ix.folder, "err", err)
 		return
 	}
-	ix.deleteDropped(ctx, slices.DeleteFunc(names, func(n string) bool { return named[n] }))
+	ix.graves.delete(ctx, slices.DeleteFunc(names, func(n string) bool { return named[n] }))
 }
 
 // namedFiles is the set of files that s (nil: none) and, in a document
@@ -285,34 +309,35 @@ func (ix *LocalIndex) namedFiles(ctx context.Context, s *snapshot) (map[string]b
 	return named, nil
 }
 
-// deleteDropped deletes files of the folder named as Folio names side-cars
+// delete deletes files of the folder named as Folio names side-cars
 // and document files, logging failures and leaving every other name alone.
-func (ix *LocalIndex) deleteDropped(ctx context.Context, names []string) {
+func (g *graveyard) delete(ctx context.Context, names []string) {
 	for _, name := range names {
-		if !ix.ownFile(name, ".txt", ix.codec.Extension()) && !ix.droppedSegment(name) {
-			ix.log.Warn("dropped file not removed: not named as Folio names its files", "folder", ix.folder, "file", name)
+		if !g.names.ownFile(name, ".txt", g.ext) && !g.names.droppedSegment(name) {
+			g.log.Warn("dropped file not removed: not named as Folio names its files", "folder", g.names.folder, "file", name)
 			continue
 		}
-		if err := ix.storage.DeleteFile(ctx, ix.path(name)); err != nil {
-			ix.log.Warn("remove dropped file", "folder", ix.folder, "file", name, "err", err)
+		if err := g.storage.DeleteFile(ctx, g.names.path(name)); err != nil {
+			g.log.Warn("remove dropped file", "folder", g.names.folder, "file", name, "err", err)
 		}
 	}
 }
 
-func (ix *LocalIndex) readDropped(ctx context.Context) []share.Dropped {
-	return share.ReadDropped(ctx, ix.storage, ix.path(share.DroppedListName), ix.log)
+// read reads the folder's list of dropped files.
+func (g *graveyard) read(ctx context.Context) []share.Dropped {
+	return share.ReadDropped(ctx, g.storage, g.names.path(share.DroppedListName), g.log)
 }
 
-// writeDropped replaces the folder's list and notes whether this process
-// knows of listed files.
-func (ix *LocalIndex) writeDropped(ctx context.Context, list []share.Dropped) {
-	ix.droppedListed = share.WriteDropped(ctx, ix.storage, ix.path(share.DroppedListName), list, ix.log)
-	ix.noteDropped(list)
+// write replaces the folder's list and notes whether this process knows
+// of listed files.
+func (g *graveyard) write(ctx context.Context, list []share.Dropped) {
+	g.listed = share.WriteDropped(ctx, g.storage, g.names.path(share.DroppedListName), list, g.log)
+	g.note(list)
 }
 
-// noteDropped remembers when the first entry of list falls due.
-func (ix *LocalIndex) noteDropped(list []share.Dropped) {
-	ix.droppedNext = time.Time{}
+// note remembers when the first entry of list falls due.
+func (g *graveyard) note(list []share.Dropped) {
+	g.next = time.Time{}
 	if len(list) == 0 {
 		return
 	}
@@ -320,7 +345,7 @@ func (ix *LocalIndex) noteDropped(list []share.Dropped) {
 	for _, e := range list[1:] {
 		first = min(first, e.At)
 	}
-	ix.droppedNext = time.UnixMilli(first).Add(ix.retain)
+	g.next = time.UnixMilli(first).Add(g.retain)
 }
 
 // collectDroppedAtOpen deletes, when the index is first read, the listed
@@ -330,10 +355,10 @@ func (ix *LocalIndex) noteDropped(list []share.Dropped) {
 // one writer, and readers that must not write) they wait for the next
 // commit or Vacuum. ix.mu is held.
 func (ix *LocalIndex) collectDroppedAtOpen(ctx context.Context) {
-	if !ix.files.locks || ix.retain < 0 {
+	if !ix.files.locks || ix.graves.retain < 0 {
 		return
 	}
-	if len(ix.readDropped(ctx)) == 0 {
+	if len(ix.graves.read(ctx)) == 0 {
 		return
 	}
 	unlock, err := ix.lockFolder(ctx)
@@ -344,12 +369,12 @@ func (ix *LocalIndex) collectDroppedAtOpen(ctx context.Context) {
 	if changed, err := ix.watch.Changed(ctx); err != nil || changed {
 		return // the next commit collects them, from the newest state
 	}
-	due, kept := share.SplitDue(ix.readDropped(ctx), time.Now(), ix.retain)
-	ix.droppedListed = len(kept) > 0
-	ix.noteDropped(kept)
+	due, kept := share.SplitDue(ix.graves.read(ctx), time.Now(), ix.graves.retain)
+	ix.graves.listed = len(kept) > 0
+	ix.graves.note(kept)
 	if len(due) == 0 {
 		return
 	}
 	ix.deleteUnnamed(ctx, due)
-	ix.writeDropped(context.WithoutCancel(ctx), kept)
+	ix.graves.write(context.WithoutCancel(ctx), kept)
 }

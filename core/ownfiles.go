@@ -5,9 +5,65 @@ import (
 	"strings"
 	"time"
 
+	"github.com/foliovec/folio/core/internal/segfile"
+	"github.com/foliovec/folio/core/pathutil"
+
 	"github.com/foliovec/folio/core/internal/share"
 	"github.com/foliovec/folio/core/internal/uuid"
 )
+
+// folderNames names the files of an index in its folder.
+type folderNames struct {
+	folder  string // the folder's path
+	index   string // the index file's name (IndexOptions.IndexName)
+	catalog string // a document index's catalog file's name
+}
+
+// path is the path of the file name in the folder.
+func (n folderNames) path(name string) string { return pathutil.Join(n.folder, name) }
+
+// indexPath is the index file's path.
+func (n folderNames) indexPath() string { return n.path(n.index) }
+
+// manifestPath is the segmented layout's manifest: the index file's path
+// and ".manifest".
+func (n folderNames) manifestPath() string { return n.indexPath() + segfile.ManifestExt }
+
+// ownSegment reports whether name is named as this index names its
+// segment files: "<index file>.<uuid>.seg".
+func (n folderNames) ownSegment(name string) bool {
+	rest, ok := strings.CutPrefix(name, n.index+".")
+	if !ok {
+		return false
+	}
+	base, ok := strings.CutSuffix(rest, segfile.Ext)
+	return ok && uuid.Valid(base)
+}
+
+// droppedSegment reports whether name, listed as dropped, is a segment
+// file Folio may delete: one of this index (ownSegment), or one of the
+// index of the same name under another codec ("index.pb.<uuid>.seg" beside
+// "index.json"), which a migration between codecs dropped after it
+// converted the segments to an index file.
+func (n folderNames) droppedSegment(name string) bool {
+	if n.ownSegment(name) {
+		return true
+	}
+	stem := strings.TrimSuffix(n.index, pathutil.Extname(n.index))
+	rest, ok := strings.CutPrefix(name, stem+".")
+	if !ok || stem == "" {
+		return false
+	}
+	ext, base, ok := strings.Cut(rest, ".")
+	if !ok || ext == "" || strings.ContainsFunc(ext, func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') }) {
+		return false
+	}
+	base, ok = strings.CutSuffix(base, segfile.Ext)
+	return ok && uuid.Valid(base)
+}
+
+// newSegmentName names a new segment file of the index.
+func (n folderNames) newSegmentName() string { return n.index + "." + uuid.New() + segfile.Ext }
 
 // Folio deletes only files it could have written for the role at hand:
 // side-cars "<uuid><ext>" and document files "<uuid>.txt" and
@@ -19,8 +75,8 @@ import (
 // ownFile reports whether name is a file of the folder that Folio may
 // delete: "<uuid><ext>" with ext one of exts, and neither the index file
 // nor the catalog file.
-func (ix *LocalIndex) ownFile(name string, exts ...string) bool {
-	if name == ix.name || name == "catalog"+ix.codec.Extension() {
+func (n folderNames) ownFile(name string, exts ...string) bool {
+	if name == n.index || name == n.catalog {
 		return false
 	}
 	for _, ext := range exts {
@@ -142,23 +198,23 @@ func (ix *LocalIndex) removeUnnamed(ctx context.Context, rep *VacuumReport) erro
 	// Dropped files whose time is not up yet are kept for the readers
 	// that may still read them (see IndexOptions.RetainDropped); the list
 	// then keeps only those.
-	listed := ix.readDropped(ctx)
-	due, notDue := share.SplitDue(listed, time.Now(), ix.retain)
-	if ix.retain < 0 {
+	listed := ix.graves.read(ctx)
+	due, notDue := share.SplitDue(listed, time.Now(), ix.graves.retain)
+	if ix.graves.retain < 0 {
 		due, notDue = share.SplitDue(listed, time.Now(), 0)
 	}
 	for _, e := range notDue {
 		keep[e.Name] = true
 	}
 	if len(listed) > 0 {
-		defer ix.writeDropped(context.WithoutCancel(ctx), notDue)
+		defer ix.graves.write(context.WithoutCancel(ctx), notDue)
 	}
 	// The files listed whose time is up go in the sweep below; those it
 	// does not recognise too: segments of this index under another codec,
 	// which a migration between codecs dropped.
 	for _, name := range due {
-		if !keep[name] && !ix.ownSegment(name) && ix.droppedSegment(name) {
-			if err := ix.storage.DeleteFile(ctx, ix.path(name)); err != nil {
+		if !keep[name] && !ix.names.ownSegment(name) && ix.names.droppedSegment(name) {
+			if err := ix.storage.DeleteFile(ctx, ix.names.path(name)); err != nil {
 				ix.log.Warn("vacuum: remove file", "folder", ix.folder, "file", name, "err", err)
 				continue
 			}
@@ -178,16 +234,16 @@ func (ix *LocalIndex) removeUnnamed(ctx context.Context, rep *VacuumReport) erro
 		}
 		var into *[]string
 		switch {
-		case documents && ix.ownFile(name, ".txt", ext):
+		case documents && ix.names.ownFile(name, ".txt", ext):
 			into = &rep.Documents
-		case ix.ownFile(name, ext):
+		case ix.names.ownFile(name, ext):
 			into = &rep.Sidecars
-		case ix.ownSegment(name):
+		case ix.names.ownSegment(name):
 			into = &rep.Segments
 		default:
 			continue
 		}
-		if err := ix.storage.DeleteFile(ctx, ix.path(name)); err != nil {
+		if err := ix.storage.DeleteFile(ctx, ix.names.path(name)); err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return ctxErr
 			}

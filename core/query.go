@@ -278,7 +278,7 @@ func (ix *LocalIndex) answer(ctx context.Context, s *snapshot, sel selection, hi
 		}
 		results[i] = QueryResult{Item: it, Score: score}
 	}
-	if err := ix.loadSidecars(ctx, results); err != nil {
+	if err := ix.sides.load(ctx, results); err != nil {
 		return nil, err
 	}
 	if q.IsBm25 {
@@ -287,7 +287,7 @@ func (ix *LocalIndex) answer(ctx context.Context, s *snapshot, sel selection, hi
 		if q.fusion {
 			k, exclude = q.TopK, nil
 		}
-		kw, err := ix.keywordHits(ctx, s, sel, q.Query, k, exclude, q.fusion)
+		kw, err := ix.keywords.keywordHits(ctx, s, sel, q.Query, k, exclude, q.fusion)
 		if err != nil {
 			return nil, err
 		}

@@ -23,7 +23,7 @@ import (
 // mapped until no snapshot holds l.pin.
 func (sl *segLayout) mapSegment(ctx context.Context, mp FileMapper, name string, arena *segArena, l *loaded) (seg segment, mapped bool, err error) {
 	ix := sl.ix
-	mf, err := mp.MapFile(ctx, ix.path(name))
+	mf, err := mp.MapFile(ctx, ix.names.path(name))
 	if err != nil {
 		ix.log.Debug("read a segment instead of mapping it", "folder", ix.folder, "file", name, "err", err)
 		return segment{}, false, nil
@@ -145,7 +145,7 @@ func (l *loaded) pinned() *mappedSet {
 // whole). The file stays open until no snapshot holds l.pin.
 func (sl *segLayout) rangeSegment(ctx context.Context, rr FileRangeReader, name string, arena *segArena, l *loaded) (seg segment, ranged bool, err error) {
 	ix := sl.ix
-	rf, err := rr.OpenFileRange(ctx, ix.path(name))
+	rf, err := rr.OpenFileRange(ctx, ix.names.path(name))
 	if err != nil {
 		return segment{}, false, fmt.Errorf("segment %q: %w", name, err)
 	}

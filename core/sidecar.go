@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"log/slog"
 
 	"github.com/foliovec/folio/core/internal/par"
 
@@ -25,21 +26,30 @@ import (
 // side-cars it wrote. A MetadataFile read from an index file that would
 // leave the folder makes the file corrupt (see snapshotFromData).
 
-// newSidecar serializes md as a new side-car file, to be written by the
+// sidecars reads and writes an index's side-car files.
+type sidecars struct {
+	storage FileStorage
+	codec   IndexCodec
+	files   *files
+	names   folderNames
+	log     *slog.Logger
+}
+
+// new serializes md as a new side-car file, to be written by the
 // commit, and returns its name and content.
-func (ix *LocalIndex) newSidecar(md Metadata) (string, []byte, error) {
-	name := uuid.New() + ix.codec.Extension()
-	raw, err := ix.codec.SerializeMetadata(md)
+func (sc sidecars) new(md Metadata) (string, []byte, error) {
+	name := uuid.New() + sc.codec.Extension()
+	raw, err := sc.codec.SerializeMetadata(md)
 	if err != nil {
 		return "", nil, fmt.Errorf("serialize metadata file %q: %w", name, err)
 	}
 	return name, raw, nil
 }
 
-// writeSidecars writes the side-car files of b that an item still refers
+// write writes the side-car files of b that an item still refers
 // to, as one group (one durability barrier on storage that offers it),
 // before the index file that names them.
-func (ix *LocalIndex) writeSidecars(ctx context.Context, b *batch) error {
+func (sc sidecars) write(ctx context.Context, b *batch) error {
 	if len(b.sidecars) == 0 {
 		return nil
 	}
@@ -50,27 +60,27 @@ func (ix *LocalIndex) writeSidecars(ctx context.Context, b *batch) error {
 	files := make([]FileWrite, 0, len(b.sidecars))
 	for _, f := range b.sidecars {
 		if !dropped[f.Path] {
-			files = append(files, FileWrite{Path: ix.path(f.Path), Content: f.Content})
+			files = append(files, FileWrite{Path: sc.names.path(f.Path), Content: f.Content})
 		}
 	}
 	b.triedSidecars = true
-	if err := ix.files.writeGroup(ctx, files); err != nil {
+	if err := sc.files.writeGroup(ctx, files); err != nil {
 		return fmt.Errorf("write metadata files: %w", err)
 	}
 	b.sidecars = nil
 	return nil
 }
 
-// removeSidecars deletes side-car files, logging failures: the commit they
+// remove deletes side-car files, logging failures: the commit they
 // follow has succeeded, so they only leave orphans behind.
-func (ix *LocalIndex) removeSidecars(ctx context.Context, names []string) {
+func (sc sidecars) remove(ctx context.Context, names []string) {
 	for _, name := range names {
-		if !ix.ownFile(name, ix.codec.Extension()) {
-			ix.log.Warn("metadata file not removed: not named as a side-car", "folder", ix.folder, "file", name)
+		if !sc.names.ownFile(name, sc.codec.Extension()) {
+			sc.log.Warn("metadata file not removed: not named as a side-car", "folder", sc.names.folder, "file", name)
 			continue
 		}
-		if err := ix.storage.DeleteFile(ctx, ix.path(name)); err != nil {
-			ix.log.Warn("remove metadata file", "folder", ix.folder, "file", name, "err", err)
+		if err := sc.storage.DeleteFile(ctx, sc.names.path(name)); err != nil {
+			sc.log.Warn("remove metadata file", "folder", sc.names.folder, "file", name, "err", err)
 		}
 	}
 }
@@ -78,10 +88,10 @@ func (ix *LocalIndex) removeSidecars(ctx context.Context, names []string) {
 // maxSidecarReads bounds the side-car files a query reads at once.
 const maxSidecarReads = 16
 
-// loadSidecars replaces the metadata of each result that has a side-car
+// load replaces the metadata of each result that has a side-car
 // with the side-car's content, reading them concurrently. A missing or
 // undecodable side-car fails the query, as in Vectra.
-func (ix *LocalIndex) loadSidecars(ctx context.Context, results []QueryResult) error {
+func (sc sidecars) load(ctx context.Context, results []QueryResult) error {
 	var todo []int
 	for i := range results {
 		if results[i].Item.MetadataFile != "" {
@@ -93,7 +103,7 @@ func (ix *LocalIndex) loadSidecars(ctx context.Context, results []QueryResult) e
 	}
 	return par.Each(ctx, len(todo), maxSidecarReads, func(ctx context.Context, j int) error {
 		i := todo[j]
-		md, err := ix.readSidecar(ctx, results[i].Item.MetadataFile)
+		md, err := sc.read(ctx, results[i].Item.MetadataFile)
 		if err == nil {
 			results[i].Item.Metadata = md
 		}
@@ -101,12 +111,13 @@ func (ix *LocalIndex) loadSidecars(ctx context.Context, results []QueryResult) e
 	})
 }
 
-func (ix *LocalIndex) readSidecar(ctx context.Context, name string) (Metadata, error) {
-	raw, err := ix.storage.ReadFile(ctx, ix.path(name))
+// read reads and decodes the side-car name.
+func (sc sidecars) read(ctx context.Context, name string) (Metadata, error) {
+	raw, err := sc.storage.ReadFile(ctx, sc.names.path(name))
 	if err != nil {
 		return nil, fmt.Errorf("read metadata file %q: %w", name, err)
 	}
-	md, err := ix.codec.DeserializeMetadata(raw)
+	md, err := sc.codec.DeserializeMetadata(raw)
 	if err != nil {
 		return nil, fmt.Errorf("decode metadata file %q: %w", name, err)
 	}

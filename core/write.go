@@ -214,7 +214,7 @@ func (ix *LocalIndex) addItem(ctx context.Context, b *batch, item IndexItem, uni
 	var file string
 	if full != nil {
 		var raw []byte
-		if file, raw, err = ix.newSidecar(full); err != nil {
+		if file, raw, err = ix.sides.new(full); err != nil {
 			return IndexItem{}, err
 		}
 		b.sidecars = append(b.sidecars, FileWrite{Path: file, Content: raw})

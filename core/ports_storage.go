@@ -58,41 +58,6 @@ type GroupWriter interface {
 	WriteFiles(ctx context.Context, files []FileWrite) error
 }
 
-// IndexCodec turns index data, document catalogs and metadata into bytes and
-// back. Decoders return an error wrapping [ErrCorrupt] for bytes they cannot
-// decode, and never panic.
-//
-// Implementations must be safe for concurrent use.
-type IndexCodec interface {
-	// Extension is the file extension with its dot: ".json", ".pb".
-	Extension() string
-	SerializeIndex(IndexData) ([]byte, error)
-	DeserializeIndex([]byte) (IndexData, error)
-	SerializeCatalog(DocumentCatalog) ([]byte, error)
-	DeserializeCatalog([]byte) (DocumentCatalog, error)
-	SerializeMetadata(Metadata) ([]byte, error)
-	DeserializeMetadata([]byte) (Metadata, error)
-}
-
-// VectorArenaDecoder is an optional capability of an IndexCodec (checked by
-// type assertion): a decoder that places every item's vector, one after
-// another in item order, in one array. A LocalIndex opening such a file
-// adopts that array as its vector arena instead of copying every vector,
-// which halves the memory an open needs and saves a pass over the vectors.
-type VectorArenaDecoder interface {
-	// DeserializeIndexArena is DeserializeIndex that also returns the array
-	// the vectors live in: when every vector has length d, items[i].Vector
-	// must be arena[i*d:(i+1)*d] (the same memory, capacity may be
-	// clipped) and len(arena) must be len(items)*d. The engine checks this
-	// and copies the vectors when it does not hold (for example when the
-	// lengths differ). The codec must not keep or reuse arena. The engine
-	// owns arena's capacity beyond its length too and appends the vectors
-	// of later inserts there, so a codec that leaves room there (ArenaRoom
-	// rows; memory never written is never made resident on most systems)
-	// spares the first commits after an open a copy of every vector.
-	DeserializeIndexArena(b []byte) (IndexData, []float32, error)
-}
-
 // FileMapper is an optional capability of a [FileStorage], found by type
 // assertion: mapping a file's bytes into memory, read-only, instead of
 // reading them. A segmented index whose storage has it reads the vectors
@@ -184,18 +149,6 @@ type FileStreamer interface {
 	OpenFile(ctx context.Context, filePath string) (rc io.ReadCloser, size int64, err error)
 }
 
-// IndexStreamDecoder is an optional capability of an IndexCodec (checked
-// by type assertion): decoding an index file from a stream.
-type IndexStreamDecoder interface {
-	// DecodeIndexFrom reads an index file from r and returns what
-	// DeserializeIndexArena returns for its bytes (see
-	// [VectorArenaDecoder]). size is the file's length when known, else
-	// -1. It reads in bounded pieces: besides what it returns, it holds
-	// about one item's bytes at a time. Bytes it cannot decode are an
-	// error wrapping [ErrCorrupt]; an error of r is returned wrapped.
-	DecodeIndexFrom(r io.Reader, size int64) (IndexData, []float32, error)
-}
-
 // FileStreamWriter is an optional capability of a [FileStorage], found by
 // type assertion: writing a file as a stream. A LocalIndex whose storage
 // has it and whose codec is an [IndexStreamEncoder] encodes its index file
@@ -221,77 +174,6 @@ type FileStreamWriter interface {
 // and durably, is the same either way.
 type ColdFileHint interface {
 	ColdFile()
-}
-
-// IndexStreamEncoder is an optional capability of an IndexCodec (checked
-// by type assertion): encoding an index file into a stream.
-type IndexStreamEncoder interface {
-	// EncodeIndexTo writes to w exactly the bytes SerializeIndex returns
-	// for the index src describes, and fails where it fails (the error
-	// may come after some bytes are written). Besides small buffers it
-	// holds a bounded number of items' bytes at a time, however many
-	// items src has.
-	EncodeIndexTo(w io.Writer, src IndexSource) error
-}
-
-// IndexSource is an index file's content as an [IndexStreamEncoder] reads
-// it: the items one at a time instead of in a slice.
-type IndexSource struct {
-	Version        int
-	MetadataConfig MetadataConfig
-	// Len is the number of items.
-	Len int
-	// Item returns item i, 0 ≤ i < Len. It may be called from several
-	// goroutines at once; the item is read, never changed.
-	Item func(i int) IndexItem
-}
-
-// Data returns the content of src as IndexData, its items in one slice.
-func (src IndexSource) Data() IndexData {
-	items := make([]IndexItem, src.Len)
-	for i := range items {
-		items[i] = src.Item(i)
-	}
-	return IndexData{Version: src.Version, MetadataConfig: src.MetadataConfig, Items: items}
-}
-
-// EmbeddingsModel turns texts into vectors.
-//
-// Implementations must be safe for concurrent use.
-type EmbeddingsModel interface {
-	// MaxTokens is the most tokens one CreateEmbeddings call accepts in all.
-	MaxTokens() int
-	// CreateEmbeddings returns one vector per input, in input order.
-	// On failure err is a *EmbeddingsError whose Status is error,
-	// rate_limited or cancelled, and the response carries the same Status
-	// and Message.
-	CreateEmbeddings(ctx context.Context, inputs []string) (EmbeddingsResponse, error)
-}
-
-// Tokenizer turns text into token ids and back.
-//
-// Implementations must be safe for concurrent use.
-type Tokenizer interface {
-	Encode(text string) []int
-	Decode(tokens []int) string
-}
-
-// ContextTokenizer is an optional Tokenizer capability: an encoding of a
-// long text that stops when ctx ends, returning ctx's error. The document
-// index splits documents through it when the tokenizer offers it, so a
-// deadline bounds an upsert however long its text; with a plain Tokenizer
-// the deadline is checked between Encode calls only.
-type ContextTokenizer interface {
-	Tokenizer
-	EncodeContext(ctx context.Context, text string) ([]int, error)
-}
-
-// TextFetcher reads documents from a source (files, web pages).
-type TextFetcher interface {
-	// Fetch calls onDocument for each document found at uri. onDocument
-	// returning false stops the walk; Fetch then returns false.
-	Fetch(ctx context.Context, uri string,
-		onDocument func(ctx context.Context, uri, text, docType string) (bool, error)) (bool, error)
 }
 
 // TempFileRemover is an optional capability of a FileStorage, found by type
@@ -406,17 +288,4 @@ func writeEach(ctx context.Context, st FileStorage, files []FileWrite) error {
 	}
 	wg.Wait()
 	return errors.Join(errs...) // every file was tried: a failure leaves the others written
-}
-
-// ArenaRoom is the capacity, in vectors, that a [VectorArenaDecoder] or an
-// [IndexStreamDecoder] gives an arena of n vectors: n and an eighth more
-// (256 at least), room for the inserts of the first commits after an open.
-func ArenaRoom(n int) int { return n + max(n/8, 256) }
-
-// KeywordScorer scores texts against a query for the keyword half of
-// hybrid queries (IndexOptions.KeywordScorer).
-type KeywordScorer interface {
-	// ScoreKeywords returns one score per text, in order: higher is a
-	// better match, 0 or less no match. An error fails the query.
-	ScoreKeywords(ctx context.Context, query string, texts []string) ([]float64, error)
 }
