@@ -107,12 +107,12 @@ func RunBenchmarks(b *testing.B, newHarness func(t testing.TB) Harness) {
 			}
 		}
 	})
-	if _, ok := newHarness(b).Storage.(core.GroupWriter); !ok {
+	if OptionalOf(newHarness(b).Storage).GroupWriter == nil {
 		return
 	}
 	b.Run("WriteFiles10k", func(b *testing.B) {
 		h := newHarness(b)
-		gw := h.Storage.(core.GroupWriter)
+		gw := OptionalOf(h.Storage).GroupWriter
 		next := rounds(b, h, 10_000)
 		for b.Loop() {
 			b.StopTimer()

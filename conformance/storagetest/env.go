@@ -24,6 +24,7 @@ type env struct {
 	root   string
 	reopen func() core.FileStorage
 	caps   Capabilities
+	opt    Optional // what s implements of core's optional capabilities
 }
 
 // errorf reports a violation; format may use %w.
@@ -170,11 +171,12 @@ func (e *env) wantNames(what, rel string, names []string) {
 }
 
 // needs runs run only where the storage implements T, an optional
-// capability, and skips the case elsewhere.
+// capability (as OptionalOf reports it), and skips the case elsewhere.
 func needs[T any](run func(e *env)) func(e *env) {
 	return func(e *env) {
-		if _, ok := e.s.(T); !ok {
-			e.t.Skipf("the storage does not implement %v", reflect.TypeFor[T]())
+		name := reflect.TypeFor[T]().String()
+		if !slices.Contains(e.opt.Names(), name) {
+			e.t.Skipf("the storage does not implement %s", name)
 		}
 		run(e)
 	}

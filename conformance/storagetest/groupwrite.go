@@ -22,7 +22,7 @@ func groupWriterCases() []rule {
 // needsGroupWriter skips run for storages that do not implement
 // core.GroupWriter, an optional interface rather than a claim.
 
-func (e *env) group() core.GroupWriter { return e.s.(core.GroupWriter) }
+func (e *env) group() core.GroupWriter { return e.opt.GroupWriter }
 
 func groupWritesAll(e *env) {
 	if !e.mkdir("sub") || !e.write("old.txt", []byte("old content, longer than the new")) {

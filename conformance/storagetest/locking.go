@@ -36,8 +36,8 @@ func fileVersionerCases() []rule {
 	}
 }
 
-func (e *env) locker() core.FolderLocker     { return e.s.(core.FolderLocker) }
-func (e *env) versioner() core.FileVersioner { return e.s.(core.FileVersioner) }
+func (e *env) locker() core.FolderLocker     { return e.opt.FolderLocker }
+func (e *env) versioner() core.FileVersioner { return e.opt.FileVersioner }
 
 // lockGrace is how long after its context ends LockFolder may take to
 // return before a case gives up on it.

@@ -18,7 +18,7 @@ func fileMapperCases() []rule {
 	}
 }
 
-func (e *env) mapper() core.FileMapper { return e.s.(core.FileMapper) }
+func (e *env) mapper() core.FileMapper { return e.opt.FileMapper }
 
 // mapWritten writes content to rel (in folder "m") and maps it; false
 // when that failed (reported).

@@ -35,7 +35,7 @@ func (e *env) openRanges(content []byte) (core.RangeFile, bool) {
 	if !e.mkdir("r") || !e.write("r/file.bin", content) {
 		return nil, false
 	}
-	f, err := e.s.(core.FileRangeReader).OpenFileRange(e.ctx, e.p("r/file.bin"))
+	f, err := e.opt.FileRangeReader.OpenFileRange(e.ctx, e.p("r/file.bin"))
 	if err != nil {
 		e.errorf("OpenFileRange: %w", err)
 		return nil, false
@@ -82,7 +82,7 @@ func rangePastTheEnd(e *env) {
 }
 
 func rangeMissing(e *env) {
-	if _, err := e.s.(core.FileRangeReader).OpenFileRange(e.ctx, e.p("no/such.bin")); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := e.opt.FileRangeReader.OpenFileRange(e.ctx, e.p("no/such.bin")); !errors.Is(err, fs.ErrNotExist) {
 		e.errorf("OpenFileRange of a missing file: %v, want fs.ErrNotExist", err)
 	}
 }
@@ -149,7 +149,7 @@ func (r *rangesOnly) OpenFileRange(ctx context.Context, p string) (core.RangeFil
 // and opens it again: the segment is read in parts, not whole, and the
 // answers, vectors included, are those of an index reading every vector.
 func rangedIndex(e *env) {
-	st := &rangesOnly{FileStorage: e.s, rr: e.s.(core.FileRangeReader)}
+	st := &rangesOnly{FileStorage: e.s, rr: e.opt.FileRangeReader}
 	ctx, folder := e.ctx, e.p("ranged")
 	opts := core.IndexOptions{Storage: st, Codec: reference.Codec{}, ScanCodes: core.CodesInt4}
 	vec := func(i int) []float32 {

@@ -43,11 +43,15 @@ type Capabilities struct {
 }
 
 // Run runs every case as a subtest of t, each with a fresh harness from
-// newHarness, and reports each violation with t.Error. Cases that need a
+// newHarness, and reports each violation with t.Error. It logs which of
+// core's optional capabilities the storage implements (OptionalOf). Cases that need a
 // capability caps does not claim, or core.GroupWriter where the storage does
 // not implement it, are skipped.
 func Run(t *testing.T, newHarness func(t testing.TB) Harness, caps Capabilities) {
 	t.Helper()
+	if h := newHarness(t); h.Storage != nil {
+		t.Logf("the storage implements %v of core's optional capabilities", OptionalOf(h.Storage).Names())
+	}
 	suite.Run(t, cases(), newHarness, caps)
 }
 
@@ -99,7 +103,7 @@ func cases() []suite.Case[Harness, Capabilities] {
 			if h.Storage == nil {
 				t.Fatal("the harness has no storage")
 			}
-			r.run(&env{t: t, ctx: t.Context(), s: h.Storage, root: h.Root, reopen: h.Reopen, caps: caps})
+			r.run(&env{t: t, ctx: t.Context(), s: h.Storage, root: h.Root, reopen: h.Reopen, caps: caps, opt: OptionalOf(h.Storage)})
 		}}
 	}
 	return out

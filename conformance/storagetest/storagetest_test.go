@@ -262,3 +262,46 @@ func TestCheckReportsARemoverOfListedFiles(t *testing.T) {
 		t.Errorf("Check did not report %q; it reported:\n%v", rule, err)
 	}
 }
+
+// TestOptionalOfReportsWhatAStorageImplements checks OptionalOf, the one
+// way the suite learns a storage's optional capabilities, on the memory
+// storage and on a storage that hides all of them behind FileStorage.
+func TestOptionalOfReportsWhatAStorageImplements(t *testing.T) {
+	mem := core.NewMemoryStorage()
+	var want []string
+	for _, c := range []struct {
+		name string
+		ok   bool
+	}{
+		{"core.GroupWriter", is[core.GroupWriter](mem)},
+		{"core.FileStreamer", is[core.FileStreamer](mem)},
+		{"core.FileStreamWriter", is[core.FileStreamWriter](mem)},
+		{"core.FileMapper", is[core.FileMapper](mem)},
+		{"core.FileRangeReader", is[core.FileRangeReader](mem)},
+		{"core.TempFileRemover", is[core.TempFileRemover](mem)},
+		{"core.FolderLocker", is[core.FolderLocker](mem)},
+		{"core.FileVersioner", is[core.FileVersioner](mem)},
+	} {
+		if c.ok {
+			want = append(want, c.name)
+		}
+	}
+	if len(want) < 3 {
+		t.Fatalf("the memory storage implements %v: too few for the check to mean anything", want)
+	}
+	got := storagetest.OptionalOf(mem)
+	if fmt.Sprint(got.Names()) != fmt.Sprint(want) {
+		t.Errorf("OptionalOf(memory storage).Names() = %v, want %v", got.Names(), want)
+	}
+	if got.FolderLocker != nil && got.FolderLocker != core.FolderLocker(mem) {
+		t.Error("OptionalOf(memory storage).FolderLocker is not the storage itself")
+	}
+	if names := storagetest.OptionalOf(struct{ core.FileStorage }{mem}).Names(); len(names) != 0 {
+		t.Errorf("a storage hiding its capabilities reports %v, want none", names)
+	}
+}
+
+func is[T any](s core.FileStorage) bool {
+	_, ok := s.(T)
+	return ok
+}

@@ -20,7 +20,7 @@ func fileStreamerCases() []rule {
 	}
 }
 
-func (e *env) streamer() core.FileStreamer { return e.s.(core.FileStreamer) }
+func (e *env) streamer() core.FileStreamer { return e.opt.FileStreamer }
 
 func streamContent(e *env) {
 	for _, content := range [][]byte{{}, []byte("x"), bytes.Repeat([]byte("0123456789abcdef"), 300_000)} {
@@ -102,7 +102,7 @@ func streamWriteContent(e *env) {
 	if !e.mkdir("w") {
 		return
 	}
-	sw := e.s.(core.FileStreamWriter)
+	sw := e.opt.FileStreamWriter
 	for _, content := range [][]byte{{}, []byte("x"), bytes.Repeat([]byte("0123456789abcdef"), 300_000)} {
 		if err := sw.UpsertFileFrom(e.ctx, e.p("w/file.bin"), writeInPieces(content, 1000)); err != nil {
 			e.errorf("UpsertFileFrom of %d bytes: %w", len(content), err)
@@ -117,7 +117,7 @@ func streamWriteFails(e *env) {
 	if !e.mkdir("w") || !e.write("w/old.bin", []byte("the old content")) {
 		return
 	}
-	sw := e.s.(core.FileStreamWriter)
+	sw := e.opt.FileStreamWriter
 	boom := errors.New("the encoder failed")
 	half := func(w io.Writer) error {
 		if _, err := w.Write(bytes.Repeat([]byte("n"), 100_000)); err != nil {
@@ -146,7 +146,7 @@ func streamWriteCold(e *env) {
 	if !e.mkdir("w") {
 		return
 	}
-	sw := e.s.(core.FileStreamWriter)
+	sw := e.opt.FileStreamWriter
 	hinted := false
 	if err := sw.UpsertFileFrom(e.ctx, e.p("w/probe.bin"), func(w io.Writer) error {
 		_, hinted = w.(core.ColdFileHint)

@@ -29,7 +29,7 @@ func tempKeepsListedFiles(e *env) {
 		return
 	}
 	for _, older := range []time.Duration{0, time.Hour} {
-		n, err := e.s.(core.TempFileRemover).RemoveTempFiles(e.ctx, e.p("t"), older)
+		n, err := e.opt.TempFileRemover.RemoveTempFiles(e.ctx, e.p("t"), older)
 		if err != nil {
 			e.errorf("RemoveTempFiles(%v): %w", older, err)
 			return
@@ -49,8 +49,8 @@ func tempKeepsListedFiles(e *env) {
 // A write still running (its temporary file younger than olderThan) is not
 // an interrupted one: RemoveTempFiles leaves it, and it completes whole.
 func tempKeepsLiveWrite(e *env) {
-	sw, ok := e.s.(core.FileStreamWriter)
-	if !ok {
+	sw := e.opt.FileStreamWriter
+	if sw == nil {
 		e.t.Skip("the storage does not implement core.FileStreamWriter")
 	}
 	if !e.mkdir("t") {
@@ -62,7 +62,7 @@ func tempKeepsLiveWrite(e *env) {
 		if _, err := w.Write([]byte("first half, ")); err != nil {
 			return err
 		}
-		removed, removeErr = e.s.(core.TempFileRemover).RemoveTempFiles(e.ctx, e.p("t"), time.Hour)
+		removed, removeErr = e.opt.TempFileRemover.RemoveTempFiles(e.ctx, e.p("t"), time.Hour)
 		_, err := w.Write([]byte("second half"))
 		return err
 	})
@@ -82,7 +82,7 @@ func tempCancelled(e *env) {
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
 	cancel()
-	if _, err := e.s.(core.TempFileRemover).RemoveTempFiles(ctx, e.p("t"), 0); err != context.Canceled {
+	if _, err := e.opt.TempFileRemover.RemoveTempFiles(ctx, e.p("t"), 0); err != context.Canceled {
 		e.errorf("RemoveTempFiles with a cancelled context = %v, want context.Canceled unchanged", err)
 	}
 }
