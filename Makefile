@@ -97,6 +97,7 @@ lint:
 	$(call each,$(MODULES),vet,$(GO) vet ./...)
 	$(call each,$(MODULES),staticcheck,$(CURDIR)/$(STATICCHECK) ./...)
 	$(call each,$(BROWSER_MODULES),js staticcheck,GOOS=js GOARCH=wasm $(CURDIR)/$(STATICCHECK) ./...)
+	@echo "==> vet ./cmd/folio -tags noserver (make demo's build)"; cd cmd/folio && $(GO) vet -tags noserver .
 
 ## tidy: go mod tidy in every module, alone.
 tidy:

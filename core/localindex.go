@@ -681,9 +681,9 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 		ix.strays = strays // the state before the read stays
 		return nil, fmt.Errorf("load index %q: %w", p, err)
 	}
-	ix.lay = l.lay
-	ix.publishLayout()
 	if ix.rerank > 0 {
+		// Before anything of the read is kept: a failure leaves the state
+		// before it, its layout included.
 		c, err := quantize(ctx, s, l.seedCodes(s), ix.codes)
 		if err != nil {
 			ix.strays = strays
@@ -691,6 +691,8 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 		}
 		s.quant.Store(c)
 	}
+	ix.lay = l.lay
+	ix.publishLayout()
 	ix.cur.Store(s)
 	// The id map is built beside the first queries, ready for the first
 	// write or GetItem, instead of holding up the read; an index that
