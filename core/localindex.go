@@ -400,7 +400,7 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 		strictFilters: opts.StrictFilters,
 		mapMin:        mapMinRows,
 	}
-	ix.lay = fileLayout{ix: ix}
+	ix.lay = ix.newLayout(LayoutFile)
 	switch opts.ScanCodes {
 	case "":
 		if opts.QuantizedScan {
@@ -512,7 +512,7 @@ func (ix *LocalIndex) CreateIndex(ctx context.Context, cfg CreateIndexConfig) er
 	}
 	if err != nil {
 		ix.cur.Store(nil)
-		ix.lay = fileLayout{ix: ix}
+		ix.lay = ix.newLayout(LayoutFile)
 		if derr := ix.storage.DeleteFile(context.WithoutCancel(ctx), p); derr != nil {
 			ix.log.Warn("create index: remove partial index file", "path", p, "err", derr)
 		}
@@ -561,7 +561,7 @@ func (ix *LocalIndex) DeleteIndex(ctx context.Context) error {
 
 func (ix *LocalIndex) deleteIndexLocked(ctx context.Context) error {
 	ix.cur.Store(nil)
-	ix.lay = fileLayout{ix: ix}
+	ix.lay = ix.newLayout(LayoutFile)
 	ix.watch.Forget()
 	if ix.update != nil {
 		// The folder goes, side-cars included: nothing to clean up.
