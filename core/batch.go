@@ -605,8 +605,10 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) (err error) {
 		}
 		ix.log.Warn("save index after its change was decided: the file keeps chunks the next commit drops", "folder", ix.folder, "err", err)
 	}
+	var documents []string
 	if ix.part != nil {
-		if err := ix.part.onAfterSave(ctx); err != nil {
+		var err error
+		if documents, err = ix.part.onAfterSave(ctx); err != nil {
 			return err
 		}
 	}
@@ -614,7 +616,7 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) (err error) {
 	ix.update = nil
 	// Files the new state no longer names are dropped, not deleted:
 	// readers on the previous state may still read them.
-	dropped := append(unreferenced(b.dropped, s), ix.graves.dropping...)
+	dropped := slices.Concat(unreferenced(b.dropped, s), ix.graves.dropping, documents)
 	ix.graves.dropping = nil
 	ix.dropLocked(ctx, dropped)
 	return nil

@@ -409,24 +409,25 @@ func (d *LocalDocumentIndex) writeFiles(ctx context.Context, files []*docFile) e
 }
 
 // onAfterSave writes the catalog of a batch that only added documents,
-// now that the index file holds their chunks, and publishes it.
-func (d *LocalDocumentIndex) onAfterSave(ctx context.Context) error {
+// now that the index file holds their chunks, publishes it and returns
+// the files of the documents the batch replaced or deleted, for the
+// commit to drop.
+func (d *LocalDocumentIndex) onAfterSave(ctx context.Context) ([]string, error) {
 	p := d.pending
 	if p == nil {
-		return nil
+		return nil, nil
 	}
 	if !p.decided {
 		p.wrote = true
 		if err := d.writeCatalog(ctx, &p.cat); err != nil {
-			return fmt.Errorf("save document catalog %q: %w", d.catalogPath(), err)
+			return nil, fmt.Errorf("save document catalog %q: %w", d.catalogPath(), err)
 		}
 	}
 	c := p.cat
 	d.cat.Store(&c)
-	d.graves.dropping = append(d.graves.dropping, p.obsolete...) // dropped by the commit
 	d.forgetTexts(p.texts)
 	d.pending = nil
-	return nil
+	return p.obsolete, nil
 }
 
 // onCancel puts the committed catalog back when the batch tried to write

@@ -314,9 +314,12 @@ type commitParticipant interface {
 	// logged and the commit goes on.
 	commitDecided() bool
 	// onAfterSave runs in EndUpdate once the index file is written and
-	// before the new snapshot is published; an error fails EndUpdate and
-	// leaves the batch open (the index file is already written).
-	onAfterSave(ctx context.Context) error
+	// before the new snapshot is published, and returns the files the
+	// commit stops naming besides side-cars (those of replaced and deleted
+	// documents), which the engine drops with the commit's own; an error
+	// fails EndUpdate and leaves the batch open (the index file is already
+	// written).
+	onAfterSave(ctx context.Context) (dropped []string, err error)
 	// onCancel runs when a batch is cancelled (also by a failed single
 	// write).
 	onCancel()
