@@ -161,7 +161,7 @@ func (d *LocalDocumentIndex) documentsOf(cat *DocumentCatalog, results []QueryRe
 	docs := d.groupByDocument(cat, results)
 	if fuse {
 		var named []string
-		if d.fieldWeights.Name > 0 {
+		if d.keywords.weights.Name > 0 {
 			named = docfields.Words(strings.ToLower(q.Query))
 		}
 		for _, doc := range docs {

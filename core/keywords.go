@@ -40,10 +40,9 @@ const keywordFileName = ".folio-keywords"
 // snapshots, the keyword file, the built-in BM25's vocabulary, and a
 // KeywordScorer in its place when one is set.
 type keywordSearch struct {
-	storage FileStorage
-	files   *files
-	names   folderNames
-	log     *slog.Logger
+	files *files // the index's storage and codec
+	names folderNames
+	log   *slog.Logger
 	// vocab numbers the terms of the keyword index.
 	vocab bm25.Vocab
 	// scorer is IndexOptions.KeywordScorer; weights the fields' weights of
@@ -265,7 +264,7 @@ func (ks *keywordSearch) scoreKeywords(ctx context.Context, s *snapshot, query s
 // readKeywordFile returns the chunks of the folder's keyword file by item
 // id; none when there is no file or it is not valid (it is then rebuilt).
 func (ks *keywordSearch) readKeywordFile(ctx context.Context) map[string]bm25.Saved {
-	raw, err := ks.storage.ReadFile(ctx, ks.names.path(keywordFileName))
+	raw, err := ks.files.storage.ReadFile(ctx, ks.names.path(keywordFileName))
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			ks.log.Debug("read the keyword file", "folder", ks.names.folder, "err", err)
@@ -299,7 +298,7 @@ func (ks *keywordSearch) writeKeywordFile(ctx context.Context, s *snapshot, docs
 		f.Add(s.ids[i], docID, start, end, d)
 	}
 	f.Finish(&ks.vocab)
-	if err := ks.storage.UpsertFile(ctx, ks.names.path(keywordFileName), bm25.Encode(f)); err != nil {
+	if err := ks.files.storage.UpsertFile(ctx, ks.names.path(keywordFileName), bm25.Encode(f)); err != nil {
 		ks.log.Debug("write the keyword file", "folder", ks.names.folder, "err", err)
 	}
 }
@@ -312,7 +311,7 @@ func (ks *keywordSearch) readDocumentText(ctx context.Context, documentID string
 	if !pathutil.IsLocal(name) {
 		return "", fmt.Errorf("document id %q leaves the index folder: %w", documentID, ErrInvalidArgument)
 	}
-	raw, err := ks.storage.ReadFile(ctx, ks.names.path(name))
+	raw, err := ks.files.storage.ReadFile(ctx, ks.names.path(name))
 	if err != nil {
 		return "", err
 	}

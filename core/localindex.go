@@ -236,7 +236,6 @@ type LocalIndex struct {
 	docReader func(ctx context.Context, documentID string) (string, error)
 
 	strictFilters bool
-	fieldWeights  FieldWeights // IndexOptions.FieldWeights with its default
 	// rerank is the quantized scan's candidates per result; 0 when the
 	// index scans exactly.
 	rerank int
@@ -424,15 +423,15 @@ func NewLocalIndex(folderPath string, opts IndexOptions) (*LocalIndex, error) {
 		ix.log = slog.New(slog.DiscardHandler)
 	}
 	ix.graves = graveyard{storage: ix.storage, names: ix.names, ext: ix.codec.Extension(), log: ix.log, retain: retainFor(opts)}
-	ix.sides = sidecars{storage: ix.storage, codec: ix.codec, files: ix.files, names: ix.names, log: ix.log}
+	ix.sides = sidecars{files: ix.files, names: ix.names, log: ix.log}
 	ix.watch = share.NewWatch(ix.files.versioner, cmp.Or(opts.FreshnessInterval, DefaultFreshnessInterval), ix.names.indexPath(), ix.log)
 	ix.watch.Add(ix.names.manifestPath())
-	ix.fieldWeights = DefaultFieldWeights()
+	weights := DefaultFieldWeights()
 	if opts.FieldWeights != nil {
-		ix.fieldWeights = *opts.FieldWeights
+		weights = *opts.FieldWeights
 	}
-	ix.keywords = &keywordSearch{storage: ix.storage, files: ix.files, names: ix.names, log: ix.log,
-		scorer: opts.KeywordScorer, weights: ix.fieldWeights, source: ix.readSource, readDocument: ix.readDocument}
+	ix.keywords = &keywordSearch{files: ix.files, names: ix.names, log: ix.log,
+		scorer: opts.KeywordScorer, weights: weights, source: ix.readSource, readDocument: ix.readDocument}
 	if ix.docReader == nil {
 		ix.docReader = ix.keywords.readDocumentText
 	}

@@ -28,18 +28,16 @@ import (
 
 // sidecars reads and writes an index's side-car files.
 type sidecars struct {
-	storage FileStorage
-	codec   IndexCodec
-	files   *files
-	names   folderNames
-	log     *slog.Logger
+	files *files // the index's storage and codec
+	names folderNames
+	log   *slog.Logger
 }
 
 // new serializes md as a new side-car file, to be written by the
 // commit, and returns its name and content.
 func (sc sidecars) new(md Metadata) (string, []byte, error) {
-	name := uuid.New() + sc.codec.Extension()
-	raw, err := sc.codec.SerializeMetadata(md)
+	name := uuid.New() + sc.files.codec.Extension()
+	raw, err := sc.files.codec.SerializeMetadata(md)
 	if err != nil {
 		return "", nil, fmt.Errorf("serialize metadata file %q: %w", name, err)
 	}
@@ -75,11 +73,11 @@ func (sc sidecars) write(ctx context.Context, b *batch) error {
 // follow has succeeded, so they only leave orphans behind.
 func (sc sidecars) remove(ctx context.Context, names []string) {
 	for _, name := range names {
-		if !sc.names.ownFile(name, sc.codec.Extension()) {
+		if !sc.names.ownFile(name, sc.files.codec.Extension()) {
 			sc.log.Warn("metadata file not removed: not named as a side-car", "folder", sc.names.folder, "file", name)
 			continue
 		}
-		if err := sc.storage.DeleteFile(ctx, sc.names.path(name)); err != nil {
+		if err := sc.files.storage.DeleteFile(ctx, sc.names.path(name)); err != nil {
 			sc.log.Warn("remove metadata file", "folder", sc.names.folder, "file", name, "err", err)
 		}
 	}
@@ -113,11 +111,11 @@ func (sc sidecars) load(ctx context.Context, results []QueryResult) error {
 
 // read reads and decodes the side-car name.
 func (sc sidecars) read(ctx context.Context, name string) (Metadata, error) {
-	raw, err := sc.storage.ReadFile(ctx, sc.names.path(name))
+	raw, err := sc.files.storage.ReadFile(ctx, sc.names.path(name))
 	if err != nil {
 		return nil, fmt.Errorf("read metadata file %q: %w", name, err)
 	}
-	md, err := sc.codec.DeserializeMetadata(raw)
+	md, err := sc.files.codec.DeserializeMetadata(raw)
 	if err != nil {
 		return nil, fmt.Errorf("decode metadata file %q: %w", name, err)
 	}

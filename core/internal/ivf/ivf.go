@@ -47,9 +47,9 @@ type TrainOptions struct {
 	// DefaultIterations. Training stops earlier once a round moves fewer
 	// than one vector in a thousand to another centroid.
 	Iterations int
-	// Seed seeds the choice of the first centroids and of the splits of
-	// large partitions into empty ones: the same data, k and seed give the
-	// same centroids.
+	// Seed drives the random choice of the first centroids and of the
+	// splits of large partitions into empty ones: the same data, k and
+	// Seed give the same centroids.
 	Seed uint64
 }
 
@@ -85,7 +85,7 @@ func Train(ctx context.Context, data []float32, dim, k int, opts TrainOptions) (
 		return Centroids{Dim: dim}, nil
 	}
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x1f0))
-	c, err := seed(ctx, seedSample(data, dim, k, rng), dim, k, rng)
+	c, err := firstCentroids(ctx, candidateRows(data, dim, k, rng), dim, k, rng)
 	if err != nil {
 		return Centroids{}, err
 	}
@@ -113,31 +113,31 @@ func Train(ctx context.Context, data []float32, dim, k int, opts TrainOptions) (
 	return c, nil
 }
 
-// seedRowsPerCentroid is how many rows per centroid the seeding draws
-// from: seeding costs a few passes over its rows per centroid, and more
+// candidatesPerCentroid is how many rows per centroid the first centroids
+// are chosen from: choosing costs a few passes over those rows per centroid, and more
 // rows than this choose about as well.
-const seedRowsPerCentroid = 64
+const candidatesPerCentroid = 64
 
-// seedSample returns the rows of data that seed chooses from: all of them,
-// or seedRowsPerCentroid·k drawn at random.
-func seedSample(data []float32, dim, k int, rng *rand.Rand) []float32 {
+// candidateRows returns the rows of data that firstCentroids chooses from: all of them,
+// or candidatesPerCentroid·k drawn at random.
+func candidateRows(data []float32, dim, k int, rng *rand.Rand) []float32 {
 	n := len(data) / dim
-	if n <= seedRowsPerCentroid*k {
+	if n <= candidatesPerCentroid*k {
 		return data
 	}
-	out := make([]float32, 0, seedRowsPerCentroid*k*dim)
-	for _, i := range rng.Perm(n)[:seedRowsPerCentroid*k] {
+	out := make([]float32, 0, candidatesPerCentroid*k*dim)
+	for _, i := range rng.Perm(n)[:candidatesPerCentroid*k] {
 		out = append(out, data[i*dim:(i+1)*dim]...)
 	}
 	return out
 }
 
-// seed chooses k first centroids among the n rows of data by greedy
+// firstCentroids chooses k first centroids among the n rows of data by greedy
 // k-means++ on the cosine distance of the rows: each step draws a few
 // candidates, each with a chance proportional to its squared distance from
 // the centroids chosen so far, and keeps the one that brings the rows
 // closest to them in all.
-func seed(ctx context.Context, data []float32, dim, k int, rng *rand.Rand) (Centroids, error) {
+func firstCentroids(ctx context.Context, data []float32, dim, k int, rng *rand.Rand) (Centroids, error) {
 	n := len(data) / dim
 	c := Centroids{Dim: dim, Data: make([]float32, 0, k*dim)}
 	// far[i] is row i's squared distance to the nearest centroid so far, as
