@@ -580,7 +580,7 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) (err error) {
 		if b.keepsBaseRows() {
 			from = b.base
 		}
-		c, err := quantize(ctx, s, from.quantCodes(), ix.codes)
+		c, err := ix.codesFor(ctx, s, from.quantCodes())
 		if err != nil {
 			return err
 		}

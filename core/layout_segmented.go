@@ -1414,7 +1414,7 @@ func (sl *segLayout) applyAdded(ctx context.Context, cur *snapshot, m manifest, 
 		if b.keepsBaseRows() {
 			from = cur
 		}
-		c, err := quantize(ctx, s, from.quantCodes(), ix.codes)
+		c, err := ix.codesFor(ctx, s, from.quantCodes())
 		if err != nil {
 			return nil, err
 		}

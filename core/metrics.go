@@ -24,6 +24,9 @@ type IndexMetrics struct {
 	// BM25 keyword hits. A query that failed before its scan counts in
 	// none.
 	ExactScans, FilteredScans, CodeScans, KeywordQueries uint64
+	// ProbedScans are the CodeScans that read only the rows of the
+	// partitions nearest their query (IndexOptions.Partitions).
+	ProbedScans uint64
 	// Commits are the batches written (every write commits one, unless it
 	// joins an open BeginUpdate batch); CommitErrors those that failed;
 	// CommitTime their time in all.
@@ -46,6 +49,7 @@ type IndexMetrics struct {
 type metrics struct {
 	queries, queryErrors, queryNanos               atomic.Uint64
 	exactScans, filteredScans, codeScans, keyword  atomic.Uint64
+	probedScans                                    atomic.Uint64
 	commits, commitErrors, commitNanos             atomic.Uint64
 	compactions, compactionErrors, compactionNanos atomic.Uint64
 	reloads, merges                                atomic.Uint64
@@ -68,6 +72,7 @@ func (ix *LocalIndex) Metrics() IndexMetrics {
 	return IndexMetrics{
 		Queries: m.queries.Load(), QueryErrors: m.queryErrors.Load(), QueryTime: time.Duration(m.queryNanos.Load()),
 		ExactScans: m.exactScans.Load(), FilteredScans: m.filteredScans.Load(), CodeScans: m.codeScans.Load(), KeywordQueries: m.keyword.Load(),
+		ProbedScans: m.probedScans.Load(),
 		Commits: m.commits.Load(), CommitErrors: m.commitErrors.Load(), CommitTime: time.Duration(m.commitNanos.Load()),
 		Compactions: m.compactions.Load(), CompactionErrors: m.compactionErrors.Load(), CompactionTime: time.Duration(m.compactionNanos.Load()),
 		Merges: m.merges.Load(), Reloads: m.reloads.Load(),

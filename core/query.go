@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/foliovec/folio/core/internal/scan"
@@ -159,7 +160,7 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 		switch {
 		case q.TopK <= 0:
 		case ix.rerank == 0 && s.passable(sels[i], q.Vector),
-			ix.rerank > 0 && codes != nil && codes.int4 != nil && sels[i].All:
+			ix.rerank > 0 && codes != nil && codes.int4 != nil && codes.parts == nil && sels[i].All:
 			shared = append(shared, i)
 		default:
 			if hits[i], err = ix.topK(ctx, s, sels[i], q.Vector, q.TopK); err != nil {
@@ -231,12 +232,9 @@ func (ix *LocalIndex) topK(ctx context.Context, s *snapshot, sel selection, vect
 	var err error
 	m := &ix.metrics
 	switch codes := s.quantCodes(); {
-	case ix.rerank > 0 && codes != nil && codes.int4 != nil:
-		m.codeScans.Add(1)
-		hits, err = scan.NibbleTopK(ctx, &s.Rows, sel, vector, k, ix.rerank, codes.int4, codes.narrowing(ix.narrow))
 	case ix.rerank > 0 && codes != nil:
 		m.codeScans.Add(1)
-		hits, err = scan.QuantTopK(ctx, &s.Rows, sel, vector, k, ix.rerank, codes.int8)
+		hits, err = ix.probe(ctx, s, codes, sel, vector, k)
 	case s.passable(sel, vector):
 		// Concurrent unfiltered queries share their passes over the rows.
 		m.exactScans.Add(1)
@@ -253,6 +251,46 @@ func (ix *LocalIndex) topK(ctx context.Context, s *snapshot, sel selection, vect
 		return nil, err
 	}
 	return s.finish(hits, sel, vector, topK), nil
+}
+
+// codeScan is the quantized scan of sel for q through c's codes: the best
+// k rows by their codes, re-ranked exactly.
+func (ix *LocalIndex) codeScan(ctx context.Context, s *snapshot, c *coarse, sel selection, q []float32, k int) ([]topk.Scored, error) {
+	if c.int4 != nil {
+		return scan.NibbleTopK(ctx, &s.Rows, sel, q, k, ix.rerank, c.int4, c.narrowing(ix.narrow))
+	}
+	return scan.QuantTopK(ctx, &s.Rows, sel, q, k, ix.rerank, c.int8)
+}
+
+// probe is codeScan over the rows of the partitions nearest q
+// (IndexOptions.Partitions), or over sel when partitions cannot serve the
+// query: none are kept or they do not pay, a filter's posting lists name
+// its candidates already, q has no direction or lies farther from every
+// centroid than the calibration's queries did, or fewer than a tenth of
+// the probed rows pass the filter.
+func (ix *LocalIndex) probe(ctx context.Context, s *snapshot, c *coarse, sel selection, q []float32, k int) ([]topk.Scored, error) {
+	p := c.parts
+	if p == nil || !p.Pays || sel.None || sel.Cands != nil || p.Rows() != s.len() {
+		return ix.codeScan(ctx, s, c, sel, q, k)
+	}
+	best, parts := p.Choose(q)
+	if len(parts) == 0 || best < p.Floor {
+		return ix.codeScan(ctx, s, c, sel, q, k)
+	}
+	if sel.All && c.groups != nil {
+		ix.metrics.probedScans.Add(1)
+		return scan.NibbleProbe(ctx, &s.Rows, sel.Meta, q, k, ix.rerank, c.int4, c.groups, parts, c.narrowing(ix.narrow))
+	}
+	cands := p.RowsOf(parts, nil)
+	if !sel.All {
+		probed := len(cands)
+		cands = slices.DeleteFunc(cands, func(r int32) bool { return !sel.Match(map[string]any(sel.Meta[r])) })
+		if len(cands)*10 < probed {
+			return ix.codeScan(ctx, s, c, sel, q, k)
+		}
+	}
+	ix.metrics.probedScans.Add(1)
+	return ix.codeScan(ctx, s, c, selection{Meta: sel.Meta, Cands: cands, Exact: true}, q, k)
 }
 
 // passable reports whether a query of vector over sel can be scored in a

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/foliovec/folio/core/internal/ivf"
 	"github.com/foliovec/folio/core/internal/scan"
 
 	"github.com/foliovec/folio/core/internal/bm25"
@@ -401,8 +402,12 @@ const DefaultNarrowFactor = 100
 // coarse is a snapshot's codes for the quantized scan: int8, 4-bit or
 // both, as IndexOptions.ScanCodes says.
 type coarse struct {
-	int8 *scan.Codes
-	int4 *scan.Nibbles
+	int8  *scan.Codes
+	int4  *scan.Nibbles
+	parts *ivf.Partitions // the rows by nearest centroid (IndexOptions.Partitions); nil for none
+	// groups is a copy of the 4-bit codes of parts' first rows, grouped
+	// by partition; rows after them are read in place.
+	groups *scan.Grouped
 }
 
 // narrowing is the int8 stage of the 4-bit scan, keeping factor
@@ -443,6 +448,92 @@ func quantize(ctx context.Context, s *snapshot, prev *coarse, kind ScanCodes) (*
 		}
 	}
 	return c, nil
+}
+
+// DefaultTargetRecall is IndexOptions.TargetRecall when it is 0.
+const DefaultTargetRecall = 0.99
+
+// PartitionMinRows is the fewest rows an index partitions
+// (IndexOptions.Partitions): below it, a scan of every row's 4-bit codes
+// takes well under a millisecond.
+const PartitionMinRows = 50_000
+
+// partitioning is IndexOptions.Partitions as the engine holds it; the zero
+// value partitions nothing.
+type partitioning struct {
+	target  float64 // the recall the probes are calibrated for
+	minRows int     // the fewest rows partitioned (PartitionMinRows; tests lower it)
+}
+
+// partitionSeed draws the partitions' samples and calibration queries: the
+// same rows partition alike on every open.
+const partitionSeed = 0x5eed
+
+// codesFor returns s's codes (quantize), partitioned when the index
+// partitions: prev's partitions extended by s's new rows, else trained
+// anew on s's rows.
+func (ix *LocalIndex) codesFor(ctx context.Context, s *snapshot, prev *coarse) (*coarse, error) {
+	c, err := quantize(ctx, s, prev, ix.codes)
+	if err != nil || c == nil || ix.parting.target == 0 || s.len() < ix.parting.minRows {
+		return c, err
+	}
+	src := rowSource{rows: &s.Rows, n: s.len()}
+	if prev != nil && prev.parts != nil && prev.parts.Rows() <= s.len() {
+		if c.parts, err = prev.parts.Extend(ctx, src); err != nil {
+			return nil, err
+		}
+		c.groups = prev.groups
+		if g := c.groups; c.int4 != nil && (g == nil || s.len()-g.Rows() > regroupAfter(g.Rows())) {
+			c.groups = scan.GroupNibbles(c.int4, c.parts.Lists())
+		}
+		return c, nil
+	}
+	parts, err := ivf.Build(ctx, src, ivf.PartitionsFor(s.len()), partitionSeed)
+	if err != nil {
+		return nil, err
+	}
+	all := selection{Meta: s.meta, All: true}
+	truth := func(ctx context.Context, q []float32, k int) ([]int32, error) {
+		hits, err := ix.codeScan(ctx, s, c, all, q, k)
+		slots := make([]int32, len(hits))
+		for i, h := range hits {
+			slots[i] = h.Slot
+		}
+		return slots, err
+	}
+	if err := parts.Calibrate(ctx, src, calibrationK, ix.parting.target, partitionSeed, truth); err != nil {
+		return nil, err
+	}
+	c.parts = parts
+	if c.int4 != nil {
+		c.groups = scan.GroupNibbles(c.int4, parts.Lists())
+	}
+	return c, nil
+}
+
+// regroupAfter is how many rows a commit may add after the grouped codes
+// of rows rows before it groups them again: every query reads the rows
+// after them whole, so they are kept to an eighth, and a copy of the codes
+// made at most once every that many rows.
+func regroupAfter(rows int) int { return max(rows/8, 4096) }
+
+// calibrationK is the k of the calibration's queries: the top 10, the
+// most common ask.
+const calibrationK = 10
+
+// rowSource is a snapshot's first n rows as partitions read them.
+type rowSource struct {
+	rows *scan.Rows
+	n    int
+}
+
+func (r rowSource) Rows() int { return r.n }
+func (r rowSource) Dim() int  { return r.rows.Dim }
+func (r rowSource) Read(ctx context.Context, dst []float32, i int) error {
+	return r.rows.ReadVector(ctx, dst, i)
+}
+func (r rowSource) Each(ctx context.Context, lo, hi int, fn func(first int, vals []float32)) error {
+	return r.rows.Each(ctx, lo, hi, fn)
 }
 
 // quantCodes returns s's codes, or nil when s has none (s may be nil).
@@ -521,7 +612,18 @@ func (c *coarse) bytes() int64 {
 	if c.int4 != nil {
 		b += c.int4.Bytes()
 	}
+	if c.groups != nil {
+		b += c.groups.Bytes()
+	}
 	return b
+}
+
+// partitions returns c's partitions, nil for none (c may be nil).
+func (c *coarse) partitions() *ivf.Partitions {
+	if c == nil {
+		return nil
+	}
+	return c.parts
 }
 
 func (c *coarse) outliers() int {

@@ -83,6 +83,15 @@ type IndexStats struct {
 	// (IndexOptions.ScanCodes; 0 without codes): in the process's heap, or
 	// mapped from segment files that carry them.
 	CodeBytes int64
+	// Partitions is the number of partitions the rows are grouped in
+	// (IndexOptions.Partitions; 0 when they are not). Probes is how many
+	// of them the calibration's queries read on average, RowsRead the
+	// share of the rows those held, and ExpectedRecall the share of the
+	// top 10 of a scan of every row that they found there. Probes equal
+	// to Partitions means partitions do not pay and queries read every
+	// row.
+	Partitions                       int
+	Probes, RowsRead, ExpectedRecall float64
 }
 
 // IndexData is the content of an index file.

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,10 +37,11 @@ const topK = 10
 
 type config struct {
 	n, d, centres, queries int
-	rerank                 int    // IndexOptions.RerankFactor of the quantized phases
-	narrow                 int    // IndexOptions.NarrowFactor of the int4+int8 phase
-	ranges                 bool   // read the segments in parts (FileRangeReader), not mapped
-	phases                 string // the phases measured, by name, comma-separated
+	rerank                 int     // IndexOptions.RerankFactor of the quantized phases
+	recall                 float64 // IndexOptions.TargetRecall of the partitioned phase
+	narrow                 int     // IndexOptions.NarrowFactor of the int4+int8 phase
+	ranges                 bool    // read the segments in parts (FileRangeReader), not mapped
+	phases                 string  // the phases measured, by name, comma-separated
 	seed                   uint64
 	dir                    string
 }
@@ -50,8 +52,9 @@ func main() {
 	flag.IntVar(&c.d, "d", 384, "dimensions")
 	flag.IntVar(&c.centres, "centres", clustered.DefaultCentres, "clusters")
 	flag.IntVar(&c.queries, "queries", 1000, "held-out queries")
-	flag.StringVar(&c.phases, "phases", "exact,int8,int4,int4+int8", "the ways of querying measured: exact, int8, int4, int4+int8")
+	flag.StringVar(&c.phases, "phases", "exact,int8,int4,int4+int8", "the ways of querying measured: exact, int8, int4, int4+int8, partitioned (int4 codes in partitions)")
 	flag.IntVar(&c.rerank, "rerank", 0, "candidates re-ranked per result by the quantized phases (0: each codes' default)")
+	flag.Float64Var(&c.recall, "recall", 0, "the partitioned phase's target recall (0: the default)")
 	flag.IntVar(&c.narrow, "narrow", 0, "candidates per result the int4+int8 phase's 4-bit pass hands the int8 codes (0: the default)")
 	flag.BoolVar(&c.ranges, "ranges", false, "read the segments in parts (pread through core.FileRangeReader) as a storage that does not map files does")
 	seed := flag.Uint64("seed", 1, "the data set's seed")
@@ -78,11 +81,17 @@ func (c config) truth() string { return c.index() + fmt.Sprintf(".top%d-%d.json"
 // phases are the ways of querying measured, each the codes its scan
 // reads first ("": the exact scan).
 var phases = []struct {
-	name  string
-	codes core.ScanCodes
-}{{"exact", ""}, {"int8", core.CodesInt8}, {"int4", core.CodesInt4}, {"int4+int8", core.CodesInt4Int8}}
+	name        string
+	codes       core.ScanCodes
+	partitioned bool // IndexOptions.Partitions
+}{{"exact", "", false}, {"int8", core.CodesInt8, false}, {"int4", core.CodesInt4, false}, {"int4+int8", core.CodesInt4Int8, false},
+	{"partitioned", core.CodesInt4, true}}
 
 func (c config) open(codes core.ScanCodes) (*core.LocalIndex, error) {
+	return c.openWith(codes, false)
+}
+
+func (c config) openWith(codes core.ScanCodes, partitioned bool) (*core.LocalIndex, error) {
 	fs, err := storagefs.New(nil)
 	if err != nil {
 		return nil, err
@@ -91,7 +100,8 @@ func (c config) open(codes core.ScanCodes) (*core.LocalIndex, error) {
 	if c.ranges {
 		st = rangesOnly{FileStorage: fs, fs: fs}
 	}
-	return core.NewLocalIndex(c.index(), core.IndexOptions{Storage: st, Codec: codecpb.New(), ScanCodes: codes, RerankFactor: c.rerank, NarrowFactor: c.narrow})
+	return core.NewLocalIndex(c.index(), core.IndexOptions{Storage: st, Codec: codecpb.New(), ScanCodes: codes, RerankFactor: c.rerank, NarrowFactor: c.narrow,
+		Partitions: partitioned, TargetRecall: c.recall})
 }
 
 // rangesOnly is the file-system storage without its mapping: it reads
@@ -125,7 +135,7 @@ func run(c config) error {
 	for _, phase := range strings.Split(c.phases, ",") {
 		cmd := exec.Command(os.Args[0], "-phase", phase, "-n", strconv.Itoa(c.n), "-d", strconv.Itoa(c.d),
 			"-centres", strconv.Itoa(c.centres), "-queries", strconv.Itoa(c.queries), "-seed", strconv.FormatUint(c.seed, 10), "-dir", c.dir,
-			"-rerank", strconv.Itoa(c.rerank), "-narrow", strconv.Itoa(c.narrow), "-ranges="+strconv.FormatBool(c.ranges))
+			"-rerank", strconv.Itoa(c.rerank), "-recall", strconv.FormatFloat(c.recall, 'g', -1, 64), "-narrow", strconv.Itoa(c.narrow), "-ranges="+strconv.FormatBool(c.ranges))
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("phase %s: %w", phase, err)
@@ -246,12 +256,13 @@ func queryAll(c config, phase string) (result, error) {
 	}
 	start := time.Now()
 	var codes core.ScanCodes = "none"
+	partitioned := false
 	for _, p := range phases {
 		if p.name == phase {
-			codes = p.codes
+			codes, partitioned = p.codes, p.partitioned
 		}
 	}
-	ix, err := c.open(codes)
+	ix, err := c.openWith(codes, partitioned)
 	if err != nil {
 		return result{}, err
 	}
@@ -263,6 +274,21 @@ func queryAll(c config, phase string) (result, error) {
 	}
 	openTime := time.Since(start)
 	openRSS := status("VmHWM")
+	if partitioned {
+		st, err := ix.GetIndexStats(ctx)
+		if err != nil {
+			return result{}, err
+		}
+		fmt.Printf("%-9s %d partitions, %.1f probed (%.2f%% of the rows), expected recall %.4f\n", phase, st.Partitions, st.Probes, 100*st.RowsRead, st.ExpectedRecall)
+	}
+	if p := os.Getenv("CLUSTERBENCH_CPUPROFILE"); p != "" {
+		f, err := os.Create(p)
+		if err != nil {
+			return result{}, err
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	lat := make([]time.Duration, c.queries)
 	hits, wanted := 0, 0
 	for j := range c.queries {
@@ -279,6 +305,10 @@ func queryAll(c config, phase string) (result, error) {
 			}
 		}
 		wanted += len(truth[j])
+	}
+	if partitioned {
+		m := ix.Metrics()
+		fmt.Printf("%-9s %d of %d code scans probed partitions\n", phase, m.ProbedScans, m.CodeScans)
 	}
 	slices.Sort(lat)
 	r := result{open: openTime, openRSS: openRSS, p50: lat[len(lat)/2], p99: lat[len(lat)*99/100], recall: float64(hits) / float64(wanted)}

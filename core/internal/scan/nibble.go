@@ -495,7 +495,7 @@ func (ns *nibbleScan[M]) run(ctx context.Context, lo, hi int, h *topk.Heap) bool
 			end = min(end, ns.starts[r+1])
 			run, off := ns.c.runs[r], ns.starts[r]
 			vecmath.DotNibbleMany(ns.qs[r].w, run.Codes[(start-off)*stride:(end-off)*stride], out[:end-start])
-			offerNibbles(h, &ns.qs[r], int32(start), out[:end-start], run.Inv[start-off:end-off], run.MaxInv)
+			offerNibbles(h, &ns.qs[r], int32(start), nil, out[:end-start], run.Inv[start-off:end-off], run.MaxInv)
 			start = end
 			continue
 		}
@@ -526,7 +526,7 @@ func (ns *nibbleScan[M]) run(ctx context.Context, lo, hi int, h *topk.Heap) bool
 // and inverse scales inv (none larger than maxInv), as offer does. Once
 // the heap is full, a row whose integer score is below what even maxInv
 // would need to pass the heap's floor is skipped without its key.
-func offerNibbles(h *topk.Heap, q *nibbleQuery, first int32, dots []int32, inv []float32, maxInv float32) {
+func offerNibbles(h *topk.Heap, q *nibbleQuery, first int32, at []int32, dots []int32, inv []float32, maxInv float32) {
 	inv = inv[:len(dots)]
 	base, scale := q.base, q.scale
 	floor := math.Inf(-1)
@@ -559,7 +559,11 @@ func offerNibbles(h *topk.Heap, q *nibbleQuery, first int32, dots []int32, inv [
 				continue
 			}
 		}
-		h.Offer(topk.Scored{Key: key, Slot: first + int32(j)})
+		slot := first + int32(j)
+		if at != nil {
+			slot = at[j]
+		}
+		h.Offer(topk.Scored{Key: key, Slot: slot})
 		if h.Full() {
 			setFloor()
 		}
@@ -669,7 +673,7 @@ func NibbleBatch(ctx context.Context, rows *Rows, n int, queries [][]float32, ks
 			block := run.Codes[(start-off)*codes.stride : (end-off)*codes.stride]
 			for b, ns := range scans {
 				vecmath.DotNibbleMany(ns.qs[r].w, block, dots[:end-start])
-				offerNibbles(heaps[b][w], &ns.qs[r], int32(start), dots[:end-start], run.Inv[start-off:end-off], run.MaxInv)
+				offerNibbles(heaps[b][w], &ns.qs[r], int32(start), nil, dots[:end-start], run.Inv[start-off:end-off], run.MaxInv)
 			}
 			start = end
 		}

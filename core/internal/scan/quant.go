@@ -98,7 +98,11 @@ func plan[M ~map[string]any](sel Selection[M], q []float32, k, factor int) (qnor
 // false when ctx was cancelled), narrows them with narrow when it is set,
 // then scores those exactly and returns the k best, best first.
 func rerank[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M], q []float32, qnorm float64, k, m int, run func(ctx context.Context, lo, hi int, h *topk.Heap) bool, narrow func([]topk.Scored) []topk.Scored) ([]topk.Scored, error) {
-	n := sel.candidates()
+	return rerankN(ctx, rows, sel, q, qnorm, k, m, sel.candidates(), run, narrow)
+}
+
+// rerankN is rerank over n positions that run scores.
+func rerankN[M ~map[string]any](ctx context.Context, rows *Rows, sel Selection[M], q []float32, qnorm float64, k, m, n int, run func(ctx context.Context, lo, hi int, h *topk.Heap) bool, narrow func([]topk.Scored) []topk.Scored) ([]topk.Scored, error) {
 	workers := min(runtime.GOMAXPROCS(0), n/MinRowsPerWorker)
 	var cands []topk.Scored
 	if workers <= 1 {

@@ -1,0 +1,496 @@
+package ivf
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"github.com/foliovec/folio/core/internal/vecmath"
+)
+
+// Source is the rows partitions are built over: Rows of Dim values each.
+type Source interface {
+	Rows() int
+	Dim() int
+	// Read copies row i into dst (Dim values).
+	Read(ctx context.Context, dst []float32, i int) error
+	// Each calls fn with the values of rows lo..hi-1 in runs (fn's first
+	// row and its values), possibly on several goroutines at once.
+	Each(ctx context.Context, lo, hi int, fn func(first int, vals []float32)) error
+}
+
+// Partitions are the rows of an index grouped by their nearest centroid:
+// a query reads the rows of the partitions whose centroids are most similar
+// to it (Candidates) instead of every row. A value is never changed once
+// built: Extend returns a new one that shares the partitions it leaves as
+// they are, so that queries on the old one go on undisturbed.
+type Partitions struct {
+	C      Centroids // the partitions' (leaf) centroids
+	top    Centroids // the centroids above them
+	leaves []int     // top centroid i's leaves are C's leaves[i]..leaves[i+1]-1
+	lists [][]int32 // each partition's rows, ascending
+	n     int       // rows assigned: 0..n-1
+
+	// Gap is how far a partition's centroid may lie behind the query's
+	// nearest, in cosine, and still be probed: a query probes every
+	// partition whose centroid's cosine with it is within Gap of the
+	// best, so that a query among many near partitions (a crowded
+	// neighbourhood) probes many, and one whose partition stands apart
+	// probes one. Calibrate sets it; until then every partition is probed.
+	Gap float32
+	// Probes is the mean number of partitions Calibrate's queries probed
+	// at Gap, and Read the mean share of the rows they held.
+	Probes, Read float64
+	// Recall is the share of the top k of a scan of every row that
+	// Calibrate's queries found in the partitions they probed.
+	Recall float64
+	// Floor is the cosine between a query and its most similar centroid
+	// below which the query lies outside the data the calibration saw:
+	// such a query is answered from every row.
+	Floor float32
+	// Pays reports whether probing reads less than half of the rows on
+	// Calibrate's queries: when it does not, queries read every row.
+	Pays bool
+
+	bitmaps *sync.Pool // []uint64 of at least n bits, all clear
+}
+
+// K is the number of partitions.
+func (p *Partitions) K() int { return p.C.K() }
+
+// Rows is the number of rows assigned to the partitions.
+func (p *Partitions) Rows() int { return p.n }
+
+// Sizes returns the number of rows in each partition.
+func (p *Partitions) Sizes() []int {
+	out := make([]int, len(p.lists))
+	for i, l := range p.lists {
+		out[i] = len(l)
+	}
+	return out
+}
+
+// PartitionsFor is the number of partitions Build makes for n rows: about
+// the square root of n (each partition then as large as their number, so
+// that a query's centroids and its probed rows cost alike), at least 1.
+func PartitionsFor(n int) int {
+	return max(1, int(math.Sqrt(float64(n))))
+}
+
+// samplePerCentroid is the rows per centroid Build trains on: k-means
+// needs a few dozen rows per centroid to place it, and more only cost
+// time.
+const samplePerCentroid = 40
+
+// trainRounds is Build's most k-means rounds: on a sample, later rounds
+// move centroids less than the sample's own noise.
+const trainRounds = 10
+
+// Build groups src's rows into about k partitions, drawn by seed, in two
+// levels so that neither training nor assigning a row costs k dot
+// products: about √k top centroids are trained on a sample of the rows,
+// then each top centroid's share of the sample trains its own leaf
+// centroids, as many as its share of k. A row's partition is the most
+// similar leaf under its two most similar top centroids. A partition that
+// ends with more than twice its share of the rows (k-means leaves such
+// hubs where clusters crowd) is split by k-means on its own rows, so that
+// a query's nearest partitions hold about as many rows as any. Probes is
+// K until Calibrate sets it.
+func Build(ctx context.Context, src Source, k int, seed uint64) (*Partitions, error) {
+	n, dim := src.Rows(), src.Dim()
+	if n == 0 || dim <= 0 || k <= 0 {
+		return nil, fmt.Errorf("%d rows of %d values in %d partitions: %w", n, dim, k, ErrInvalid)
+	}
+	k = min(k, n)
+	rng := rand.New(rand.NewPCG(seed, 0x9a7))
+	data, err := sample(ctx, src, rng.Perm(n)[:min(n, samplePerCentroid*k)])
+	if err != nil {
+		return nil, err
+	}
+	m := len(data) / dim
+	top, err := Train(ctx, data, dim, max(1, int(math.Sqrt(float64(k)))), TrainOptions{Iterations: trainRounds, Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	groups, err := top.Assign(ctx, data)
+	if err != nil {
+		return nil, err
+	}
+	members := make([][]float32, top.K())
+	for j, g := range groups {
+		members[g] = append(members[g], data[j*dim:(j+1)*dim]...)
+	}
+	leaves := make([][]float32, top.K()) // each top centroid's leaf centroids
+	for g, rows := range members {
+		if len(rows) == 0 {
+			continue
+		}
+		share := max(1, (k*(len(rows)/dim)+m/2)/m)
+		leaf, err := Train(ctx, rows, dim, share, TrainOptions{Iterations: trainRounds, Seed: seed + uint64(g) + 1})
+		if err != nil {
+			return nil, err
+		}
+		leaves[g] = leaf.Data
+	}
+	p := assemble(top, leaves)
+	assign, err := p.assign(ctx, src, 0, n)
+	if err != nil {
+		return nil, err
+	}
+	moved, err := p.splitHubs(ctx, src, assign, leaves, n/p.K(), seed)
+	if err != nil {
+		return nil, err
+	}
+	if moved != nil {
+		p = assemble(top, leaves)
+		if err := p.reassign(ctx, src, assign, moved); err != nil {
+			return nil, err
+		}
+	}
+	p.lists = make([][]int32, p.K())
+	for i, c := range assign {
+		p.lists[c] = append(p.lists[c], int32(i))
+	}
+	p.n = n
+	p.Gap = 2 // every cosine lies within 2 of another
+	words := (n + 63) / 64
+	p.bitmaps = &sync.Pool{New: func() any { return make([]uint64, words) }}
+	return p, nil
+}
+
+// sample reads src's rows at positions (in file order) one after another.
+func sample(ctx context.Context, src Source, positions []int) ([]float32, error) {
+	slices.Sort(positions)
+	dim := src.Dim()
+	data := make([]float32, len(positions)*dim)
+	for j, i := range positions {
+		if err := src.Read(ctx, data[j*dim:(j+1)*dim], i); err != nil {
+			return nil, err
+		}
+	}
+	return data, nil
+}
+
+// assemble returns the partitions whose centroids are leaves, top
+// centroid by top centroid, under top.
+func assemble(top Centroids, leaves [][]float32) *Partitions {
+	p := &Partitions{top: top, C: Centroids{Dim: top.Dim}}
+	for _, l := range leaves {
+		p.leaves = append(p.leaves, p.C.K())
+		p.C.Data = append(p.C.Data, l...)
+	}
+	p.leaves = append(p.leaves, p.C.K())
+	return p
+}
+
+// splitHubs replaces in leaves every partition of p holding more than
+// twice share of the rows (assign: each row's partition) by centroids
+// trained on its own rows, one for every share of them. It returns where
+// each of p's partitions went in the partitions leaves now make (its new
+// number, or for a split one the range of the new ones its rows are to be
+// shared among), or nil when it split none.
+func (p *Partitions) splitHubs(ctx context.Context, src Source, assign []int32, leaves [][]float32, share int, seed uint64) ([]moved, error) {
+	share = max(share, 1)
+	rows := make([][]int, p.K())
+	for i, c := range assign {
+		rows[c] = append(rows[c], i)
+	}
+	dim := p.C.Dim
+	split := false
+	to := make([]moved, p.K())
+	next := int32(0)
+	for g := range leaves {
+		var kept []float32
+		for c := p.leaves[g]; c < p.leaves[g+1]; c++ {
+			if len(rows[c]) <= 2*share {
+				kept = append(kept, p.C.Row(c)...)
+				to[c] = moved{next, next + 1}
+				next++
+				continue
+			}
+			parts := (len(rows[c]) + share - 1) / share
+			rng := rand.New(rand.NewPCG(seed, uint64(c)))
+			pick := rows[c]
+			if len(pick) > samplePerCentroid*parts {
+				rng.Shuffle(len(pick), func(i, j int) { pick[i], pick[j] = pick[j], pick[i] })
+				pick = pick[:samplePerCentroid*parts]
+			}
+			data, err := sample(ctx, src, pick)
+			if err != nil {
+				return nil, err
+			}
+			sub, err := Train(ctx, data, dim, parts, TrainOptions{Iterations: trainRounds, Seed: seed + uint64(c)})
+			if err != nil {
+				return nil, err
+			}
+			kept = append(kept, sub.Data...)
+			to[c] = moved{next, next + int32(sub.K())}
+			next += int32(sub.K())
+			split = true
+		}
+		leaves[g] = kept
+	}
+	if !split {
+		return nil, nil
+	}
+	return to, nil
+}
+
+// moved is where splitHubs sent a partition: the new partitions lo..hi-1.
+type moved struct{ lo, hi int32 }
+
+// reassign moves each row of src to its partition's place in p (to, from
+// splitHubs): the one it went to, or the most similar of those a split
+// one became.
+func (p *Partitions) reassign(ctx context.Context, src Source, assign []int32, to []moved) error {
+	dim := p.C.Dim
+	err := src.Each(ctx, 0, len(assign), func(first int, vals []float32) {
+		var dots []float32
+		for r := 0; r*dim < len(vals); r++ {
+			i := first + r
+			m := to[assign[i]]
+			if m.hi-m.lo == 1 {
+				assign[i] = m.lo
+				continue
+			}
+			dots = slices.Grow(dots[:0], int(m.hi-m.lo))[:m.hi-m.lo]
+			vecmath.DotMany(vals[r*dim:(r+1)*dim], p.C.Data[int(m.lo)*dim:int(m.hi)*dim], dots)
+			assign[i] = m.lo + int32(argmax(dots))
+		}
+	})
+	if err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// Extend returns p with src's rows from p.Rows() on assigned to their most
+// similar centroids (p itself when there are none): the rows before them
+// must be those p was built on.
+func (p *Partitions) Extend(ctx context.Context, src Source) (*Partitions, error) {
+	n := src.Rows()
+	if n <= p.n {
+		return p, nil
+	}
+	assign, err := p.assign(ctx, src, p.n, n)
+	if err != nil {
+		return nil, err
+	}
+	q := *p
+	q.lists = slices.Clone(p.lists)
+	touched := make([]bool, len(q.lists))
+	for j, c := range assign {
+		if !touched[c] {
+			// A partition the new rows reach is copied before they are
+			// appended: p's queries may be reading it.
+			q.lists[c] = slices.Clip(q.lists[c])
+			touched[c] = true
+		}
+		q.lists[c] = append(q.lists[c], int32(p.n+j))
+	}
+	q.n = n
+	words := (n + 63) / 64
+	q.bitmaps = &sync.Pool{New: func() any { return make([]uint64, words) }}
+	return &q, nil
+}
+
+// assign returns the partition of each of src's rows lo..hi-1: the most
+// similar leaf centroid under the row's two most similar top centroids.
+func (p *Partitions) assign(ctx context.Context, src Source, lo, hi int) ([]int32, error) {
+	out := make([]int32, hi-lo)
+	dim := p.C.Dim
+	err := src.Each(ctx, lo, hi, func(first int, vals []float32) {
+		tops := make([]float32, p.top.K())
+		dots := make([]float32, p.K())
+		for r := 0; r*dim < len(vals); r++ {
+			out[first+r-lo] = p.nearest(vals[r*dim:(r+1)*dim], tops, dots)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, ctx.Err()
+}
+
+// nearest is v's partition (see assign), with tops and dots room for the
+// top and leaf centroids' scores.
+func (p *Partitions) nearest(v []float32, tops, dots []float32) int32 {
+	vecmath.DotMany(v, p.top.Data, tops)
+	a := argmax(tops)
+	b := -1
+	for i, x := range tops {
+		if i != a && (b < 0 || x > tops[b]) {
+			b = i
+		}
+	}
+	best, score := int32(-1), float32(0)
+	for _, t := range []int{a, b} {
+		if t < 0 {
+			continue
+		}
+		lo, hi := p.leaves[t], p.leaves[t+1]
+		if lo == hi {
+			continue
+		}
+		d := dots[lo:hi]
+		vecmath.DotMany(v, p.C.Data[lo*p.C.Dim:hi*p.C.Dim], d)
+		if j := argmax(d); best < 0 || d[j] > score {
+			best, score = int32(lo+j), d[j]
+		}
+	}
+	if best < 0 { // neither top centroid has leaves: any leaf will do
+		vecmath.DotMany(v, p.C.Data, dots)
+		best = int32(argmax(dots))
+	}
+	return best
+}
+
+// Choose returns q's cosine with its nearest centroid and the partitions
+// whose centroids lie within Gap of it, nearest first (none for a q of
+// length 0).
+func (p *Partitions) Choose(q []float32) (best float32, parts []int32) {
+	scores, best := p.cosines(q)
+	for c, sc := range scores {
+		if sc >= best-p.Gap {
+			parts = append(parts, int32(c))
+		}
+	}
+	slices.SortFunc(parts, func(a, b int32) int { return cmp.Compare(scores[b], scores[a]) })
+	return best, parts
+}
+
+// RowsOf appends to out, ascending, the rows of parts, and returns it.
+func (p *Partitions) RowsOf(parts []int32, out []int32) []int32 {
+	size := 0
+	for _, c := range parts {
+		size += len(p.lists[c])
+	}
+	out = slices.Grow(out[:0], size)
+	bm := p.bitmaps.Get().([]uint64)
+	lo, hi := len(bm), -1
+	for _, c := range parts {
+		for _, r := range p.lists[c] {
+			w := int(r >> 6)
+			bm[w] |= 1 << (r & 63)
+			lo, hi = min(lo, w), max(hi, w)
+		}
+	}
+	for w := lo; w <= hi; w++ {
+		for b := bm[w]; b != 0; b &= b - 1 {
+			out = append(out, int32(w<<6+bits.TrailingZeros64(b)))
+		}
+		bm[w] = 0
+	}
+	p.bitmaps.Put(bm)
+	return out
+}
+
+// Lists returns each partition's rows, ascending: shared, never to be
+// changed.
+func (p *Partitions) Lists() [][]int32 { return p.lists }
+
+// cosines returns q's cosine with every centroid, and the largest; nil
+// for a q of length 0.
+func (p *Partitions) cosines(q []float32) ([]float32, float32) {
+	l := vecmath.Length(q)
+	if l == 0 || p.K() == 0 {
+		return nil, 0
+	}
+	scores := make([]float32, p.K())
+	vecmath.DotMany(q, p.C.Data, scores)
+	inv := float32(1 / l)
+	best := float32(math.Inf(-1))
+	for i := range scores {
+		scores[i] *= inv
+		best = max(best, scores[i])
+	}
+	return scores, best
+}
+
+// Truth returns the best k rows for q by the scan a query makes without
+// partitions.
+type Truth func(ctx context.Context, q []float32, k int) ([]int32, error)
+
+// calibrationQueries is how many of its rows Calibrate asks as queries.
+const calibrationQueries = 200
+
+// Calibrate sets Gap to the least that finds, on average, target of the
+// top k that truth finds among every row, for queries that are rows of
+// src drawn by seed (each left out of its own answers, as a query not in
+// the index would be), with Probes, Read and Recall as measured there;
+// Floor to about the lowest cosine those queries had with their nearest
+// centroid, less a margin; Pays to whether they read less than half of the
+// rows.
+func (p *Partitions) Calibrate(ctx context.Context, src Source, k int, target float64, seed uint64, truth Truth) error {
+	n, dim := src.Rows(), src.Dim()
+	part := make([]int32, n)
+	for c, l := range p.lists {
+		for _, r := range l {
+			part[r] = int32(c)
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 0xca1))
+	var gaps []float32 // how far behind the best each true answer's partition lay
+	var asked [][]float32
+	var bests []float32
+	q := make([]float32, dim)
+	for _, i := range rng.Perm(n)[:min(calibrationQueries, n)] {
+		if err := src.Read(ctx, q, i); err != nil {
+			return err
+		}
+		scores, best := p.cosines(q)
+		if scores == nil {
+			continue
+		}
+		top, err := truth(ctx, q, k+1)
+		if err != nil {
+			return err
+		}
+		kept := 0
+		for _, t := range top {
+			if int(t) == i || kept == k || int(t) >= n {
+				continue
+			}
+			gaps = append(gaps, best-scores[part[t]])
+			kept++
+		}
+		asked, bests = append(asked, scores), append(bests, best)
+	}
+	p.Gap, p.Probes, p.Read, p.Recall, p.Pays = 2, float64(p.K()), 1, 1, false
+	if len(gaps) == 0 {
+		return nil
+	}
+	slices.Sort(gaps)
+	// Aimed halfway between target and 1: the calibration's queries are a
+	// sample, and queries not in the index fall a little short of rows.
+	aim := target + (1-target)/2
+	need := min(len(gaps)-1, int(math.Ceil(aim*float64(len(gaps))))-1)
+	p.Gap = gaps[max(need, 0)]
+	found, _ := slices.BinarySearch(gaps, math.Nextafter32(p.Gap, 3))
+	p.Recall = float64(found) / float64(len(gaps))
+	probes, rows := 0, 0
+	for j, scores := range asked {
+		for c, sc := range scores {
+			if sc >= bests[j]-p.Gap {
+				probes++
+				rows += len(p.lists[c])
+			}
+		}
+	}
+	p.Probes = float64(probes) / float64(len(asked))
+	p.Read = float64(rows) / float64(len(asked)) / float64(n)
+	p.Pays = p.Read < 0.5
+	slices.Sort(bests)
+	p.Floor = bests[len(bests)/100] - floorMargin
+	return nil
+}
+
+// floorMargin is how far below the calibration queries' lowest cosines
+// with their nearest centroid a query may lie and still be answered from
+// the partitions.
+const floorMargin = 0.05
