@@ -268,9 +268,9 @@ type LocalIndex struct {
 	strictFilters bool
 	// rerank is the quantized scan's candidates per result; 0 when the
 	// index scans exactly.
-	rerank int
-	codes  ScanCodes // the quantized scan's codes, when rerank > 0
-	narrow int       // the 4-bit pass's candidates per result, with CodesInt4Int8
+	rerank  int
+	codes   ScanCodes    // the quantized scan's codes, when rerank > 0
+	narrow  int          // the 4-bit pass's candidates per result, with CodesInt4Int8
 	parting partitioning // how the rows are partitioned (IndexOptions.Partitions)
 	// inlineKeys are metadata keys kept inline whatever is indexed (a
 	// document index's chunk keys).

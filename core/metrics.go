@@ -73,7 +73,7 @@ func (ix *LocalIndex) Metrics() IndexMetrics {
 		Queries: m.queries.Load(), QueryErrors: m.queryErrors.Load(), QueryTime: time.Duration(m.queryNanos.Load()),
 		ExactScans: m.exactScans.Load(), FilteredScans: m.filteredScans.Load(), CodeScans: m.codeScans.Load(), KeywordQueries: m.keyword.Load(),
 		ProbedScans: m.probedScans.Load(),
-		Commits: m.commits.Load(), CommitErrors: m.commitErrors.Load(), CommitTime: time.Duration(m.commitNanos.Load()),
+		Commits:     m.commits.Load(), CommitErrors: m.commitErrors.Load(), CommitTime: time.Duration(m.commitNanos.Load()),
 		Compactions: m.compactions.Load(), CompactionErrors: m.compactionErrors.Load(), CompactionTime: time.Duration(m.compactionNanos.Load()),
 		Merges: m.merges.Load(), Reloads: m.reloads.Load(),
 	}

@@ -33,8 +33,8 @@ type Partitions struct {
 	C      Centroids // the partitions' (leaf) centroids
 	top    Centroids // the centroids above them
 	leaves []int     // top centroid i's leaves are C's leaves[i]..leaves[i+1]-1
-	lists [][]int32 // each partition's rows, ascending
-	n     int       // rows assigned: 0..n-1
+	lists  [][]int32 // each partition's rows, ascending
+	n      int       // rows assigned: 0..n-1
 
 	// Gap is how far a partition's centroid may lie behind the query's
 	// nearest, in cosine, and still be probed: a query probes every

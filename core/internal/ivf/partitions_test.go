@@ -24,7 +24,7 @@ func (m memSource) Rows() int {
 	}
 	return len(m.data) / m.dim
 }
-func (m memSource) Dim() int  { return m.dim }
+func (m memSource) Dim() int { return m.dim }
 func (m memSource) Read(_ context.Context, dst []float32, i int) error {
 	copy(dst, m.data[i*m.dim:(i+1)*m.dim])
 	return nil
