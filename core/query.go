@@ -270,7 +270,7 @@ func (ix *LocalIndex) codeScan(ctx context.Context, s *snapshot, c *coarse, sel 
 // the probed rows pass the filter.
 func (ix *LocalIndex) probe(ctx context.Context, s *snapshot, c *coarse, sel selection, q []float32, k int) ([]topk.Scored, error) {
 	p := c.parts
-	if p == nil || !p.Pays || sel.None || sel.Cands != nil || p.Rows() != s.len() {
+	if p == nil || !p.Pays || sel.None || sel.Cands != nil {
 		return ix.codeScan(ctx, s, c, sel, q, k)
 	}
 	best, parts := p.Choose(q)
@@ -282,6 +282,9 @@ func (ix *LocalIndex) probe(ctx context.Context, s *snapshot, c *coarse, sel sel
 		return scan.NibbleProbe(ctx, &s.Rows, sel.Meta, q, k, ix.rerank, c.int4, c.groups, parts, c.narrowing(ix.narrow))
 	}
 	cands := p.RowsOf(parts, nil)
+	for r := p.Rows(); r < s.len(); r++ { // rows committed since the partitions were trained
+		cands = append(cands, int32(r))
+	}
 	if !sel.All {
 		probed := len(cands)
 		cands = slices.DeleteFunc(cands, func(r int32) bool { return !sel.Match(map[string]any(sel.Meta[r])) })

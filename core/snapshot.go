@@ -477,17 +477,12 @@ func (ix *LocalIndex) codesFor(ctx context.Context, s *snapshot, prev *coarse) (
 	if err != nil || c == nil || ix.parting.target == 0 || s.len() < ix.parting.minRows {
 		return c, err
 	}
-	src := rowSource{rows: &s.Rows, n: s.len()}
-	if prev != nil && prev.parts != nil && prev.parts.Rows() <= s.len() {
-		if c.parts, err = prev.parts.Extend(ctx, src); err != nil {
-			return nil, err
-		}
-		c.groups = prev.groups
-		if g := c.groups; c.int4 != nil && (g == nil || s.len()-g.Rows() > regroupAfter(g.Rows())) {
-			c.groups = scan.GroupNibbles(c.int4, c.parts.Lists())
-		}
+	if p := prev.partitions(); p != nil && p.Rows() <= s.len() && s.len()-p.Rows() <= retrainAfter(p.Rows()) {
+		// The rows added since are a tail every query reads whole.
+		c.parts, c.groups = p, prev.groups
 		return c, nil
 	}
+	src := rowSource{rows: &s.Rows, n: s.len()}
 	parts, err := ivf.Build(ctx, src, ivf.PartitionsFor(s.len()), partitionSeed)
 	if err != nil {
 		return nil, err
@@ -511,11 +506,11 @@ func (ix *LocalIndex) codesFor(ctx context.Context, s *snapshot, prev *coarse) (
 	return c, nil
 }
 
-// regroupAfter is how many rows a commit may add after the grouped codes
-// of rows rows before it groups them again: every query reads the rows
-// after them whole, so they are kept to an eighth, and a copy of the codes
-// made at most once every that many rows.
-func regroupAfter(rows int) int { return max(rows/8, 4096) }
+// retrainAfter is how many rows commits may add after partitions of rows
+// rows before the next commit trains them again: every query reads the
+// rows added since whole, so they are kept to an eighth, and the
+// partitions trained at most once every that many rows.
+func retrainAfter(rows int) int { return max(rows/8, 4096) }
 
 // calibrationK is the k of the calibration's queries: the top 10, the
 // most common ask.

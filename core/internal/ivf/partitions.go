@@ -26,9 +26,8 @@ type Source interface {
 
 // Partitions are the rows of an index grouped by their nearest centroid:
 // a query reads the rows of the partitions whose centroids are most similar
-// to it (Candidates) instead of every row. A value is never changed once
-// built: Extend returns a new one that shares the partitions it leaves as
-// they are, so that queries on the old one go on undisturbed.
+// to it (Choose, RowsOf) instead of every row. A value is never changed
+// once built, so queries may share it.
 type Partitions struct {
 	C      Centroids // the partitions' (leaf) centroids
 	top    Centroids // the centroids above them
@@ -267,36 +266,6 @@ func (p *Partitions) reassign(ctx context.Context, src Source, assign []int32, t
 		return err
 	}
 	return ctx.Err()
-}
-
-// Extend returns p with src's rows from p.Rows() on assigned to their most
-// similar centroids (p itself when there are none): the rows before them
-// must be those p was built on.
-func (p *Partitions) Extend(ctx context.Context, src Source) (*Partitions, error) {
-	n := src.Rows()
-	if n <= p.n {
-		return p, nil
-	}
-	assign, err := p.assign(ctx, src, p.n, n)
-	if err != nil {
-		return nil, err
-	}
-	q := *p
-	q.lists = slices.Clone(p.lists)
-	touched := make([]bool, len(q.lists))
-	for j, c := range assign {
-		if !touched[c] {
-			// A partition the new rows reach is copied before they are
-			// appended: p's queries may be reading it.
-			q.lists[c] = slices.Clip(q.lists[c])
-			touched[c] = true
-		}
-		q.lists[c] = append(q.lists[c], int32(p.n+j))
-	}
-	q.n = n
-	words := (n + 63) / 64
-	q.bitmaps = &sync.Pool{New: func() any { return make([]uint64, words) }}
-	return &q, nil
 }
 
 // assign returns the partition of each of src's rows lo..hi-1: the most

@@ -126,8 +126,6 @@ func TestBuildPutsEveryRowInOnePartition(t *testing.T) {
 	if most := slices.Max(p.Sizes()); most > 4*share {
 		t.Errorf("largest partition holds %d rows, more than 4× the %d of an even share", most, share)
 	}
-	// Each row's partition is the nearest leaf under its two nearest top
-	// centroids: Extend assigns a copy of a row where Build put it.
 	again, err := Build(ctx, src, PartitionsFor(src.Rows()), 1)
 	if err != nil {
 		t.Fatal(err)
@@ -145,37 +143,6 @@ func TestBuildRefusesWhatItCannotPartition(t *testing.T) {
 		if _, err := Build(context.Background(), tc.src, tc.k, 1); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Build(%d values of %d, k %d) = %v, want ErrInvalid", len(tc.src.data), tc.src.dim, tc.k, err)
 		}
-	}
-}
-
-func TestExtendLeavesThePartitionsBeforeItAlone(t *testing.T) {
-	ctx := context.Background()
-	const dim = 32
-	all := memSource{mixture(2, 12_000, dim, 40, 0.6), dim}
-	first := memSource{all.data[:10_000*dim], dim}
-	p, err := Build(ctx, first, 100, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := make([][]int32, p.K())
-	for c, l := range p.Lists() {
-		before[c] = slices.Clone(l)
-	}
-	q, err := p.Extend(ctx, all)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkLists(t, q, all.Rows())
-	for c, l := range p.Lists() {
-		if !slices.Equal(l, before[c]) {
-			t.Fatalf("partition %d of the old partitions changed", c)
-		}
-	}
-	if p.Rows() != first.Rows() || q.Rows() != all.Rows() {
-		t.Fatalf("rows %d and %d, want %d and %d", p.Rows(), q.Rows(), first.Rows(), all.Rows())
-	}
-	if same, _ := q.Extend(ctx, all); same != q {
-		t.Error("Extend with no new row made new partitions")
 	}
 }
 

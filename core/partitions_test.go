@@ -1,0 +1,310 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// partitionTestRows is the fewest rows the tests' indexes partition.
+const partitionTestRows = 2_000
+
+// partitionedPair returns two indexes over one folder holding vecs (item
+// i: "item-%06d", metadata "rank" i and "category" i%1000): one whose
+// queries probe partitions (IndexOptions.Partitions, partitioned from
+// partitionTestRows rows on), and one that scans every row's 4-bit codes,
+// the same codes the partitions group. Both are loaded.
+func partitionedPair(t testing.TB, vecs [][]float32, layout Layout) (parted, whole *LocalIndex) {
+	t.Helper()
+	ctx := context.Background()
+	st := newMemTestStorage()
+	open := func(o IndexOptions) *LocalIndex {
+		o.Storage, o.Codec = st, jsonTestCodec{}
+		ix, err := NewLocalIndex(idxTestFolder, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix.parting.minRows = partitionTestRows
+		return ix
+	}
+	w := open(IndexOptions{})
+	if err := w.CreateIndex(ctx, CreateIndexConfig{Layout: layout, MetadataConfig: MetadataConfig{Indexed: []string{"category"}}}); err != nil {
+		t.Fatal(err)
+	}
+	items := make([]IndexItem, len(vecs))
+	for i, v := range vecs {
+		items[i] = IndexItem{ID: fmt.Sprintf("item-%06d", i), Vector: v, Metadata: Metadata{"rank": float64(i), "category": float64(i % 1000)}}
+	}
+	if _, err := w.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	parted, whole = open(IndexOptions{Partitions: true}), open(IndexOptions{ScanCodes: CodesInt4})
+	for _, ix := range []*LocalIndex{parted, whole} {
+		if _, err := ix.GetIndexStats(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return parted, whole
+}
+
+// Partitioned queries find, on average, the target share of the top 10 of
+// a scan of every row, on clustered data where they read a small part of
+// the rows, and on data where partitions cannot pay (uniform directions,
+// one tight cluster, every vector many times over), where the index
+// says so and scans every row. Every score returned is exact.
+func TestPartitionedQueriesKeepTheirRecall(t *testing.T) {
+	ctx := context.Background()
+	const n, d = 8_000, 64
+	dups := clusteredUnitVectors(54, n/40, d, 20, 0.5)
+	var repeated [][]float32
+	for i := range n {
+		repeated = append(repeated, dups[i%len(dups)])
+	}
+	for _, data := range []struct {
+		name    string
+		vecs    [][]float32
+		queries [][]float32
+		pays    bool
+	}{
+		{"clustered", clusteredUnitVectors(51, n, d, 40, 0.5), clusteredUnitVectors(51, 100, d, 40, 0.5)[50:], true},
+		{"uniform", gaussianUnitVectors(52, n, d), gaussianUnitVectors(53, 50, d), false},
+		{"one cluster", clusteredUnitVectors(55, n, d, 1, 0.05), clusteredUnitVectors(55, 100, d, 1, 0.05)[50:], false},
+		{"duplicates", repeated, clusteredUnitVectors(54, 100, d, 20, 0.5)[50:], true},
+	} {
+		t.Run(data.name, func(t *testing.T) {
+			parted, whole := partitionedPair(t, data.vecs, LayoutSegmented)
+			stats, err := parted.GetIndexStats(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d partitions, %.1f probed, %.1f%% of the rows, expected recall %.4f", stats.Partitions, stats.Probes, 100*stats.RowsRead, stats.ExpectedRecall)
+			if stats.Partitions == 0 || stats.ExpectedRecall < DefaultTargetRecall {
+				t.Fatalf("stats %+v: no partitions, or an expected recall under the target", stats)
+			}
+			if pays := stats.Probes < float64(stats.Partitions); pays != data.pays {
+				t.Errorf("partitions pay: %v, want %v", pays, data.pays)
+			}
+			before := parted.Metrics().ProbedScans
+			if got := recallAt10(t, parted, whole, data.queries, nil); got < 0.98 {
+				t.Errorf("recall@10 against a scan of every row = %.4f, want >= 0.98", got)
+			}
+			probed := parted.Metrics().ProbedScans - before
+			if data.pays && probed == 0 || !data.pays && probed != 0 {
+				t.Errorf("%d of %d queries probed partitions; partitions pay: %v", probed, len(data.queries), data.pays)
+			}
+		})
+	}
+}
+
+// A query far from every centroid, and one with no direction, scan every
+// row: they answer as the index without partitions does.
+func TestPartitionedQueriesOutsideTheDataScanEveryRow(t *testing.T) {
+	ctx := context.Background()
+	const n, d = 6_000, 64
+	parted, whole := partitionedPair(t, clusteredUnitVectors(61, n, d, 30, 0.5), LayoutSegmented)
+	far := gaussianUnitVectors(62, 5, d) // no cluster's direction
+	far = append(far, make([]float32, d))
+	before := parted.Metrics().ProbedScans
+	for i, q := range far {
+		got, err := parted.QueryItems(ctx, q, "", 10, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := whole.QueryItems(ctx, q, "", 10, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameResults(t, fmt.Sprintf("query %d", i), got, want)
+	}
+	if probed := parted.Metrics().ProbedScans - before; probed != 0 {
+		t.Errorf("%d queries outside the data probed partitions", probed)
+	}
+}
+
+// A filter its posting lists answer scans its candidates as without
+// partitions; a broad filter they cannot answer is tested on the probed
+// rows and keeps the recall; a narrow one scans every row.
+func TestPartitionedQueriesWithFilters(t *testing.T) {
+	ctx := context.Background()
+	const n, d = 8_000, 64
+	vecs := clusteredUnitVectors(71, n, d, 40, 0.5)
+	queries := clusteredUnitVectors(71, 80, d, 40, 0.5)[40:]
+	parted, whole := partitionedPair(t, vecs, LayoutFile)
+	exact, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: parted.storage, Codec: parted.codec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		filter Filter
+		probes bool // queries probe partitions
+	}{
+		{"posting lists, 0.1%", Filter{"category": map[string]any{"$eq": float64(7)}}, false},
+		{"predicate, 50%", Filter{"rank": map[string]any{"$lt": float64(n / 2)}}, true},
+		{"predicate, 0.1%", Filter{"rank": map[string]any{"$lt": float64(n / 1000)}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := parted.Metrics().ProbedScans
+			if got := recallAt10(t, parted, exact, queries, tc.filter); got < 0.98 {
+				t.Errorf("recall@10 against the exact filtered scan = %.4f", got)
+			}
+			if tc.probes {
+				return
+			}
+			if probed := parted.Metrics().ProbedScans - before; probed != 0 {
+				t.Errorf("%d queries probed partitions", probed)
+			}
+			for i, q := range queries {
+				got, err := parted.QueryItems(ctx, q, "", 10, tc.filter, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := whole.QueryItems(ctx, q, "", 10, tc.filter, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameResults(t, fmt.Sprintf("query %d", i), got, want)
+			}
+		})
+	}
+}
+
+// A commit's rows are read whole by every query until they number an
+// eighth of the rows trained on: a commit of rows far from the others (a
+// new topic) is found by queries near them; many rows train the
+// partitions again; a batch of queries answers as the same queries alone.
+func TestPartitionsFollowCommits(t *testing.T) {
+	ctx := context.Background()
+	const n, d = 6_000, 64
+	vecs := clusteredUnitVectors(81, n, d, 30, 0.5)
+	parted, _ := partitionedPair(t, vecs, LayoutSegmented)
+	stats, err := parted.GetIndexStats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trained := parted.cur.Load().quantCodes().parts
+	topic := clusteredUnitVectors(82, 5_000, d, 1, 0.5)
+	var items []IndexItem
+	for i, v := range topic[:4_500] {
+		items = append(items, IndexItem{ID: fmt.Sprintf("new-%05d", i), Vector: v, Metadata: Metadata{"rank": float64(n + i), "category": float64(1)}})
+	}
+	if _, err := parted.BatchInsertItems(ctx, items[:20]); err != nil {
+		t.Fatal(err)
+	}
+	c := parted.cur.Load().quantCodes()
+	if c.parts != trained || c.groups.Rows() != n {
+		t.Fatalf("a commit of 20 rows trained the partitions again or regrouped the codes")
+	}
+	exact, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: parted.storage, Codec: parted.codec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := topic[4_500:4_530]
+	if got := recallAt10(t, parted, exact, near, nil); got < 0.98 {
+		t.Errorf("recall@10 of the new rows before training again = %.4f", got)
+	}
+	if _, err := parted.BatchInsertItems(ctx, items[20:]); err != nil {
+		t.Fatal(err)
+	}
+	c = parted.cur.Load().quantCodes()
+	if c.parts.Rows() != n+len(items) || c.groups.Rows() != n+len(items) {
+		t.Fatalf("after %d more rows: %d rows partitioned, %d grouped", len(items)-20, c.parts.Rows(), c.groups.Rows())
+	}
+	// A new index reads what the commits since wrote.
+	if exact, err = NewLocalIndex(idxTestFolder, IndexOptions{Storage: parted.storage, Codec: parted.codec}); err != nil {
+		t.Fatal(err)
+	}
+	queries := append(slices.Clone(near), clusteredUnitVectors(81, 60, d, 30, 0.5)[30:]...)
+	if got := recallAt10(t, parted, exact, queries, nil); got < 0.98 {
+		t.Errorf("recall@10 after the commits = %.4f", got)
+	}
+	batch := make([]ItemQuery, len(queries))
+	for i, q := range queries {
+		batch[i] = ItemQuery{Vector: q, TopK: 10}
+	}
+	res, err := parted.QueryItemsBatch(ctx, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, q := range batch {
+		alone, err := parted.Query(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameResults(t, fmt.Sprintf("batch query %d", i), res[i], alone)
+	}
+	if after, _ := parted.GetIndexStats(ctx); after.Partitions <= stats.Partitions {
+		t.Errorf("partitions %d after training on %d more rows, %d before", after.Partitions, len(items), stats.Partitions)
+	}
+}
+
+// Queries on partitions run beside commits that extend them, from many
+// goroutines (run with -race).
+func TestPartitionedQueriesBesideCommits(t *testing.T) {
+	ctx := context.Background()
+	const n, d = 4_000, 32
+	parted, _ := partitionedPair(t, clusteredUnitVectors(91, n, d, 20, 0.5), LayoutSegmented)
+	queries := clusteredUnitVectors(92, 40, d, 20, 0.5)
+	more := clusteredUnitVectors(93, 200, d, 20, 0.5)
+	var wg sync.WaitGroup
+	errs := make(chan error, 5)
+	wg.Go(func() {
+		for i, v := range more {
+			if _, err := parted.InsertItem(ctx, IndexItem{ID: fmt.Sprintf("more-%d", i), Vector: v}); err != nil {
+				errs <- err
+				return
+			}
+		}
+	})
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 100 {
+				res, err := parted.QueryItems(ctx, queries[(w*100+i)%len(queries)], "", 5, nil, false)
+				if err == nil && len(res) != 5 {
+					err = fmt.Errorf("%d results", len(res))
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+func TestPartitionOptions(t *testing.T) {
+	for _, r := range []float64{-0.1, 1.5, math.NaN()} {
+		_, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}, Partitions: true, TargetRecall: r})
+		if !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("TargetRecall %v: %v, want ErrInvalidArgument", r, err)
+		}
+	}
+	ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}, Partitions: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix.codes != CodesInt4 || ix.parting.target != DefaultTargetRecall || ix.parting.minRows != PartitionMinRows {
+		t.Errorf("Partitions alone: codes %q, target %v, from %d rows", ix.codes, ix.parting.target, ix.parting.minRows)
+	}
+	ix, err = NewLocalIndex(idxTestFolder, IndexOptions{Storage: newMemTestStorage(), Codec: jsonTestCodec{}, Partitions: true, ScanCodes: CodesInt8, TargetRecall: 0.9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix.codes != CodesInt8 || ix.parting.target != 0.9 {
+		t.Errorf("Partitions with int8 codes: codes %q, target %v", ix.codes, ix.parting.target)
+	}
+	// Below PartitionMinRows an index scans every row.
+	small, _ := partitionedPair(t, clusteredUnitVectors(95, partitionTestRows-1, 16, 5, 0.5), LayoutSegmented)
+	if st, err := small.GetIndexStats(context.Background()); err != nil || st.Partitions != 0 {
+		t.Errorf("an index of %d rows: %d partitions (%v)", partitionTestRows-1, st.Partitions, err)
+	}
+}
