@@ -45,6 +45,8 @@ func TestEveryIndexOptionReachesTheBrowserFacade(t *testing.T) {
 				val = reflect.ValueOf(true)
 			case reflect.Int:
 				val = reflect.ValueOf(7)
+			case reflect.Float64:
+				val = reflect.ValueOf(0.95)
 			case reflect.String:
 				val = reflect.ValueOf("custom.index")
 			case reflect.Func:

@@ -12,7 +12,8 @@ import (
 )
 
 // indexOptions reads the options Folio adds to Vectra's (all optional):
-// quantizedScan, scanCodes, rerankFactor, narrowFactor and strictFilters,
+// quantizedScan, scanCodes, rerankFactor, narrowFactor, strictFilters,
+// partitions, targetRecall and fieldWeights,
 // and the storage and codec given as Vectra gives them. Those not given are
 // left for browser.WithDefaults (IndexedDB, JSON), the page's one
 // composition root.
@@ -47,6 +48,10 @@ func (b *bridge) indexOptions(storage, codec, extra js.Value) (core.IndexOptions
 		}
 		if v := prop(extra, "narrowFactor"); v.Type() == js.TypeNumber {
 			o.NarrowFactor = v.Int()
+		}
+		o.Partitions = prop(extra, "partitions").Truthy()
+		if v := prop(extra, "targetRecall"); v.Type() == js.TypeNumber {
+			o.TargetRecall = v.Float()
 		}
 		if v := prop(extra, "scanCodes"); v.Type() == js.TypeString {
 			o.ScanCodes = core.ScanCodes(v.String())

@@ -63,6 +63,10 @@ var (
 	descCompactionSecs   = perIndex("folio_index_compaction_seconds_total", "Time spent compacting and merging, in seconds, checks that found nothing to do included.")
 	descMerges           = perIndex("folio_index_commit_merges_total", "Commits that merged small segments into the one they wrote.")
 	descScans            = prometheus.NewDesc("folio_index_scans_total", "Queries scored, by how: exact (every vector), filtered (the rows a filter selected), codes (the compact codes, then an exact re-rank).", []string{"index", "kind"}, nil)
+	descProbedScans      = perIndex("folio_index_probed_scans_total", "Code scans that read only the partitions nearest their query (--partitions).")
+	descPartitions       = perIndex("folio_index_partitions", "Partitions the rows are grouped in (--partitions; 0 when they are not).")
+	descProbes           = perIndex("folio_index_partition_probes", "Partitions a query reads on average, as the calibration measured (equal to the partitions when they do not pay).")
+	descExpectedRecall   = perIndex("folio_index_expected_recall", "Share of the top 10 of a scan of every row that the probed partitions held for the calibration's queries.")
 	descKeywordQueries   = perIndex("folio_index_keyword_queries_total", "Queries that also ranked BM25 keyword hits.")
 	descReloads          = perIndex("folio_index_reloads_total", "Loads of what another process committed to the index's folder.")
 	descItems            = perIndex("folio_index_items", "Items in the index (chunks, in a document index).")
@@ -100,10 +104,10 @@ type diskSize struct {
 
 // NewIndexCollector returns a collector of every index list returns at
 // each scrape, labelled by name: its counters (IndexMetrics: queries and
-// how they were scored, commits, compactions with their errors and seconds,
+// how they were scored, code scans that probed partitions, commits, compactions with their errors and seconds,
 // merges, reloads) and its
 // gauges (items, documents, segments, tombstones, outlier rows, code
-// bytes; from GetIndexStats and GetCatalogStats, read with a 5 s bound;
+// bytes, partitions, probes and expected recall; from GetIndexStats and GetCatalogStats, read with a 5 s bound;
 // and the bytes on disk of an index with a Dir).
 func NewIndexCollector(list func() []Index) prometheus.Collector {
 	return &indexCollector{list: list, statsErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -113,8 +117,8 @@ func NewIndexCollector(list func() []Index) prometheus.Collector {
 
 func (c *indexCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descQueries, descQueryErrors, descQuerySeconds, descCommits, descCommitErrors,
-		descCommitSeconds, descCompactions, descCompactionErrors, descCompactionSecs, descMerges, descReloads, descScans, descKeywordQueries, descItems,
-		descDocuments, descSegments, descTombstones, descOutliers, descCodeBytes, descDiskBytes} {
+		descCommitSeconds, descCompactions, descCompactionErrors, descCompactionSecs, descMerges, descReloads, descScans, descProbedScans, descKeywordQueries, descItems,
+		descDocuments, descSegments, descTombstones, descOutliers, descCodeBytes, descDiskBytes, descPartitions, descProbes, descExpectedRecall} {
 		ch <- d
 	}
 	c.statsErrors.Describe(ch)
@@ -143,6 +147,7 @@ func (c *indexCollector) Collect(ch chan<- prometheus.Metric) {
 		count(descMerges, float64(m.Merges))
 		count(descReloads, float64(m.Reloads))
 		count(descKeywordQueries, float64(m.KeywordQueries))
+		count(descProbedScans, float64(m.ProbedScans))
 		for kind, n := range map[string]uint64{"exact": m.ExactScans, "filtered": m.FilteredScans, "codes": m.CodeScans} {
 			ch <- prometheus.MustNewConstMetric(descScans, prometheus.CounterValue, float64(n), ix.Name, kind)
 		}
@@ -168,6 +173,9 @@ func (c *indexCollector) gauges(ch chan<- prometheus.Metric, ix Index) {
 	set(descTombstones, st.Storage.Tombstones)
 	set(descOutliers, st.Outliers)
 	ch <- prometheus.MustNewConstMetric(descCodeBytes, prometheus.GaugeValue, float64(st.CodeBytes), ix.Name)
+	set(descPartitions, st.Partitions)
+	ch <- prometheus.MustNewConstMetric(descProbes, prometheus.GaugeValue, st.Probes, ix.Name)
+	ch <- prometheus.MustNewConstMetric(descExpectedRecall, prometheus.GaugeValue, st.ExpectedRecall, ix.Name)
 	if ix.Dir != "" {
 		if b, err := c.diskBytes(ix.Dir); err == nil {
 			ch <- prometheus.MustNewConstMetric(descDiskBytes, prometheus.GaugeValue, float64(b), ix.Name)

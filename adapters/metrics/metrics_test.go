@@ -3,7 +3,9 @@ package metrics_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -77,7 +79,10 @@ func TestIndexAndEmbeddingsMetrics(t *testing.T) {
 	}
 	reg := prometheus.NewRegistry()
 	emb := metrics.NewEmbeddings()
-	reg.MustRegister(metrics.NewIndexCollector(func() []metrics.Index { return []metrics.Index{{Name: "ix", Index: ix}} }), emb, metrics.NewServer())
+	parted := partitionedIndex(t)
+	reg.MustRegister(metrics.NewIndexCollector(func() []metrics.Index {
+		return []metrics.Index{{Name: "ix", Index: ix}, {Name: "parted", Index: parted}}
+	}), emb, metrics.NewServer())
 	before := gather(t, reg)
 	if before["folio_index_items,index=ix"] != 0 || before["folio_index_queries_total,index=ix"] != 0 {
 		t.Fatalf("a new index: %v", before)
@@ -109,6 +114,8 @@ func TestIndexAndEmbeddingsMetrics(t *testing.T) {
 	if got := gather(t, reg); got["folio_index_compactions_total,index=ix"] != 1 || got["folio_index_segments,index=ix"] != 1 || got["folio_index_tombstones,index=ix"] != 0 {
 		t.Errorf("after a compaction: %v", got)
 	}
+
+	partitionMetrics(t, reg, parted)
 
 	instrumented := emb.Instrument("words", words{})
 	if instrumented.MaxTokens() != 1000 {
@@ -217,5 +224,66 @@ func TestCodeAndDiskBytes(t *testing.T) {
 	}
 	if got["folio_index_disk_bytes,index=ix"] != float64(want) {
 		t.Errorf("folio_index_disk_bytes %v within the minute, want the last walk's %d", got["folio_index_disk_bytes,index=ix"], want)
+	}
+}
+
+// partitionedIndex returns an index of core.PartitionMinRows rows in 64
+// tight clusters, whose queries probe partitions.
+func partitionedIndex(t *testing.T) *core.LocalIndex {
+	t.Helper()
+	ctx := t.Context()
+	ix, err := core.NewLocalIndex("parted", core.IndexOptions{Storage: core.NewMemoryStorage(), Codec: codecjson.New(), Partitions: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.CreateIndex(ctx, core.CreateIndexConfig{Layout: core.LayoutSegmented}); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	const dim, clusters = 16, 64
+	centres := make([][]float32, clusters)
+	for c := range centres {
+		centres[c] = make([]float32, dim)
+		for j := range dim {
+			centres[c][j] = float32(r.NormFloat64())
+		}
+	}
+	items := make([]core.IndexItem, core.PartitionMinRows)
+	for i := range items {
+		v := make([]float32, dim)
+		for j, x := range centres[i%clusters] {
+			v[j] = x + float32(0.05*r.NormFloat64())
+		}
+		items[i] = core.IndexItem{ID: fmt.Sprint(i), Vector: v}
+	}
+	if _, err := ix.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// partitionMetrics checks the partitioned index's gauges and that its
+// queries count as probed scans.
+func partitionMetrics(t *testing.T, reg *prometheus.Registry, parted *core.LocalIndex) {
+	t.Helper()
+	before := gather(t, reg)
+	parts, probes := before["folio_index_partitions,index=parted"], before["folio_index_partition_probes,index=parted"]
+	if parts == 0 || probes >= parts || before["folio_index_expected_recall,index=parted"] < core.DefaultTargetRecall {
+		t.Errorf("partition gauges: %v partitions, %v probes, recall %v", parts, probes, before["folio_index_expected_recall,index=parted"])
+	}
+	for _, m := range []string{"folio_index_partitions,index=ix", "folio_index_probed_scans_total,index=ix"} {
+		if before[m] != 0 {
+			t.Errorf("%s = %v on an index without partitions", m, before[m])
+		}
+	}
+	it, ok, err := parted.GetItem(t.Context(), "5")
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if _, err := parted.QueryItems(t.Context(), it.Vector, "", 3, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := gather(t, reg)["folio_index_probed_scans_total,index=parted"]; got != before["folio_index_probed_scans_total,index=parted"]+1 {
+		t.Errorf("probed scans %v after a query, %v before", got, before["folio_index_probed_scans_total,index=parted"])
 	}
 }

@@ -31,6 +31,8 @@ var indexOptionFlags = map[string]string{
 	"RetainDropped":     "retain-dropped",
 	"ResidentVectors":   "resident-vectors",
 	"FieldWeights":      "field-weights",
+	"Partitions":        "partitions",
+	"TargetRecall":      "target-recall",
 }
 
 // indexOptionsWithoutFlag says why the other fields have none.
@@ -49,6 +51,8 @@ func (f *indexFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.opts.RerankFactor, "rerank-factor", 0, "candidates per result that --quantized or --codes re-ranks exactly (0: 10 for int8 and int4+int8, 40 for int4)")
 	fl.IntVar(&f.opts.NarrowFactor, "narrow-factor", 0, "with --codes int4+int8, candidates per result the 4-bit pass hands the int8 codes to narrow (0: 40)")
 	fl.StringVar((*string)(&f.opts.ScanCodes), "codes", "", "the codes a quantized scan reads first: int8 (as --quantized), int4 (half a byte a dimension, twice as fast, more candidates re-ranked) or int4+int8 (both: the int8 codes narrow the 4-bit candidates)")
+	fl.BoolVar(&f.opts.Partitions, "partitions", false, "group the rows of an index of 50,000 rows or more by nearest centroid, so that a query reads the codes of the few partitions nearest it (every score stays exact; implies --codes int4 unless --codes says otherwise)")
+	fl.Float64Var(&f.opts.TargetRecall, "target-recall", 0, "with --partitions, the share of the top 10 of a scan of every row that a query finds on average (0: 0.99)")
 	fl.BoolVar(&f.opts.StrictFilters, "strict-filters", false, "a filter on a metadata key that is not indexed is an error instead of matching nothing")
 	fl.DurationVar(&f.opts.FreshnessInterval, "freshness-interval", 0, "how often readers look for other processes' commits (0: 250ms; negative: never)")
 	fl.BoolVar(&f.opts.ResidentVectors, "resident-vectors", false, "read a segmented index's vectors into memory instead of mapping its large segments' files")

@@ -60,6 +60,8 @@ func sampleOption(t *testing.T, f reflect.StructField) reflect.Value {
 		return reflect.ValueOf(true).Convert(f.Type)
 	case reflect.Int:
 		return reflect.ValueOf(7).Convert(f.Type)
+	case reflect.Float64:
+		return reflect.ValueOf(0.95).Convert(f.Type)
 	case reflect.String:
 		return reflect.ValueOf("custom.index").Convert(f.Type)
 	case reflect.Func:

@@ -151,7 +151,7 @@ func (r modelList) writeText(w io.Writer) {
 type statsResult map[string]any
 
 // statsKeys are the stats printed as text, in order.
-var statsKeys = []string{"index", "kind", "format", "layout", "segments", "tombstones", "version", "documents", "chunks", "items", "outliers", "codeBytes", "model"}
+var statsKeys = []string{"index", "kind", "format", "layout", "segments", "tombstones", "version", "documents", "chunks", "items", "outliers", "codeBytes", "partitions", "probes", "rowsRead", "expectedRecall", "model"}
 
 func (r statsResult) writeText(w io.Writer) {
 	for _, k := range statsKeys {

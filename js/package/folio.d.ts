@@ -152,6 +152,13 @@ export interface EngineOptions {
   rerankFactor?: number;
   /** With scanCodes "int4+int8": candidates per result the 4-bit pass hands the int8 codes. */
   narrowFactor?: number;
+  /**
+   * Group the rows of an index of 50,000 rows or more by nearest centroid, so that a query reads the codes
+   * of the few partitions nearest it; every score stays exact (implies scanCodes "int4" unless given).
+   */
+  partitions?: boolean;
+  /** With partitions: the share of the top 10 of a scan of every row that a query finds on average (default 0.99). */
+  targetRecall?: number;
   /** Reject filters on unknown operators instead of matching nothing. */
   strictFilters?: boolean;
   /**

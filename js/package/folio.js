@@ -22,7 +22,7 @@ export class LocalIndex {
    * @param {string} [indexName] "index" and the codec's extension by default
    * @param {object} [storage] a FileStorage; IndexedDBStorage("vectra-db") by default
    * @param {object} [codec] Vectra's codec objects: one whose extension is ".pb" is protobuf, else JSON
-   * @param {object} [options] Folio's engine options: quantizedScan, scanCodes, rerankFactor, narrowFactor, strictFilters
+   * @param {object} [options] Folio's engine options: quantizedScan, scanCodes, rerankFactor, narrowFactor, strictFilters, partitions, targetRecall, fieldWeights
    */
   constructor(folderPath, indexName, storage, codec, options) {
     this._folderPath = folderPath;
@@ -64,7 +64,7 @@ export class LocalDocumentIndex extends LocalIndex {
   /**
    * @param {object} config folderPath, indexName, embeddings, tokenizer,
    *   chunkingConfig, storage, codec, as Vectra's; quantizedScan,
-   *   scanCodes, rerankFactor, narrowFactor and strictFilters are Folio's
+   *   scanCodes, rerankFactor, narrowFactor, strictFilters, partitions, targetRecall and fieldWeights are Folio's
    *   engine options.
    */
   constructor(config) {
