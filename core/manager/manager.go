@@ -51,8 +51,8 @@ type Config struct {
 	// Storage reads and writes the folders (required), Logger also
 	// receives the folders a rescan could not open (Vectra skips them
 	// silently; nil is silent), and StrictFilters, FreshnessInterval,
-	// QuantizedScan, ScanCodes, RerankFactor, NarrowFactor and
-	// RetainDropped apply to each index.
+	// QuantizedScan, ScanCodes, RerankFactor, NarrowFactor, Partitions,
+	// TargetRecall and RetainDropped apply to each index.
 	// Codec and IndexName are each folder's own (Formats decides), and a
 	// plain index reads documents' texts for hybrid queries through
 	// DocReader when it is set.
