@@ -580,7 +580,7 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) (err error) {
 		if b.keepsBaseRows() {
 			from = b.base
 		}
-		c, err := ix.codesFor(ctx, s, from.quantCodes())
+		c, err := ix.codesFor(ctx, s, from.quantCodes(), ix.lay)
 		if err != nil {
 			return err
 		}
@@ -614,6 +614,7 @@ func (ix *LocalIndex) commitLocked(ctx context.Context) (err error) {
 	}
 	ix.cur.Store(s)
 	ix.update = nil
+	ix.savePartitions(ctx, s)
 	// Files the new state no longer names are dropped, not deleted:
 	// readers on the previous state may still read them.
 	dropped := slices.Concat(unreferenced(b.dropped, s), ix.graves.dropping, documents)

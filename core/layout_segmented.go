@@ -1414,7 +1414,7 @@ func (sl *segLayout) applyAdded(ctx context.Context, cur *snapshot, m manifest, 
 		if b.keepsBaseRows() {
 			from = cur
 		}
-		c, err := ix.codesFor(ctx, s, from.quantCodes())
+		c, err := ix.codesFor(ctx, s, from.quantCodes(), sl)
 		if err != nil {
 			return nil, err
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/foliovec/folio/core/internal/chanlock"
+	"github.com/foliovec/folio/core/internal/ivf"
 	"github.com/foliovec/folio/core/internal/scan"
 	"github.com/foliovec/folio/core/internal/share"
 	"github.com/foliovec/folio/core/pathutil"
@@ -316,6 +317,10 @@ type LocalIndex struct {
 	layoutStats atomic.Pointer[LayoutStats]
 
 	graves graveyard // files commits stopped naming (multiprocess.go); guarded by mu
+
+	// savedParts are the partitions the folder's partitions file holds,
+	// as this process last wrote or read them; guarded by mu.
+	savedParts *ivf.Partitions
 }
 
 // commitParticipant is a type built on LocalIndex that takes part in its
@@ -734,7 +739,7 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 	if ix.rerank > 0 {
 		// Before anything of the read is kept: a failure leaves the state
 		// before it, its layout included.
-		c, err := ix.codesFor(ctx, s, l.seedCodes(s))
+		c, err := ix.codesFor(ctx, s, l.seedCodes(s), l.lay)
 		if err != nil {
 			ix.strays = strays
 			return nil, fmt.Errorf("load index %q: %w", p, err)
@@ -744,6 +749,7 @@ func (ix *LocalIndex) read(ctx context.Context, reload, incremental bool) (*snap
 	ix.lay = l.lay
 	ix.publishLayout()
 	ix.cur.Store(s)
+	ix.savePartitions(ctx, s)
 	// The id map is built beside the first queries, ready for the first
 	// write or GetItem, instead of holding up the read; an index that
 	// keeps 4-bit codes, made to spare memory, builds it at that first

@@ -62,6 +62,10 @@ func (n folderNames) droppedSegment(name string) bool {
 	return ok && uuid.Valid(base)
 }
 
+// partitionsPath is the file of the index's partitions
+// (IndexOptions.Partitions) on the segmented layout: "<index file>.partitions".
+func (n folderNames) partitionsPath() string { return n.indexPath() + ".partitions" }
+
 // newSegmentName names a new segment file of the index.
 func (n folderNames) newSegmentName() string { return n.index + "." + uuid.New() + segfile.Ext }
 

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -307,4 +308,135 @@ func TestPartitionOptions(t *testing.T) {
 	if st, err := small.GetIndexStats(context.Background()); err != nil || st.Partitions != 0 {
 		t.Errorf("an index of %d rows: %d partitions (%v)", partitionTestRows-1, st.Partitions, err)
 	}
+}
+
+// On the segmented layout the partitions are stored beside the index: a
+// later open reads them instead of training them, a compaction carries
+// them over to the rows it keeps, and a file that does not describe the
+// folder's rows (cut, or another index's) is trained over. The file
+// layout, whose rows change under their numbers, stores none.
+func TestPartitionsAreStoredAndReadBack(t *testing.T) {
+	ctx := context.Background()
+	const n, d = 5_000, 32
+	vecs := clusteredUnitVectors(101, n, d, 25, 0.5)
+	parted, _ := partitionedPair(t, vecs, LayoutSegmented)
+	st := parted.storage
+	path := parted.names.partitionsPath()
+	trained := parted.cur.Load().quantCodes().parts
+	if ok, err := st.PathExists(ctx, path); err != nil || !ok {
+		t.Fatalf("no partitions file after the load that trained them (%v)", err)
+	}
+	reopen := func() *LocalIndex {
+		t.Helper()
+		ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: parted.codec, Partitions: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix.parting.minRows = partitionTestRows
+		if _, err := ix.GetIndexStats(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	again := reopen()
+	read := again.cur.Load().quantCodes().parts
+	if read != again.savedParts || read.Gap != trained.Gap || !slices.EqualFunc(read.Lists(), trained.Lists(), slices.Equal) {
+		t.Fatal("a second open trained the partitions instead of reading them")
+	}
+	queries := clusteredUnitVectors(101, 60, d, 25, 0.5)[30:]
+	for i, q := range queries {
+		a, err := parted.QueryItems(ctx, q, "", 10, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := again.QueryItems(ctx, q, "", 10, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameResults(t, fmt.Sprintf("query %d on the partitions read back", i), b, a)
+	}
+
+	// Deletes and a compaction move the rows: the partitions follow them.
+	var gone []string
+	for i := 0; i < n; i += 7 {
+		gone = append(gone, fmt.Sprintf("item-%06d", i))
+	}
+	if err := again.DeleteItems(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := again.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := again.mu.LockContext(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_ = again.refreshLocked(ctx)
+	again.mu.Unlock()
+	after := again.reopenedState(t)
+	if p := after.quantCodes().parts; p == nil || p.K() != trained.K() || p.Rows() != after.len() {
+		t.Fatalf("after the compaction: partitions %v over %d rows", p != nil, after.len())
+	}
+	if third := reopen(); third.cur.Load().quantCodes().parts.K() != trained.K() {
+		t.Error("an open after the compaction trained the partitions again")
+	}
+
+	// A damaged file, or another index's, is trained over.
+	for name, damage := range map[string]func([]byte) []byte{
+		"cut":     func(b []byte) []byte { return b[:len(b)/2] },
+		"another": func(b []byte) []byte { return otherIndexPartitions(t, d) },
+	} {
+		raw, err := st.ReadFile(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := damage(raw)
+		if err := st.UpsertFile(ctx, path, bad); err != nil {
+			t.Fatal(err)
+		}
+		ix := reopen()
+		stored, err := st.ReadFile(ctx, path)
+		if p := ix.cur.Load().quantCodes().parts; err != nil || p == nil || ix.savedParts != p || bytes.Equal(stored, bad) {
+			t.Errorf("%s file: the partitions were not trained and stored again", name)
+		}
+		if err := st.UpsertFile(ctx, path, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	fileIx, _ := partitionedPair(t, vecs[:partitionTestRows+10], LayoutFile)
+	if ok, _ := fileIx.storage.PathExists(ctx, fileIx.names.partitionsPath()); ok {
+		t.Error("an index on the file layout stored its partitions")
+	}
+}
+
+// reopenedState is ix's current state.
+func (ix *LocalIndex) reopenedState(t *testing.T) *snapshot {
+	t.Helper()
+	s := ix.cur.Load()
+	if s == nil {
+		t.Fatal("no state")
+	}
+	return s
+}
+
+// otherIndexPartitions is the partitions file of another index of
+// partitionTestRows+100 rows of d values, with other ids.
+func otherIndexPartitions(t *testing.T, d int) []byte {
+	t.Helper()
+	vecs := clusteredUnitVectors(102, partitionTestRows+100, d, 10, 0.5)
+	other, _ := partitionedPair(t, vecs, LayoutSegmented)
+	ctx := context.Background()
+	for i := range vecs {
+		if err := other.DeleteItem(ctx, fmt.Sprintf("item-%06d", i)); err != nil {
+			t.Fatal(err)
+		}
+		if i == 50 {
+			break
+		}
+	}
+	raw, err := other.storage.ReadFile(ctx, other.names.partitionsPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
 }

@@ -2,7 +2,13 @@ package core
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -470,9 +476,11 @@ type partitioning struct {
 const partitionSeed = 0x5eed
 
 // codesFor returns s's codes (quantize), partitioned when the index
-// partitions: prev's partitions extended by s's new rows, else trained
-// anew on s's rows.
-func (ix *LocalIndex) codesFor(ctx context.Context, s *snapshot, prev *coarse) (*coarse, error) {
+// partitions: prev's partitions when s keeps prev's rows and adds few,
+// else the current state's or the stored ones carried over to s's rows
+// (rekeyed), else trained anew on s's rows. lay is the layout s was read
+// from or is committed to.
+func (ix *LocalIndex) codesFor(ctx context.Context, s *snapshot, prev *coarse, lay layout) (*coarse, error) {
 	c, err := quantize(ctx, s, prev, ix.codes)
 	if err != nil || c == nil || ix.parting.target == 0 || s.len() < ix.parting.minRows {
 		return c, err
@@ -480,6 +488,13 @@ func (ix *LocalIndex) codesFor(ctx context.Context, s *snapshot, prev *coarse) (
 	if p := prev.partitions(); p != nil && p.Rows() <= s.len() && s.len()-p.Rows() <= retrainAfter(p.Rows()) {
 		// The rows added since are a tail every query reads whole.
 		c.parts, c.groups = p, prev.groups
+		return c, nil
+	}
+	if p := ix.rekeyed(ctx, s, lay); p != nil {
+		c.parts = p
+		if c.int4 != nil {
+			c.groups = scan.GroupNibbles(c.int4, p.Lists())
+		}
 		return c, nil
 	}
 	src := rowSource{rows: &s.Rows, n: s.len()}
@@ -504,6 +519,137 @@ func (ix *LocalIndex) codesFor(ctx context.Context, s *snapshot, prev *coarse) (
 		c.groups = scan.GroupNibbles(c.int4, parts.Lists())
 	}
 	return c, nil
+}
+
+// rekeyed returns partitions for s's rows carried over from the current
+// state's or from the folder's partitions file, when lay names each row
+// by a serial that no other vector ever takes (a layout that keeps no
+// places: a replaced item is a new row) and they cover all of s's rows but
+// a tail that queries may read whole; nil otherwise. ix.mu is held.
+func (ix *LocalIndex) rekeyed(ctx context.Context, s *snapshot, lay layout) *ivf.Partitions {
+	if lay.keepsPlaces() {
+		return nil
+	}
+	fits := func(p *ivf.Partitions) bool {
+		return p.Rows() > 0 && s.len()-p.Rows() <= retrainAfter(p.Rows())
+	}
+	if cur := ix.cur.Load(); cur != nil && cur != s {
+		if old := cur.quantCodes().partitions(); old != nil {
+			if p, ok := old.Rekey(serialMove(cur.serials, s.serials)); ok && fits(p) {
+				if ix.savedParts == old {
+					ix.savedParts = p // the file names rows by serial: it still holds them
+				}
+				return p
+			}
+		}
+	}
+	data, err := ix.storage.ReadFile(ctx, ix.names.partitionsPath())
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			ix.log.Warn("read the partitions file: the partitions are trained again", "folder", ix.folder, "err", err)
+		}
+		return nil
+	}
+	p, keys, _, checks, err := ivf.Decode(data)
+	if err != nil {
+		ix.log.Warn("the partitions file cannot be read: the partitions are trained again", "folder", ix.folder, "err", err)
+		return nil
+	}
+	stale := false
+	q, ok := p.Rekey(func(r int32) int32 {
+		k := keys[r]
+		at, found := slices.BinarySearch(s.serials, k.Serial)
+		if !found {
+			return -1 // deleted since
+		}
+		if idHash(s.ids[at]) != k.IDHash {
+			stale = true
+		}
+		return int32(at)
+	})
+	if !ok || stale || !fits(q) {
+		return nil
+	}
+	for _, c := range checks {
+		at, found := slices.BinarySearch(s.serials, keys[c.Key].Serial)
+		if h, err := vectorHash(ctx, s, at); found && (err != nil || h != c.Hash) {
+			return nil // other vectors under the same ids
+		}
+	}
+	ix.savedParts = q
+	return q
+}
+
+// partitionChecks is how many rows' vectors a partitions file keeps a hash
+// of.
+const partitionChecks = 16
+
+// vectorHash is a hash of the vector of row i of s.
+func vectorHash(ctx context.Context, s *snapshot, i int) (uint32, error) {
+	v := make([]float32, s.Dim)
+	if err := s.Rows.ReadVector(ctx, v, i); err != nil {
+		return 0, err
+	}
+	h := crc32.New(crc32.MakeTable(crc32.Castagnoli))
+	for _, x := range v {
+		h.Write(binary.LittleEndian.AppendUint32(nil, math.Float32bits(x)))
+	}
+	return h.Sum32(), nil
+}
+
+// serialMove maps each row of a state whose rows have the serials from to
+// its row in a state whose rows have the serials to (both increasing), -1
+// for a row the second lacks.
+func serialMove(from, to []uint32) func(int32) int32 {
+	move := make([]int32, len(from))
+	j := 0
+	for i, v := range from {
+		for j < len(to) && to[j] < v {
+			j++
+		}
+		move[i] = -1
+		if j < len(to) && to[j] == v {
+			move[i] = int32(j)
+		}
+	}
+	return func(r int32) int32 { return move[r] }
+}
+
+// idHash is the hash of an id a partitions file keeps beside its row's
+// serial, to tell a file of another index from the folder's own.
+func idHash(id string) uint32 { return crc32.Checksum([]byte(id), crc32.MakeTable(crc32.Castagnoli)) }
+
+// savePartitions writes the partitions of s to the folder's partitions
+// file when they are not there already and the layout names rows by
+// serial, so that the next open reads them instead of training them. The
+// file is derived from the index: a failure is logged and leaves the next
+// open to train them. ix.mu is held.
+func (ix *LocalIndex) savePartitions(ctx context.Context, s *snapshot) {
+	p := s.quantCodes().partitions()
+	if p == nil || p == ix.savedParts || ix.lay.keepsPlaces() {
+		return
+	}
+	keys := make([]ivf.RowKey, p.Rows())
+	for i := range keys {
+		keys[i] = ivf.RowKey{Serial: s.serials[i], IDHash: idHash(s.ids[i])}
+	}
+	below := s.serials[p.Rows()-1] + 1
+	var checks []ivf.RowCheck
+	for j := range partitionChecks {
+		i := j * p.Rows() / partitionChecks
+		h, err := vectorHash(ctx, s, i)
+		if err != nil {
+			ix.log.Warn("read a vector for the partitions file: the next open trains them again", "folder", ix.folder, "err", err)
+			return
+		}
+		checks = append(checks, ivf.RowCheck{Key: uint32(i), Hash: h})
+	}
+	err := ix.files.write(ctx, ix.names.partitionsPath(), true, func(w io.Writer) error { return p.Encode(w, keys, below, checks) })
+	if err != nil {
+		ix.log.Warn("write the partitions file: the next open trains them again", "folder", ix.folder, "err", err)
+		return
+	}
+	ix.savedParts = p
 }
 
 // retrainAfter is how many rows commits may add after partitions of rows

@@ -3,7 +3,11 @@ package ivf
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -463,3 +467,187 @@ func (p *Partitions) Calibrate(ctx context.Context, src Source, k int, target fl
 // with their nearest centroid a query may lie and still be answered from
 // the partitions.
 const floorMargin = 0.05
+
+// Rekey returns p over the rows of another state of the same rows: move
+// gives the position there of each of p's rows (-1 for a row that is
+// gone), keeping their order. ok is false when the rows it keeps are not
+// every row below the last of them: the partitions no longer describe a
+// prefix of the rows.
+func (p *Partitions) Rekey(move func(row int32) int32) (q *Partitions, ok bool) {
+	q = &Partitions{C: p.C, top: p.top, leaves: p.leaves, Gap: p.Gap, Probes: p.Probes, Read: p.Read,
+		Recall: p.Recall, Floor: p.Floor, Pays: p.Pays, lists: make([][]int32, len(p.lists))}
+	kept, last := 0, int32(-1)
+	for c, l := range p.lists {
+		nl := make([]int32, 0, len(l))
+		for _, r := range l {
+			if at := move(r); at >= 0 {
+				if len(nl) > 0 && at <= nl[len(nl)-1] {
+					return nil, false
+				}
+				nl = append(nl, at)
+				last = max(last, at)
+			}
+		}
+		q.lists[c] = nl
+		kept += len(nl)
+	}
+	q.n = int(last) + 1
+	if kept != q.n {
+		return nil, false
+	}
+	words := (q.n + 63) / 64
+	q.bitmaps = &sync.Pool{New: func() any { return make([]uint64, words) }}
+	return q, true
+}
+
+// RowKey names a row in a file of partitions: its serial (a number that
+// names the row, and only it, as long as it lives) and a hash of its id.
+type RowKey struct{ Serial, IDHash uint32 }
+
+// RowCheck is a hash of the vector of the row at Key in the keys of a
+// file of partitions: a few of them tell a file of other vectors under the
+// same ids and serials from the folder's own.
+type RowCheck struct{ Key, Hash uint32 }
+
+// fileMagic starts a file of partitions, then its format's version.
+const fileMagic = "FOLIOIVF\x01"
+
+// Encode writes p to w: the centroids, the calibration, and each row's
+// partition under keys[row] (keys in increasing Serial order), with a
+// CRC-32C of it all at the end. below is stored with them: the serial
+// every row partitioned lies below.
+func (p *Partitions) Encode(w io.Writer, keys []RowKey, below uint32, checks []RowCheck) error {
+	if len(keys) != p.n {
+		return fmt.Errorf("%d row keys for %d rows: %w", len(keys), p.n, ErrInvalid)
+	}
+	part := make([]uint32, p.n)
+	for c, l := range p.lists {
+		for _, r := range l {
+			part[r] = uint32(c)
+		}
+	}
+	var b []byte
+	b = append(b, fileMagic...)
+	for _, v := range []uint32{uint32(p.C.Dim), uint32(p.top.K()), uint32(p.K()), uint32(p.n), below, uint32(len(checks)), math.Float32bits(p.Gap), math.Float32bits(p.Floor)} {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	for _, v := range []float64{p.Probes, p.Read, p.Recall} {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	pays := byte(0)
+	if p.Pays {
+		pays = 1
+	}
+	b = append(b, pays)
+	b = appendFloats(b, p.top.Data)
+	for _, v := range p.leaves {
+		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
+	b = appendFloats(b, p.C.Data)
+	for i, k := range keys {
+		b = binary.LittleEndian.AppendUint32(b, k.Serial)
+		b = binary.LittleEndian.AppendUint32(b, k.IDHash)
+		b = binary.LittleEndian.AppendUint32(b, part[i])
+	}
+	for _, c := range checks {
+		b = binary.LittleEndian.AppendUint32(b, c.Key)
+		b = binary.LittleEndian.AppendUint32(b, c.Hash)
+	}
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	_, err := w.Write(b)
+	return err
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func appendFloats(b []byte, v []float32) []byte {
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return b
+}
+
+// ErrCorrupt is the error of a file Decode cannot read.
+var ErrCorrupt = errors.New("ivf: corrupt partitions file")
+
+// Decode reads what Encode wrote: the partitions, over rows numbered by
+// their place in keys, the keys (in increasing Serial order), below and
+// the checks. A file cut short, altered or inconsistent is ErrCorrupt.
+func Decode(data []byte) (p *Partitions, keys []RowKey, below uint32, checks []RowCheck, err error) {
+	r := reader{b: data}
+	if len(data) < len(fileMagic)+4 || string(data[:len(fileMagic)]) != fileMagic ||
+		crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, nil, 0, nil, ErrCorrupt
+	}
+	r.b = data[len(fileMagic) : len(data)-4]
+	dim, tops, leaves, n := int(r.u32()), int(r.u32()), int(r.u32()), int(r.u32())
+	below = r.u32()
+	nchecks := int(r.u32())
+	p = &Partitions{Gap: math.Float32frombits(r.u32()), Floor: math.Float32frombits(r.u32())}
+	p.Probes, p.Read, p.Recall = math.Float64frombits(r.u64()), math.Float64frombits(r.u64()), math.Float64frombits(r.u64())
+	pays := r.byte()
+	p.Pays = pays == 1
+	if pays > 1 || dim <= 0 || dim > 1<<16 || tops <= 0 || leaves <= 0 || leaves > 1<<22 || tops > leaves || n > math.MaxInt32 ||
+		nchecks > n || r.err || len(r.b) != 4*(tops*dim+tops+1+leaves*dim+3*n+2*nchecks) {
+		return nil, nil, 0, nil, ErrCorrupt
+	}
+	p.top = Centroids{Dim: dim, Data: r.floats(tops * dim)}
+	p.leaves = make([]int, tops+1)
+	for i := range p.leaves {
+		p.leaves[i] = int(r.u32())
+		if p.leaves[i] > leaves || i > 0 && p.leaves[i] < p.leaves[i-1] || i == 0 && p.leaves[i] != 0 {
+			return nil, nil, 0, nil, ErrCorrupt
+		}
+	}
+	if p.leaves[tops] != leaves {
+		return nil, nil, 0, nil, ErrCorrupt
+	}
+	p.C = Centroids{Dim: dim, Data: r.floats(leaves * dim)}
+	keys = make([]RowKey, n)
+	p.lists = make([][]int32, leaves)
+	for i := range keys {
+		keys[i] = RowKey{Serial: r.u32(), IDHash: r.u32()}
+		c := r.u32()
+		if c >= uint32(leaves) || keys[i].Serial >= below || i > 0 && keys[i].Serial <= keys[i-1].Serial {
+			return nil, nil, 0, nil, ErrCorrupt
+		}
+		p.lists[c] = append(p.lists[c], int32(i))
+	}
+	checks = make([]RowCheck, nchecks)
+	for i := range checks {
+		checks[i] = RowCheck{Key: r.u32(), Hash: r.u32()}
+		if checks[i].Key >= uint32(n) {
+			return nil, nil, 0, nil, ErrCorrupt
+		}
+	}
+	p.n = n
+	words := (n + 63) / 64
+	p.bitmaps = &sync.Pool{New: func() any { return make([]uint64, words) }}
+	return p, keys, below, checks, nil
+}
+
+// reader reads little-endian values from b, noting a read past its end.
+type reader struct {
+	b   []byte
+	err bool
+}
+
+func (r *reader) take(n int) []byte {
+	if len(r.b) < n {
+		r.err = true
+		return make([]byte, n)
+	}
+	v := r.b[:n]
+	r.b = r.b[n:]
+	return v
+}
+func (r *reader) u32() uint32 { return binary.LittleEndian.Uint32(r.take(4)) }
+func (r *reader) u64() uint64 { return binary.LittleEndian.Uint64(r.take(8)) }
+func (r *reader) byte() byte  { return r.take(1)[0] }
+func (r *reader) floats(n int) []float32 {
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = math.Float32frombits(r.u32())
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package ivf
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -241,4 +242,116 @@ func TestChooseAndRowsOf(t *testing.T) {
 	if !slices.Equal(one, p.Lists()[parts[0]]) {
 		t.Error("the rows of one partition differ from its list")
 	}
+}
+
+func TestEncodeDecodeRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	const dim = 16
+	src := memSource{mixture(6, 3_000, dim, 20, 0.5), dim}
+	p, err := Build(ctx, src, 50, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Calibrate(ctx, src, 10, 0.99, 6, exactTruth(src)); err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]RowKey, src.Rows())
+	for i := range keys {
+		keys[i] = RowKey{Serial: uint32(10 + 2*i), IDHash: uint32(i * 7)}
+	}
+	checks := []RowCheck{{0, 17}, {1500, 4}}
+	var buf bytes.Buffer
+	if err := p.Encode(&buf, keys, 10+2*uint32(len(keys)), checks); err != nil {
+		t.Fatal(err)
+	}
+	q, gotKeys, below, gotChecks, err := Decode(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(gotKeys, keys) || below != 10+2*uint32(len(keys)) || !slices.Equal(gotChecks, checks) {
+		t.Fatalf("keys or below differ: below %d", below)
+	}
+	if !slices.EqualFunc(q.Lists(), p.Lists(), slices.Equal) || !slices.Equal(q.C.Data, p.C.Data) || !slices.Equal(q.top.Data, p.top.Data) ||
+		!slices.Equal(q.leaves, p.leaves) || q.Gap != p.Gap || q.Floor != p.Floor || q.Probes != p.Probes || q.Recall != p.Recall || q.Pays != p.Pays || q.Rows() != p.Rows() {
+		t.Fatal("the decoded partitions differ from those encoded")
+	}
+	// Every byte changed, and every cut, is refused.
+	data := buf.Bytes()
+	for i := 0; i < len(data); i += 97 {
+		bad := slices.Clone(data)
+		bad[i] ^= 0x10
+		if _, _, _, _, err := Decode(bad); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("byte %d changed: %v", i, err)
+		}
+		if _, _, _, _, err := Decode(data[:i]); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("cut at %d: %v", i, err)
+		}
+	}
+}
+
+func TestRekeyFollowsTheRows(t *testing.T) {
+	ctx := context.Background()
+	const dim = 16
+	src := memSource{mixture(7, 2_000, dim, 10, 0.5), dim}
+	p, err := Build(ctx, src, 40, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every third row gone, the others moved down.
+	move := func(r int32) int32 {
+		if r%3 == 0 {
+			return -1
+		}
+		return r - r/3 - 1
+	}
+	q, ok := p.Rekey(move)
+	if !ok {
+		t.Fatal("rekey refused rows that stay a prefix")
+	}
+	want := src.Rows() - (src.Rows()+2)/3
+	checkLists(t, q, want)
+	for c, l := range p.Lists() {
+		for _, r := range l {
+			if at := move(r); at >= 0 && !slices.Contains(q.Lists()[c], at) {
+				t.Fatalf("row %d (now %d) left partition %d", r, at, c)
+			}
+		}
+	}
+	// Rows that leave a hole below the last are refused.
+	if _, ok := p.Rekey(func(r int32) int32 { return 2 * r }); ok {
+		t.Error("rekey into every other position was taken")
+	}
+}
+
+// FuzzDecode: Decode never panics, and what it takes encodes back to the
+// same bytes.
+func FuzzDecode(f *testing.F) {
+	src := memSource{mixture(8, 400, 8, 5, 0.5), 8}
+	p, err := Build(context.Background(), src, 10, 8)
+	if err != nil {
+		f.Fatal(err)
+	}
+	keys := make([]RowKey, src.Rows())
+	for i := range keys {
+		keys[i] = RowKey{Serial: uint32(i), IDHash: uint32(i)}
+	}
+	var buf bytes.Buffer
+	if err := p.Encode(&buf, keys, uint32(len(keys)), []RowCheck{{3, 9}}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add([]byte(fileMagic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		q, keys, below, checks, err := Decode(data)
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		if err := q.Encode(&out, keys, below, checks); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), data) {
+			t.Fatal("decoded partitions encode to other bytes")
+		}
+	})
 }
