@@ -147,13 +147,18 @@ type IndexOptions struct {
 	// quantized scan's exact re-rank runs as before, so every score
 	// returned is exact; what partitions trade is recall, which
 	// TargetRecall sets. The centroids are trained (k-means in two levels,
-	// on a sample) when the index is loaded or reaches PartitionMinRows
-	// rows, and again after a commit or compaction that moves rows. Rows
+	// on a sample) when the index reaches PartitionMinRows rows. Rows
 	// committed after the training are read whole by every query until
 	// they number an eighth of the rows trained on; the commit that adds
-	// more trains again (on 1M rows, about 8 s on 2 cores). The partitions
-	// and a copy of the codes grouped by partition are kept in memory:
-	// the files are unchanged. It needs
+	// more trains again (on 1M rows, about 8 s on 2 cores), and so does a
+	// compaction, or a commit that rebuilds the columns, after more than a
+	// sixty-fourth. On the segmented layout the partitions are stored
+	// beside the index ("<index file>.partitions", Folio's own file, which
+	// Vectra ignores) by the load or commit that trained them, and read
+	// back by the next open: a file that does not describe the folder's
+	// rows (their ids and a few of their vectors are checked) is trained
+	// over. A copy of the 4-bit codes grouped by partition is kept in
+	// memory, about as large as the codes. It needs
 	// the quantized scan and sets ScanCodes to CodesInt4 when ScanCodes is
 	// empty. A filter that posting lists answer scans its candidates as
 	// without partitions; a filter they cannot answer is tested on the

@@ -534,13 +534,19 @@ func (ix *LocalIndex) rekeyed(ctx context.Context, s *snapshot, lay layout) *ivf
 		return p.Rows() > 0 && s.len()-p.Rows() <= retrainAfter(p.Rows())
 	}
 	if cur := ix.cur.Load(); cur != nil && cur != s {
+		// A state that moves the rows (a compaction, a commit that
+		// rebuilds the columns, a reload) trains the partitions again
+		// unless its rows are nearly all theirs: that is when the rows
+		// committed since join them.
 		if old := cur.quantCodes().partitions(); old != nil {
-			if p, ok := old.Rekey(serialMove(cur.serials, s.serials)); ok && fits(p) {
-				if ix.savedParts == old {
-					ix.savedParts = p // the file names rows by serial: it still holds them
-				}
-				return p
+			p, ok := old.Rekey(serialMove(cur.serials, s.serials))
+			if !ok || s.len()-p.Rows() > p.Rows()/64 {
+				return nil // the file holds these partitions or older ones
 			}
+			if ix.savedParts == old {
+				ix.savedParts = p // the file names rows by serial: it still holds them
+			}
+			return p
 		}
 	}
 	data, err := ix.storage.ReadFile(ctx, ix.names.partitionsPath())
