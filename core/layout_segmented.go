@@ -370,6 +370,17 @@ func (s *snapshot) verifyHead(ctx context.Context, lo, hi int) error {
 }
 
 // verifyHead checks every vector of l's head (vectorCheck).
+// releaseHead drops the pages of the files s's first rows are mapped
+// from out of the process's memory (see mappedFile.releasePages); a
+// failure is no matter.
+func (s *snapshot) releaseHead() {
+	if set, ok := s.Pin.(*mappedSet); ok {
+		for _, f := range set.files {
+			_ = f.releasePages()
+		}
+	}
+}
+
 func (l *loaded) verifyHead(ctx context.Context) error {
 	if set, ok := l.pin.(*mappedSet); ok {
 		return set.verify(ctx, 0, l.headRows)

@@ -275,6 +275,11 @@ func (ix *LocalIndex) probe(ctx context.Context, s *snapshot, c *coarse, sel sel
 	}
 	best, parts := p.Choose(q)
 	if len(parts) == 0 || best < p.Floor {
+		if sel.All && c.groups != nil {
+			// Every row, read from the grouped copy of the codes rather
+			// than from the codes in place, which then stay unread.
+			return scan.NibbleProbe(ctx, &s.Rows, sel.Meta, q, k, ix.rerank, c.int4, c.groups, p.All(), c.narrowing(ix.narrow))
+		}
 		return ix.codeScan(ctx, s, c, sel, q, k)
 	}
 	if sel.All && c.groups != nil {

@@ -491,10 +491,7 @@ func (ix *LocalIndex) codesFor(ctx context.Context, s *snapshot, prev *coarse, l
 		return c, nil
 	}
 	if p := ix.rekeyed(ctx, s, lay); p != nil {
-		c.parts = p
-		if c.int4 != nil {
-			c.groups = scan.GroupNibbles(c.int4, p.Lists())
-		}
+		c.parts, c.groups = p, groupCodes(s, c.int4, p)
 		return c, nil
 	}
 	src := rowSource{rows: &s.Rows, n: s.len()}
@@ -514,11 +511,21 @@ func (ix *LocalIndex) codesFor(ctx context.Context, s *snapshot, prev *coarse, l
 	if err := parts.Calibrate(ctx, src, calibrationK, ix.parting.target, partitionSeed, truth); err != nil {
 		return nil, err
 	}
-	c.parts = parts
-	if c.int4 != nil {
-		c.groups = scan.GroupNibbles(c.int4, parts.Lists())
-	}
+	c.parts, c.groups = parts, groupCodes(s, c.int4, parts)
 	return c, nil
+}
+
+// groupCodes copies codes grouped by p's partitions, when there are 4-bit
+// codes and the partitions pay (nil otherwise), then drops the pages of
+// the files the codes were copied from out of the process's memory: the
+// queries read the copy.
+func groupCodes(s *snapshot, codes *scan.Nibbles, p *ivf.Partitions) *scan.Grouped {
+	if codes == nil || !p.Pays {
+		return nil
+	}
+	g := scan.GroupNibbles(codes, p.Lists())
+	s.releaseHead()
+	return g
 }
 
 // rekeyed returns partitions for s's rows carried over from the current

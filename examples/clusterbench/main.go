@@ -282,7 +282,10 @@ func queryAll(c config, phase string) (result, error) {
 		if err != nil {
 			return result{}, err
 		}
-		fmt.Printf("%-9s %d partitions, %.1f probed (%.2f%% of the rows), expected recall %.4f\n", phase, st.Partitions, st.Probes, 100*st.RowsRead, st.ExpectedRecall)
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		fmt.Printf("%-9s %d partitions, %.1f probed (%.2f%% of the rows), expected recall %.4f; heap in use %s, codes %s\n", phase, st.Partitions, st.Probes, 100*st.RowsRead, st.ExpectedRecall, mb(int64(ms.HeapInuse)), mb(st.CodeBytes))
 	}
 	if p := os.Getenv("CLUSTERBENCH_CPUPROFILE"); p != "" {
 		f, err := os.Create(p)

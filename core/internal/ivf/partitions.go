@@ -363,6 +363,15 @@ func (p *Partitions) RowsOf(parts []int32, out []int32) []int32 {
 	return out
 }
 
+// All returns every partition, in order.
+func (p *Partitions) All() []int32 {
+	all := make([]int32, p.K())
+	for i := range all {
+		all[i] = int32(i)
+	}
+	return all
+}
+
 // Lists returns each partition's rows, ascending: shared, never to be
 // changed.
 func (p *Partitions) Lists() [][]int32 { return p.lists }
