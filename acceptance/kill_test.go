@@ -46,17 +46,45 @@ func TestMain(m *testing.M) {
 }
 
 func killCodec(name string) core.IndexCodec {
-	if name == "protobuf" || name == "segmented" {
+	if name == "protobuf" || name == "segmented" || name == "partitioned" {
 		return codecpb.New()
 	}
 	return codecjson.New()
 }
 
 func killLayout(name string) core.Layout {
-	if name == "segmented" {
+	if name == "segmented" || name == "partitioned" {
 		return core.LayoutSegmented
 	}
 	return core.LayoutFile
+}
+
+// killOptions are the options of an index of the codec name: "partitioned"
+// is the segmented layout with partitions (IndexOptions.Partitions) over
+// core.PartitionMinRows rows the child loads first.
+func killOptions(name string) *folio.IndexOptions {
+	return &folio.IndexOptions{Codec: killCodec(name), Partitions: name == "partitioned"}
+}
+
+// killBase loads the rows a partitioned index needs, in clusters, into ix
+// when it has fewer.
+func killBase(ctx context.Context, ix *core.LocalIndex, rng *rand.Rand) error {
+	st, err := ix.GetIndexStats(ctx)
+	if err != nil || st.Items >= core.PartitionMinRows {
+		return err
+	}
+	items := make([]core.IndexItem, core.PartitionMinRows)
+	for i := range items {
+		v := make([]float32, 16)
+		v[i%16] = 4
+		v[(i/16)%16] += 2
+		for j := range v {
+			v[j] += float32(0.1 * rng.NormFloat64())
+		}
+		items[i] = core.IndexItem{ID: fmt.Sprintf("base-%05d", i), Vector: v}
+	}
+	_, err = ix.BatchInsertItems(ctx, items)
+	return err
 }
 
 // killChild runs a workload on folder until it is killed; it prints
@@ -71,9 +99,16 @@ func killChild(spec string) {
 	fail := func(err error) { fmt.Fprintln(os.Stderr, "child:", err) }
 	switch workload {
 	case "items":
-		ix, err := folio.NewLocalIndex(dir, &folio.IndexOptions{Codec: codec})
+		if parts[1] == "partitioned" && rng.IntN(2) == 0 {
+			// The partitions are trained again, and stored, under the kill.
+			_ = os.Remove(filepath.Join(dir, "index.pb.partitions"))
+		}
+		ix, err := folio.NewLocalIndex(dir, killOptions(parts[1]))
 		if err == nil {
 			err = ix.CreateIndex(ctx, core.CreateIndexConfig{OpenIfExists: true, Layout: layout, MetadataConfig: core.MetadataConfig{Indexed: []string{"k"}}})
+		}
+		if err == nil && parts[1] == "partitioned" {
+			err = killBase(ctx, ix, rng)
 		}
 		if err != nil {
 			fail(err)
@@ -178,19 +213,36 @@ func TestKillDuringWrites(t *testing.T) {
 		kills = n
 	}
 	for _, workload := range []string{"items", "docs"} {
-		for _, codec := range []string{"json", "protobuf", "segmented"} {
+		for _, codec := range []string{"json", "protobuf", "segmented", "partitioned"} {
+			if workload == "docs" && codec == "partitioned" {
+				continue
+			}
 			t.Run(workload+"/"+codec, func(t *testing.T) {
 				t.Parallel()
 				dir := filepath.Join(t.TempDir(), "idx")
 				seed := uint64(time.Now().UnixNano())
 				rng := rand.New(rand.NewPCG(seed, 1))
 				var removed int
+				if codec == "partitioned" {
+					// The rows partitions need are there before the first
+					// kill, so that every kill lands on a partitioned index.
+					ix, err := folio.NewLocalIndex(dir, killOptions(codec))
+					if err == nil {
+						err = ix.CreateIndex(t.Context(), core.CreateIndexConfig{Layout: core.LayoutSegmented, MetadataConfig: core.MetadataConfig{Indexed: []string{"k"}}})
+					}
+					if err == nil {
+						err = killBase(t.Context(), ix, rng)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
 				for kill := range kills {
 					acked := runKilledChild(t, fmt.Sprintf("%s,%s,%s,%d", workload, codec, dir, kill*1_000_000), time.Duration(50+rng.IntN(400))*time.Millisecond)
 					if t.Failed() {
 						return
 					}
-					removed += checkKilledFolder(t, workload, killCodec(codec), dir, kill, acked)
+					removed += checkKilledFolder(t, workload, codec, dir, kill, acked)
 					if t.Failed() {
 						t.Logf("seed %d", seed)
 						return
@@ -238,7 +290,8 @@ func runKilledChild(t *testing.T, spec string, delay time.Duration) int {
 
 // checkKilledFolder opens dir as a new process would and checks it, then
 // vacuums it and checks again. It returns the number of files vacuumed.
-func checkKilledFolder(t *testing.T, workload string, codec core.IndexCodec, dir string, kill, acked int) (removed int) {
+func checkKilledFolder(t *testing.T, workload, codecName string, dir string, kill, acked int) (removed int) {
+	codec := killCodec(codecName)
 	t.Helper()
 	ctx := context.Background()
 	vacuum := func(rep core.VacuumReport, err error) {
@@ -269,13 +322,22 @@ func checkKilledFolder(t *testing.T, workload string, codec core.IndexCodec, dir
 	for pass := range 2 {
 		switch workload {
 		case "items":
-			ix, err := folio.NewLocalIndex(dir, &folio.IndexOptions{Codec: codec})
+			ix, err := folio.NewLocalIndex(dir, killOptions(codecName))
 			if err != nil {
 				t.Fatal(err)
 			}
 			st, err := ix.GetIndexStats(ctx)
 			if err != nil {
 				t.Fatalf("kill %d: the index does not open: %v", kill, err)
+			}
+			if codecName == "partitioned" {
+				// A partitioned query finds a stored vector first.
+				q := make([]float32, 16)
+				q[3], q[5] = 4, 2
+				res, err := ix.QueryItems(ctx, q, "", 3, nil, false)
+				if err != nil || len(res) == 0 || res[0].Score < 0.99 || st.Partitions == 0 {
+					t.Fatalf("kill %d: partitioned query: %v (%d partitions)", kill, err, st.Partitions)
+				}
 			}
 			// Every result loads its side-car: none dangles.
 			if _, err := ix.QueryItems(ctx, make([]float32, 16), "", st.Items, nil, false); err != nil {
