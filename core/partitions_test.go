@@ -356,6 +356,25 @@ func TestPartitionsAreStoredAndReadBack(t *testing.T) {
 		sameResults(t, fmt.Sprintf("query %d on the partitions read back", i), b, a)
 	}
 
+	// An index opened for another target recall calibrates the stored
+	// partitions again, without training them, and stores them so.
+	lower, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: parted.codec, Partitions: true, TargetRecall: 0.8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lower.parting.minRows = partitionTestRows
+	low, err := lower.GetIndexStats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp := lower.cur.Load().quantCodes().parts
+	if lp.Target != 0.8 || low.Probes >= read.Probes || !slices.Equal(lp.C.Data, trained.C.Data) || lower.savedParts != lp {
+		t.Errorf("target 0.8: %.1f probes (%.1f at 0.99), the same centroids: %v, stored: %v", low.Probes, read.Probes, slices.Equal(lp.C.Data, trained.C.Data), lower.savedParts == lp)
+	}
+	if back := reopen(); back.cur.Load().quantCodes().parts.Target != DefaultTargetRecall {
+		t.Error("the default target reads partitions calibrated for 0.8")
+	}
+
 	// Deletes and a compaction move the rows: the partitions follow them.
 	var gone []string
 	for i := 0; i < n; i += 7 {

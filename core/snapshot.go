@@ -490,15 +490,7 @@ func (ix *LocalIndex) codesFor(ctx context.Context, s *snapshot, prev *coarse, l
 		c.parts, c.groups = p, prev.groups
 		return c, nil
 	}
-	if p := ix.rekeyed(ctx, s, lay); p != nil {
-		c.parts, c.groups = p, groupCodes(s, c.int4, p)
-		return c, nil
-	}
 	src := rowSource{rows: &s.Rows, n: s.len()}
-	parts, err := ivf.Build(ctx, src, ivf.PartitionsFor(s.len()), partitionSeed)
-	if err != nil {
-		return nil, err
-	}
 	all := selection{Meta: s.meta, All: true}
 	truth := func(ctx context.Context, q []float32, k int) ([]int32, error) {
 		hits, err := ix.codeScan(ctx, s, c, all, q, k)
@@ -508,8 +500,21 @@ func (ix *LocalIndex) codesFor(ctx context.Context, s *snapshot, prev *coarse, l
 		}
 		return slots, err
 	}
-	if err := parts.Calibrate(ctx, src, calibrationK, ix.parting.target, partitionSeed, truth); err != nil {
-		return nil, err
+	parts := ix.rekeyed(ctx, s, lay)
+	if parts == nil {
+		if parts, err = ivf.Build(ctx, src, ivf.PartitionsFor(s.len()), partitionSeed); err != nil {
+			return nil, err
+		}
+	}
+	if parts.Target != ix.parting.target {
+		// Trained now, or read from a file calibrated for another
+		// target (stored again for this one).
+		if err := parts.Calibrate(ctx, src, calibrationK, ix.parting.target, partitionSeed, truth); err != nil {
+			return nil, err
+		}
+		if ix.savedParts == parts {
+			ix.savedParts = nil
+		}
 	}
 	c.parts, c.groups = parts, groupCodes(s, c.int4, parts)
 	return c, nil

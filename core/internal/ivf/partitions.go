@@ -50,8 +50,9 @@ type Partitions struct {
 	// at Gap, and Read the mean share of the rows they held.
 	Probes, Read float64
 	// Recall is the share of the top k of a scan of every row that
-	// Calibrate's queries found in the partitions they probed.
-	Recall float64
+	// Calibrate's queries found in the partitions they probed, and Target
+	// the recall Calibrate was asked for.
+	Recall, Target float64
 	// Floor is the cosine between a query and its most similar centroid
 	// below which the query lies outside the data the calibration saw:
 	// such a query is answered from every row.
@@ -410,7 +411,10 @@ const calibrationQueries = 200
 // rows.
 func (p *Partitions) Calibrate(ctx context.Context, src Source, k int, target float64, seed uint64, truth Truth) error {
 	n, dim := src.Rows(), src.Dim()
-	part := make([]int32, n)
+	part := make([]int32, n) // -1: a row after the partitions', which every query reads
+	for i := range part {
+		part[i] = -1
+	}
 	for c, l := range p.lists {
 		for _, r := range l {
 			part[r] = int32(c)
@@ -438,12 +442,16 @@ func (p *Partitions) Calibrate(ctx context.Context, src Source, k int, target fl
 			if int(t) == i || kept == k || int(t) >= n {
 				continue
 			}
-			gaps = append(gaps, best-scores[part[t]])
+			gap := float32(0)
+			if c := part[t]; c >= 0 {
+				gap = best - scores[c]
+			}
+			gaps = append(gaps, gap)
 			kept++
 		}
 		asked, bests = append(asked, scores), append(bests, best)
 	}
-	p.Gap, p.Probes, p.Read, p.Recall, p.Pays = 2, float64(p.K()), 1, 1, false
+	p.Gap, p.Probes, p.Read, p.Recall, p.Pays, p.Target = 2, float64(p.K()), 1, 1, false, target
 	if len(gaps) == 0 {
 		return nil
 	}
@@ -484,7 +492,7 @@ const floorMargin = 0.05
 // prefix of the rows.
 func (p *Partitions) Rekey(move func(row int32) int32) (q *Partitions, ok bool) {
 	q = &Partitions{C: p.C, top: p.top, leaves: p.leaves, Gap: p.Gap, Probes: p.Probes, Read: p.Read,
-		Recall: p.Recall, Floor: p.Floor, Pays: p.Pays, lists: make([][]int32, len(p.lists))}
+		Recall: p.Recall, Target: p.Target, Floor: p.Floor, Pays: p.Pays, lists: make([][]int32, len(p.lists))}
 	kept, last := 0, int32(-1)
 	for c, l := range p.lists {
 		nl := make([]int32, 0, len(l))
@@ -519,7 +527,7 @@ type RowKey struct{ Serial, IDHash uint32 }
 type RowCheck struct{ Key, Hash uint32 }
 
 // fileMagic starts a file of partitions, then its format's version.
-const fileMagic = "FOLIOIVF\x01"
+const fileMagic = "FOLIOIVF\x02"
 
 // Encode writes p to w: the centroids, the calibration, and each row's
 // partition under keys[row] (keys in increasing Serial order), with a
@@ -540,7 +548,7 @@ func (p *Partitions) Encode(w io.Writer, keys []RowKey, below uint32, checks []R
 	for _, v := range []uint32{uint32(p.C.Dim), uint32(p.top.K()), uint32(p.K()), uint32(p.n), below, uint32(len(checks)), math.Float32bits(p.Gap), math.Float32bits(p.Floor)} {
 		b = binary.LittleEndian.AppendUint32(b, v)
 	}
-	for _, v := range []float64{p.Probes, p.Read, p.Recall} {
+	for _, v := range []float64{p.Probes, p.Read, p.Recall, p.Target} {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
 	}
 	pays := byte(0)
@@ -593,7 +601,7 @@ func Decode(data []byte) (p *Partitions, keys []RowKey, below uint32, checks []R
 	below = r.u32()
 	nchecks := int(r.u32())
 	p = &Partitions{Gap: math.Float32frombits(r.u32()), Floor: math.Float32frombits(r.u32())}
-	p.Probes, p.Read, p.Recall = math.Float64frombits(r.u64()), math.Float64frombits(r.u64()), math.Float64frombits(r.u64())
+	p.Probes, p.Read, p.Recall, p.Target = math.Float64frombits(r.u64()), math.Float64frombits(r.u64()), math.Float64frombits(r.u64()), math.Float64frombits(r.u64())
 	pays := r.byte()
 	p.Pays = pays == 1
 	if pays > 1 || dim <= 0 || dim > 1<<16 || tops <= 0 || leaves <= 0 || leaves > 1<<22 || tops > leaves || n > math.MaxInt32 ||
