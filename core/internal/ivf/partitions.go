@@ -125,16 +125,21 @@ func Build(ctx context.Context, src Source, k int, seed uint64) (*Partitions, er
 	if err != nil {
 		return nil, err
 	}
-	members := make([][]float32, top.K())
+	members := make([][]int, top.K())
 	for j, g := range groups {
-		members[g] = append(members[g], data[j*dim:(j+1)*dim]...)
+		members[g] = append(members[g], j)
 	}
 	leaves := make([][]float32, top.K()) // each top centroid's leaf centroids
-	for g, rows := range members {
-		if len(rows) == 0 {
+	var rows []float32                   // one group's sample rows at a time
+	for g, of := range members {
+		if len(of) == 0 {
 			continue
 		}
-		share := max(1, (k*(len(rows)/dim)+m/2)/m)
+		rows = rows[:0]
+		for _, j := range of {
+			rows = append(rows, data[j*dim:(j+1)*dim]...)
+		}
+		share := max(1, (k*len(of)+m/2)/m)
 		leaf, err := Train(ctx, rows, dim, share, TrainOptions{Iterations: trainRounds, Seed: seed + uint64(g) + 1})
 		if err != nil {
 			return nil, err
