@@ -16,8 +16,10 @@ func (a *app) statsCommand() *cobra.Command {
 		Short: "Print an index's format, version, metadata config and counts",
 		Long: "Print an index's format, version, metadata config and counts. With --codes int4 (or int4+int8)\n" +
 			"it also counts the outliers: rows far outside the grid of their 4-bit codes, which every query\n" +
-			"scores exactly.",
-		Example: "  folio stats my-index --json\n  folio stats my-index --codes int4",
+			"scores exactly. With --partitions it reports the partitions (trained, or read from the\n" +
+			"index's partitions file), the partitions a query probes on average, the share of the rows\n" +
+			"they hold and the recall the calibration measured.",
+		Example: "  folio stats my-index --json\n  folio stats my-index --codes int4\n  folio stats my-index --partitions",
 		Args:    exactArgs(1, "<index>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
