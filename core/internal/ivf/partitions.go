@@ -61,7 +61,7 @@ type Partitions struct {
 	// Calibrate's queries: when it does not, queries read every row.
 	Pays bool
 
-	bitmaps *sync.Pool // []uint64 of at least n bits, all clear
+	bitmaps *sync.Pool // *[]uint64 of at least n bits, all clear
 }
 
 // K is the number of partitions.
@@ -167,8 +167,7 @@ func Build(ctx context.Context, src Source, k int, seed uint64) (*Partitions, er
 	}
 	p.n = n
 	p.Gap = 2 // every cosine lies within 2 of another
-	words := (n + 63) / 64
-	p.bitmaps = &sync.Pool{New: func() any { return make([]uint64, words) }}
+	p.bitmaps = bitmapPool(n)
 	return p, nil
 }
 
@@ -350,7 +349,8 @@ func (p *Partitions) RowsOf(parts []int32, out []int32) []int32 {
 		size += len(p.lists[c])
 	}
 	out = slices.Grow(out[:0], size)
-	bm := p.bitmaps.Get().([]uint64)
+	pooled := p.bitmaps.Get().(*[]uint64)
+	bm := *pooled
 	lo, hi := len(bm), -1
 	for _, c := range parts {
 		for _, r := range p.lists[c] {
@@ -365,8 +365,17 @@ func (p *Partitions) RowsOf(parts []int32, out []int32) []int32 {
 		}
 		bm[w] = 0
 	}
-	p.bitmaps.Put(bm)
+	p.bitmaps.Put(pooled)
 	return out
+}
+
+// bitmapPool is a pool of clear bitmaps of n bits.
+func bitmapPool(n int) *sync.Pool {
+	words := (n + 63) / 64
+	return &sync.Pool{New: func() any {
+		bm := make([]uint64, words)
+		return &bm
+	}}
 }
 
 // All returns every partition, in order.
@@ -517,8 +526,7 @@ func (p *Partitions) Rekey(move func(row int32) int32) (q *Partitions, ok bool) 
 	if kept != q.n {
 		return nil, false
 	}
-	words := (q.n + 63) / 64
-	q.bitmaps = &sync.Pool{New: func() any { return make([]uint64, words) }}
+	q.bitmaps = bitmapPool(q.n)
 	return q, true
 }
 
@@ -643,8 +651,7 @@ func Decode(data []byte) (p *Partitions, keys []RowKey, below uint32, checks []R
 		}
 	}
 	p.n = n
-	words := (n + 63) / 64
-	p.bitmaps = &sync.Pool{New: func() any { return make([]uint64, words) }}
+	p.bitmaps = bitmapPool(n)
 	return p, keys, below, checks, nil
 }
 
