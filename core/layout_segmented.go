@@ -92,6 +92,11 @@ func (sl *segLayout) retire(ctx context.Context) (bool, error) {
 	}
 	ix.watch.Note(ctx, ix.names.manifestPath())
 	ix.dropLocked(ctx, sl.man.Names())
+	// The partitions name rows by the segments' serials: the other layout
+	// keeps none (a later conversion back trains them again).
+	if err := ix.storage.DeleteFile(ctx, ix.names.partitionsPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		ix.log.Warn("delete the partitions file", "folder", ix.folder, "err", err)
+	}
 	return false, nil
 }
 

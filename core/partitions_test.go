@@ -422,6 +422,15 @@ func TestPartitionsAreStoredAndReadBack(t *testing.T) {
 		}
 	}
 
+	// A conversion to the file layout deletes the file.
+	conv := reopen()
+	if err := conv.ConvertLayout(ctx, LayoutFile); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := st.PathExists(ctx, path); err != nil || ok {
+		t.Errorf("the partitions file is left after a conversion to the file layout (%v)", err)
+	}
+
 	fileIx, _ := partitionedPair(t, vecs[:partitionTestRows+10], LayoutFile)
 	if ok, _ := fileIx.storage.PathExists(ctx, fileIx.names.partitionsPath()); ok {
 		t.Error("an index on the file layout stored its partitions")
