@@ -391,7 +391,7 @@ func TestPartitionsAreStoredAndReadBack(t *testing.T) {
 	}
 	_ = again.refreshLocked(ctx)
 	again.mu.Unlock()
-	after := again.reopenedState(t)
+	after := again.cur.Load()
 	if p := after.quantCodes().parts; p == nil || p.K() != trained.K() || p.Rows() != after.len() {
 		t.Fatalf("after the compaction: partitions %v over %d rows", p != nil, after.len())
 	}
@@ -435,16 +435,6 @@ func TestPartitionsAreStoredAndReadBack(t *testing.T) {
 	if ok, _ := fileIx.storage.PathExists(ctx, fileIx.names.partitionsPath()); ok {
 		t.Error("an index on the file layout stored its partitions")
 	}
-}
-
-// reopenedState is ix's current state.
-func (ix *LocalIndex) reopenedState(t *testing.T) *snapshot {
-	t.Helper()
-	s := ix.cur.Load()
-	if s == nil {
-		t.Fatal("no state")
-	}
-	return s
 }
 
 // otherIndexPartitions is the partitions file of another index of

@@ -608,11 +608,11 @@ func vectorHash(ctx context.Context, s *snapshot, i int) (uint32, error) {
 	if err := s.Rows.ReadVector(ctx, v, i); err != nil {
 		return 0, err
 	}
-	h := crc32.New(crc32.MakeTable(crc32.Castagnoli))
+	b := make([]byte, 0, 4*len(v))
 	for _, x := range v {
-		h.Write(binary.LittleEndian.AppendUint32(nil, math.Float32bits(x)))
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 	}
-	return h.Sum32(), nil
+	return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)), nil
 }
 
 // serialMove maps each row of a state whose rows have the serials from to
