@@ -13,7 +13,8 @@ MODULES := $(shell awk '/^use \(/{f=1;next} /^\)/{f=0} f{print $$1}' go.work)
 LIB_MODULES := $(filter-out ./examples ./cmd/%,$(MODULES))
 # Modules that must build for the browser (js/wasm) and WASI (wasip1/wasm).
 WASM_MODULES := ./core ./adapters/storage-mem ./adapters/codec-json ./adapters/codec-pb \
-	./adapters/tokenizer-tiktoken ./adapters/embed-hosted ./adapters/embed-hash ./adapters/storage-idb ./adapters/fetch-browser ./browser
+	./adapters/tokenizer-tiktoken ./adapters/embed-hosted ./adapters/embed-hash ./adapters/storage-idb ./adapters/fetch-browser ./browser \
+	./adapters/storage-http
 # Modules whose code is for the browser only (js/wasm): vetted and
 # staticchecked for js/wasm too, since the native lint does not see it.
 BROWSER_MODULES := ./adapters/storage-idb ./adapters/fetch-browser ./browser ./js

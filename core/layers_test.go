@@ -12,7 +12,7 @@ import (
 
 // layoutFiles are the files of the layouts: the only ones that may name a
 // layout's implementation.
-var layoutFiles = map[string]bool{"layout.go": true, "layout_segmented.go": true, "segmap.go": true, "segmap_js.go": true, "segfile.go": true}
+var layoutFiles = map[string]bool{"layout.go": true, "layout_segmented.go": true, "segmap.go": true, "segmap_js.go": true, "segrange.go": true, "segfile.go": true}
 
 // optionalCapabilities are the optional storage and codec interfaces that
 // only the file layer (files.go) asks a storage or a codec for.

@@ -37,7 +37,7 @@ import (
 // storage value), [FileVersioner] (a counter every write advances), so
 // several LocalIndex values over one storage share a folder as processes
 // share one on disk, and [FileRangeReader] (a file opened so reads the
-// content it had when opened, uncopied).
+// content it had when opened, uncopied, also as a [RangeBatcher]).
 //
 // Errors carry the operation and the path (`memory storage: create file
 // "a.txt": file already exists`). A path that exists where a new file or
@@ -57,6 +57,7 @@ var (
 	_ FolderLocker    = (*MemoryStorage)(nil)
 	_ FileVersioner   = (*MemoryStorage)(nil)
 	_ FileRangeReader = (*MemoryStorage)(nil)
+	_ RangeBatcher    = memRangeFile{}
 )
 
 // do runs f on p's key after checking ctx, naming op and p in its error.
@@ -140,6 +141,15 @@ func (f memRangeFile) ReadRange(ctx context.Context, p []byte, off int64) error 
 		return fmt.Errorf("memory storage: read %q at %d: %w", f.path, off, io.ErrUnexpectedEOF)
 	}
 	copy(p, f.b[off:])
+	return nil
+}
+
+func (f memRangeFile) ReadRanges(ctx context.Context, parts []FilePart) error {
+	for _, p := range parts {
+		if err := f.ReadRange(ctx, p.P, p.Off); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -123,6 +123,29 @@ type RangeFile interface {
 	Close() error
 }
 
+// RangeBatcher is an optional capability of a [RangeFile], found by type
+// assertion: reading many parts of the file with one call, which a storage
+// far from its files (HTTP) serves with a few requests sent at once
+// instead of one after another. A segmented index re-ranks a query's
+// candidates, and reads a segment's codes and ids when it opens, with one
+// call each.
+//
+// Implementations must be safe for concurrent use.
+type RangeBatcher interface {
+	// ReadRanges fills every part as ReadRange would, in any order and
+	// with any concurrency; parts may be empty and may overlap. It returns
+	// nil when every part was read, else an error (io.ErrUnexpectedEOF for
+	// a part past the file's end), the parts then holding any bytes.
+	ReadRanges(ctx context.Context, parts []FilePart) error
+}
+
+// FilePart is one part of [RangeBatcher.ReadRanges]: P filled with the
+// file's bytes from offset Off.
+type FilePart struct {
+	P   []byte
+	Off int64
+}
+
 // PageReleaser is an optional capability of a [MappedFile], found by type
 // assertion: dropping the mapping's pages from the process's memory while
 // the mapping stays valid, so that a later read of Bytes faults them in

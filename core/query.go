@@ -86,20 +86,21 @@ func (ix *LocalIndex) query(ctx context.Context, q ItemQuery, retries int) ([]Qu
 		return []QueryResult{}, nil
 	}
 	hits, err := ix.topK(ctx, s, sel, q.Vector, q.TopK)
-	if err != nil {
-		return nil, err
+	var results []QueryResult
+	if err == nil {
+		results, err = ix.answer(ctx, s, sel, hits, q)
+		if err != nil {
+			err = WrapOp(ctx, op, "", err)
+		}
 	}
-	results, err := ix.answer(ctx, s, sel, hits, q)
 	if errors.Is(err, fs.ErrNotExist) && retries > 0 && ix.newerState(ctx, func() bool { return ix.cur.Load() == s }) {
-		// A commit since s, in this process or another, removed a
-		// side-car of s (a result replaced or deleted): answer from the
-		// newer state.
+		// A commit since s, in this process or another, removed a file
+		// of s (a side-car of a result replaced or deleted, a segment
+		// compacted away, a file replaced on an HTTP host): answer from
+		// the newer state.
 		return ix.query(ctx, q, retries-1)
 	}
-	if err != nil {
-		return nil, WrapOp(ctx, op, "", err)
-	}
-	return results, nil
+	return results, err
 }
 
 // ItemQuery is one query of Query and QueryItemsBatch: the arguments of
@@ -164,6 +165,9 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 			shared = append(shared, i)
 		default:
 			if hits[i], err = ix.topK(ctx, s, sels[i], q.Vector, q.TopK); err != nil {
+				if errors.Is(err, fs.ErrNotExist) && retries > 0 && ix.newerState(ctx, func() bool { return ix.cur.Load() == s }) {
+					return ix.queryItemsBatch(ctx, queries, retries-1) // a file of s is gone
+				}
 				return nil, err
 			}
 		}
@@ -183,6 +187,9 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 			batched, err = scan.NibbleBatch(ctx, &s.Rows, s.len(), vectors, ks, ix.rerank, codes.int4, codes.narrowing(ix.narrow))
 		} else {
 			batched, err = scan.Batch(ctx, &s.Rows, s.len(), vectors, ks)
+		}
+		if errors.Is(err, fs.ErrNotExist) && retries > 0 && ix.newerState(ctx, func() bool { return ix.cur.Load() == s }) {
+			return ix.queryItemsBatch(ctx, queries, retries-1) // a file of s is gone
 		}
 		if err != nil {
 			return nil, err

@@ -9,9 +9,3 @@ import "context"
 func (sl *segLayout) mapSegment(context.Context, FileMapper, string, *segArena, *loaded) (segment, bool, error) {
 	return segment{}, false, nil
 }
-
-// rangeSegment reads no segment in parts in a browser: the caller reads
-// every segment whole.
-func (sl *segLayout) rangeSegment(context.Context, FileRangeReader, string, *segArena, *loaded) (segment, bool, error) {
-	return segment{}, false, nil
-}

@@ -62,11 +62,10 @@ func (e noIndexError) Unwrap() error { return core.ErrIndexNotFound }
 // openExisting finds the index in folder; a missing one is an error
 // wrapping core.ErrIndexNotFound.
 func (a *app) openExisting(ctx context.Context, index string) (*existingIndex, error) {
-	storage, err := a.storage(ctx)
+	storage, folder, err := a.indexStorage(ctx, index)
 	if err != nil {
 		return nil, err
 	}
-	folder := a.folderPath(index)
 	codec, err := folio.DetectCodec(ctx, folder, storage)
 	if err != nil {
 		if errors.Is(err, core.ErrIndexNotFound) {
@@ -81,6 +80,26 @@ func (a *app) openExisting(ctx context.Context, index string) (*existingIndex, e
 	return &existingIndex{folder: folder, storage: storage, codec: codec, documents: docs}, nil
 }
 
+// indexStorage returns the storage of the index the argument names and the
+// index's folder there: an http:// or https:// URL is the folder of a web
+// host (read-only, beside any --storage-root); anything else a folder
+// of the storage the global flags choose.
+func (a *app) indexStorage(ctx context.Context, index string) (core.FileStorage, string, error) {
+	if isWebURL(index) {
+		parent, name, err := splitWebIndex(index)
+		if err != nil {
+			return nil, "", err
+		}
+		s, err := openWeb(parent)
+		return s, name, err
+	}
+	storage, err := a.storage(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	return storage, a.folderPath(index), nil
+}
+
 // documentIndex opens the document index with model (nil for commands
 // that do not embed), chunking (zero: the defaults) and the index options
 // of the flags (nil: the defaults).
@@ -92,11 +111,15 @@ func (e *existingIndex) documentIndex(model core.EmbeddingsModel, chunking core.
 	if flags == nil {
 		flags = &indexFlags{}
 	}
+	opts := flags.with(e.storage, e.codec)
+	if _, web := e.storage.(webStorage); web {
+		opts = webIndexOptions(opts)
+	}
 	return folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
 		FolderPath:     e.folder,
 		Embeddings:     model,
 		ChunkingConfig: chunking,
-		IndexOptions:   flags.with(e.storage, e.codec),
+		IndexOptions:   opts,
 	})
 }
 

@@ -16,7 +16,8 @@ type openedStorage interface {
 	Close() error
 }
 
-// openStorage opens the storage a location names: a bucket URL (S3,
+// openStorage opens the storage a location names: an http:// or https://
+// URL gives the read-only storage of a web host's folder; a bucket URL (S3,
 // Google Cloud Storage, Azure Blob, file://, mem://, with an optional
 // "prefix" parameter; credentials from the environment) gives object
 // storage, in a folio built with the objectstorage tag (openBucket);
@@ -25,6 +26,9 @@ type openedStorage interface {
 func openStorage(ctx context.Context, location string) (openedStorage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if isWebURL(location) {
+		return openWeb(location)
 	}
 	if isBucketURL(location) {
 		return openBucket(ctx, location)

@@ -70,7 +70,9 @@
 //     part of what ReadFile returns (with its size), fail a range past the
 //     end with io.ErrUnexpectedEOF and a missing file with
 //     fs.ErrNotExist, stop once the context ends, and after the file is
-//     deleted read its bytes or fail with fs.ErrNotExist.
+//     deleted read its bytes or fail with fs.ErrNotExist; a file that is
+//     also a [core.RangeBatcher] reads many parts, overlapping or empty,
+//     as ReadRange reads each.
 //
 // Storages that claim AtomicReplace also never show a reader a mix, prefix
 // or absence of the file being replaced; Persistent ones show a reopened

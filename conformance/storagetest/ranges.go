@@ -20,7 +20,7 @@ import (
 // core.FileRangeReader.
 func fileRangeReaderCases() []rule {
 	return []rule{
-		{name: "OpenFileRange reads the parts of what ReadFile returns, with its size", run: needs[core.FileRangeReader](rangeContent)},
+		{name: "OpenFileRange reads the parts of what ReadFile returns, with its size (and ReadRanges, where the file has it, many at once)", run: needs[core.FileRangeReader](rangeContent)},
 		{name: "a range past the end of the file fails with io.ErrUnexpectedEOF", run: needs[core.FileRangeReader](rangePastTheEnd)},
 		{name: "OpenFileRange of a missing file fails with fs.ErrNotExist", run: needs[core.FileRangeReader](rangeMissing)},
 		{name: "ReadRange returns the context's error once it ends", run: needs[core.FileRangeReader](rangeCancelled)},
@@ -61,6 +61,25 @@ func rangeContent(e *env) {
 		}
 		if !bytes.Equal(p, content[r[0]:r[1]]) {
 			e.errorf("ReadRange(%d bytes at %d) read other bytes than the file's", len(p), r[0])
+		}
+	}
+	if rb, ok := f.(core.RangeBatcher); ok {
+		spans := [][2]int{{5, 17}, {0, 0}, {3, 9}, {40_000, 40_100}, {40_050, 41_000}, {len(content) - 3, len(content)}, {1000, 300_000}}
+		parts := make([]core.FilePart, len(spans))
+		for i, r := range spans {
+			parts[i] = core.FilePart{P: make([]byte, r[1]-r[0]), Off: int64(r[0])}
+		}
+		if err := rb.ReadRanges(e.ctx, parts); err != nil {
+			e.errorf("ReadRanges: %w", err)
+		}
+		for i, r := range spans {
+			if !bytes.Equal(parts[i].P, content[r[0]:r[1]]) {
+				e.errorf("ReadRanges: part %d (%d bytes at %d) holds other bytes than the file's", i, r[1]-r[0], r[0])
+			}
+		}
+		past := []core.FilePart{{P: make([]byte, 4), Off: 0}, {P: make([]byte, 4), Off: int64(len(content) - 2)}}
+		if err := rb.ReadRanges(e.ctx, past); !errors.Is(err, io.ErrUnexpectedEOF) {
+			e.errorf("ReadRanges with a part past the end: %v, want io.ErrUnexpectedEOF", err)
 		}
 	}
 	if err := f.Close(); err != nil {

@@ -209,6 +209,25 @@ func (sc *scan[M]) fetchDots(ctx context.Context, slots []int32, out []float32) 
 		runs = append(runs, run{i, j, k, lo})
 		i = j
 	}
+	// Parts that read many runs with one call get all of theirs at once.
+	var batched map[int][]Run
+	rest := runs[:0]
+	for _, rn := range runs {
+		if p := r.Head[rn.part]; p.FetchRuns != nil {
+			if batched == nil {
+				batched = map[int][]Run{}
+			}
+			batched[rn.part] = append(batched[rn.part], Run{Dst: buf[rn.i*d : rn.j*d], First: int(slots[rn.i]) - rn.lo, Count: rn.j - rn.i})
+			continue
+		}
+		rest = append(rest, rn)
+	}
+	runs = rest
+	for part, rs := range batched {
+		if err := r.Head[part].FetchRuns(ctx, rs); err != nil {
+			return err
+		}
+	}
 	fetch := func(rn run) error {
 		dst, first, p := buf[rn.i*d:rn.j*d], int(slots[rn.i])-rn.lo, r.Head[rn.part]
 		if p.Fetch == nil {

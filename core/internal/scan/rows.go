@@ -57,6 +57,17 @@ type Part struct {
 	// memory, or the rows out of memory altogether. It reads the same
 	// values as Vals holds.
 	Fetch func(ctx context.Context, dst []float32, first, count int) error
+	// FetchRuns, when set, reads every run with one call, as Fetch reads
+	// one: a storage far from its files serves them with a few requests
+	// at once. The re-rank calls it instead of Fetch.
+	FetchRuns func(ctx context.Context, runs []Run) error
+}
+
+// Run is one read of Part.FetchRuns: Count rows from row First into Dst
+// (Count×Dim values).
+type Run struct {
+	Dst          []float32
+	First, Count int
 }
 
 // fetchOnly reports whether the part's rows are only read through Fetch.

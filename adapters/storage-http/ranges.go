@@ -1,0 +1,317 @@
+package storagehttp
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/foliovec/folio/core"
+)
+
+var _ core.RangeBatcher = (*rangeFile)(nil)
+
+// rangeFile is a file opened for range reads: one version of it, named by
+// the validator its first read saw.
+type rangeFile struct {
+	s       *Storage
+	u       *url.URL
+	key     string // the cache's name of this version of the file
+	size    int64
+	etag    string // "" when the host sent none
+	lastMod string // "" when the host sent none
+
+	// whole is the file read whole, from a host that ignores Range.
+	whole atomic.Pointer[[]byte]
+}
+
+// OpenFileRange opens a file for range reads: a GET of its first
+// FirstRead bytes that also tells its size and validator.
+func (s *Storage) OpenFileRange(ctx context.Context, filePath string) (core.RangeFile, error) {
+	u, clean, err := s.url(filePath)
+	if err != nil {
+		return nil, err
+	}
+	first := int64(max(s.opts.FirstRead, 1))
+	r, err := s.do(ctx, http.MethodGet, u, http.Header{"Range": {rangeHeader(0, first)}})
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	f := &rangeFile{s: s, u: u, etag: r.Header.Get("ETag"), lastMod: r.Header.Get("Last-Modified")}
+	f.key = clean + "\x00" + validatorOf(r.Header)
+	switch r.StatusCode {
+	case http.StatusPartialContent:
+		lo, hi, total, err := parseContentRange(r.Header.Get("Content-Range"))
+		if err != nil || lo != 0 || hi != min(first, total) {
+			return nil, fmt.Errorf("%w: GET %s: Content-Range %q for the first %d bytes", ErrBadResponse, redact(u), r.Header.Get("Content-Range"), first)
+		}
+		f.size = total
+		b, err := s.readExact(ctx, r, u, hi-lo)
+		if err != nil {
+			return nil, err
+		}
+		s.cache.put(f.key, 0, b)
+	case http.StatusOK:
+		b, err := f.readWhole(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		f.size = int64(len(b))
+	case http.StatusRequestedRangeNotSatisfiable:
+		// An empty file: no byte 0 to send.
+		if _, _, total, err := parseContentRange(r.Header.Get("Content-Range")); err != nil || total != 0 {
+			return nil, fmt.Errorf("%w: GET %s: 416 for the first byte of a file of %q", ErrBadResponse, redact(u), r.Header.Get("Content-Range"))
+		}
+		empty := []byte{}
+		f.whole.Store(&empty)
+	default:
+		return nil, statusError("GET", u, r.StatusCode)
+	}
+	return f, nil
+}
+
+// readWhole reads the whole file from an answer of 200 to a range request:
+// a host that ignores Range, read once, when the file is at most
+// MaxFileSize bytes.
+func (f *rangeFile) readWhole(ctx context.Context, r response) ([]byte, error) {
+	b, err := f.s.readBody(ctx, r, f.u, f.s.opts.MaxFileSize, -1)
+	if errors.Is(err, ErrTooLarge) {
+		return nil, fmt.Errorf("%w: GET %s: answered 200 with the whole file, over %d bytes (Options.MaxFileSize)", ErrRangeIgnored, redact(f.u), f.s.opts.MaxFileSize)
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.whole.Store(&b)
+	return b, nil
+}
+
+// rangeHeader is the Range header of bytes lo to hi-1.
+func rangeHeader(lo, hi int64) string {
+	return "bytes=" + strconv.FormatInt(lo, 10) + "-" + strconv.FormatInt(hi-1, 10)
+}
+
+// parseContentRange parses "bytes lo-last/total" into lo, hi (last+1) and
+// total, or "bytes */total" into 0, 0 and total. An unknown total ("*")
+// is an error: the storage needs the file's size.
+func parseContentRange(v string) (lo, hi, total int64, err error) {
+	bad := fmt.Errorf("%w: Content-Range %q", ErrBadResponse, v)
+	rest, ok := strings.CutPrefix(v, "bytes ")
+	if !ok {
+		return 0, 0, 0, bad
+	}
+	span, size, ok := strings.Cut(rest, "/")
+	if !ok {
+		return 0, 0, 0, bad
+	}
+	total, err = strconv.ParseInt(size, 10, 64)
+	if err != nil || total < 0 {
+		return 0, 0, 0, bad
+	}
+	if span == "*" {
+		return 0, 0, total, nil
+	}
+	first, last, ok := strings.Cut(span, "-")
+	if !ok {
+		return 0, 0, 0, bad
+	}
+	lo, err1 := strconv.ParseInt(first, 10, 64)
+	end, err2 := strconv.ParseInt(last, 10, 64)
+	if err1 != nil || err2 != nil || lo < 0 || end < lo || end >= total {
+		return 0, 0, 0, bad
+	}
+	return lo, end + 1, total, nil
+}
+
+// readExact reads a body of exactly n bytes: shorter or longer is
+// ErrBadResponse.
+func (s *Storage) readExact(ctx context.Context, r response, u *url.URL, n int64) ([]byte, error) {
+	if r.ContentLength >= 0 && r.ContentLength != n {
+		return nil, fmt.Errorf("%w: GET %s: a body of %d bytes for a range of %d", ErrBadResponse, redact(u), r.ContentLength, n)
+	}
+	b := make([]byte, n)
+	got, err := io.ReadFull(r.Body, b)
+	s.metrics.bytes.Add(int64(got))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w: GET %s: the body ended after %d of %d bytes", ErrBadResponse, redact(u), got, n)
+		}
+		return nil, fmt.Errorf("storagehttp: GET %s: %w", redact(u), unwrapURL(err))
+	}
+	var more [1]byte
+	if m, _ := r.Body.Read(more[:]); m > 0 {
+		return nil, fmt.Errorf("%w: GET %s: the body is longer than the %d bytes asked for", ErrBadResponse, redact(u), n)
+	}
+	return b, nil
+}
+
+// Size is the file's length in bytes.
+func (f *rangeFile) Size() int64 { return f.size }
+
+// Close releases the file.
+func (f *rangeFile) Close() error {
+	f.whole.Store(nil)
+	return nil
+}
+
+// ReadRange fills p with the file's bytes from off.
+func (f *rangeFile) ReadRange(ctx context.Context, p []byte, off int64) error {
+	return f.ReadRanges(ctx, []core.FilePart{{P: p, Off: off}})
+}
+
+// ReadRanges fills every part: from the cache where it holds one, the rest
+// with requests that each cover parts lying closer than CoalesceGap, up to
+// Parallel at once.
+func (f *rangeFile) ReadRanges(ctx context.Context, parts []core.FilePart) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, p := range parts {
+		if p.Off < 0 {
+			return fmt.Errorf("storagehttp: read at %d: %w", p.Off, core.ErrInvalidArgument)
+		}
+		if p.Off+int64(len(p.P)) > f.size {
+			return fmt.Errorf("storagehttp: read %d bytes at %d of %s (%d bytes): %w", len(p.P), p.Off, redact(f.u), f.size, io.ErrUnexpectedEOF)
+		}
+	}
+	if w := f.whole.Load(); w != nil {
+		for _, p := range parts {
+			copy(p.P, (*w)[p.Off:])
+		}
+		return nil
+	}
+	var missing []core.FilePart
+	for _, p := range parts {
+		if len(p.P) > 0 && !f.s.cache.get(f.key, p.Off, p.P) {
+			missing = append(missing, p)
+		}
+	}
+	f.s.metrics.hits.Add(int64(len(parts) - len(missing)))
+	if len(missing) == 0 {
+		return nil
+	}
+	groups := f.s.coalesce(missing)
+	errs := make([]error, len(groups))
+	sem := make(chan struct{}, f.s.opts.Parallel)
+	var wg sync.WaitGroup
+	for i, g := range groups {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			errs[i] = f.fetch(ctx, g)
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
+}
+
+// group is the parts one request fetches: bytes lo to hi-1.
+type group struct {
+	lo, hi int64
+	parts  []core.FilePart
+}
+
+// coalesce groups parts (none empty) into requests: sorted by offset, a
+// part joins the group before it when the gap between them is at most
+// CoalesceGap and the group stays within MaxRequestBytes.
+func (s *Storage) coalesce(parts []core.FilePart) []group {
+	slices.SortFunc(parts, func(a, b core.FilePart) int { return cmp.Compare(a.Off, b.Off) })
+	var groups []group
+	for _, p := range parts {
+		end := p.Off + int64(len(p.P))
+		if n := len(groups); n > 0 {
+			g := &groups[n-1]
+			if p.Off-g.hi <= s.opts.CoalesceGap && max(g.hi, end)-g.lo <= s.opts.MaxRequestBytes {
+				g.hi = max(g.hi, end)
+				g.parts = append(g.parts, p)
+				continue
+			}
+		}
+		groups = append(groups, group{lo: p.Off, hi: end, parts: []core.FilePart{p}})
+	}
+	return groups
+}
+
+// fetch reads group g with one request under the file's validator, and
+// fills its parts.
+func (f *rangeFile) fetch(ctx context.Context, g group) error {
+	h := http.Header{"Range": {rangeHeader(g.lo, g.hi)}}
+	switch {
+	case f.etag != "" && !strings.HasPrefix(f.etag, "W/"):
+		h.Set("If-Match", f.etag)
+	case f.lastMod != "":
+		h.Set("If-Unmodified-Since", f.lastMod)
+	}
+	r, err := f.s.do(ctx, http.MethodGet, f.u, h)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	var b []byte
+	switch r.StatusCode {
+	case http.StatusPartialContent:
+		if err := f.sameVersion(r.Header); err != nil {
+			return err
+		}
+		lo, hi, total, err := parseContentRange(r.Header.Get("Content-Range"))
+		if err != nil {
+			return fmt.Errorf("GET %s: %w", redact(f.u), err)
+		}
+		if total != f.size {
+			return fmt.Errorf("storagehttp: GET %s: %d bytes, opened at %d: %w", redact(f.u), total, f.size, ErrChanged)
+		}
+		if lo != g.lo || hi != g.hi {
+			return fmt.Errorf("%w: GET %s: Content-Range %q for bytes %d-%d", ErrBadResponse, redact(f.u), r.Header.Get("Content-Range"), g.lo, g.hi-1)
+		}
+		if b, err = f.s.readExact(ctx, r, f.u, g.hi-g.lo); err != nil {
+			return err
+		}
+		f.s.cache.put(f.key, g.lo, b)
+	case http.StatusOK:
+		if err := f.sameVersion(r.Header); err != nil {
+			return err
+		}
+		whole, err := f.readWhole(ctx, r)
+		if err != nil {
+			return err
+		}
+		if int64(len(whole)) != f.size {
+			return fmt.Errorf("storagehttp: GET %s: %d bytes, opened at %d: %w", redact(f.u), len(whole), f.size, ErrChanged)
+		}
+		b = whole[g.lo:g.hi]
+	case http.StatusPreconditionFailed, http.StatusNotFound, http.StatusGone, http.StatusRequestedRangeNotSatisfiable:
+		return fmt.Errorf("storagehttp: GET %s: %d %s: %w", redact(f.u), r.StatusCode, http.StatusText(r.StatusCode), ErrChanged)
+	default:
+		return statusError("GET", f.u, r.StatusCode)
+	}
+	for _, p := range g.parts {
+		copy(p.P, b[p.Off-g.lo:])
+	}
+	return nil
+}
+
+// sameVersion checks that an answer is of the version the file was
+// opened at, by the validators both carry.
+func (f *rangeFile) sameVersion(h http.Header) error {
+	if e := h.Get("ETag"); f.etag != "" && e != "" && e != f.etag {
+		return fmt.Errorf("storagehttp: GET %s: ETag %s, opened at %s: %w", redact(f.u), e, f.etag, ErrChanged)
+	}
+	if lm := h.Get("Last-Modified"); f.etag == "" && f.lastMod != "" && lm != "" && lm != f.lastMod {
+		return fmt.Errorf("storagehttp: GET %s: Last-Modified %s, opened at %s: %w", redact(f.u), lm, f.lastMod, ErrChanged)
+	}
+	return nil
+}
