@@ -119,6 +119,7 @@ An index remembers the embeddings model that built it (--keys, --model or
 		a.createCommand(), a.deleteCommand(), a.addCommand(), a.removeCommand(),
 		a.statsCommand(), a.migrateCommand(), a.queryCommand(), a.watchCommand(),
 		a.serveCommand(), a.stopCommand(), a.generateCommand(), a.versionCommand(), a.modelCommand(),
+		a.publishCommand(),
 	)
 	plainBoolFlags(root)
 	return root
