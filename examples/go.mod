@@ -16,6 +16,7 @@ require (
 require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/dlclark/regexp2 v1.10.0 // indirect
+	github.com/foliovec/folio/adapters/storage-http v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken v0.0.0-00010101000000-000000000000 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
@@ -41,3 +42,5 @@ replace (
 	github.com/foliovec/folio/conformance => ../conformance
 	github.com/foliovec/folio/core => ../core
 )
+
+replace github.com/foliovec/folio/adapters/storage-http => ../adapters/storage-http

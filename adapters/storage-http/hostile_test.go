@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -100,14 +101,29 @@ func TestRangesAndCache(t *testing.T) {
 	if n := s.Stats().Requests - after.Requests; n != 0 {
 		t.Errorf("parts read before sent %d requests, want 0 (the cache)", n)
 	}
-	// Parts far apart: a request each, sent together.
-	far := []core.FilePart{{P: make([]byte, 10), Off: 500_000}, {P: make([]byte, 10), Off: 700_000}, {P: make([]byte, 10), Off: 900_000}}
-	before = s.Stats()
-	if err := rb.ReadRanges(t.Context(), far); err != nil {
-		t.Fatal(err)
-	}
-	if n := s.Stats().Requests - before.Requests; n != 3 {
-		t.Errorf("3 parts 200 KB apart: %d requests, want 3", n)
+	// Parts far apart: one multi-range request, or a request each.
+	for _, tc := range []struct {
+		maxRanges int
+		requests  int64
+	}{{0, 1}, {1, 3}} {
+		s := h.storage(t, &storagehttp.Options{FirstRead: 1024, MaxRanges: tc.maxRanges})
+		f, err := s.OpenFileRange(t.Context(), "f.bin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		far := []core.FilePart{{P: make([]byte, 10), Off: 900_000}, {P: make([]byte, 10), Off: 500_000}, {P: make([]byte, 10), Off: 700_000}}
+		before := s.Stats()
+		if err := f.(core.RangeBatcher).ReadRanges(t.Context(), far); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range far {
+			if !bytes.Equal(p.P, want[p.Off:p.Off+10]) {
+				t.Fatalf("MaxRanges %d: part at %d holds other bytes than the file's", tc.maxRanges, p.Off)
+			}
+		}
+		if n := s.Stats().Requests - before.Requests; n != tc.requests {
+			t.Errorf("MaxRanges %d: 3 parts 200 KB apart: %d requests, want %d", tc.maxRanges, n, tc.requests)
+		}
 	}
 	if _, err := readAt(t, f, len(want)-5, 10); !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("a read past the end: %v, want io.ErrUnexpectedEOF", err)
@@ -389,4 +405,65 @@ func TestNew(t *testing.T) {
 // fmtSscanf parses a Range header "bytes=lo-hi".
 func fmtSscanf(v string, lo, hi *int64) (int, error) {
 	return fmt.Sscanf(v, "bytes=%d-%d", lo, hi)
+}
+
+// TestHostsAnsweringManyRanges: hosts that answer a multi-range request
+// otherwise than with its parts still give every part's bytes.
+func TestHostsAnsweringManyRanges(t *testing.T) {
+	want := content(1 << 20)
+	for _, tc := range []struct {
+		name string
+		hook func(w http.ResponseWriter, r *http.Request) bool
+		// requests of the first batch read and of the second
+		first, second int64
+	}{
+		{"the parts", nil, 1, 1},
+		{"the whole file when asked for several ranges", func(w http.ResponseWriter, r *http.Request) bool {
+			if strings.Contains(r.Header.Get("Range"), ",") {
+				r.Header.Del("Range")
+			}
+			return false
+		}, 4, 3},
+		{"416 when asked for several ranges", func(w http.ResponseWriter, r *http.Request) bool {
+			if strings.Contains(r.Header.Get("Range"), ",") {
+				w.Header().Set("Content-Range", "bytes */1048576")
+				w.WriteHeader(http.StatusRequestedRangeNotSatisfiable)
+				return true
+			}
+			return false
+		}, 4, 3},
+		{"the first range alone", func(w http.ResponseWriter, r *http.Request) bool {
+			if first, _, ok := strings.Cut(r.Header.Get("Range"), ","); ok {
+				r.Header.Set("Range", first)
+			}
+			return false
+		}, 3, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHost(t)
+			h.put(t, "f.bin", want)
+			h.setHook(tc.hook)
+			s := h.storage(t, &storagehttp.Options{FirstRead: 1024, MaxFileSize: 100_000})
+			f, err := s.OpenFileRange(t.Context(), "f.bin")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for round, wantRequests := range []int64{tc.first, tc.second} {
+				base := int64(100_000 + round*400_000)
+				parts := []core.FilePart{{P: make([]byte, 10), Off: base + 200_000}, {P: make([]byte, 10), Off: base}, {P: make([]byte, 10), Off: base + 100_000}}
+				before := s.Stats().Requests
+				if err := f.(core.RangeBatcher).ReadRanges(t.Context(), parts); err != nil {
+					t.Fatalf("round %d: %v", round, err)
+				}
+				for _, p := range parts {
+					if !bytes.Equal(p.P, want[p.Off:p.Off+10]) {
+						t.Fatalf("round %d: part at %d holds other bytes than the file's", round, p.Off)
+					}
+				}
+				if n := s.Stats().Requests - before; n != wantRequests {
+					t.Errorf("round %d: %d requests, want %d", round, n, wantRequests)
+				}
+			}
+		})
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"slices"
@@ -201,15 +203,19 @@ func (f *rangeFile) ReadRanges(ctx context.Context, parts []core.FilePart) error
 	if len(missing) == 0 {
 		return nil
 	}
-	groups := f.s.coalesce(missing)
-	errs := make([]error, len(groups))
+	batches := f.s.batch(f.s.coalesce(missing))
+	errs := make([]error, len(batches))
 	sem := make(chan struct{}, f.s.opts.Parallel)
 	var wg sync.WaitGroup
-	for i, g := range groups {
+	for i, b := range batches {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			errs[i] = f.fetch(ctx, g)
+			if len(b) == 1 {
+				errs[i] = f.fetch(ctx, b[0])
+			} else {
+				errs[i] = f.fetchMany(ctx, b)
+			}
 		})
 	}
 	wg.Wait()
@@ -246,16 +252,179 @@ func (s *Storage) coalesce(parts []core.FilePart) []group {
 	return groups
 }
 
-// fetch reads group g with one request under the file's validator, and
-// fills its parts.
-func (f *rangeFile) fetch(ctx context.Context, g group) error {
-	h := http.Header{"Range": {rangeHeader(g.lo, g.hi)}}
+// batch packs groups into the requests that fetch them: up to MaxRanges
+// groups and MaxRequestBytes bytes in one multi-range request, one group
+// a request where the host does not answer those.
+func (s *Storage) batch(groups []group) [][]group {
+	if s.opts.MaxRanges <= 1 || s.noMulti.Load() {
+		out := make([][]group, len(groups))
+		for i, g := range groups {
+			out[i] = []group{g}
+		}
+		return out
+	}
+	var out [][]group
+	var bytes int64
+	for _, g := range groups {
+		n := len(out)
+		if n > 0 && len(out[n-1]) < s.opts.MaxRanges && bytes+(g.hi-g.lo) <= s.opts.MaxRequestBytes {
+			out[n-1] = append(out[n-1], g)
+			bytes += g.hi - g.lo
+			continue
+		}
+		out = append(out, []group{g})
+		bytes = g.hi - g.lo
+	}
+	return out
+}
+
+// conditions are the headers that make a request fail unless the file is
+// still the version opened: If-Match with a strong ETag, else
+// If-Unmodified-Since.
+func (f *rangeFile) conditions(h http.Header) http.Header {
 	switch {
 	case f.etag != "" && !strings.HasPrefix(f.etag, "W/"):
 		h.Set("If-Match", f.etag)
 	case f.lastMod != "":
 		h.Set("If-Unmodified-Since", f.lastMod)
 	}
+	return h
+}
+
+// fetchMany reads several groups with one multi-range request. The host
+// may answer with the parts (multipart/byteranges), with one range that
+// covers some of them, or with the whole file; groups it leaves out are
+// fetched one by one, as they are from then on when it answers none.
+func (f *rangeFile) fetchMany(ctx context.Context, gs []group) error {
+	spans := make([]string, len(gs))
+	for i, g := range gs {
+		spans[i] = strconv.FormatInt(g.lo, 10) + "-" + strconv.FormatInt(g.hi-1, 10)
+	}
+	r, err := f.s.do(ctx, http.MethodGet, f.u, f.conditions(http.Header{"Range": {"bytes=" + strings.Join(spans, ",")}}))
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	filled := make([]bool, len(gs))
+	switch r.StatusCode {
+	case http.StatusPartialContent:
+		if err := f.sameVersion(r.Header); err != nil {
+			return err
+		}
+		mediaType, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if mediaType == "multipart/byteranges" && params["boundary"] != "" {
+			if err := f.readParts(ctx, multipart.NewReader(r.Body, params["boundary"]), gs, filled); err != nil {
+				return err
+			}
+			break
+		}
+		lo, hi, total, err := parseContentRange(r.Header.Get("Content-Range"))
+		if err != nil {
+			return fmt.Errorf("GET %s: %w", redact(f.u), err)
+		}
+		if total != f.size {
+			return fmt.Errorf("storagehttp: GET %s: %d bytes, opened at %d: %w", redact(f.u), total, f.size, ErrChanged)
+		}
+		b, err := f.s.readExact(ctx, r, f.u, hi-lo)
+		if err != nil {
+			return err
+		}
+		f.fill(gs, filled, lo, b)
+	case http.StatusOK:
+		if err := f.sameVersion(r.Header); err != nil {
+			return err
+		}
+		if r.ContentLength > f.s.opts.MaxFileSize {
+			f.s.noMulti.Store(true) // a host that answers several ranges with the whole file
+			break
+		}
+		whole, err := f.readWhole(ctx, r)
+		if err != nil {
+			return err
+		}
+		if int64(len(whole)) != f.size {
+			return fmt.Errorf("storagehttp: GET %s: %d bytes, opened at %d: %w", redact(f.u), len(whole), f.size, ErrChanged)
+		}
+		f.fill(gs, filled, 0, whole)
+	case http.StatusPreconditionFailed, http.StatusNotFound, http.StatusGone:
+		return fmt.Errorf("storagehttp: GET %s: %d %s: %w", redact(f.u), r.StatusCode, http.StatusText(r.StatusCode), ErrChanged)
+	case http.StatusRequestedRangeNotSatisfiable:
+		f.s.noMulti.Store(true) // a host that refuses several ranges; one at a time may still do
+	default:
+		return statusError("GET", f.u, r.StatusCode)
+	}
+	for i, g := range gs {
+		if !filled[i] {
+			if err := f.fetch(ctx, g); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// readParts reads the parts of a multipart/byteranges answer into the
+// groups they hold.
+func (f *rangeFile) readParts(ctx context.Context, mr *multipart.Reader, gs []group, filled []bool) error {
+	for {
+		part, err := mr.NextRawPart()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("%w: GET %s: multipart answer: %v", ErrBadResponse, redact(f.u), err)
+		}
+		lo, hi, total, err := parseContentRange(part.Header.Get("Content-Range"))
+		if err != nil {
+			return fmt.Errorf("GET %s: %w", redact(f.u), err)
+		}
+		if total != f.size {
+			return fmt.Errorf("storagehttp: GET %s: %d bytes, opened at %d: %w", redact(f.u), total, f.size, ErrChanged)
+		}
+		if hi-lo > f.s.opts.MaxRequestBytes {
+			return fmt.Errorf("%w: GET %s: a part of %d bytes", ErrBadResponse, redact(f.u), hi-lo)
+		}
+		b := make([]byte, hi-lo)
+		n, err := io.ReadFull(part, b)
+		f.s.metrics.bytes.Add(int64(n))
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("%w: GET %s: a part ended after %d of %d bytes", ErrBadResponse, redact(f.u), n, hi-lo)
+		}
+		var more [1]byte
+		if m, _ := part.Read(more[:]); m > 0 {
+			return fmt.Errorf("%w: GET %s: a part is longer than its Content-Range", ErrBadResponse, redact(f.u))
+		}
+		f.fill(gs, filled, lo, b)
+	}
+}
+
+// fill copies into the groups that b, the file's bytes from lo, holds
+// whole, and marks them filled.
+func (f *rangeFile) fill(gs []group, filled []bool, lo int64, b []byte) {
+	hi := lo + int64(len(b))
+	for i, g := range gs {
+		if filled[i] || g.lo < lo || g.hi > hi {
+			continue
+		}
+		part := b[g.lo-lo : g.hi-lo]
+		f.s.cache.put(f.key, g.lo, part)
+		for _, p := range g.parts {
+			copy(p.P, part[p.Off-g.lo:])
+		}
+		filled[i] = true
+	}
+}
+
+// fetch reads group g with one request under the file's validator, and
+// fills its parts.
+func (f *rangeFile) fetch(ctx context.Context, g group) error {
+	h := f.conditions(http.Header{"Range": {rangeHeader(g.lo, g.hi)}})
 	r, err := f.s.do(ctx, http.MethodGet, f.u, h)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/foliovec/folio/core"
@@ -79,6 +80,13 @@ type Options struct {
 	// MaxRequestBytes is the most bytes a coalesced request asks for
 	// (default 4 MiB).
 	MaxRequestBytes int64
+	// MaxRanges is the most ranges one request asks for (a multi-range
+	// request, answered multipart/byteranges), so that the rows a query
+	// re-ranks cost one round trip (default 100; 1: one range a request).
+	// A host that answers several ranges with the whole file of more than
+	// MaxFileSize bytes, or with 416, is asked one range a request from
+	// then on.
+	MaxRanges int
 	// Parallel is the most requests a batch read sends at once (default 16).
 	Parallel int
 	// CacheBytes bounds the parts kept for later reads (default 64 MiB;
@@ -95,6 +103,7 @@ type Storage struct {
 	opts    Options
 	cache   *partCache
 	metrics metrics
+	noMulti atomic.Bool // the host answers no multi-range request
 }
 
 var (
@@ -129,12 +138,13 @@ func New(baseURL string, opts *Options) (*Storage, error) {
 	o.CoalesceGap = or(o.CoalesceGap, 4<<10)
 	o.MaxRequestBytes = or(o.MaxRequestBytes, 4<<20)
 	o.Parallel = or(o.Parallel, 16)
+	o.MaxRanges = or(o.MaxRanges, 100)
 	o.CacheBytes = or(o.CacheBytes, 64<<20)
 	if o.Retries == 0 {
 		o.Retries = 3
 	}
 	o.Retries = max(o.Retries, 0)
-	if o.MaxFileSize < 0 || o.FirstRead < 0 || o.CoalesceGap < 0 || o.MaxRequestBytes < 0 || o.Parallel < 0 || o.RequestTimeout < 0 || o.RetryBackoff < 0 {
+	if o.MaxFileSize < 0 || o.FirstRead < 0 || o.CoalesceGap < 0 || o.MaxRequestBytes < 0 || o.Parallel < 0 || o.MaxRanges < 0 || o.RequestTimeout < 0 || o.RetryBackoff < 0 {
 		return nil, fmt.Errorf("storagehttp: negative option: %w", core.ErrInvalidArgument)
 	}
 	allowed := map[string]bool{}
