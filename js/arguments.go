@@ -8,6 +8,7 @@ import (
 	"syscall/js"
 
 	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	storagehttp "github.com/foliovec/folio/adapters/storage-http"
 	"github.com/foliovec/folio/core"
 )
 
@@ -16,7 +17,8 @@ import (
 // partitions, targetRecall and fieldWeights,
 // and the storage and codec given as Vectra gives them. Those not given are
 // left for browser.WithDefaults (IndexedDB, JSON), the page's one
-// composition root.
+// composition root, except on an HttpFileStorage: protobuf and 4-bit codes,
+// as folio publish writes.
 func (b *bridge) indexOptions(storage, codec, extra js.Value) (core.IndexOptions, error) {
 	var o core.IndexOptions
 	switch {
@@ -64,6 +66,16 @@ func (b *bridge) indexOptions(storage, codec, extra js.Value) (core.IndexOptions
 				}
 			}
 			o.FieldWeights = &w
+		}
+	}
+	// An index on a web host is one folio publish wrote: protobuf, its
+	// segments read through their 4-bit codes.
+	if _, web := o.Storage.(*storagehttp.Storage); web {
+		if o.Codec == nil {
+			o.Codec = codecpb.New()
+		}
+		if o.ScanCodes == "" && !o.QuantizedScan {
+			o.ScanCodes = core.CodesInt4
 		}
 	}
 	return o, nil

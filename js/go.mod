@@ -19,6 +19,7 @@ require (
 require (
 	github.com/dlclark/regexp2 v1.10.0 // indirect
 	github.com/foliovec/folio/adapters/codec-json v0.0.0-00010101000000-000000000000 // indirect
+	github.com/foliovec/folio/adapters/storage-http v0.0.0-00010101000000-000000000000
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
 	github.com/gofrs/flock v0.13.2 // indirect
 	github.com/google/uuid v1.3.0 // indirect
@@ -43,3 +44,5 @@ replace (
 	github.com/foliovec/folio/conformance => ../conformance
 	github.com/foliovec/folio/core => ../core
 )
+
+replace github.com/foliovec/folio/adapters/storage-http => ../adapters/storage-http

@@ -12,6 +12,7 @@ import (
 	embedhosted "github.com/foliovec/folio/adapters/embed-hosted"
 	"github.com/foliovec/folio/adapters/embed-onnx/wordpiece"
 	fetchbrowser "github.com/foliovec/folio/adapters/fetch-browser"
+	storagehttp "github.com/foliovec/folio/adapters/storage-http"
 	storageidb "github.com/foliovec/folio/adapters/storage-idb"
 	tokenizertiktoken "github.com/foliovec/folio/adapters/tokenizer-tiktoken"
 	"github.com/foliovec/folio/core"
@@ -52,6 +53,7 @@ func newBridge() *bridge {
 		kind(&core.LocalDocumentResult{}):       resultMethods(),
 		kind(&storageidb.IndexedDBStorage{}):    idbStorage,
 		kind(&core.MemoryStorage{}):             storage,
+		kind(&storagehttp.Storage{}):            storage,
 		kind(&embedhosted.HostedEmbeddings{}):   embeddings,
 		kind(&embedhash.HashEmbeddings{}):       embeddings,
 		kind(&fetchbrowser.BrowserWebFetcher{}): {"fetch": b.fetch},
@@ -74,6 +76,9 @@ func newBridge() *bridge {
 			return storageidb.New(&storageidb.Options{Name: str(args, 0)}), nil
 		},
 		"VirtualFileStorage": func([]js.Value) (any, error) { return core.NewMemoryStorage(), nil },
+		"HttpFileStorage": func(args []js.Value) (any, error) {
+			return storagehttp.New(str(args, 0), nil)
+		},
 		"GPT3Tokenizer":      func([]js.Value) (any, error) { return b.o200k, nil },
 		"TextSplitter":       b.newTextSplitter,
 		"OpenAIEmbeddings":   newOpenAIEmbeddings,

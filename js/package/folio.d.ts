@@ -408,6 +408,17 @@ export declare class FileStorageUtilities {
 export interface VirtualFileStorage extends FileStorage {}
 export declare class VirtualFileStorage implements FileStorage {}
 
+/**
+ * The files below a folder of a web host, read with HTTP Range requests: an
+ * index published with `folio publish` and uploaded to any static host opens
+ * from it and answers queries, reading a few parts of its files. Read-only:
+ * writes reject. A relative URL is relative to the page.
+ */
+export interface HttpFileStorage extends FileStorage {}
+export declare class HttpFileStorage implements FileStorage {
+  constructor(baseURL: string);
+}
+
 /** The page's IndexedDB database, laid out as Vectra's IndexedDBStorage lays it out. */
 export interface IndexedDBStorage extends FileStorage {}
 export declare class IndexedDBStorage implements FileStorage {

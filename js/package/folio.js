@@ -164,6 +164,19 @@ export class VirtualFileStorage extends GoStorage {
   }
 }
 
+/**
+ * The files below a folder of a web host, read with HTTP Range requests:
+ * an index published with `folio publish` and uploaded to any static host
+ * opens from it and answers queries, reading a few parts of its files.
+ * Read-only: writes reject. A relative URL is relative to the page.
+ */
+export class HttpFileStorage extends GoStorage {
+  constructor(baseURL) {
+    super();
+    own(this, create("HttpFileStorage", new URL(baseURL, globalThis.location?.href).href));
+  }
+}
+
 export class FileStorageUtilities {
   static async ensureFolderExists(storage, folderPath) {
     if (!(await storage.pathExists(folderPath))) await storage.createFolder(folderPath);
