@@ -13,8 +13,9 @@ import (
 // have (the storage's FileStreamer, FileStreamWriter, FileMapper,
 // FileRangeReader, GroupWriter, FolderLocker, FileVersioner and
 // TempFileRemover; the codec's VectorArenaDecoder, IndexStreamDecoder and
-// IndexStreamEncoder) and holds every fallback: a stream read or a whole
-// one, a streamed write or a buffered one, a grouped write or several.
+// IndexStreamEncoder; a range file's RangeBatcher) and holds every
+// fallback: a stream read or a whole one, a streamed write or a buffered
+// one, a grouped write or several, many parts in one read or one each.
 // Nothing else in the engine asks what the storage or the codec can do.
 type files struct {
 	storage FileStorage
@@ -176,4 +177,25 @@ func (f *files) writeGroup(ctx context.Context, group []FileWrite) error {
 		return f.grouper.WriteFiles(ctx, group)
 	}
 	return writeEach(ctx, f.storage, group)
+}
+
+// batchesRanges reports whether rf reads many parts with one call
+// (RangeBatcher), which the re-rank then hands all of its rows at once.
+func batchesRanges(rf RangeFile) bool {
+	_, ok := rf.(RangeBatcher)
+	return ok
+}
+
+// readRanges reads every part of rf: with one call where the file reads
+// many parts at once (RangeBatcher), else one ReadRange a part.
+func readRanges(ctx context.Context, rf RangeFile, parts []FilePart) error {
+	if rb, ok := rf.(RangeBatcher); ok {
+		return rb.ReadRanges(ctx, parts)
+	}
+	for _, p := range parts {
+		if err := rf.ReadRange(ctx, p.P, p.Off); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -71,8 +71,8 @@ func (sl *segLayout) rangeSegment(ctx context.Context, rr FileRangeReader, name 
 	})
 	arena.Dim = d
 	part := scan.Part{N: h.Rows, Fetch: file.fetchRows(d)}
-	if rb, ok := rf.(RangeBatcher); ok {
-		part.FetchRuns = file.fetchRuns(d, rb)
+	if batchesRanges(rf) {
+		part.FetchRuns = file.fetchRuns(d)
 	}
 	l.head = append(l.head, part)
 	l.headRows += h.Rows
@@ -86,21 +86,12 @@ func (sl *segLayout) rangeSegment(ctx context.Context, rr FileRangeReader, name 
 
 // readRest reads the parts of a segment file after its vectors (which
 // end at vecEnd): the ints, the codes (codesAt to codesEnd) and the tail,
-// to size. Three reads: the codes are kept in memory of their own, the
-// rest is garbage once decoded.
+// to size, with one readRanges: the codes are kept in memory of their
+// own, the rest is garbage once decoded.
 func readRest(ctx context.Context, rf RangeFile, vecEnd, codesAt, codesEnd, size int64) (ints, codes, tail []byte, err error) {
 	ints, codes, tail = make([]byte, codesAt-vecEnd), make([]byte, codesEnd-codesAt), make([]byte, size-codesEnd)
-	parts := []FilePart{{ints, vecEnd}, {codes, codesAt}, {tail, codesEnd}}
-	if rb, ok := rf.(RangeBatcher); ok {
-		if err := rb.ReadRanges(ctx, parts); err != nil {
-			return nil, nil, nil, err
-		}
-		return ints, codes, tail, nil
-	}
-	for _, part := range parts {
-		if err := rf.ReadRange(ctx, part.P, part.Off); err != nil {
-			return nil, nil, nil, err
-		}
+	if err := readRanges(ctx, rf, []FilePart{{ints, vecEnd}, {codes, codesAt}, {tail, codesEnd}}); err != nil {
+		return nil, nil, nil, err
 	}
 	return ints, codes, tail, nil
 }
@@ -121,14 +112,14 @@ func (f *rangedFile) sumRange(ctx context.Context, lo, hi int64) (uint32, error)
 }
 
 // fetchRuns reads runs of rows of d values of the segment's vectors with
-// one call of rb.
-func (f *rangedFile) fetchRuns(d int, rb RangeBatcher) func(ctx context.Context, runs []scan.Run) error {
+// one call of readRanges.
+func (f *rangedFile) fetchRuns(d int) func(ctx context.Context, runs []scan.Run) error {
 	return func(ctx context.Context, runs []scan.Run) error {
 		parts := make([]FilePart, len(runs))
 		for i, rn := range runs {
 			parts[i] = FilePart{P: segfile.FloatBytes(rn.Dst[:rn.Count*d]), Off: int64(segfile.HeaderLen) + int64(rn.First)*int64(d)*4}
 		}
-		if err := rb.ReadRanges(ctx, parts); err != nil {
+		if err := readRanges(ctx, f.rf, parts); err != nil {
 			return fmt.Errorf("segment %q: read %d runs of rows: %w", f.name, len(runs), err)
 		}
 		return nil
