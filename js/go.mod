@@ -10,6 +10,7 @@ require (
 	github.com/foliovec/folio/adapters/embed-hosted v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/embed-onnx v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/fetch-browser v0.0.0-00010101000000-000000000000
+	github.com/foliovec/folio/adapters/storage-fs v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/storage-idb v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/adapters/tokenizer-tiktoken v0.0.0-00010101000000-000000000000
 	github.com/foliovec/folio/browser v0.0.0-00010101000000-000000000000
@@ -46,3 +47,5 @@ replace (
 )
 
 replace github.com/foliovec/folio/adapters/storage-http => ../adapters/storage-http
+
+replace github.com/foliovec/folio/adapters/storage-fs => ../adapters/storage-fs

@@ -8,7 +8,6 @@ import (
 	"io"
 	"mime"
 	"mime/multipart"
-	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -43,7 +42,7 @@ func (s *Storage) OpenFileRange(ctx context.Context, filePath string) (core.Rang
 		return nil, err
 	}
 	first := int64(max(s.opts.FirstRead, 1))
-	r, err := s.do(ctx, http.MethodGet, u, http.Header{"Range": {rangeHeader(0, first)}})
+	r, err := s.do(ctx, "GET", u, header{"Range": {rangeHeader(0, first)}})
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +50,7 @@ func (s *Storage) OpenFileRange(ctx context.Context, filePath string) (core.Rang
 	f := &rangeFile{s: s, u: u, etag: r.Header.Get("ETag"), lastMod: r.Header.Get("Last-Modified")}
 	f.key = clean + "\x00" + validatorOf(r.Header)
 	switch r.StatusCode {
-	case http.StatusPartialContent:
+	case statusPartialContent:
 		lo, hi, total, err := parseContentRange(r.Header.Get("Content-Range"))
 		if err != nil || lo != 0 || hi != min(first, total) {
 			return nil, fmt.Errorf("%w: GET %s: Content-Range %q for the first %d bytes", ErrBadResponse, redact(u), r.Header.Get("Content-Range"), first)
@@ -62,13 +61,13 @@ func (s *Storage) OpenFileRange(ctx context.Context, filePath string) (core.Rang
 			return nil, err
 		}
 		s.cache.put(f.key, 0, b)
-	case http.StatusOK:
+	case statusOK:
 		b, err := f.readWhole(ctx, r)
 		if err != nil {
 			return nil, err
 		}
 		f.size = int64(len(b))
-	case http.StatusRequestedRangeNotSatisfiable:
+	case statusRangeNotSatisfiable:
 		// An empty file: no byte 0 to send.
 		if _, _, total, err := parseContentRange(r.Header.Get("Content-Range")); err != nil || total != 0 {
 			return nil, fmt.Errorf("%w: GET %s: 416 for the first byte of a file of %q", ErrBadResponse, redact(u), r.Header.Get("Content-Range"))
@@ -84,7 +83,7 @@ func (s *Storage) OpenFileRange(ctx context.Context, filePath string) (core.Rang
 // readWhole reads the whole file from an answer of 200 to a range request:
 // a host that ignores Range, read once, when the file is at most
 // MaxFileSize bytes.
-func (f *rangeFile) readWhole(ctx context.Context, r response) ([]byte, error) {
+func (f *rangeFile) readWhole(ctx context.Context, r *response) ([]byte, error) {
 	b, err := f.s.readBody(ctx, r, f.u, f.s.opts.MaxFileSize, -1)
 	if errors.Is(err, ErrTooLarge) {
 		return nil, fmt.Errorf("%w: GET %s: answered 200 with the whole file, over %d bytes (Options.MaxFileSize)", ErrRangeIgnored, redact(f.u), f.s.opts.MaxFileSize)
@@ -135,7 +134,7 @@ func parseContentRange(v string) (lo, hi, total int64, err error) {
 
 // readExact reads a body of exactly n bytes: shorter or longer is
 // ErrBadResponse.
-func (s *Storage) readExact(ctx context.Context, r response, u *url.URL, n int64) ([]byte, error) {
+func (s *Storage) readExact(ctx context.Context, r *response, u *url.URL, n int64) ([]byte, error) {
 	if r.ContentLength >= 0 && r.ContentLength != n {
 		return nil, fmt.Errorf("%w: GET %s: a body of %d bytes for a range of %d", ErrBadResponse, redact(u), r.ContentLength, n)
 	}
@@ -149,7 +148,7 @@ func (s *Storage) readExact(ctx context.Context, r response, u *url.URL, n int64
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%w: GET %s: the body ended after %d of %d bytes", ErrBadResponse, redact(u), got, n)
 		}
-		return nil, fmt.Errorf("storagehttp: GET %s: %w", redact(u), unwrapURL(err))
+		return nil, fmt.Errorf("storagehttp: GET %s: %w", redact(u), err)
 	}
 	var more [1]byte
 	if m, _ := r.Body.Read(more[:]); m > 0 {
@@ -281,7 +280,7 @@ func (s *Storage) batch(groups []group) [][]group {
 // conditions are the headers that make a request fail unless the file is
 // still the version opened: If-Match with a strong ETag, else
 // If-Unmodified-Since.
-func (f *rangeFile) conditions(h http.Header) http.Header {
+func (f *rangeFile) conditions(h header) header {
 	switch {
 	case f.etag != "" && !strings.HasPrefix(f.etag, "W/"):
 		h.Set("If-Match", f.etag)
@@ -300,14 +299,14 @@ func (f *rangeFile) fetchMany(ctx context.Context, gs []group) error {
 	for i, g := range gs {
 		spans[i] = strconv.FormatInt(g.lo, 10) + "-" + strconv.FormatInt(g.hi-1, 10)
 	}
-	r, err := f.s.do(ctx, http.MethodGet, f.u, f.conditions(http.Header{"Range": {"bytes=" + strings.Join(spans, ",")}}))
+	r, err := f.s.do(ctx, "GET", f.u, f.conditions(header{"Range": {"bytes=" + strings.Join(spans, ",")}}))
 	if err != nil {
 		return err
 	}
 	defer r.close()
 	filled := make([]bool, len(gs))
 	switch r.StatusCode {
-	case http.StatusPartialContent:
+	case statusPartialContent:
 		if err := f.sameVersion(r.Header); err != nil {
 			return err
 		}
@@ -330,7 +329,7 @@ func (f *rangeFile) fetchMany(ctx context.Context, gs []group) error {
 			return err
 		}
 		f.fill(gs, filled, lo, b)
-	case http.StatusOK:
+	case statusOK:
 		if err := f.sameVersion(r.Header); err != nil {
 			return err
 		}
@@ -346,9 +345,9 @@ func (f *rangeFile) fetchMany(ctx context.Context, gs []group) error {
 			return fmt.Errorf("storagehttp: GET %s: %d bytes, opened at %d: %w", redact(f.u), len(whole), f.size, ErrChanged)
 		}
 		f.fill(gs, filled, 0, whole)
-	case http.StatusPreconditionFailed, http.StatusNotFound, http.StatusGone:
-		return fmt.Errorf("storagehttp: GET %s: %d %s: %w", redact(f.u), r.StatusCode, http.StatusText(r.StatusCode), ErrChanged)
-	case http.StatusRequestedRangeNotSatisfiable:
+	case statusPreconditionFailed, statusNotFound, statusGone:
+		return fmt.Errorf("storagehttp: GET %s: %s: %w", redact(f.u), statusText(r.StatusCode), ErrChanged)
+	case statusRangeNotSatisfiable:
 		f.s.noMulti.Store(true) // a host that refuses several ranges; one at a time may still do
 	default:
 		return statusError("GET", f.u, r.StatusCode)
@@ -424,15 +423,15 @@ func (f *rangeFile) fill(gs []group, filled []bool, lo int64, b []byte) {
 // fetch reads group g with one request under the file's validator, and
 // fills its parts.
 func (f *rangeFile) fetch(ctx context.Context, g group) error {
-	h := f.conditions(http.Header{"Range": {rangeHeader(g.lo, g.hi)}})
-	r, err := f.s.do(ctx, http.MethodGet, f.u, h)
+	h := f.conditions(header{"Range": {rangeHeader(g.lo, g.hi)}})
+	r, err := f.s.do(ctx, "GET", f.u, h)
 	if err != nil {
 		return err
 	}
 	defer r.close()
 	var b []byte
 	switch r.StatusCode {
-	case http.StatusPartialContent:
+	case statusPartialContent:
 		if err := f.sameVersion(r.Header); err != nil {
 			return err
 		}
@@ -450,7 +449,7 @@ func (f *rangeFile) fetch(ctx context.Context, g group) error {
 			return err
 		}
 		f.s.cache.put(f.key, g.lo, b)
-	case http.StatusOK:
+	case statusOK:
 		if err := f.sameVersion(r.Header); err != nil {
 			return err
 		}
@@ -462,8 +461,8 @@ func (f *rangeFile) fetch(ctx context.Context, g group) error {
 			return fmt.Errorf("storagehttp: GET %s: %d bytes, opened at %d: %w", redact(f.u), len(whole), f.size, ErrChanged)
 		}
 		b = whole[g.lo:g.hi]
-	case http.StatusPreconditionFailed, http.StatusNotFound, http.StatusGone, http.StatusRequestedRangeNotSatisfiable:
-		return fmt.Errorf("storagehttp: GET %s: %d %s: %w", redact(f.u), r.StatusCode, http.StatusText(r.StatusCode), ErrChanged)
+	case statusPreconditionFailed, statusNotFound, statusGone, statusRangeNotSatisfiable:
+		return fmt.Errorf("storagehttp: GET %s: %s: %w", redact(f.u), statusText(r.StatusCode), ErrChanged)
 	default:
 		return statusError("GET", f.u, r.StatusCode)
 	}
@@ -475,7 +474,7 @@ func (f *rangeFile) fetch(ctx context.Context, g group) error {
 
 // sameVersion checks that an answer is of the version the file was
 // opened at, by the validators both carry.
-func (f *rangeFile) sameVersion(h http.Header) error {
+func (f *rangeFile) sameVersion(h header) error {
 	if e := h.Get("ETag"); f.etag != "" && e != "" && e != f.etag {
 		return fmt.Errorf("storagehttp: GET %s: ETag %s, opened at %s: %w", redact(f.u), e, f.etag, ErrChanged)
 	}

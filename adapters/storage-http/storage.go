@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"math/rand/v2"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -49,11 +48,8 @@ var (
 // Options configure a Storage. The zero value of each field is its
 // default.
 type Options struct {
-	// Client sends the requests (default: a client of its own). The
-	// storage uses a copy whose CheckRedirect refuses other origins first.
-	Client *http.Client
 	// Header is added to every request (an Authorization header, say).
-	Header http.Header
+	Header map[string][]string
 	// AllowOrigins are the origins ("https://cdn.example.com") that
 	// redirects may lead to besides the base URL's.
 	AllowOrigins []string
@@ -98,8 +94,9 @@ type Options struct {
 type Storage struct {
 	base    *url.URL // ends with "/"
 	origin  string
-	client  *http.Client
-	header  http.Header
+	allowed map[string]bool // origins redirects may lead to besides origin
+	client  transport
+	header  header
 	opts    Options
 	cache   *partCache
 	metrics metrics
@@ -155,26 +152,19 @@ func New(baseURL string, opts *Options) (*Storage, error) {
 		}
 		allowed[originOf(au)] = true
 	}
-	s := &Storage{base: u, origin: originOf(u), header: o.Header.Clone(), opts: o, cache: newPartCache(o.CacheBytes)}
-	client := http.Client{}
-	if o.Client != nil {
-		client = *o.Client
-	}
-	next := client.CheckRedirect
-	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if o := originOf(req.URL); o != s.origin && !allowed[o] {
-			return fmt.Errorf("%w: to %s", ErrRedirect, o)
-		}
-		if next != nil {
-			return next(req, via)
-		}
-		if len(via) >= 10 {
-			return errors.New("storagehttp: stopped after 10 redirects")
-		}
-		return nil
-	}
-	s.client = &client
+	s := &Storage{base: u, origin: originOf(u), allowed: allowed, header: header(o.Header).clone(), opts: o, cache: newPartCache(o.CacheBytes)}
+	s.client = newTransport(s.redirectAllowed)
 	return s, nil
+}
+
+// redirectAllowed reports whether a redirect may lead to u: an error
+// wrapping ErrRedirect when u is of another origin that AllowOrigins does
+// not name.
+func (s *Storage) redirectAllowed(u *url.URL) error {
+	if o := originOf(u); o != s.origin && !s.allowed[o] {
+		return fmt.Errorf("%w: to %s", ErrRedirect, o)
+	}
+	return nil
 }
 
 // or is v, or def when v is zero.
@@ -247,16 +237,8 @@ func redact(u *url.URL) string {
 	return c.String()
 }
 
-// response is an answer whose body is open; done releases it.
-type response struct {
-	*http.Response
-	done func()
-}
-
-// close drains a little of the body (so the connection can be reused) and
-// releases the request.
-func (r response) close() {
-	_, _ = io.CopyN(io.Discard, r.Body, 4<<10)
+// close closes the body and releases the request.
+func (r *response) close() {
 	r.Body.Close()
 	r.done()
 }
@@ -264,79 +246,65 @@ func (r response) close() {
 // do sends a request for u, retrying failed connections, timeouts, 5xx
 // and 429 with backoff. The answer's status is the caller's to read; the
 // caller closes it.
-func (s *Storage) do(ctx context.Context, method string, u *url.URL, header http.Header) (response, error) {
+func (s *Storage) do(ctx context.Context, method string, u *url.URL, h header) (*response, error) {
 	wait := s.opts.RetryBackoff
+	all := s.header.clone()
+	for k, v := range h {
+		all[k] = v
+	}
 	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
-			return response{}, err
+			return nil, err
 		}
 		rctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
-		req, err := http.NewRequestWithContext(rctx, method, u.String(), nil)
-		if err != nil {
-			cancel()
-			return response{}, fmt.Errorf("storagehttp: %s %s: %w", method, redact(u), err)
-		}
-		for k, v := range s.header {
-			req.Header[k] = v
-		}
-		for k, v := range header {
-			req.Header[k] = v
-		}
 		s.metrics.requests.Add(1)
-		resp, err := s.client.Do(req)
+		resp, err := s.client.roundTrip(rctx, method, u, all)
 		retry := false
 		switch {
 		case err != nil && ctx.Err() != nil:
 			cancel()
-			return response{}, ctx.Err()
+			return nil, ctx.Err()
 		case err != nil && errors.Is(err, ErrRedirect):
 			cancel()
-			return response{}, fmt.Errorf("storagehttp: %s %s: %w", method, redact(u), unwrapURL(err))
+			return nil, fmt.Errorf("storagehttp: %s %s: %w", method, redact(u), err)
 		case err != nil:
 			retry = true
-		case resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests:
+		case resp.StatusCode >= 500 || resp.StatusCode == statusTooManyRequests:
 			retry = true
 			err = statusError(method, u, resp.StatusCode)
-			response{resp, cancel}.close()
+			resp.done = cancel
+			resp.close()
 		default:
-			return response{resp, cancel}, nil
+			resp.done = cancel
+			return resp, nil
 		}
 		cancel()
 		if !retry || attempt >= s.opts.Retries {
-			return response{}, fmt.Errorf("storagehttp: %s %s: %w", method, redact(u), unwrapURL(err))
+			return nil, fmt.Errorf("storagehttp: %s %s: %w", method, redact(u), err)
 		}
 		jittered := wait/2 + rand.N(wait/2+1)
 		t := time.NewTimer(jittered)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return response{}, ctx.Err()
+			return nil, ctx.Err()
 		case <-t.C:
 		}
 		wait *= 2
 	}
 }
 
-// unwrapURL is err without net/http's *url.Error around it, whose URL may
-// hold a query.
-func unwrapURL(err error) error {
-	if ue := (*url.Error)(nil); errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
-}
-
 // statusError is the error of an answer with status code.
 func statusError(method string, u *url.URL, code int) error {
-	if code == http.StatusNotFound || code == http.StatusGone {
-		return fmt.Errorf("storagehttp: %s %s: %d %s: %w", method, redact(u), code, http.StatusText(code), fs.ErrNotExist)
+	if code == statusNotFound || code == statusGone {
+		return fmt.Errorf("storagehttp: %s %s: %s: %w", method, redact(u), statusText(code), fs.ErrNotExist)
 	}
-	return fmt.Errorf("%w: %s %s: %d %s", ErrStatus, method, redact(u), code, http.StatusText(code))
+	return fmt.Errorf("%w: %s %s: %s", ErrStatus, method, redact(u), statusText(code))
 }
 
 // readBody reads the whole body of r, at most limit bytes: more is
 // ErrTooLarge. want, when not negative, is the length the body must have.
-func (s *Storage) readBody(ctx context.Context, r response, u *url.URL, limit int64, want int64) ([]byte, error) {
+func (s *Storage) readBody(ctx context.Context, r *response, u *url.URL, limit int64, want int64) ([]byte, error) {
 	if r.ContentLength > limit {
 		return nil, fmt.Errorf("%w: %s is %d bytes, over %d", ErrTooLarge, redact(u), r.ContentLength, limit)
 	}
@@ -377,12 +345,12 @@ func (s *Storage) ReadFile(ctx context.Context, filePath string) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.do(ctx, http.MethodGet, u, nil)
+	r, err := s.do(ctx, "GET", u, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer r.close()
-	if r.StatusCode != http.StatusOK {
+	if r.StatusCode != statusOK {
 		return nil, statusError("GET", u, r.StatusCode)
 	}
 	if isFolder(r, u) {
@@ -394,18 +362,18 @@ func (s *Storage) ReadFile(ctx context.Context, filePath string) ([]byte, error)
 // isFolder reports whether the host answered a request for u with a
 // folder: it redirected to the same path with a trailing "/", as file
 // servers do for a folder's listing or index page.
-func isFolder(r response, u *url.URL) bool {
-	final := r.Request.URL.Path
+func isFolder(r *response, u *url.URL) bool {
+	final := r.URL.Path
 	return final != u.Path && final == u.Path+"/"
 }
 
 // head asks for the headers of path p; a missing path is fs.ErrNotExist.
-func (s *Storage) head(ctx context.Context, p string) (http.Header, *url.URL, string, error) {
+func (s *Storage) head(ctx context.Context, p string) (header, *url.URL, string, error) {
 	u, clean, err := s.url(p)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	r, err := s.do(ctx, http.MethodHead, u, http.Header{"Cache-Control": {"no-cache"}})
+	r, err := s.do(ctx, "HEAD", u, header{"Cache-Control": {"no-cache"}})
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -413,7 +381,7 @@ func (s *Storage) head(ctx context.Context, p string) (http.Header, *url.URL, st
 	if r.StatusCode < 200 || r.StatusCode > 299 {
 		return nil, nil, "", statusError("HEAD", u, r.StatusCode)
 	}
-	h := r.Header.Clone()
+	h := r.Header.clone()
 	if r.ContentLength >= 0 {
 		h.Set("Content-Length", strconv.FormatInt(r.ContentLength, 10))
 	}
@@ -457,7 +425,7 @@ func (s *Storage) FileVersion(ctx context.Context, filePath string) (string, err
 
 // validatorOf is the ETag of an answer, else "@" and its Last-Modified,
 // else "".
-func validatorOf(h http.Header) string {
+func validatorOf(h header) string {
 	if e := h.Get("ETag"); e != "" {
 		return e
 	}
