@@ -102,6 +102,17 @@ func TestPageQueriesAPublishedIndex(t *testing.T) {
 	}
 }
 
+// logBook is a document of n numbered entries: enough chunks that the
+// segment is read in parts, not whole (a segment under 1,024 rows is).
+func logBook(n int) string {
+	var b strings.Builder
+	b.WriteString("# Log book\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "Entry %d: the %s watch noted calm seas and %d gulls astern.\n\n", i, []string{"morning", "evening", "night"}[i%3], i%17)
+	}
+	return b.String()
+}
+
 // publishedIndex writes a document index into folder as folio publish
 // leaves one (segmented protobuf, 4-bit codes, its keyword file), and
 // returns it opened from the disk.
@@ -117,6 +128,7 @@ func publishedIndex(t *testing.T, folder string, dims int) *core.LocalDocumentIn
 		ix, err := core.NewLocalDocumentIndex(core.LocalDocumentIndexConfig{
 			IndexOptions: core.IndexOptions{Storage: fs, Codec: codecpb.New(), ScanCodes: core.CodesInt4, RetainDropped: -1},
 			FolderPath:   folder, Embeddings: embedhash.New(&embedhash.Options{Dimensions: dims}), Tokenizer: tokenizertiktoken.New(),
+			ChunkingConfig: core.ChunkingConfig{ChunkSize: 24},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -131,6 +143,7 @@ func publishedIndex(t *testing.T, folder string, dims int) *core.LocalDocumentIn
 		"rockets.md": "# Rockets\n\nA rocket burns fuel and oxidizer to make thrust.\n\n## Orbit\n\nOrbital rockets reach about eight kilometres per second, fast enough to fall around the Earth.",
 		"bread.md":   "# Bread\n\nBread dough rises because yeast ferments sugars into carbon dioxide.\n\n## Sourdough\n\nA sourdough starter is flour and water that wild yeast has colonised.",
 		"cats.md":    "# Cats\n\nCats sleep most of the day and purr when they are content. A cat grooms its fur with its tongue.",
+		"log.md":     logBook(1500),
 	}
 	for _, name := range slices.Sorted(func(yield func(string) bool) {
 		for k := range docs {
@@ -142,6 +155,10 @@ func publishedIndex(t *testing.T, folder string, dims int) *core.LocalDocumentIn
 		if _, err := w.UpsertDocument(ctx, name, docs[name], "md", nil, nil); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// One segment, as folio publish leaves it.
+	if _, err := w.Compact(ctx); err != nil {
+		t.Fatal(err)
 	}
 	// The first ranked query writes the keyword file.
 	if _, err := w.QueryDocuments(ctx, "rocket", &core.DocumentQueryOptions{IsBm25: true, Fusion: core.FusionRRF}); err != nil {
