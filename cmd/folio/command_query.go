@@ -197,7 +197,7 @@ func (a *app) runQuery(ctx context.Context, fl *pflag.FlagSet, o *queryOptions, 
 	if err != nil {
 		return queryOutput{}, err
 	}
-	out := queryOutput{Index: e.folder, Query: text, Results: []documentOutput{}}
+	out := queryOutput{Index: e.shown, Query: text, Results: []documentOutput{}}
 	emb, _, err := o.model.requireModel(ctx, a, e.storage, e.folder)
 	if err != nil {
 		// A new index has no model yet: say it is empty rather than ask

@@ -42,7 +42,7 @@ func (a *app) statsCommand() *cobra.Command {
 // statsOf gathers what stats prints of an index: its kind, format and
 // layout, version, counts, metadata config and model.
 func statsOf(ctx context.Context, e *existingIndex, flags *indexFlags) (map[string]any, error) {
-	out := map[string]any{"index": e.folder}
+	out := map[string]any{"index": e.shown}
 	if rec, ok, err := readModelRecord(ctx, e.storage, e.folder); err != nil {
 		return nil, err
 	} else if ok {
@@ -65,7 +65,7 @@ func statsOf(ctx context.Context, e *existingIndex, flags *indexFlags) (map[stri
 		}
 		storageStats(out, e.codec, is)
 	} else {
-		opts := flags.with(e.storage, e.codec)
+		opts := e.options(flags)
 		ix, err := folio.NewLocalIndex(e.folder, &opts)
 		if err != nil {
 			return nil, err

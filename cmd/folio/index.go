@@ -44,6 +44,7 @@ func formatOf(c core.IndexCodec, layout core.Layout) string {
 // whether it is a document index.
 type existingIndex struct {
 	folder    string
+	shown     string // the folder as the user named it: a web index's URL
 	storage   core.FileStorage
 	codec     core.IndexCodec
 	documents bool
@@ -66,10 +67,14 @@ func (a *app) openExisting(ctx context.Context, index string) (*existingIndex, e
 	if err != nil {
 		return nil, err
 	}
+	shown := folder
+	if web, ok := storage.(webStorage); ok {
+		shown = web.BaseURL() + folder
+	}
 	codec, err := folio.DetectCodec(ctx, folder, storage)
 	if err != nil {
 		if errors.Is(err, core.ErrIndexNotFound) {
-			return nil, noIndexError{folder}
+			return nil, noIndexError{shown}
 		}
 		return nil, err
 	}
@@ -77,7 +82,7 @@ func (a *app) openExisting(ctx context.Context, index string) (*existingIndex, e
 	if err != nil {
 		return nil, err
 	}
-	return &existingIndex{folder: folder, storage: storage, codec: codec, documents: docs}, nil
+	return &existingIndex{folder: folder, shown: shown, storage: storage, codec: codec, documents: docs}, nil
 }
 
 // indexStorage returns the storage of the index the argument names and the
@@ -111,10 +116,7 @@ func (e *existingIndex) documentIndex(model core.EmbeddingsModel, chunking core.
 	if flags == nil {
 		flags = &indexFlags{}
 	}
-	opts := flags.with(e.storage, e.codec)
-	if _, web := e.storage.(webStorage); web {
-		opts = webIndexOptions(opts)
-	}
+	opts := e.options(flags)
 	return folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{
 		FolderPath:     e.folder,
 		Embeddings:     model,
@@ -153,6 +155,16 @@ func (a *app) openForWriting(ctx context.Context, index string, model *modelFlag
 		return nil, nil, err
 	}
 	return e, ix, nil
+}
+
+// options are the index options of the flags for this index: on a web
+// host, its 4-bit codes unless the flags choose other codes.
+func (e *existingIndex) options(flags *indexFlags) core.IndexOptions {
+	opts := flags.with(e.storage, e.codec)
+	if _, web := e.storage.(webStorage); web {
+		opts = webIndexOptions(opts)
+	}
+	return opts
 }
 
 // isEmpty reports whether the document index holds no document (an item
