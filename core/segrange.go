@@ -70,11 +70,7 @@ func (sl *segLayout) rangeSegment(ctx context.Context, rr FileRangeReader, name 
 		sum:  func(ctx context.Context) (uint32, error) { return file.sumRange(ctx, segfile.HeaderLen, vecEnd) },
 	})
 	arena.Dim = d
-	part := scan.Part{N: h.Rows, Fetch: file.fetchRows(d)}
-	if batchesRanges(rf) {
-		part.FetchRuns = file.fetchRuns(d)
-	}
-	l.head = append(l.head, part)
+	l.head = append(l.head, file.part(h.Rows, d))
 	l.headRows += h.Rows
 	l.dim = d
 	l.headScales = append(l.headScales, seg.codes.Scales...)
@@ -109,6 +105,17 @@ func (f *rangedFile) sumRange(ctx context.Context, lo, hi int64) (uint32, error)
 		sum = crc32.Update(sum, segfile.Table, part)
 	}
 	return sum, nil
+}
+
+// part is the file's rows rows of d values as a fetch-only part: read a
+// run at a time, or all of a re-rank's runs with one call where the file
+// batches its reads.
+func (f *rangedFile) part(rows, d int) scan.Part {
+	p := scan.Part{N: rows, Fetch: f.fetchRows(d)}
+	if batchesRanges(f.rf) {
+		p.FetchRuns = f.fetchRuns(d)
+	}
+	return p
 }
 
 // fetchRuns reads runs of rows of d values of the segment's vectors with

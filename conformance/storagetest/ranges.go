@@ -20,7 +20,7 @@ import (
 // core.FileRangeReader.
 func fileRangeReaderCases() []rule {
 	return []rule{
-		{name: "OpenFileRange reads the parts of what ReadFile returns, with its size (and ReadRanges, where the file has it, many at once)", run: needs[core.FileRangeReader](rangeContent)},
+		{name: "OpenFileRange reads the parts of what ReadFile returns, with its size", run: needs[core.FileRangeReader](rangeContent)},
 		{name: "a range past the end of the file fails with io.ErrUnexpectedEOF", run: needs[core.FileRangeReader](rangePastTheEnd)},
 		{name: "OpenFileRange of a missing file fails with fs.ErrNotExist", run: needs[core.FileRangeReader](rangeMissing)},
 		{name: "ReadRange returns the context's error once it ends", run: needs[core.FileRangeReader](rangeCancelled)},

@@ -103,6 +103,7 @@ func TestCheckFindsEachBrokenRule(t *testing.T) {
 		{"map follows the file", "a mapping keeps its bytes after its file is replaced or deleted"},
 		{"releasing pages zeroes them", "a mapping keeps its bytes after ReleasePages, and ReleasePages after Close does nothing"},
 		{"range is a byte late", "OpenFileRange reads the parts of what ReadFile returns, with its size"},
+		{"batch skips its last part", "OpenFileRange reads the parts of what ReadFile returns, with its size"},
 		{"range past the end reads zeros", "a range past the end of the file fails with io.ErrUnexpectedEOF"},
 	}
 	for _, tt := range bugs {
