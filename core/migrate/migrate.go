@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/internal/share"
@@ -31,19 +32,28 @@ func DetectCodec(ctx context.Context, folderPath string, storage core.FileStorag
 	if storage == nil || len(codecs) == 0 || slices.Contains(codecs, nil) {
 		return nil, fmt.Errorf("%s in %q: a storage and at least one codec are required: %w", op, folderPath, core.ErrInvalidArgument)
 	}
-	var found []core.IndexCodec
+	var distinct []core.IndexCodec
 	seen := map[string]bool{}
 	for _, c := range codecs {
-		ext := c.Extension()
-		if seen[ext] {
-			continue
+		if ext := c.Extension(); !seen[ext] {
+			seen[ext] = true
+			distinct = append(distinct, c)
 		}
-		seen[ext] = true
-		layout, err := detectLayout(ctx, folderPath, storage, c)
-		if err != nil {
-			return nil, core.WrapOp(ctx, "detect codec in", folderPath, err)
+	}
+	// Each codec's files are looked for at once: on storage far away (a
+	// web host) each look is a round trip.
+	layouts, errs := make([]core.Layout, len(distinct)), make([]error, len(distinct))
+	var wg sync.WaitGroup
+	for i, c := range distinct {
+		wg.Go(func() { layouts[i], errs[i] = detectLayout(ctx, folderPath, storage, c) })
+	}
+	wg.Wait()
+	var found []core.IndexCodec
+	for i, c := range distinct {
+		if errs[i] != nil {
+			return nil, core.WrapOp(ctx, "detect codec in", folderPath, errs[i])
 		}
-		if layout != "" {
+		if layouts[i] != "" {
 			found = append(found, c)
 		}
 	}
