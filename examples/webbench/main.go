@@ -48,6 +48,8 @@ type config struct {
 	latency time.Duration
 	seed    uint64
 	dir     string
+	browser bool   // also ask from headless Chromium
+	page    string // the page's folder, once built
 }
 
 func main() {
@@ -59,6 +61,7 @@ func main() {
 	flag.DurationVar(&c.latency, "latency", 50*time.Millisecond, "round trip the proxy adds to every request")
 	seed := flag.Uint64("seed", 1, "the data set's seed")
 	flag.StringVar(&c.dir, "dir", filepath.Join(os.TempDir(), "folio-clustered"), "folder of the indexes (kept for the next run)")
+	flag.BoolVar(&c.browser, "browser", false, "also ask the queries from headless Chromium through Folio's JavaScript package")
 	flag.Parse()
 	c.seed = *seed
 	for _, s := range strings.Split(*sizes, ",") {
@@ -69,6 +72,20 @@ func main() {
 		c.sizes = append(c.sizes, n)
 	}
 	fmt.Printf("%d×%d clustered, %d queries of the top %d, %v added round trip per request\n", c.sizes, c.d, c.queries, topK, c.latency)
+	if c.browser {
+		set := clustered.New(c.d, c.centres, 0, c.seed)
+		qs := make([][]float32, c.queries)
+		for j := range qs {
+			qs[j] = make([]float32, c.d)
+			set.Query(j, qs[j])
+		}
+		dir, err := page(qs)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		c.page = dir
+	}
 	for _, n := range c.sizes {
 		r, err := c.measure(n)
 		if err != nil {
@@ -136,6 +153,16 @@ type result struct {
 	equal, asked         int // answers equal to the local index's, of asked
 	rows, partitions     int
 	probes               float64
+
+	// In headless Chromium, when asked: the package's load, the open and
+	// first answer, each later query; answers with the local index's
+	// items (scores may differ in the last bits: the page's kernels are
+	// not the native ones).
+	pageLoad, pageOpen time.Duration
+	pageLater          []time.Duration
+	pageOpenWire       counts
+	pageLaterWire      []counts
+	pageEqual          int
 }
 
 // measure builds (once) and serves the index of n rows, and asks it the
@@ -186,7 +213,16 @@ func (c config) measure(n int) (result, error) {
 	target, _ := url.Parse(host.URL)
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	var requests, sent atomic.Int64
+	var site http.Handler = http.NotFoundHandler()
+	if c.page != "" {
+		site = pageHandler(c.page)
+	}
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if strings.HasPrefix(req.URL.Path, sitePrefix) {
+			time.Sleep(c.latency)
+			site.ServeHTTP(w, req)
+			return
+		}
 		requests.Add(1)
 		if os.Getenv("WEBBENCH_TRACE") != "" {
 			fmt.Fprintln(os.Stderr, req.Method, req.URL.Path, req.Header.Get("Range"))
@@ -228,8 +264,32 @@ func (c config) measure(n int) (result, error) {
 		r.asked++
 		r.equal += boolInt(same(got, want[j]))
 	}
+	if c.page == "" {
+		return r, nil
+	}
+	loaded, first, firstWire, later, laterWire, err := inBrowser(ctx, front.URL+sitePrefix+"web.html", filepath.Base(c.folder(n)), c.queries, wire)
+	if err != nil {
+		return r, fmt.Errorf("in the browser: %w", err)
+	}
+	r.pageLoad, r.pageOpen, r.pageOpenWire, r.pageLaterWire = loaded, msDuration(first.Ms), firstWire, laterWire
+	r.pageEqual = boolInt(slices.Equal(first.IDs, ids(want[0])))
+	for j, a := range later {
+		r.pageLater = append(r.pageLater, msDuration(a.Ms))
+		r.pageEqual += boolInt(slices.Equal(a.IDs, ids(want[j+1])))
+	}
 	return r, nil
 }
+
+// ids are the items' ids of an answer.
+func ids(res []core.QueryResult) []string {
+	out := make([]string, len(res))
+	for i, r := range res {
+		out[i] = r.Item.ID
+	}
+	return out
+}
+
+func msDuration(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
 
 // countingWriter counts the body bytes written through it.
 type countingWriter struct {
@@ -270,6 +330,15 @@ func (r result) print(n int) {
 	fmt.Printf("  over HTTP:    open + first answer %v, %d requests, %s; later queries p50 %.0f ms (max %.0f ms), %d requests, %s (max %s); answers equal to the local index's: %d of %d\n",
 		r.webOpen.Round(time.Millisecond), r.open.requests, size(r.open.bytes), ms(median(r.webLater)), ms(slices.Max(r.webLater)),
 		median(reqs), size(median(bytes)), size(slices.Max(bytes)), r.equal, r.asked)
+	if r.pageLater == nil {
+		return
+	}
+	for i, c := range r.pageLaterWire {
+		reqs[i], bytes[i] = c.requests, c.bytes
+	}
+	fmt.Printf("  in Chromium:  package loaded in %v; open + first answer %v, %d requests, %s; later queries p50 %.0f ms (max %.0f ms), %d requests, %s (max %s); answers with the local index's items: %d of %d\n",
+		r.pageLoad.Round(time.Millisecond), r.pageOpen.Round(time.Millisecond), r.pageOpenWire.requests, size(r.pageOpenWire.bytes),
+		ms(median(r.pageLater)), ms(slices.Max(r.pageLater)), median(reqs), size(median(bytes)), size(slices.Max(bytes)), r.pageEqual, r.asked)
 }
 
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }
