@@ -81,13 +81,14 @@ bench-commit:
 
 ## bench-web: an index on a static web host, 50 ms away: Go's file server
 ## behind a proxy adding the round trip to every request, queried through
-## storage-http beside the local folder (requests, bytes and time of the
-## open and of each later query; answers equal to the local index's), at
-## 10k, 100k and 1M×384 clustered rows (WEB_N), built into $TMPDIR/folio-clustered.
+## storage-http natively and from headless Chromium through the JavaScript
+## package, beside the local folder (requests, bytes and time of the open
+## and of each later query; answers equal to the local index's), at 10k,
+## 100k and 1M×384 clustered rows (WEB_N), built into $TMPDIR/folio-clustered.
 WEB_N ?= 10000,100000,1000000
 .PHONY: bench-web
-bench-web:
-	cd examples && $(GO) run ./webbench -n $(WEB_N)
+bench-web: chromium
+	cd examples && $(GO) run ./webbench -n $(WEB_N) -browser
 
 ## bench-clustered: queries on 1M×384 (CLUSTERED_N) vectors that behave like
 ## embeddings (a mixture of 2,000 Gaussian clusters, conformance/testkit/
