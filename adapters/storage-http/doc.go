@@ -35,7 +35,10 @@
 // LocalIndex on this storage checks the version of its manifest through
 // [core.FileVersioner] (a HEAD request) every FreshnessInterval, and a
 // query whose file vanished or changed asks again on the index's newer
-// state, as it does when another process compacts a local folder.
+// state, as it does when another process compacts a local folder. A host
+// that sends neither ETag nor Last-Modified gives no such guarantee for
+// parts of a file: a file's version is then a hash of its bytes (up to 1
+// MiB, such as a manifest) or its length, and parts are cached per open.
 //
 // # Hosts that do not keep the rules
 //

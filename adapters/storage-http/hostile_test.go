@@ -467,3 +467,59 @@ func TestHostsAnsweringManyRanges(t *testing.T) {
 		})
 	}
 }
+
+// noValidators hides the ETag and Last-Modified of every answer.
+type noValidators struct{ http.ResponseWriter }
+
+func (w noValidators) WriteHeader(code int) {
+	w.Header().Del("ETag")
+	w.Header().Del("Last-Modified")
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w noValidators) Write(b []byte) (int, error) {
+	w.Header().Del("ETag")
+	w.Header().Del("Last-Modified")
+	return w.ResponseWriter.Write(b)
+}
+
+// TestHostWithoutValidators: a host that sends neither ETag nor
+// Last-Modified still serves an index; a file's version is then a hash of
+// its bytes (small files) or its length.
+func TestHostWithoutValidators(t *testing.T) {
+	h := newHost(t)
+	local := writeIndex(t, h, "ix", 1, 3000)
+	files := http.FileServer(http.Dir(h.dir))
+	h.setHook(func(w http.ResponseWriter, r *http.Request) bool {
+		files.ServeHTTP(noValidators{w}, r)
+		return true
+	})
+	s := h.storage(t, &storagehttp.Options{FirstRead: 1024})
+	ctx := t.Context()
+	h.put(t, "small.txt", []byte("version one"))
+	v1, err := s.FileVersion(ctx, "small.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := s.FileVersion(ctx, "small.txt"); err != nil || again != v1 {
+		t.Errorf("FileVersion of an unchanged file: %q then %q, %v", v1, again, err)
+	}
+	h.put(t, "small.txt", []byte("version two"))
+	if v2, err := s.FileVersion(ctx, "small.txt"); err != nil || v2 == v1 {
+		t.Errorf("FileVersion after the file changed (same length): %q then %q, %v", v1, v2, err)
+	}
+	ix := webIndex(t, s, "ix")
+	for _, q := range []int{3, 2000} {
+		got, err := ix.QueryItems(ctx, vec(1, q), "", 10, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := local.QueryItems(ctx, vec(1, q), "", 10, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sameAnswers(got, want); d != "" {
+			t.Errorf("query %d from a host without validators: %s", q, d)
+		}
+	}
+}

@@ -49,6 +49,10 @@ func (s *Storage) OpenFileRange(ctx context.Context, filePath string) (core.Rang
 	defer r.close()
 	f := &rangeFile{s: s, u: u, etag: r.Header.Get("ETag"), lastMod: r.Header.Get("Last-Modified")}
 	f.key = clean + "\x00" + validatorOf(r.Header)
+	if validatorOf(r.Header) == "" {
+		// Nothing tells this version from the next: its parts are its own.
+		f.key += "#" + strconv.FormatInt(s.opens.Add(1), 10)
+	}
 	switch r.StatusCode {
 	case statusPartialContent:
 		lo, hi, total, err := parseContentRange(r.Header.Get("Content-Range"))

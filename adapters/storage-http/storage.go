@@ -2,6 +2,8 @@ package storagehttp
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -100,7 +102,8 @@ type Storage struct {
 	opts    Options
 	cache   *partCache
 	metrics metrics
-	noMulti atomic.Bool // the host answers no multi-range request
+	noMulti atomic.Bool  // the host answers no multi-range request
+	opens   atomic.Int64 // files opened without a validator, to name their parts in the cache
 }
 
 var (
@@ -408,20 +411,33 @@ func (s *Storage) GetDetails(ctx context.Context, p string) (core.FileDetails, e
 	return core.FileDetails{Name: pathutil.Basename(clean), Path: clean, FileType: core.GetFileType(clean)}, nil
 }
 
-// FileVersion is the file's ETag, else its Last-Modified and length, as a
-// HEAD request tells them. A host that sends neither fails with
-// errors.ErrUnsupported.
+// FileVersion is the file's ETag, else its Last-Modified, with its
+// length, as a HEAD request tells them. From a host that sends neither, it
+// is a hash of the file's bytes when it is at most versionByContent bytes
+// (an index's manifest is a few hundred), else its length alone.
 func (s *Storage) FileVersion(ctx context.Context, filePath string) (string, error) {
-	h, u, _, err := s.head(ctx, filePath)
+	h, _, _, err := s.head(ctx, filePath)
 	if err != nil {
 		return "", err
 	}
-	v := validatorOf(h)
-	if v == "" {
-		return "", fmt.Errorf("storagehttp: HEAD %s: the host sends no ETag or Last-Modified: %w", redact(u), errors.ErrUnsupported)
+	length := h.Get("Content-Length")
+	if v := validatorOf(h); v != "" {
+		return v + "/" + length, nil
 	}
-	return v + "/" + h.Get("Content-Length"), nil
+	if n, err := strconv.ParseInt(length, 10, 64); err == nil && n > versionByContent {
+		return "length/" + length, nil
+	}
+	b, err := s.ReadFile(ctx, filePath)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return "sha256/" + hex.EncodeToString(sum[:]), nil
 }
+
+// versionByContent is the largest file whose version, from a host that
+// sends no validator, is a hash of its bytes.
+const versionByContent = 1 << 20
 
 // validatorOf is the ETag of an answer, else "@" and its Last-Modified,
 // else "".
