@@ -69,6 +69,25 @@ func webIndex(t testing.TB, s *storagehttp.Storage, folder string) *core.LocalIn
 	return ix
 }
 
+// answersAsLocal checks that ix answers each query of version v as local
+// does.
+func answersAsLocal(t *testing.T, ix, local *core.LocalIndex, v int, queries ...int) {
+	t.Helper()
+	for _, q := range queries {
+		got, err := ix.QueryItems(t.Context(), vec(v, q), "", 10, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := local.QueryItems(t.Context(), vec(v, q), "", 10, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sameAnswers(got, want); d != "" {
+			t.Errorf("query %d over HTTP: %s", q, d)
+		}
+	}
+}
+
 // sameAnswers reports how got differs from want, "" when it does not.
 func sameAnswers(got, want []core.QueryResult) string {
 	if len(got) != len(want) {
@@ -88,19 +107,7 @@ func TestIndexOverHTTP(t *testing.T) {
 	s := h.storage(t, &storagehttp.Options{FirstRead: 4096})
 	ix := webIndex(t, s, "ix")
 	ctx := t.Context()
-	for _, q := range []int{0, 17, 2999} {
-		got, err := ix.QueryItems(ctx, vec(1, q), "", 10, nil, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := local.QueryItems(ctx, vec(1, q), "", 10, nil, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := sameAnswers(got, want); d != "" {
-			t.Errorf("query %d over HTTP: %s", q, d)
-		}
-	}
+	answersAsLocal(t, ix, local, 1, 0, 17, 2999)
 	st := s.Stats()
 	seg := segmentFile(t, h, "ix")
 	fi, err := os.Stat(seg)
