@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/foliovec/folio"
+	storagefs "github.com/foliovec/folio/adapters/storage-fs"
 	"github.com/foliovec/folio/core"
 	"github.com/foliovec/folio/core/pathutil"
 )
@@ -178,21 +178,41 @@ func copyFolder(ctx context.Context, from core.FileStorage, folder string, into 
 		if f.IsFolder {
 			return fmt.Errorf("%s holds a folder, %s: an index folder holds files only: %w", folder, f.Name, core.ErrInvalidArgument)
 		}
-		if strings.HasPrefix(f.Name, ".folio-lock") {
-			continue
+		if f.Name == storagefs.LockFile {
+			continue // the folder's lock, not the index's
 		}
-		b, err := from.ReadFile(ctx, pathutil.Join(folder, f.Name))
+		err := copyFile(ctx, from, pathutil.Join(folder, f.Name), into, pathutil.Join(to, f.Name))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // a dropped file deleted meanwhile
 		}
 		if err != nil {
 			return err
 		}
-		if err := into.CreateFile(ctx, pathutil.Join(to, f.Name), b); err != nil {
-			return err
-		}
 	}
 	return nil
+}
+
+// copyFile copies one file: streamed where both storages stream (a
+// segment may be larger than memory), else read whole.
+func copyFile(ctx context.Context, from core.FileStorage, src string, into core.FileStorage, dst string) error {
+	rs, okR := from.(core.FileStreamer)
+	ws, okW := into.(core.FileStreamWriter)
+	if !okR || !okW {
+		b, err := from.ReadFile(ctx, src)
+		if err != nil {
+			return err
+		}
+		return into.CreateFile(ctx, dst, b)
+	}
+	rc, _, err := rs.OpenFile(ctx, src)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	return ws.UpsertFileFrom(ctx, dst, func(w io.Writer) error {
+		_, err := io.Copy(w, rc)
+		return err
+	})
 }
 
 // folderSize counts the files of folder and their bytes.
@@ -202,12 +222,29 @@ func folderSize(ctx context.Context, storage core.FileStorage, folder string) (f
 		return 0, 0, err
 	}
 	for _, f := range list {
-		b, err := storage.ReadFile(ctx, pathutil.Join(folder, f.Name))
+		n, err := fileSize(ctx, storage, pathutil.Join(folder, f.Name))
 		if err != nil {
 			return 0, 0, err
 		}
 		files++
-		size += int64(len(b))
+		size += n
 	}
 	return files, size, nil
+}
+
+// fileSize is a file's length: from its stream where the storage tells
+// it, else read whole.
+func fileSize(ctx context.Context, storage core.FileStorage, p string) (int64, error) {
+	if rs, ok := storage.(core.FileStreamer); ok {
+		rc, n, err := rs.OpenFile(ctx, p)
+		if err != nil {
+			return 0, err
+		}
+		rc.Close()
+		if n >= 0 {
+			return n, nil
+		}
+	}
+	b, err := storage.ReadFile(ctx, p)
+	return int64(len(b)), err
 }
