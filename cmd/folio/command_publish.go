@@ -120,23 +120,30 @@ func (a *app) publish(ctx context.Context, src, dst string, force bool) (publish
 	}
 	out := publishResult{Folder: to}
 	opts := publishOptions(storage, codec)
-	var ix *core.LocalIndex
-	var docs *core.LocalDocumentIndex
+	var model core.EmbeddingsModel
 	if e.documents {
-		model, rec, err := (&modelFlags{}).requireModel(ctx, a, storage, to)
-		if err != nil {
+		var rec modelRecord
+		if model, rec, err = (&modelFlags{}).requireModel(ctx, a, storage, to); err != nil {
 			return publishResult{}, err
 		}
 		out.Model = &rec
 		if rec.Kind == "hosted" {
 			out.Note = "the index's model is hosted: a query of the published index needs its API key, so a web page cannot embed its queries without exposing the key"
 		}
-		docs, err = folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: to, Embeddings: model, IndexOptions: opts})
-		if err != nil {
-			return publishResult{}, err
+	}
+	open := func() (*core.LocalIndex, *core.LocalDocumentIndex, error) {
+		if !e.documents {
+			ix, err := folio.NewLocalIndex(to, &opts)
+			return ix, nil, err
 		}
-		ix = docs.LocalIndex
-	} else if ix, err = folio.NewLocalIndex(to, &opts); err != nil {
+		docs, err := folio.NewLocalDocumentIndex(folio.DocumentIndexConfig{FolderPath: to, Embeddings: model, IndexOptions: opts})
+		if err != nil {
+			return nil, nil, err
+		}
+		return docs.LocalIndex, docs, nil
+	}
+	ix, _, err := open()
+	if err != nil {
 		return publishResult{}, err
 	}
 	// Through the index file and back: one segment, without the rows of
@@ -147,6 +154,12 @@ func (a *app) publish(ctx context.Context, src, dst string, force bool) (publish
 		}
 	}
 	if _, err := ix.Vacuum(ctx); err != nil {
+		return publishResult{}, err
+	}
+	// Opened again from the new segment: its load trains the partitions
+	// and writes their file.
+	ix, docs, err := open()
+	if err != nil {
 		return publishResult{}, err
 	}
 	if docs != nil {
