@@ -17,6 +17,7 @@ import (
 
 func (a *app) publishCommand() *cobra.Command {
 	var force bool
+	var model modelFlags
 	cmd := &cobra.Command{
 		Use:   "publish <index> <folder>",
 		Short: "Write a copy of an index that any static web host can serve, for folio query https://… and the browser",
@@ -28,11 +29,13 @@ func (a *app) publishCommand() *cobra.Command {
 			"folio query https://host/path/<folder> \"…\" or open it from the JavaScript module. The\n" +
 			"index names its embeddings model, which is not copied: the hashing model needs nothing,\n" +
 			"an ONNX model is fetched by its hub id, and a hosted model needs an API key where the\n" +
-			"query runs. The source index is not changed.",
+			"query runs. A document index that names no model (one Vectra wrote) takes it from\n" +
+			"--hash-dims, --model or --keys, recorded in the copy. The source index is not changed;\n" +
+			"a publish that fails removes the folder it began.",
 		Example: "  folio publish docs-index public/search\n  folio query https://example.com/search \"how do I install it\"",
 		Args:    exactArgs(2, "<index> <folder>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := a.publish(cmd.Context(), args[0], args[1], force)
+			out, err := a.publish(cmd.Context(), args[0], args[1], force, &model)
 			if err != nil {
 				return err
 			}
@@ -41,6 +44,7 @@ func (a *app) publishCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "replace the folder if it exists")
+	model.register(cmd)
 	return cmd
 }
 
@@ -82,8 +86,8 @@ func publishOptions(storage core.FileStorage, codec core.IndexCodec) core.IndexO
 
 // publish copies the index src into the new folder dst, converts the copy
 // to the segmented layout, compacts it with codes and partitions, and
-// writes its keyword file.
-func (a *app) publish(ctx context.Context, src, dst string, force bool) (publishResult, error) {
+// writes its keyword file. A failure removes dst.
+func (a *app) publish(ctx context.Context, src, dst string, force bool, flags *modelFlags) (out publishResult, err error) {
 	e, err := a.openExisting(ctx, src)
 	if err != nil {
 		return publishResult{}, err
@@ -99,6 +103,15 @@ func (a *app) publish(ctx context.Context, src, dst string, force bool) (publish
 	if pathutil.Normalize(to) == pathutil.Normalize(e.folder) {
 		return publishResult{}, usagef("<folder> is the index itself: publish writes a copy elsewhere")
 	}
+	// The model, before anything is written: a document index's queries
+	// embed with it, and the copy records it.
+	var model core.EmbeddingsModel
+	var rec modelRecord
+	if e.documents {
+		if model, rec, err = flags.resolve(ctx, a, e.storage, e.folder); err != nil {
+			return publishResult{}, err
+		}
+	}
 	if ok, err := storage.PathExists(ctx, to); err != nil {
 		return publishResult{}, err
 	} else if ok && !force {
@@ -108,8 +121,18 @@ func (a *app) publish(ctx context.Context, src, dst string, force bool) (publish
 			return publishResult{}, err
 		}
 	}
+	defer func() {
+		if err != nil {
+			_ = storage.DeleteFolder(context.WithoutCancel(ctx), to) // nothing half published stays
+		}
+	}()
 	if err := copyFolder(ctx, e.storage, e.folder, storage, to); err != nil {
 		return publishResult{}, fmt.Errorf("copy %s to %s: %w", e.folder, to, err)
+	}
+	if model != nil {
+		if err := rememberModel(ctx, storage, to, rec); err != nil {
+			return publishResult{}, err
+		}
 	}
 	if err := folio.MigrateIndex(ctx, to, folio.MigrateOptions{To: folio.FormatSegmented, Storage: storage}); err != nil {
 		return publishResult{}, err
@@ -118,19 +141,17 @@ func (a *app) publish(ctx context.Context, src, dst string, force bool) (publish
 	if err != nil {
 		return publishResult{}, err
 	}
-	out := publishResult{Folder: to}
-	opts := publishOptions(storage, codec)
-	var model core.EmbeddingsModel
-	if e.documents {
-		var rec modelRecord
-		if model, rec, err = (&modelFlags{}).requireModel(ctx, a, storage, to); err != nil {
-			return publishResult{}, err
-		}
+	out = publishResult{Folder: to}
+	switch {
+	case model != nil:
 		out.Model = &rec
 		if rec.Kind == "hosted" {
 			out.Note = "the index's model is hosted: a query of the published index needs its API key, so a web page cannot embed its queries without exposing the key"
 		}
+	case e.documents:
+		out.Note = "the index names no embeddings model: name it with --hash-dims, --model or --keys, so that publish records it and writes the keyword file (without it, a hybrid query over HTTP reads every document's text)"
 	}
+	opts := publishOptions(storage, codec)
 	open := func() (*core.LocalIndex, *core.LocalDocumentIndex, error) {
 		if !e.documents {
 			ix, err := folio.NewLocalIndex(to, &opts)
@@ -162,7 +183,7 @@ func (a *app) publish(ctx context.Context, src, dst string, force bool) (publish
 	if err != nil {
 		return publishResult{}, err
 	}
-	if docs != nil {
+	if docs != nil && model != nil {
 		// The first ranked query builds the keyword index and writes its
 		// file, which a query over HTTP then reads instead of every text.
 		if _, err := docs.QueryDocuments(ctx, "folio", &core.DocumentQueryOptions{IsBm25: true, Fusion: core.FusionRRF}); err != nil {
@@ -174,8 +195,10 @@ func (a *app) publish(ctx context.Context, src, dst string, force bool) (publish
 		return publishResult{}, err
 	}
 	out.Rows, out.Partitions = st.Items, st.Partitions
-	out.Files, out.IndexBytes, err = folderSize(ctx, storage, to)
-	return out, err
+	if out.Files, out.IndexBytes, err = folderSize(ctx, storage, to); err != nil {
+		return publishResult{}, err
+	}
+	return out, nil
 }
 
 // copyFolder copies the files of folder from into the new folder to.

@@ -106,3 +106,29 @@ func filterSuffix(names []string, suffix string) []string {
 	}
 	return out
 }
+
+// TestPublishAnIndexWithoutAModel publishes a document index Vectra wrote,
+// which names no model: without a model flag the copy is published with a
+// note and no keyword file; a model flag whose vectors do not fit fails,
+// and the folder begun is removed.
+func TestPublishAnIndexWithoutAModel(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "testdata", "vectra-0.15", "docs-json")
+	if err := os.CopyFS(filepath.Join(dir, "vectra"), os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	pub := decode[publishResult](t, must(t, dir, 0, "publish", "vectra", "site/search", "--json"))
+	if pub.Model != nil || !strings.Contains(pub.Note, "--hash-dims") || pub.Rows == 0 {
+		t.Errorf("publish of an index without a model: %+v", pub)
+	}
+	if files := listFiles(t, filepath.Join(dir, "site", "search")); slices.Contains(files, ".folio-keywords") || slices.Contains(files, ".folio-model.json") {
+		t.Errorf("a keyword or model file without a model: %v", files)
+	}
+	r := folioIn(t, dir, "publish", "vectra", "site/other", "--hash-dims", "8")
+	if r.code == 0 || !strings.Contains(r.stderr, "dimension") {
+		t.Errorf("publish with a model of other dimensions: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "site", "other")); !os.IsNotExist(err) {
+		t.Errorf("a failed publish left its folder: %v", err)
+	}
+}
