@@ -93,14 +93,18 @@ func (ix *LocalIndex) query(ctx context.Context, q ItemQuery, retries int) ([]Qu
 			err = WrapOp(ctx, op, "", err)
 		}
 	}
-	if errors.Is(err, fs.ErrNotExist) && retries > 0 && ix.newerState(ctx, func() bool { return ix.cur.Load() == s }) {
-		// A commit since s, in this process or another, removed a file
-		// of s (a side-car of a result replaced or deleted, a segment
-		// compacted away, a file replaced on an HTTP host): answer from
-		// the newer state.
-		return ix.query(ctx, q, retries-1)
+	if ix.vanished(ctx, err, retries, s) {
+		return ix.query(ctx, q, retries-1) // answer from the newer state
 	}
 	return results, err
+}
+
+// vanished reports whether a query on state s that failed with err should
+// ask again: a file of s is gone (fs.ErrNotExist: a side-car of a result
+// replaced or deleted, a segment compacted away, a file replaced on an
+// HTTP host), retries are left, and a newer state is there to ask.
+func (ix *LocalIndex) vanished(ctx context.Context, err error, retries int, s *snapshot) bool {
+	return errors.Is(err, fs.ErrNotExist) && retries > 0 && ix.newerState(ctx, func() bool { return ix.cur.Load() == s })
 }
 
 // ItemQuery is one query of Query and QueryItemsBatch: the arguments of
@@ -165,7 +169,7 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 			shared = append(shared, i)
 		default:
 			if hits[i], err = ix.topK(ctx, s, sels[i], q.Vector, q.TopK); err != nil {
-				if errors.Is(err, fs.ErrNotExist) && retries > 0 && ix.newerState(ctx, func() bool { return ix.cur.Load() == s }) {
+				if ix.vanished(ctx, err, retries, s) {
 					return ix.queryItemsBatch(ctx, queries, retries-1) // a file of s is gone
 				}
 				return nil, err
@@ -188,7 +192,7 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 		} else {
 			batched, err = scan.Batch(ctx, &s.Rows, s.len(), vectors, ks)
 		}
-		if errors.Is(err, fs.ErrNotExist) && retries > 0 && ix.newerState(ctx, func() bool { return ix.cur.Load() == s }) {
+		if ix.vanished(ctx, err, retries, s) {
 			return ix.queryItemsBatch(ctx, queries, retries-1) // a file of s is gone
 		}
 		if err != nil {
@@ -205,7 +209,7 @@ func (ix *LocalIndex) queryItemsBatch(ctx context.Context, queries []ItemQuery, 
 			continue
 		}
 		out[i], err = ix.answer(ctx, s, sels[i], hits[i], q)
-		if errors.Is(err, fs.ErrNotExist) && retries > 0 && ix.newerState(ctx, func() bool { return ix.cur.Load() == s }) {
+		if ix.vanished(ctx, err, retries, s) {
 			// A commit since s removed a side-car of s: answer the whole
 			// batch from the newer state.
 			return ix.queryItemsBatch(ctx, queries, retries-1)

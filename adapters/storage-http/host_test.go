@@ -59,6 +59,20 @@ func (h *host) setHook(hook func(w http.ResponseWriter, r *http.Request) bool) {
 	h.mu.Unlock()
 }
 
+// stall makes the host answer no request until the test ends (or the
+// request's own context does).
+func (h *host) stall(t testing.TB) {
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	h.setHook(func(w http.ResponseWriter, r *http.Request) bool {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+		return true
+	})
+}
+
 // storage is an HTTP storage of the host's files.
 func (h *host) storage(t testing.TB, opts *storagehttp.Options) *storagehttp.Storage {
 	t.Helper()

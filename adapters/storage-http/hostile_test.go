@@ -262,15 +262,7 @@ func TestBodyLongerThanAsked(t *testing.T) {
 func TestStallingHost(t *testing.T) {
 	h := newHost(t)
 	h.put(t, "f.bin", content(10))
-	release := make(chan struct{})
-	defer close(release)
-	h.setHook(func(w http.ResponseWriter, r *http.Request) bool {
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
-		return true
-	})
+	h.stall(t)
 	s := h.storage(t, &storagehttp.Options{RequestTimeout: 50 * time.Millisecond, RetryBackoff: time.Millisecond, Retries: 100})
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()

@@ -218,16 +218,8 @@ func TestStalledIndexQuery(t *testing.T) {
 	if _, err := ix.QueryItems(t.Context(), vec(1, 3), "", 10, nil, false); err != nil {
 		t.Fatal(err)
 	}
-	release := make(chan struct{})
-	defer close(release)
-	h.setHook(func(w http.ResponseWriter, r *http.Request) bool {
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
-		return true
-	})
-	ctx, cancel := context.WithTimeout(t.Context(), 200e6)
+	h.stall(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
 	if _, err := ix.QueryItems(ctx, vec(1, 2000), "", 10, nil, false); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("a query of a host that stalls: %v, want the deadline", err)

@@ -48,8 +48,9 @@ func (s *Storage) OpenFileRange(ctx context.Context, filePath string) (core.Rang
 	}
 	defer r.close()
 	f := &rangeFile{s: s, u: u, etag: r.Header.Get("ETag"), lastMod: r.Header.Get("Last-Modified")}
-	f.key = clean + "\x00" + validatorOf(r.Header)
-	if validatorOf(r.Header) == "" {
+	v := validatorOf(r.Header)
+	f.key = clean + "\x00" + v
+	if v == "" {
 		// Nothing tells this version from the next: its parts are its own.
 		f.key += "#" + strconv.FormatInt(s.opens.Add(1), 10)
 	}
@@ -71,6 +72,7 @@ func (s *Storage) OpenFileRange(ctx context.Context, filePath string) (core.Rang
 			return nil, err
 		}
 		f.size = int64(len(b))
+		f.whole.Store(&b)
 	case statusRangeNotSatisfiable:
 		// An empty file: no byte 0 to send.
 		if _, _, total, err := parseContentRange(r.Header.Get("Content-Range")); err != nil || total != 0 {
@@ -84,54 +86,55 @@ func (s *Storage) OpenFileRange(ctx context.Context, filePath string) (core.Rang
 	return f, nil
 }
 
-// readWhole reads the whole file from an answer of 200 to a range request:
-// a host that ignores Range, read once, when the file is at most
-// MaxFileSize bytes.
+// readWhole reads the whole file from an answer of 200 to a range request
+// (a host that ignores Range), when the file is at most MaxFileSize bytes;
+// the caller keeps it for the file's later reads.
 func (f *rangeFile) readWhole(ctx context.Context, r *response) ([]byte, error) {
 	b, err := f.s.readBody(ctx, r, f.u, f.s.opts.MaxFileSize, -1)
 	if errors.Is(err, ErrTooLarge) {
 		return nil, fmt.Errorf("%w: GET %s: answered 200 with the whole file, over %d bytes (Options.MaxFileSize)", ErrRangeIgnored, redact(f.u), f.s.opts.MaxFileSize)
 	}
-	if err != nil {
-		return nil, err
-	}
-	f.whole.Store(&b)
-	return b, nil
+	return b, err
 }
 
 // rangeHeader is the Range header of bytes lo to hi-1.
-func rangeHeader(lo, hi int64) string {
-	return "bytes=" + strconv.FormatInt(lo, 10) + "-" + strconv.FormatInt(hi-1, 10)
+func rangeHeader(lo, hi int64) string { return "bytes=" + span(lo, hi) }
+
+// span is bytes lo to hi-1 as a Range header writes them.
+func span(lo, hi int64) string {
+	return strconv.FormatInt(lo, 10) + "-" + strconv.FormatInt(hi-1, 10)
 }
 
 // parseContentRange parses "bytes lo-last/total" into lo, hi (last+1) and
 // total, or "bytes */total" into 0, 0 and total. An unknown total ("*")
 // is an error: the storage needs the file's size.
 func parseContentRange(v string) (lo, hi, total int64, err error) {
-	bad := fmt.Errorf("%w: Content-Range %q", ErrBadResponse, v)
+	bad := func() (int64, int64, int64, error) {
+		return 0, 0, 0, fmt.Errorf("%w: Content-Range %q", ErrBadResponse, v)
+	}
 	rest, ok := strings.CutPrefix(v, "bytes ")
 	if !ok {
-		return 0, 0, 0, bad
+		return bad()
 	}
-	span, size, ok := strings.Cut(rest, "/")
+	bytes, size, ok := strings.Cut(rest, "/")
 	if !ok {
-		return 0, 0, 0, bad
+		return bad()
 	}
 	total, err = strconv.ParseInt(size, 10, 64)
 	if err != nil || total < 0 {
-		return 0, 0, 0, bad
+		return bad()
 	}
-	if span == "*" {
+	if bytes == "*" {
 		return 0, 0, total, nil
 	}
-	first, last, ok := strings.Cut(span, "-")
+	first, last, ok := strings.Cut(bytes, "-")
 	if !ok {
-		return 0, 0, 0, bad
+		return bad()
 	}
 	lo, err1 := strconv.ParseInt(first, 10, 64)
 	end, err2 := strconv.ParseInt(last, 10, 64)
 	if err1 != nil || err2 != nil || lo < 0 || end < lo || end >= total {
-		return 0, 0, 0, bad
+		return bad()
 	}
 	return lo, end + 1, total, nil
 }
@@ -301,7 +304,7 @@ func (f *rangeFile) conditions(h header) header {
 func (f *rangeFile) fetchMany(ctx context.Context, gs []group) error {
 	spans := make([]string, len(gs))
 	for i, g := range gs {
-		spans[i] = strconv.FormatInt(g.lo, 10) + "-" + strconv.FormatInt(g.hi-1, 10)
+		spans[i] = span(g.lo, g.hi)
 	}
 	r, err := f.s.do(ctx, "GET", f.u, f.conditions(header{"Range": {"bytes=" + strings.Join(spans, ",")}}))
 	if err != nil {
@@ -325,8 +328,8 @@ func (f *rangeFile) fetchMany(ctx context.Context, gs []group) error {
 		if err != nil {
 			return fmt.Errorf("GET %s: %w", redact(f.u), err)
 		}
-		if total != f.size {
-			return fmt.Errorf("storagehttp: GET %s: %d bytes, opened at %d: %w", redact(f.u), total, f.size, ErrChanged)
+		if err := f.sameSize(total); err != nil {
+			return err
 		}
 		b, err := f.s.readExact(ctx, r, f.u, hi-lo)
 		if err != nil {
@@ -334,19 +337,13 @@ func (f *rangeFile) fetchMany(ctx context.Context, gs []group) error {
 		}
 		f.fill(gs, filled, lo, b)
 	case statusOK:
-		if err := f.sameVersion(r.Header); err != nil {
-			return err
-		}
 		if r.ContentLength > f.s.opts.MaxFileSize {
 			f.s.noMulti.Store(true) // a host that answers several ranges with the whole file
 			break
 		}
-		whole, err := f.readWhole(ctx, r)
+		whole, err := f.wholeAnswer(ctx, r)
 		if err != nil {
 			return err
-		}
-		if int64(len(whole)) != f.size {
-			return fmt.Errorf("storagehttp: GET %s: %d bytes, opened at %d: %w", redact(f.u), len(whole), f.size, ErrChanged)
 		}
 		f.fill(gs, filled, 0, whole)
 	case statusPreconditionFailed, statusNotFound, statusGone:
@@ -384,8 +381,8 @@ func (f *rangeFile) readParts(ctx context.Context, mr *multipart.Reader, gs []gr
 		if err != nil {
 			return fmt.Errorf("GET %s: %w", redact(f.u), err)
 		}
-		if total != f.size {
-			return fmt.Errorf("storagehttp: GET %s: %d bytes, opened at %d: %w", redact(f.u), total, f.size, ErrChanged)
+		if err := f.sameSize(total); err != nil {
+			return err
 		}
 		if hi-lo > f.s.opts.MaxRequestBytes {
 			return fmt.Errorf("%w: GET %s: a part of %d bytes", ErrBadResponse, redact(f.u), hi-lo)
@@ -443,8 +440,8 @@ func (f *rangeFile) fetch(ctx context.Context, g group) error {
 		if err != nil {
 			return fmt.Errorf("GET %s: %w", redact(f.u), err)
 		}
-		if total != f.size {
-			return fmt.Errorf("storagehttp: GET %s: %d bytes, opened at %d: %w", redact(f.u), total, f.size, ErrChanged)
+		if err := f.sameSize(total); err != nil {
+			return err
 		}
 		if lo != g.lo || hi != g.hi {
 			return fmt.Errorf("%w: GET %s: Content-Range %q for bytes %d-%d", ErrBadResponse, redact(f.u), r.Header.Get("Content-Range"), g.lo, g.hi-1)
@@ -454,15 +451,9 @@ func (f *rangeFile) fetch(ctx context.Context, g group) error {
 		}
 		f.s.cache.put(f.key, g.lo, b)
 	case statusOK:
-		if err := f.sameVersion(r.Header); err != nil {
-			return err
-		}
-		whole, err := f.readWhole(ctx, r)
+		whole, err := f.wholeAnswer(ctx, r)
 		if err != nil {
 			return err
-		}
-		if int64(len(whole)) != f.size {
-			return fmt.Errorf("storagehttp: GET %s: %d bytes, opened at %d: %w", redact(f.u), len(whole), f.size, ErrChanged)
 		}
 		b = whole[g.lo:g.hi]
 	case statusPreconditionFailed, statusNotFound, statusGone, statusRangeNotSatisfiable:
@@ -472,6 +463,32 @@ func (f *rangeFile) fetch(ctx context.Context, g group) error {
 	}
 	for _, p := range g.parts {
 		copy(p.P, b[p.Off-g.lo:])
+	}
+	return nil
+}
+
+// wholeAnswer reads an answer of 200 to a range request: the whole file,
+// which must be the version opened.
+func (f *rangeFile) wholeAnswer(ctx context.Context, r *response) ([]byte, error) {
+	if err := f.sameVersion(r.Header); err != nil {
+		return nil, err
+	}
+	whole, err := f.readWhole(ctx, r)
+	if err == nil {
+		err = f.sameSize(int64(len(whole)))
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.whole.Store(&whole)
+	return whole, nil
+}
+
+// sameSize checks that a file's length in an answer is the one it was
+// opened at.
+func (f *rangeFile) sameSize(n int64) error {
+	if n != f.size {
+		return fmt.Errorf("storagehttp: GET %s: %d bytes, opened at %d: %w", redact(f.u), n, f.size, ErrChanged)
 	}
 	return nil
 }
