@@ -94,8 +94,10 @@ func (sl *segLayout) retire(ctx context.Context) (bool, error) {
 	ix.dropLocked(ctx, sl.man.Names())
 	// The partitions name rows by the segments' serials: the other layout
 	// keeps none (a later conversion back trains them again).
-	if err := ix.storage.DeleteFile(ctx, ix.names.partitionsPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		ix.log.Warn("delete the partitions file", "folder", ix.folder, "err", err)
+	for _, p := range []string{ix.names.partitionsPath(), ix.names.groupsPath()} {
+		if err := ix.storage.DeleteFile(ctx, p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			ix.log.Warn("delete a partitions file", "folder", ix.folder, "file", p, "err", err)
+		}
 	}
 	return false, nil
 }

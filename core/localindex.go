@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/foliovec/folio/core/internal/chanlock"
-	"github.com/foliovec/folio/core/internal/ivf"
 	"github.com/foliovec/folio/core/internal/scan"
 	"github.com/foliovec/folio/core/internal/share"
 	"github.com/foliovec/folio/core/pathutil"
@@ -323,9 +322,9 @@ type LocalIndex struct {
 
 	graves graveyard // files commits stopped naming (multiprocess.go); guarded by mu
 
-	// savedParts are the partitions the folder's partitions file holds,
-	// as this process last wrote or read them; guarded by mu.
-	savedParts *ivf.Partitions
+	// saved is what the folder's partitions files hold, as this process
+	// last wrote or read them; guarded by mu.
+	saved savedPartitions
 }
 
 // commitParticipant is a type built on LocalIndex that takes part in its

@@ -66,6 +66,10 @@ func (n folderNames) droppedSegment(name string) bool {
 // (IndexOptions.Partitions) on the segmented layout: "<index file>.partitions".
 func (n folderNames) partitionsPath() string { return n.indexPath() + ".partitions" }
 
+// groupsPath is the file of the 4-bit codes of the index's partitions
+// grouped by partition, which an open maps: "<index file>.groups".
+func (n folderNames) groupsPath() string { return n.indexPath() + ".groups" }
+
 // newSegmentName names a new segment file of the index.
 func (n folderNames) newSegmentName() string { return n.index + "." + uuid.New() + segfile.Ext }
 

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/foliovec/folio/core/internal/scan"
 )
 
 // partitionTestRows is the fewest rows the tests' indexes partition.
@@ -21,8 +23,13 @@ const partitionTestRows = 2_000
 // the same codes the partitions group. Both are loaded.
 func partitionedPair(t testing.TB, vecs [][]float32, layout Layout) (parted, whole *LocalIndex) {
 	t.Helper()
+	return partitionedPairOn(t, newMemTestStorage(), vecs, layout)
+}
+
+// partitionedPairOn is partitionedPair on the storage st.
+func partitionedPairOn(t testing.TB, st FileStorage, vecs [][]float32, layout Layout) (parted, whole *LocalIndex) {
+	t.Helper()
 	ctx := context.Background()
-	st := newMemTestStorage()
 	open := func(o IndexOptions) *LocalIndex {
 		o.Storage, o.Codec = st, jsonTestCodec{}
 		ix, err := NewLocalIndex(idxTestFolder, o)
@@ -340,7 +347,7 @@ func TestPartitionsAreStoredAndReadBack(t *testing.T) {
 	}
 	again := reopen()
 	read := again.cur.Load().quantCodes().parts
-	if read != again.savedParts || read.Gap != trained.Gap || !slices.EqualFunc(read.Lists(), trained.Lists(), slices.Equal) {
+	if read != again.saved.parts || read.Gap != trained.Gap || !slices.EqualFunc(read.Lists(), trained.Lists(), slices.Equal) {
 		t.Fatal("a second open trained the partitions instead of reading them")
 	}
 	queries := clusteredUnitVectors(101, 60, d, 25, 0.5)[30:]
@@ -368,8 +375,8 @@ func TestPartitionsAreStoredAndReadBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	lp := lower.cur.Load().quantCodes().parts
-	if lp.Target != 0.8 || low.Probes >= read.Probes || !slices.Equal(lp.C.Data, trained.C.Data) || lower.savedParts != lp {
-		t.Errorf("target 0.8: %.1f probes (%.1f at 0.99), the same centroids: %v, stored: %v", low.Probes, read.Probes, slices.Equal(lp.C.Data, trained.C.Data), lower.savedParts == lp)
+	if lp.Target != 0.8 || low.Probes >= read.Probes || !slices.Equal(lp.C.Data, trained.C.Data) || lower.saved.parts != lp {
+		t.Errorf("target 0.8: %.1f probes (%.1f at 0.99), the same centroids: %v, stored: %v", low.Probes, read.Probes, slices.Equal(lp.C.Data, trained.C.Data), lower.saved.parts == lp)
 	}
 	if back := reopen(); back.cur.Load().quantCodes().parts.Target != DefaultTargetRecall {
 		t.Error("the default target reads partitions calibrated for 0.8")
@@ -414,7 +421,7 @@ func TestPartitionsAreStoredAndReadBack(t *testing.T) {
 		}
 		ix := reopen()
 		stored, err := st.ReadFile(ctx, path)
-		if p := ix.cur.Load().quantCodes().parts; err != nil || p == nil || ix.savedParts != p || bytes.Equal(stored, bad) {
+		if p := ix.cur.Load().quantCodes().parts; err != nil || p == nil || ix.saved.parts != p || bytes.Equal(stored, bad) {
 			t.Errorf("%s file: the partitions were not trained and stored again", name)
 		}
 		if err := st.UpsertFile(ctx, path, raw); err != nil {
@@ -457,4 +464,152 @@ func otherIndexPartitions(t *testing.T, d int) []byte {
 		t.Fatal(err)
 	}
 	return raw
+}
+
+// On storage that maps files, the first open that groups the codes by
+// partition writes them to the grouped codes file, and a later open maps
+// that file instead of copying every row's codes: its answers are the
+// same. A damaged file, or one of other partitions, is grouped over and
+// written again; a compaction that moves the rows writes both files again,
+// which the next open maps; storage that does not map gets no such file;
+// a conversion to the file layout deletes it.
+func TestGroupedCodesFileIsMapped(t *testing.T) {
+	ctx := context.Background()
+	const n, d = 5_000, 32
+	vecs := clusteredUnitVectors(103, n, d, 25, 0.5)
+	st := &mappingTestStorage{memTestStorage: newMemTestStorage()}
+	parted, _ := partitionedPairOn(t, st, vecs, LayoutSegmented)
+	path := parted.names.groupsPath()
+	first := parted.cur.Load().quantCodes()
+	if first.groups == nil || parted.saved.groups != first.groups {
+		t.Fatal("the open that grouped the codes did not write them")
+	}
+	written, err := st.ReadFile(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reopen := func() (*LocalIndex, *coarse) {
+		t.Helper()
+		ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: parted.codec, Partitions: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix.parting.minRows = partitionTestRows
+		if _, err := ix.GetIndexStats(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return ix, ix.cur.Load().quantCodes()
+	}
+	mapped := func(ix *LocalIndex, c *coarse) bool {
+		return c.groups != nil && c.groups.Read() && ix.saved.groups == c.groups && c.groups.Covers(c.parts.Lists())
+	}
+	queries := clusteredUnitVectors(103, 60, d, 25, 0.5)[30:]
+	same := func(what string, got, want *LocalIndex) {
+		t.Helper()
+		for i, q := range queries {
+			a, err := want.QueryItems(ctx, q, "", 10, nil, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := got.QueryItems(ctx, q, "", 10, nil, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameResults(t, fmt.Sprintf("%s, query %d", what, i), b, a)
+		}
+	}
+	maps := st.maps.Load()
+	again, c := reopen()
+	if !mapped(again, c) || st.maps.Load() == maps {
+		t.Fatal("a second open did not map the grouped codes file")
+	}
+	if after, _ := st.ReadFile(ctx, path); !bytes.Equal(after, written) {
+		t.Error("an open that mapped the grouped codes file wrote it again")
+	}
+	same("codes mapped", again, parted)
+
+	damaged := map[string]func([]byte) []byte{
+		"cut":   func(b []byte) []byte { return b[:len(b)/2] },
+		"table": func(b []byte) []byte { b = slices.Clone(b); b[100] ^= 1; return b },
+		"empty": func([]byte) []byte { return nil },
+		// Well formed, with the partitions file's token, but a row in
+		// another partition.
+		"other rows": func([]byte) []byte { return otherGroups(t, again) },
+	}
+	for name, damage := range damaged {
+		bad := damage(written)
+		if err := st.UpsertFile(ctx, path, bad); err != nil {
+			t.Fatal(err)
+		}
+		ix, c := reopen()
+		if c.groups == nil || c.groups.Read() {
+			t.Errorf("%s file: the codes were not grouped again", name)
+		}
+		if now, _ := st.ReadFile(ctx, path); bytes.Equal(now, bad) {
+			t.Errorf("%s file: not written again", name)
+		}
+		same(name+" file", ix, parted)
+		if ix2, c2 := reopen(); !mapped(ix2, c2) {
+			t.Errorf("%s file: the open after the one that wrote it again did not map it", name)
+		}
+	}
+
+	// A compaction that moves the rows writes both files again.
+	var gone []string
+	for i := 0; i < n; i += 5 {
+		gone = append(gone, fmt.Sprintf("item-%06d", i))
+	}
+	if err := again.DeleteItems(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := again.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := again.mu.LockContext(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_ = again.refreshLocked(ctx)
+	again.mu.Unlock()
+	third, c := reopen()
+	if !mapped(third, c) || c.parts.Rows() != third.cur.Load().len() {
+		t.Fatal("the open after a compaction did not map the grouped codes file")
+	}
+	same("after a compaction", third, again)
+
+	// Storage that does not map files gets no grouped codes file.
+	plain, _ := partitionedPair(t, vecs, LayoutSegmented)
+	if ok, _ := plain.storage.PathExists(ctx, plain.names.groupsPath()); ok {
+		t.Error("an index on storage that does not map wrote a grouped codes file")
+	}
+
+	if err := third.ConvertLayout(ctx, LayoutFile); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := st.PathExists(ctx, path); err != nil || ok {
+		t.Errorf("the grouped codes file is left after a conversion to the file layout (%v)", err)
+	}
+}
+
+// otherGroups is a well-formed grouped codes file for ix's partitions file
+// (its token) whose rows are not its partitions': the last row of the
+// largest partition moved to another.
+func otherGroups(t *testing.T, ix *LocalIndex) []byte {
+	t.Helper()
+	c := ix.cur.Load().quantCodes()
+	lists := slices.Clone(c.parts.Lists())
+	big := 0
+	for i, l := range lists {
+		if len(l) > len(lists[big]) {
+			big = i
+		}
+	}
+	to := (big + 1) % len(lists)
+	moved := lists[big][len(lists[big])-1]
+	lists[big] = lists[big][:len(lists[big])-1]
+	lists[to] = slices.Sorted(slices.Values(append(slices.Clone(lists[to]), moved)))
+	var buf bytes.Buffer
+	if err := scan.GroupNibbles(c.int4, lists).Encode(&buf, ix.saved.sum); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -512,12 +513,66 @@ func (ix *LocalIndex) codesFor(ctx context.Context, s *snapshot, prev *coarse, l
 		if err := parts.Calibrate(ctx, src, calibrationK, ix.parting.target, partitionSeed, truth); err != nil {
 			return nil, err
 		}
-		if ix.savedParts == parts {
-			ix.savedParts = nil
+		if ix.saved.parts == parts {
+			ix.saved = savedPartitions{}
 		}
 	}
-	c.parts, c.groups = parts, groupCodes(s, c.int4, parts)
+	c.parts = parts
+	if c.groups = ix.mappedGroups(ctx, c); c.groups != nil {
+		// The open's checksums brought the segments' codes in: queries
+		// read the mapped copy instead.
+		s.releaseHead()
+	} else {
+		c.groups = groupCodes(s, c.int4, parts)
+	}
 	return c, nil
+}
+
+// savedPartitions is what the folder's partitions file and grouped codes
+// file hold.
+type savedPartitions struct {
+	parts *ivf.Partitions // the partitions file's, rekeyed to the current rows
+	sum   uint32          // the partitions file's CRC-32C: the grouped codes file's token
+	// inOrder reports whether the file numbers the rows as the current
+	// state does (a state whose rows moved, as a compaction's, renumbers
+	// them): the grouped codes file's rows are numbered as the file's.
+	inOrder bool
+	groups  *scan.Grouped // the grouped codes file's codes, as mapped or written; nil when unknown
+}
+
+// mappedGroups returns the codes of c's partitions grouped by partition
+// from a mapping of the folder's grouped codes file, when the storage maps
+// files and the file goes with the partitions file those partitions came
+// from, numbering the rows as c does; nil otherwise. The open then reads
+// none of the codes in the segments: the queries fault in the groups they
+// probe. ix.mu is held.
+func (ix *LocalIndex) mappedGroups(ctx context.Context, c *coarse) *scan.Grouped {
+	sv, p := &ix.saved, c.parts
+	if ix.files.mapper == nil || c.int4 == nil || !p.Pays || sv.parts != p || !sv.inOrder {
+		return nil
+	}
+	if sv.groups != nil {
+		return sv.groups
+	}
+	mf, err := ix.files.mapper.MapFile(ctx, ix.names.groupsPath())
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			ix.log.Warn("map the grouped codes file: the codes are grouped again", "folder", ix.folder, "err", err)
+		}
+		return nil
+	}
+	g, token, err := scan.DecodeGrouped(mf.Bytes())
+	if err == nil && (token != sv.sum || !g.Covers(p.Lists())) {
+		err = errors.New("it goes with other partitions")
+	}
+	if err != nil {
+		mf.Close()
+		ix.log.Warn("the grouped codes file cannot be used: the codes are grouped again", "folder", ix.folder, "err", err)
+		return nil
+	}
+	runtime.AddCleanup(g, func(mf MappedFile) { mf.Close() }, mf)
+	sv.groups = g
+	return g
 }
 
 // groupCodes copies codes grouped by p's partitions, when there are 4-bit
@@ -551,12 +606,18 @@ func (ix *LocalIndex) rekeyed(ctx context.Context, s *snapshot, lay layout) *ivf
 		// unless its rows are nearly all theirs: that is when the rows
 		// committed since join them.
 		if old := cur.quantCodes().partitions(); old != nil {
-			p, ok := old.Rekey(serialMove(cur.serials, s.serials))
+			move, inOrder := serialMove(cur.serials, s.serials), true
+			p, ok := old.Rekey(func(r int32) int32 {
+				at := move(r)
+				inOrder = inOrder && at == r
+				return at
+			})
 			if !ok || s.len()-p.Rows() > p.Rows()/64 {
 				return nil // the file holds these partitions or older ones
 			}
-			if ix.savedParts == old {
-				ix.savedParts = p // the file names rows by serial: it still holds them
+			if sv := &ix.saved; sv.parts == old {
+				// The file names rows by serial: it still holds them.
+				sv.parts, sv.inOrder = p, sv.inOrder && inOrder
 			}
 			return p
 		}
@@ -573,16 +634,18 @@ func (ix *LocalIndex) rekeyed(ctx context.Context, s *snapshot, lay layout) *ivf
 		ix.log.Warn("the partitions file cannot be read: the partitions are trained again", "folder", ix.folder, "err", err)
 		return nil
 	}
-	stale := false
+	stale, inOrder := false, true
 	q, ok := p.Rekey(func(r int32) int32 {
 		k := keys[r]
 		at, found := slices.BinarySearch(s.serials, k.Serial)
 		if !found {
+			inOrder = false
 			return -1 // deleted since
 		}
 		if idHash(s.ids[at]) != k.IDHash {
 			stale = true
 		}
+		inOrder = inOrder && at == int(r)
 		return int32(at)
 	})
 	if !ok || stale || !fits(q) {
@@ -594,7 +657,7 @@ func (ix *LocalIndex) rekeyed(ctx context.Context, s *snapshot, lay layout) *ivf
 			return nil // other vectors under the same ids
 		}
 	}
-	ix.savedParts = q
+	ix.saved = savedPartitions{parts: q, sum: crc32.Checksum(data, castagnoli), inOrder: inOrder}
 	return q
 }
 
@@ -612,7 +675,7 @@ func vectorHash(ctx context.Context, s *snapshot, i int) (uint32, error) {
 	for _, x := range v {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 	}
-	return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)), nil
+	return crc32.Checksum(b, castagnoli), nil
 }
 
 // serialMove maps each row of a state whose rows have the serials from to
@@ -635,18 +698,46 @@ func serialMove(from, to []uint32) func(int32) int32 {
 
 // idHash is the hash of an id a partitions file keeps beside its row's
 // serial, to tell a file of another index from the folder's own.
-func idHash(id string) uint32 { return crc32.Checksum([]byte(id), crc32.MakeTable(crc32.Castagnoli)) }
+func idHash(id string) uint32 { return crc32.Checksum([]byte(id), castagnoli) }
+
+// castagnoli is the CRC-32C table of the partitions files' hashes.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // savePartitions writes the partitions of s to the folder's partitions
 // file when they are not there already and the layout names rows by
-// serial, so that the next open reads them instead of training them. The
-// file is derived from the index: a failure is logged and leaves the next
-// open to train them. ix.mu is held.
+// serial, so that the next open reads them instead of training them; and,
+// where the storage maps files, their codes grouped by partition to the
+// grouped codes file, which the next open maps instead of copying every
+// row's codes (that file numbers rows as the partitions file does: the
+// partitions file is written again when s's rows moved since). The files
+// are derived from the index: a failure is logged and leaves the next open
+// to train or group them. ix.mu is held.
 func (ix *LocalIndex) savePartitions(ctx context.Context, s *snapshot) {
-	p := s.quantCodes().partitions()
-	if p == nil || p == ix.savedParts || ix.lay.keepsPlaces() {
+	c := s.quantCodes()
+	p, sv := c.partitions(), &ix.saved
+	if p == nil || ix.lay.keepsPlaces() {
 		return
 	}
+	groups := ix.files.mapper != nil && c.groups != nil && c.groups != sv.groups
+	if p != sv.parts || groups && !sv.inOrder {
+		if !ix.writePartitions(ctx, s, p) {
+			return
+		}
+	}
+	if !groups {
+		return
+	}
+	err := ix.files.write(ctx, ix.names.groupsPath(), true, func(w io.Writer) error { return c.groups.Encode(w, sv.sum) })
+	if err != nil {
+		ix.log.Warn("write the grouped codes file: the next open groups the codes again", "folder", ix.folder, "err", err)
+		return
+	}
+	sv.groups = c.groups
+}
+
+// writePartitions writes p, the partitions of s, to the partitions file,
+// reporting whether it did (a failure is logged).
+func (ix *LocalIndex) writePartitions(ctx context.Context, s *snapshot, p *ivf.Partitions) bool {
 	keys := make([]ivf.RowKey, p.Rows())
 	for i := range keys {
 		keys[i] = ivf.RowKey{Serial: s.serials[i], IDHash: idHash(s.ids[i])}
@@ -658,16 +749,20 @@ func (ix *LocalIndex) savePartitions(ctx context.Context, s *snapshot) {
 		h, err := vectorHash(ctx, s, i)
 		if err != nil {
 			ix.log.Warn("read a vector for the partitions file: the next open trains them again", "folder", ix.folder, "err", err)
-			return
+			return false
 		}
 		checks = append(checks, ivf.RowCheck{Key: uint32(i), Hash: h})
 	}
-	err := ix.files.write(ctx, ix.names.partitionsPath(), true, func(w io.Writer) error { return p.Encode(w, keys, below, checks) })
+	sum := crc32.New(castagnoli)
+	err := ix.files.write(ctx, ix.names.partitionsPath(), true, func(w io.Writer) error {
+		return p.Encode(io.MultiWriter(w, sum), keys, below, checks)
+	})
 	if err != nil {
 		ix.log.Warn("write the partitions file: the next open trains them again", "folder", ix.folder, "err", err)
-		return
+		return false
 	}
-	ix.savedParts = p
+	ix.saved = savedPartitions{parts: p, sum: sum.Sum32(), inOrder: true}
+	return true
 }
 
 // retrainAfter is how many rows commits may add after partitions of rows

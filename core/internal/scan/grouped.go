@@ -15,10 +15,12 @@ import (
 // Grouped is never changed once made; rows added to the Nibbles after it
 // are read in place, as a tail.
 type Grouped struct {
+	dim    int
 	stride int
 	rows   int       // the rows copied: 0..rows-1
 	parts  [][]group // each partition's groups, one per run its rows lie in
 	bytes  int64
+	read   bool // decoded from a grouped codes file (DecodeGrouped)
 }
 
 // group is the rows of one partition that lie in one run: their codes,
@@ -35,7 +37,7 @@ type group struct {
 // rows, ascending, every row of 0..n-1 in one of them) grouped by
 // partition.
 func GroupNibbles(c *Nibbles, lists [][]int32) *Grouped {
-	g := &Grouped{stride: c.stride, parts: make([][]group, len(lists))}
+	g := &Grouped{dim: c.dim, stride: c.stride, parts: make([][]group, len(lists))}
 	starts := make([]int, len(c.runs)+1)
 	for i, r := range c.runs {
 		starts[i+1] = starts[i] + len(r.Inv)
@@ -80,7 +82,12 @@ func runOf(starts []int, i int) int {
 // NibbleProbe reads in place.
 func (g *Grouped) Rows() int { return g.rows }
 
-// Bytes is the memory the copy takes.
+// Read reports whether g was decoded from a grouped codes file
+// (DecodeGrouped) rather than copied from codes (GroupNibbles).
+func (g *Grouped) Read() bool { return g.read }
+
+// Bytes is the memory the copy takes, or the size of the file it was
+// decoded from.
 func (g *Grouped) Bytes() int64 { return g.bytes }
 
 // span is a stretch of codes NibbleProbe scores: a partition's group, or a
