@@ -102,6 +102,22 @@ CLUSTERED_N ?= 1000000
 bench-clustered:
 	cd examples && $(GO) run ./clusterbench -n $(CLUSTERED_N)
 
+## bench-peers: FAISS's IVF index with flat lists (1,024 lists; 8 to 64
+## probes) beside the scan of every 4-bit code and the partitioned search,
+## on the same vectors, queries and exact answers as bench-clustered
+## (CLUSTERED_N), each in a fresh process; Debian's python3-faiss is
+## installed when missing. The vectors are written once to a raw float32
+## file beside the index (1.5 GB at 1M×384).
+.PHONY: bench-peers python3-faiss
+bench-peers: python3-faiss
+	cd examples && $(GO) run ./clusterbench -n $(CLUSTERED_N) -phases int4,partitioned,faiss
+
+python3-faiss:
+	@/usr/bin/python3 -c 'import faiss' 2>/dev/null || { \
+		echo "==> installing FAISS (Debian python3-faiss)"; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq python3-faiss >/dev/null; }
+
 ## bench-10m: the same on 10M×384, built straight from the generator into
 ## $TMPDIR/folio-clustered (17.6 GB on disk, kept; it needs 20 GB free), with
 ## 4-bit codes only: the vectors stay in the file, the codes in memory.

@@ -52,7 +52,7 @@ func main() {
 	flag.IntVar(&c.d, "d", 384, "dimensions")
 	flag.IntVar(&c.centres, "centres", clustered.DefaultCentres, "clusters")
 	flag.IntVar(&c.queries, "queries", 1000, "held-out queries")
-	flag.StringVar(&c.phases, "phases", "exact,int8,int4,int4+int8", "the ways of querying measured: exact, int8, int4, int4+int8, partitioned (int4 codes in partitions), updates (writes to a copy of the partitioned index)")
+	flag.StringVar(&c.phases, "phases", "exact,int8,int4,int4+int8", "the ways of querying measured: exact, int8, int4, int4+int8, partitioned (int4 codes in partitions), updates (writes to a copy of the partitioned index), faiss (FAISS's IVF-flat on the same vectors, through python3-faiss)")
 	flag.IntVar(&c.rerank, "rerank", 0, "candidates re-ranked per result by the quantized phases (0: each codes' default)")
 	flag.Float64Var(&c.recall, "recall", 0, "the partitioned phase's target recall (0: the default)")
 	flag.IntVar(&c.narrow, "narrow", 0, "candidates per result the int4+int8 phase's 4-bit pass hands the int8 codes (0: the default)")
@@ -232,8 +232,11 @@ const batchSize = 64
 // measure opens the index for one way of querying, asks every query alone
 // and prints what it finds, with the process's resident memory.
 func measure(c config, phase string) error {
-	if phase == "updates" {
+	switch phase {
+	case "updates":
 		return updates(c)
+	case "faiss":
+		return faissIVF(c)
 	}
 	r, err := queryAll(c, phase)
 	if err != nil {

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""FAISS's IVF index beside Folio's partitioned search (clusterbench's faiss
+phase): the same vectors and held-out queries, one query at a time, then
+batches of 64, with recall@k against the same exact answers.
+
+The vectors and queries are raw little-endian float32 files written by
+clusterbench; the exact answers its JSON list of ids ("c<row>") a query.
+Cosine similarity is the inner product of vectors scaled to length 1, as
+Folio scores them.
+"""
+import argparse
+import json
+import time
+
+import faiss
+import numpy as np
+
+
+def resident_mb():
+    """The process's resident memory now, in MB (VmRSS)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) // 1024
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--base", required=True)
+    ap.add_argument("--queries", required=True)
+    ap.add_argument("--truth", required=True)
+    ap.add_argument("--d", type=int, required=True)
+    ap.add_argument("--k", type=int, default=10)
+    ap.add_argument("--nlist", type=int, default=1024)
+    ap.add_argument("--nprobe", default="8,16,32,64")
+    ap.add_argument("--batch", type=int, default=64)
+    args = ap.parse_args()
+
+    start = time.perf_counter()
+    base = np.fromfile(args.base, dtype="<f4").reshape(-1, args.d)
+    faiss.normalize_L2(base)
+    queries = np.fromfile(args.queries, dtype="<f4").reshape(-1, args.d)
+    faiss.normalize_L2(queries)
+    with open(args.truth) as f:
+        truth = [{int(x[1:]) for x in row} for row in json.load(f)]
+    read = time.perf_counter() - start
+
+    start = time.perf_counter()
+    index = faiss.IndexIVFFlat(faiss.IndexFlatIP(args.d), args.d, args.nlist, faiss.METRIC_INNER_PRODUCT)
+    rng = np.random.default_rng(1)
+    sample = np.sort(rng.choice(len(base), size=min(len(base), 64 * args.nlist), replace=False))
+    index.train(base[sample])
+    index.add(base)
+    build = time.perf_counter() - start
+    n = len(base)
+    del base  # the index holds its own copy
+    print(f"faiss     IVF{args.nlist},Flat over {n} rows: read {read:.1f} s, trained and added in {build:.1f} s "
+          f"(FAISS {faiss.__version__}, {faiss.omp_get_max_threads()} threads); resident {resident_mb()} MB", flush=True)
+
+    nq = len(truth)
+    for nprobe in [int(p) for p in args.nprobe.split(",")]:
+        index.nprobe = nprobe
+        lat, hits = [], 0
+        for j in range(nq):
+            t = time.perf_counter()
+            _, ids = index.search(queries[j:j + 1], args.k)
+            lat.append(time.perf_counter() - t)
+            hits += len(truth[j] & set(ids[0].tolist()))
+        lat.sort()
+        passes = []
+        for lo in range(0, nq - args.batch + 1, args.batch):
+            t = time.perf_counter()
+            index.search(queries[lo:lo + args.batch], args.k)
+            passes.append(time.perf_counter() - t)
+        passes.sort()
+        batch = passes[len(passes) // 2] * 1e3 if passes else 0.0
+        print(f"faiss     nprobe {nprobe}: single query p50 {lat[nq // 2] * 1e3:.2f} ms, p99 {lat[nq * 99 // 100] * 1e3:.2f} ms; "
+              f"recall@{args.k} {hits / sum(len(t) for t in truth):.4f}; batch of {args.batch} {batch:.1f} ms "
+              f"({batch / args.batch:.2f} ms a query); resident {resident_mb()} MB", flush=True)
+
+
+if __name__ == "__main__":
+    main()
