@@ -410,6 +410,8 @@ func TestPartitionsAreStoredAndReadBack(t *testing.T) {
 	for name, damage := range map[string]func([]byte) []byte{
 		"cut":     func(b []byte) []byte { return b[:len(b)/2] },
 		"another": func(b []byte) []byte { return otherIndexPartitions(t, d) },
+		// The same vectors under other ids: only the ids tell it apart.
+		"other ids": func(b []byte) []byte { return otherIDsPartitions(t, vecs) },
 	} {
 		raw, err := st.ReadFile(ctx, path)
 		if err != nil {
@@ -460,6 +462,37 @@ func otherIndexPartitions(t *testing.T, d int) []byte {
 		}
 	}
 	raw, err := other.storage.ReadFile(ctx, other.names.partitionsPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// otherIDsPartitions is the partitions file of an index of vecs, as
+// partitionedPair makes, whose items have other ids.
+func otherIDsPartitions(t *testing.T, vecs [][]float32) []byte {
+	t.Helper()
+	ctx := context.Background()
+	st := newMemTestStorage()
+	ix, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: jsonTestCodec{}, Partitions: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.parting.minRows = partitionTestRows
+	if err := ix.CreateIndex(ctx, CreateIndexConfig{Layout: LayoutSegmented, MetadataConfig: MetadataConfig{Indexed: []string{"category"}}}); err != nil {
+		t.Fatal(err)
+	}
+	items := make([]IndexItem, len(vecs))
+	for i, v := range vecs {
+		items[i] = IndexItem{ID: fmt.Sprintf("other-%06d", i), Vector: v, Metadata: Metadata{"rank": float64(i), "category": float64(i % 1000)}}
+	}
+	if _, err := ix.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.GetIndexStats(ctx); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := st.ReadFile(ctx, ix.names.partitionsPath())
 	if err != nil {
 		t.Fatal(err)
 	}

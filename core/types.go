@@ -81,7 +81,9 @@ type IndexStats struct {
 	Outliers int
 	// CodeBytes is the memory the index's scan codes take
 	// (IndexOptions.ScanCodes; 0 without codes): in the process's heap, or
-	// mapped from segment files that carry them.
+	// mapped from segment files that carry them; with partitions, the codes
+	// grouped by partition too, copied in the heap or mapped from the
+	// grouped codes file.
 	CodeBytes int64
 	// Partitions is the number of partitions the rows are grouped in
 	// (IndexOptions.Partitions; 0 when they are not). Probes is how many

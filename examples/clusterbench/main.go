@@ -260,6 +260,13 @@ func queryAll(c config, phase string) (result, error) {
 	if err := json.Unmarshal(raw, &truth); err != nil {
 		return result{}, err
 	}
+	if p := os.Getenv("CLUSTERBENCH_OPENPROFILE"); p != "" {
+		f, err := os.Create(p)
+		if err != nil {
+			return result{}, err
+		}
+		pprof.StartCPUProfile(f)
+	}
 	start := time.Now()
 	var codes core.ScanCodes = "none"
 	partitioned := false
@@ -280,6 +287,9 @@ func queryAll(c config, phase string) (result, error) {
 	}
 	openTime := time.Since(start)
 	openRSS := status("VmHWM")
+	if os.Getenv("CLUSTERBENCH_OPENPROFILE") != "" {
+		pprof.StopCPUProfile()
+	}
 	if partitioned {
 		st, err := ix.GetIndexStats(ctx)
 		if err != nil {
