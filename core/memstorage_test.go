@@ -235,6 +235,7 @@ type mappingTestStorage struct {
 	maps     atomic.Int64          // MapFile calls
 	released atomic.Int64          // ReleasePages calls
 	readAts  atomic.Int64          // ReadAt calls
+	readAtB  atomic.Int64          // bytes ReadAt read
 	readErr  atomic.Pointer[error] // when set, what ReadAt fails with
 }
 
@@ -273,6 +274,7 @@ func (t *testMapping) ReadAt(p []byte, off int64) (int, error) {
 		return 0, io.EOF
 	}
 	n := copy(p, t.b[off:])
+	t.st.readAtB.Add(int64(n))
 	if n < len(p) {
 		return n, io.EOF
 	}

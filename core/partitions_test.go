@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/foliovec/folio/core/internal/scan"
+	"github.com/foliovec/folio/core/internal/vecmath"
 )
 
 // partitionTestRows is the fewest rows the tests' indexes partition.
@@ -23,11 +24,13 @@ const partitionTestRows = 2_000
 // the same codes the partitions group. Both are loaded.
 func partitionedPair(t testing.TB, vecs [][]float32, layout Layout) (parted, whole *LocalIndex) {
 	t.Helper()
-	return partitionedPairOn(t, newMemTestStorage(), vecs, layout)
+	return partitionedPairOn(t, newMemTestStorage(), vecs, layout, "")
 }
 
-// partitionedPairOn is partitionedPair on the storage st.
-func partitionedPairOn(t testing.TB, st FileStorage, vecs [][]float32, layout Layout) (parted, whole *LocalIndex) {
+// partitionedPairOn is partitionedPair on the storage st, the items written
+// by an index that keeps the codes writerCodes (its segments carry 4-bit
+// codes when they include them).
+func partitionedPairOn(t testing.TB, st FileStorage, vecs [][]float32, layout Layout, writerCodes ScanCodes) (parted, whole *LocalIndex) {
 	t.Helper()
 	ctx := context.Background()
 	open := func(o IndexOptions) *LocalIndex {
@@ -39,7 +42,7 @@ func partitionedPairOn(t testing.TB, st FileStorage, vecs [][]float32, layout La
 		ix.parting.minRows = partitionTestRows
 		return ix
 	}
-	w := open(IndexOptions{})
+	w := open(IndexOptions{ScanCodes: writerCodes})
 	if err := w.CreateIndex(ctx, CreateIndexConfig{Layout: layout, MetadataConfig: MetadataConfig{Indexed: []string{"category"}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -511,7 +514,7 @@ func TestGroupedCodesFileIsMapped(t *testing.T) {
 	const n, d = 5_000, 32
 	vecs := clusteredUnitVectors(103, n, d, 25, 0.5)
 	st := &mappingTestStorage{memTestStorage: newMemTestStorage()}
-	parted, _ := partitionedPairOn(t, st, vecs, LayoutSegmented)
+	parted, _ := partitionedPairOn(t, st, vecs, LayoutSegmented, CodesInt4)
 	path := parted.names.groupsPath()
 	first := parted.cur.Load().quantCodes()
 	if first.groups == nil || parted.saved.groups != first.groups {
@@ -551,10 +554,25 @@ func TestGroupedCodesFileIsMapped(t *testing.T) {
 			sameResults(t, fmt.Sprintf("%s, query %d", what, i), b, a)
 		}
 	}
-	maps := st.maps.Load()
+	maps, read := st.maps.Load(), st.readAtB.Load()
 	again, c := reopen()
 	if !mapped(again, c) || st.maps.Load() == maps {
 		t.Fatal("a second open did not map the grouped codes file")
+	}
+	// The segment's codes are summed through reads, which leave the
+	// mapping's pages alone (an index that does not partition sums them
+	// through the mapping, whose pages its scan reads anyway).
+	codeBytes := int64(n * vecmath.NibbleStride(d))
+	if got := st.readAtB.Load() - read; got < codeBytes {
+		t.Errorf("the open read %d bytes through ReadAt, fewer than the %d of the codes: it summed them through the mapping", got, codeBytes)
+	}
+	read = st.readAtB.Load()
+	plainIx, err := NewLocalIndex(idxTestFolder, IndexOptions{Storage: st, Codec: parted.codec, ScanCodes: CodesInt4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plainIx.GetIndexStats(ctx); err != nil || st.readAtB.Load()-read >= codeBytes {
+		t.Errorf("an open without partitions read %d bytes through ReadAt (%v)", st.readAtB.Load()-read, err)
 	}
 	if after, _ := st.ReadFile(ctx, path); !bytes.Equal(after, written) {
 		t.Error("an open that mapped the grouped codes file wrote it again")

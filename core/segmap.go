@@ -33,11 +33,7 @@ func (sl *segLayout) mapSegment(ctx context.Context, mp FileMapper, name string,
 			return segment{}, false, mf.Close()
 		}
 	}
-	check := segfile.Check{SkipVectors: ix.codes.nibbles()}
-	own := ix.summed.Load()
-	if own != nil && own.name == name {
-		check.Known = &own.sum
-	}
+	check, own := sl.mappedCheck(name, mf)
 	seg, vecs, err := decodeMappedSegment(b, ix.codec, arena, check)
 	if err != nil {
 		mf.Close()
@@ -60,7 +56,7 @@ func (sl *segLayout) mapSegment(ctx context.Context, mp FileMapper, name string,
 	if ra, ok := mf.(io.ReaderAt); ok && ix.codes.nibbles() {
 		part.Fetch = fetchRows(ra, d)
 	}
-	set.checks = append(set.checks, mappedCheck(name, rows, b, len(vecs), check.SkipVectors && seg.codes != nil && check.Known == nil))
+	set.checks = append(set.checks, vectorsCheck(name, rows, b, len(vecs), check.SkipVectors && seg.codes != nil && check.Known == nil))
 	l.head = append(l.head, part)
 	l.headRows += rows
 	l.dim = d
@@ -77,11 +73,31 @@ func (sl *segLayout) mapSegment(ctx context.Context, mp FileMapper, name string,
 	return seg, true, nil
 }
 
-// mappedCheck is the check of the vectors of the segment name mapped as
+// mappedCheck is what the decoding of the segment name, mapped as mf,
+// checks: not its vectors when the index keeps 4-bit codes (the rows a
+// query re-ranks are checked as read); the sums this process computed when
+// it wrote the segment, if it did (own, then, holds them with the rows'
+// scales); with partitions, the codes summed through reads of the file, so
+// that their pages stay out of the process's memory (10M×384: 1.9 GB),
+// since queries read the codes grouped by partition, from another file or
+// a copy.
+func (sl *segLayout) mappedCheck(name string, mf MappedFile) (check segfile.Check, own *summedSegment) {
+	ix := sl.ix
+	check.SkipVectors = ix.codes.nibbles()
+	if ra, ok := mf.(io.ReaderAt); ok && check.SkipVectors && ix.parting.target > 0 {
+		check.CodesAt = ra
+	}
+	if own = ix.summed.Load(); own != nil && own.name == name {
+		check.Known = &own.sum
+	}
+	return check, own
+}
+
+// vectorsCheck is the check of the vectors of the segment name mapped as
 // b, whose vectors are n values of rows rows: a sum of them when unsummed
 // (the open read the codes, not the vectors: they are checked before a
 // write copies them).
-func mappedCheck(name string, rows int, b []byte, n int, unsummed bool) *vectorCheck {
+func vectorsCheck(name string, rows int, b []byte, n int, unsummed bool) *vectorCheck {
 	vc := &vectorCheck{name: name, rows: rows}
 	if unsummed {
 		raw := b[segfile.HeaderLen : segfile.HeaderLen+n*4]

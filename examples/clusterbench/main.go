@@ -287,6 +287,9 @@ func queryAll(c config, phase string) (result, error) {
 	}
 	openTime := time.Since(start)
 	openRSS := status("VmHWM")
+	if os.Getenv("CLUSTERBENCH_RSS") != "" {
+		fmt.Printf("%-9s after the open: resident %s (own %s, files %s), peak %s\n", phase, mb(status("VmRSS")), mb(status("RssAnon")), mb(status("RssFile")), mb(openRSS))
+	}
 	if os.Getenv("CLUSTERBENCH_OPENPROFILE") != "" {
 		pprof.StopCPUProfile()
 	}

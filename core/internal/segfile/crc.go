@@ -2,6 +2,7 @@ package segfile
 
 import (
 	"hash/crc32"
+	"io"
 	"runtime"
 	"sync"
 )
@@ -39,6 +40,53 @@ func ParallelCRC(b []byte) uint32 {
 	}
 	return sum
 }
+
+// ParallelCRCAt is the CRC-32C of the n bytes of r from off, read in
+// parts on all cores, a buffer of crcReadBuffer bytes each, and combined:
+// the bytes pass through the buffers, never through a mapping of the file,
+// so that none of its pages come into the process's memory.
+func ParallelCRCAt(r io.ReaderAt, off, n int64) (uint32, error) {
+	const minPart = 32 << 20
+	parts := max(1, min(int64(runtime.GOMAXPROCS(0)), n/minPart))
+	size := n / parts
+	sums, errs := make([]uint32, parts), make([]error, parts)
+	var wg sync.WaitGroup
+	for i := range parts {
+		lo, hi := off+i*size, off+(i+1)*size
+		if i == parts-1 {
+			hi = off + n
+		}
+		wg.Go(func() {
+			buf := make([]byte, min(crcReadBuffer, hi-lo))
+			for at := lo; at < hi && errs[i] == nil; {
+				m := min(int64(len(buf)), hi-at)
+				got, err := r.ReadAt(buf[:m], at)
+				if err == io.EOF && int64(got) == m {
+					err = nil // a read that ends at the end may say so
+				}
+				errs[i] = err
+				sums[i] = crc32.Update(sums[i], Table, buf[:m])
+				at += m
+			}
+		})
+	}
+	wg.Wait()
+	sum := sums[0]
+	for i := int64(1); i < parts; i++ {
+		if errs[i] != nil {
+			return 0, errs[i]
+		}
+		m := size
+		if i == parts-1 {
+			m = n - i*size
+		}
+		sum = CRCCombine(sum, sums[i], m)
+	}
+	return sum, errs[0]
+}
+
+// crcReadBuffer is the buffer of each reader of ParallelCRCAt.
+const crcReadBuffer = 1 << 20
 
 // CRCCombine returns the CRC-32C of the concatenation of a part whose CRC
 // is crc1 and one of len2 bytes whose CRC is crc2, by the method of

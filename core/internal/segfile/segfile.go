@@ -525,6 +525,12 @@ type Check struct {
 	// carries codes unchecked: the caller reads its codes, and only the
 	// few rows a query re-ranks from the vectors.
 	SkipVectors bool
+	// CodesAt, when set, reads the file's bytes as the mapping holds them:
+	// the checksum covering the codes reads them through it rather than
+	// through the mapping, so that their pages stay out of the process's
+	// memory until a query reads the codes in place (a caller that reads
+	// the codes from another copy, grouped by partition, never does).
+	CodesAt io.ReaderAt
 }
 
 // DecodeMapped decodes a segment of uniform vector length from its mapped
@@ -560,7 +566,7 @@ func DecodeMapped(b []byte, check Check, meta MetaFunc) (Segment, error) {
 	}
 	// The checksums read every byte they cover; they run beside the
 	// decoding.
-	sumOK := mappedSums(b, h, vecEnd, check)
+	sumOK := mappedSums(b, h, vecEnd, [2]int64{int64(codesAt), codesEnd}, check)
 	seg := Segment{Header: h}
 	if rows*d > 0 {
 		seg.Vecs = unsafe.Slice((*float32)(unsafe.Pointer(&b[HeaderLen])), rows*d)
@@ -582,9 +588,10 @@ func DecodeMapped(b []byte, check Check, meta MetaFunc) (Segment, error) {
 }
 
 // mappedSums checks the checksums of the mapped segment b, of header h,
-// whose vectors end at vecEnd, as check says: the answer comes on the
-// channel, from a goroutine of its own when every byte is summed.
-func mappedSums(b []byte, h Header, vecEnd int, check Check) <-chan bool {
+// whose vectors end at vecEnd and codes lie at codes[0]:codes[1], as check
+// says: the answer comes on the channel, from a goroutine of its own when
+// every byte is summed.
+func mappedSums(b []byte, h Header, vecEnd int, codes [2]int64, check Check) <-chan bool {
 	tail := b[len(b)-h.TailLen():]
 	sumOK := make(chan bool, 1)
 	switch {
@@ -598,8 +605,15 @@ func mappedSums(b []byte, h Header, vecEnd int, check Check) <-chan bool {
 		skip := check.SkipVectors && h.Codes != 0
 		go func() {
 			body := b[vecEnd : len(b)-len(tail)]
-			rest := CRCCombine(crc32.Checksum(b[:HeaderLen], Table), ParallelCRC(body), int64(len(body)))
-			ok := rest == binary.LittleEndian.Uint32(tail[4:])
+			var sum uint32
+			ok := true
+			if check.CodesAt != nil && codes[1] > codes[0] {
+				sum, ok = bodySum(b, vecEnd, codes, len(b)-len(tail), check.CodesAt)
+			} else {
+				sum = ParallelCRC(body)
+			}
+			rest := CRCCombine(crc32.Checksum(b[:HeaderLen], Table), sum, int64(len(body)))
+			ok = ok && rest == binary.LittleEndian.Uint32(tail[4:])
 			if ok && !skip {
 				ok = ParallelCRC(b[HeaderLen:vecEnd]) == binary.LittleEndian.Uint32(tail)
 			}
@@ -607,6 +621,18 @@ func mappedSums(b []byte, h Header, vecEnd int, check Check) <-chan bool {
 		}()
 	}
 	return sumOK
+}
+
+// bodySum is the CRC-32C of b[from:to], with the codes' bytes
+// codes[0]:codes[1] read through r rather than from b; ok is false when
+// they cannot be read.
+func bodySum(b []byte, from int, codes [2]int64, to int, r io.ReaderAt) (sum uint32, ok bool) {
+	mid, err := ParallelCRCAt(r, codes[0], codes[1]-codes[0])
+	if err != nil {
+		return 0, false
+	}
+	sum = CRCCombine(crc32.Checksum(b[from:codes[0]], Table), mid, codes[1]-codes[0])
+	return CRCCombine(sum, crc32.Checksum(b[codes[1]:to], Table), int64(to)-codes[1]), true
 }
 
 // DecodeRest decodes a segment of format 2 with 4-bit codes from its

@@ -154,13 +154,59 @@ func TestEveryByteIsChecked(t *testing.T) {
 		}
 		// The vectors, and the trailer's checksum of them.
 		vector := off >= HeaderLen && int64(off) < vecEnd || off >= len(raw)-TrailerLen && off < len(raw)-TrailerLen+4
-		_, err := DecodeMapped(aligned(b), Check{SkipVectors: true}, keepMeta(new([]byte)))
-		if vector && err != nil {
-			t.Fatalf("vector byte %d flipped, vectors unchecked: DecodeMapped %v", off, err)
+		for _, codesAt := range []io.ReaderAt{nil, bytes.NewReader(b)} {
+			_, err := DecodeMapped(aligned(b), Check{SkipVectors: true, CodesAt: codesAt}, keepMeta(new([]byte)))
+			if vector && err != nil {
+				t.Fatalf("vector byte %d flipped, vectors unchecked: DecodeMapped %v", off, err)
+			}
+			if !vector && !errors.Is(err, errs.ErrCorrupt) {
+				t.Fatalf("byte %d flipped (codes read through a reader: %v): DecodeMapped %v, want ErrCorrupt", off, codesAt != nil, err)
+			}
 		}
-		if !vector && !errors.Is(err, errs.ErrCorrupt) {
-			t.Fatalf("byte %d flipped: DecodeMapped %v, want ErrCorrupt", off, err)
+	}
+}
+
+// With Check.CodesAt the checksum covering the codes reads them through
+// it, not through the mapping: a code changed in the mapping alone passes,
+// one changed in what the reader reads fails; a reader that fails fails
+// the check. The codes themselves are still views of the mapping.
+func TestCodesAreSummedThroughTheReader(t *testing.T) {
+	raw := encodeTest(t, testSource([][]float32{{1, 2, 3, 4}, {3, 4, 5, 6}, {5, 6, 7, 8}}, nil, "metadata", true))
+	h, err := ParseHeader(raw, int64(len(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, codesAt, codesEnd := h.Layout()
+	at := int(codesEnd) - 1 // the last byte of the codes section
+	changed := slices.Clone(raw)
+	changed[at] ^= 0x10
+	if _, err := DecodeMapped(aligned(changed), Check{SkipVectors: true, CodesAt: bytes.NewReader(raw)}, keepMeta(new([]byte))); err != nil {
+		t.Fatalf("a code changed in the mapping alone: %v (the codes were summed from the mapping)", err)
+	}
+	if _, err := DecodeMapped(aligned(raw), Check{SkipVectors: true, CodesAt: bytes.NewReader(changed)}, keepMeta(new([]byte))); !errors.Is(err, errs.ErrCorrupt) {
+		t.Fatalf("a code changed in what the reader reads: %v, want ErrCorrupt", err)
+	}
+	short := bytes.NewReader(raw[:codesAt+1])
+	if _, err := DecodeMapped(aligned(raw), Check{SkipVectors: true, CodesAt: short}, keepMeta(new([]byte))); !errors.Is(err, errs.ErrCorrupt) {
+		t.Fatalf("a reader that fails: %v, want ErrCorrupt", err)
+	}
+}
+
+// ParallelCRCAt sums what ParallelCRC sums, in one part or several, from
+// any offset.
+func TestParallelCRCAt(t *testing.T) {
+	b := make([]byte, 70<<20+13)
+	for i := range b {
+		b[i] = byte(i*7 + i>>11)
+	}
+	for _, span := range [][2]int{{0, len(b)}, {5, len(b) - 3}, {100, 4000}, {0, 0}} {
+		got, err := ParallelCRCAt(bytes.NewReader(b), int64(span[0]), int64(span[1]-span[0]))
+		if want := ParallelCRC(b[span[0]:span[1]]); err != nil || got != want {
+			t.Fatalf("bytes %d:%d: %#x (%v), want %#x", span[0], span[1], got, err, want)
 		}
+	}
+	if _, err := ParallelCRCAt(bytes.NewReader(b[:10]), 0, 20); err == nil {
+		t.Fatal("a read past the end: no error")
 	}
 }
 
