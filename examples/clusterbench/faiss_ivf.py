@@ -10,6 +10,7 @@ Folio scores them.
 """
 import argparse
 import json
+import os
 import time
 
 import faiss
@@ -35,27 +36,36 @@ def main():
     ap.add_argument("--nlist", type=int, default=1024)
     ap.add_argument("--nprobe", default="8,16,32,64")
     ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--cache", help="the trained index's file: read when present, else written after the build")
     args = ap.parse_args()
 
-    start = time.perf_counter()
-    base = np.fromfile(args.base, dtype="<f4").reshape(-1, args.d)
-    faiss.normalize_L2(base)
     queries = np.fromfile(args.queries, dtype="<f4").reshape(-1, args.d)
     faiss.normalize_L2(queries)
     with open(args.truth) as f:
         truth = [{int(x[1:]) for x in row} for row in json.load(f)]
-    read = time.perf_counter() - start
 
     start = time.perf_counter()
-    index = faiss.IndexIVFFlat(faiss.IndexFlatIP(args.d), args.d, args.nlist, faiss.METRIC_INNER_PRODUCT)
-    rng = np.random.default_rng(1)
-    sample = np.sort(rng.choice(len(base), size=min(len(base), 64 * args.nlist), replace=False))
-    index.train(base[sample])
-    index.add(base)
-    build = time.perf_counter() - start
-    n = len(base)
-    del base  # the index holds its own copy
-    print(f"faiss     IVF{args.nlist},Flat over {n} rows: read {read:.1f} s, trained and added in {build:.1f} s "
+    if args.cache and os.path.exists(args.cache):
+        index = faiss.read_index(args.cache)
+        n = index.ntotal
+        built = f"read from {args.cache} in {time.perf_counter() - start:.1f} s"
+    else:
+        base = np.fromfile(args.base, dtype="<f4").reshape(-1, args.d)
+        faiss.normalize_L2(base)
+        n = len(base)
+        built = f"read in {time.perf_counter() - start:.1f} s, "
+        start = time.perf_counter()
+        index = faiss.IndexIVFFlat(faiss.IndexFlatIP(args.d), args.d, args.nlist, faiss.METRIC_INNER_PRODUCT)
+        rng = np.random.default_rng(1)
+        sample = np.sort(rng.choice(n, size=min(n, 64 * args.nlist), replace=False))
+        index.train(base[sample])
+        index.add(base)
+        built += f"trained and added in {time.perf_counter() - start:.1f} s"
+        del base  # the index holds its own copy
+        if args.cache:
+            faiss.write_index(index, args.cache + ".tmp")
+            os.replace(args.cache + ".tmp", args.cache)
+    print(f"faiss     IVF{args.nlist},Flat over {n} rows: {built} "
           f"(FAISS {faiss.__version__}, {faiss.omp_get_max_threads()} threads); resident {resident_mb()} MB", flush=True)
 
     nq = len(truth)

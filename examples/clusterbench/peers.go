@@ -19,7 +19,8 @@ import (
 // queries of the run, against the same exact answers: 1,024 lists, as
 // many probes as the partitioned phase's 0.99 target needs and others.
 // The vectors are written once, from the generator, to raw float32 files
-// beside the index.
+// beside the index, and the trained FAISS index kept there for later runs
+// (its build takes minutes on Debian's generic build).
 func faissIVF(c config) error {
 	base, queries := c.index()+".f32", c.index()+fmt.Sprintf(".queries-%d.f32", c.queries)
 	set := clustered.New(c.d, c.centres, 0, c.seed)
@@ -34,7 +35,7 @@ func faissIVF(c config) error {
 	// Debian's python3-faiss is a module of Debian's Python, which a
 	// python3 earlier on the PATH (pyenv, a virtual environment) lacks.
 	cmd := exec.Command("/usr/bin/python3", script, "--base", base, "--queries", queries, "--truth", c.truth(),
-		"--d", strconv.Itoa(c.d), "--k", strconv.Itoa(topK), "--nlist", "1024", "--nprobe", "8,16,32,64", "--batch", strconv.Itoa(batchSize))
+		"--d", strconv.Itoa(c.d), "--k", strconv.Itoa(topK), "--nlist", "1024", "--nprobe", "8,16,32,64", "--batch", strconv.Itoa(batchSize), "--cache", c.index()+".faiss-ivf1024")
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%s (Debian's python3-faiss installed? make bench-peers installs it): %w", script, err)
