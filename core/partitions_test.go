@@ -386,21 +386,7 @@ func TestPartitionsAreStoredAndReadBack(t *testing.T) {
 	}
 
 	// Deletes and a compaction move the rows: the partitions follow them.
-	var gone []string
-	for i := 0; i < n; i += 7 {
-		gone = append(gone, fmt.Sprintf("item-%06d", i))
-	}
-	if err := again.DeleteItems(ctx, gone); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := again.Compact(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := again.mu.LockContext(ctx); err != nil {
-		t.Fatal(err)
-	}
-	_ = again.refreshLocked(ctx)
-	again.mu.Unlock()
+	deleteAndCompact(t, again, n, 7)
 	after := again.cur.Load()
 	if p := after.quantCodes().parts; p == nil || p.K() != trained.K() || p.Rows() != after.len() {
 		t.Fatalf("after the compaction: partitions %v over %d rows", p != nil, after.len())
@@ -447,6 +433,28 @@ func TestPartitionsAreStoredAndReadBack(t *testing.T) {
 	if ok, _ := fileIx.storage.PathExists(ctx, fileIx.names.partitionsPath()); ok {
 		t.Error("an index on the file layout stored its partitions")
 	}
+}
+
+// deleteAndCompact deletes every step-th of ix's n items ("item-%06d"),
+// compacts the index and reads what the compaction installed.
+func deleteAndCompact(t *testing.T, ix *LocalIndex, n, step int) {
+	t.Helper()
+	ctx := context.Background()
+	var gone []string
+	for i := 0; i < n; i += step {
+		gone = append(gone, fmt.Sprintf("item-%06d", i))
+	}
+	if err := ix.DeleteItems(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.mu.LockContext(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_ = ix.refreshLocked(ctx)
+	ix.mu.Unlock()
 }
 
 // otherIndexPartitions is the partitions file of another index of
@@ -606,21 +614,7 @@ func TestGroupedCodesFileIsMapped(t *testing.T) {
 	}
 
 	// A compaction that moves the rows writes both files again.
-	var gone []string
-	for i := 0; i < n; i += 5 {
-		gone = append(gone, fmt.Sprintf("item-%06d", i))
-	}
-	if err := again.DeleteItems(ctx, gone); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := again.Compact(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := again.mu.LockContext(ctx); err != nil {
-		t.Fatal(err)
-	}
-	_ = again.refreshLocked(ctx)
-	again.mu.Unlock()
+	deleteAndCompact(t, again, n, 5)
 	third, c := reopen()
 	if !mapped(third, c) || c.parts.Rows() != third.cur.Load().len() {
 		t.Fatal("the open after a compaction did not map the grouped codes file")

@@ -224,6 +224,10 @@ type result struct {
 	recall   float64       // mean recall@10 against the exact answers
 	batch    time.Duration // median of a pass answering batchSize queries
 	bRecall  float64       // recall@10 of the batched answers
+	// diskBytes is what the single queries read from the disk, a query on
+	// average (the bytes the kernel fetched from storage for the process:
+	// /proc/self/io's read_bytes), and reads their read calls a query.
+	diskBytes, reads float64
 }
 
 // batchSize is the queries of one QueryItemsBatch call measured.
@@ -242,8 +246,8 @@ func measure(c config, phase string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%-9s open+query %v (resident %s); single query p50 %.2f ms, p99 %.2f ms; recall@%d %.4f; batch of %d %.1f ms (%.2f ms a query, recall %.4f); resident %s (own %s)\n",
-		phase, r.open.Round(time.Millisecond), mb(r.openRSS), ms(r.p50), ms(r.p99), topK, r.recall,
+	fmt.Printf("%-9s open+query %v (resident %s); single query p50 %.2f ms, p99 %.2f ms; recall@%d %.4f; from the disk %.0f KB in %.0f reads a query; batch of %d %.1f ms (%.2f ms a query, recall %.4f); resident %s (own %s)\n",
+		phase, r.open.Round(time.Millisecond), mb(r.openRSS), ms(r.p50), ms(r.p99), topK, r.recall, r.diskBytes/1e3, r.reads,
 		batchSize, ms(r.batch), ms(r.batch)/batchSize, r.bRecall, mb(status("VmHWM")), mb(status("RssAnon")))
 	return nil
 }
@@ -313,6 +317,7 @@ func queryAll(c config, phase string) (result, error) {
 	}
 	lat := make([]time.Duration, c.queries)
 	hits, wanted := 0, 0
+	ioBefore := procIO()
 	for j := range c.queries {
 		set.Query(j, q)
 		t := time.Now()
@@ -332,8 +337,10 @@ func queryAll(c config, phase string) (result, error) {
 		m := ix.Metrics()
 		fmt.Printf("%-9s %d of %d code scans probed partitions\n", phase, m.ProbedScans, m.CodeScans)
 	}
+	ioAfter := procIO()
 	slices.Sort(lat)
-	r := result{open: openTime, openRSS: openRSS, p50: lat[len(lat)/2], p99: lat[len(lat)*99/100], recall: float64(hits) / float64(wanted)}
+	r := result{open: openTime, openRSS: openRSS, p50: lat[len(lat)/2], p99: lat[len(lat)*99/100], recall: float64(hits) / float64(wanted),
+		diskBytes: float64(ioAfter.readBytes-ioBefore.readBytes) / float64(c.queries), reads: float64(ioAfter.syscr-ioBefore.syscr) / float64(c.queries)}
 	var passes []time.Duration
 	hits, wanted = 0, 0
 	for lo := 0; lo+batchSize <= c.queries; lo += batchSize {
@@ -406,6 +413,32 @@ func bandwidth(size int) float64 {
 	}
 	runtime.KeepAlive(sink)
 	return best
+}
+
+// ioCounts are the process's I/O counters (/proc/self/io; zero where the
+// system has none).
+type ioCounts struct{ readBytes, syscr int64 }
+
+// procIO reads the process's I/O counters: read_bytes, the bytes the
+// kernel fetched from storage for it (page-cache hits not counted), and
+// syscr, its read calls.
+func procIO() ioCounts {
+	raw, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return ioCounts{}
+	}
+	var c ioCounts
+	for line := range strings.Lines(string(raw)) {
+		k, v, _ := strings.Cut(strings.TrimSpace(line), ": ")
+		n, _ := strconv.ParseInt(v, 10, 64)
+		switch k {
+		case "read_bytes":
+			c.readBytes = n
+		case "syscr":
+			c.syscr = n
+		}
+	}
+	return c
 }
 
 // status is a field of /proc/self/status in bytes (0 where there is none).
