@@ -46,6 +46,11 @@ type Partitions struct {
 	// neighbourhood) probes many, and one whose partition stands apart
 	// probes one. Calibrate sets it; until then every partition is probed.
 	Gap float32
+	// Cap is the most partitions a query probes, the nearest first: a
+	// query among very many near partitions would otherwise read most of
+	// the codes. Calibrate sets it with Gap, so that together they find
+	// the target recall; until then it is K.
+	Cap int
 	// Probes is the mean number of partitions Calibrate's queries probed
 	// at Gap, and Read the mean share of the rows they held.
 	Probes, Read float64
@@ -166,7 +171,7 @@ func Build(ctx context.Context, src Source, k int, seed uint64) (*Partitions, er
 		p.lists[c] = append(p.lists[c], int32(i))
 	}
 	p.n = n
-	p.Gap = 2 // every cosine lies within 2 of another
+	p.Gap, p.Cap = 2, p.K() // every cosine lies within 2 of another
 	p.bitmaps = bitmapPool(n)
 	return p, nil
 }
@@ -329,8 +334,8 @@ func (p *Partitions) nearest(v []float32, tops, dots []float32) int32 {
 }
 
 // Choose returns q's cosine with its nearest centroid and the partitions
-// whose centroids lie within Gap of it, nearest first (none for a q of
-// length 0).
+// whose centroids lie within Gap of it, nearest first, Cap of them at
+// most (none for a q of length 0).
 func (p *Partitions) Choose(q []float32) (best float32, parts []int32) {
 	scores, best := p.cosines(q)
 	for c, sc := range scores {
@@ -339,7 +344,7 @@ func (p *Partitions) Choose(q []float32) (best float32, parts []int32) {
 		}
 	}
 	slices.SortFunc(parts, func(a, b int32) int { return cmp.Compare(scores[b], scores[a]) })
-	return best, parts
+	return best, parts[:min(len(parts), max(p.Cap, 1))]
 }
 
 // RowsOf appends to out, ascending, the rows of parts, and returns it.
@@ -416,14 +421,85 @@ type Truth func(ctx context.Context, q []float32, k int) ([]int32, error)
 // calibrationQueries is how many of its rows Calibrate asks as queries.
 const calibrationQueries = 200
 
-// Calibrate sets Gap to the least that finds, on average, target of the
-// top k that truth finds among every row, for queries that are rows of
-// src drawn by seed (each left out of its own answers, as a query not in
+// Calibrate sets Gap and Cap to the least that find, on average, target
+// of the top k that truth finds among every row, for queries that are rows
+// of src drawn by seed (each left out of its own answers, as a query not in
 // the index would be), with Probes, Read and Recall as measured there;
 // Floor to about the lowest cosine those queries had with their nearest
 // centroid, less a margin; Pays to whether they read less than half of the
-// rows.
+// rows. Cap is the fewest partitions that keeps the mean probed within
+// capSlack of what Gap alone would probe: the queries among many near
+// partitions, which would read most of the codes, probe that many at most,
+// and a wider Gap finds what they miss elsewhere.
 func (p *Partitions) Calibrate(ctx context.Context, src Source, k int, target float64, seed uint64, truth Truth) error {
+	asked, found, err := p.calibrationQueries(ctx, src, k, seed, truth)
+	if err != nil {
+		return err
+	}
+	p.Gap, p.Cap, p.Probes, p.Read, p.Recall, p.Pays, p.Target = 2, p.K(), float64(p.K()), 1, 1, false, target
+	if len(found) == 0 {
+		return nil
+	}
+	// Aimed halfway between target and 1: the calibration's queries are a
+	// sample, and queries not in the index fall a little short of rows.
+	aim := target + (1-target)/2
+	need := min(len(found)-1, int(math.Ceil(aim*float64(len(found))))-1)
+	uncapped, _ := gapFor(found, p.K(), need)
+	_, free := p.probed(asked, uncapped, p.K())
+	cap := p.K()
+	for lo, hi := 1, p.K(); lo <= hi; { // the least cap within capSlack of free
+		mid := (lo + hi) / 2
+		if g, ok := gapFor(found, mid, need); ok && p.rowsProbed(asked, g, mid) <= capSlack*free {
+			cap, hi = mid, mid-1
+		} else {
+			lo = mid + 1
+		}
+	}
+	p.Cap = cap
+	p.Gap, _ = gapFor(found, cap, need)
+	hits := 0
+	for _, a := range found {
+		if a.gap <= p.Gap && a.rank < cap {
+			hits++
+		}
+	}
+	p.Recall = float64(hits) / float64(len(found))
+	var rows float64
+	p.Probes, rows = p.probed(asked, p.Gap, cap)
+	p.Read = rows / float64(src.Rows())
+	p.Pays = p.Read < 0.5
+	bests := make([]float32, len(asked))
+	for j, q := range asked {
+		bests[j] = q.best
+	}
+	slices.Sort(bests)
+	p.Floor = bests[len(bests)/100] - floorMargin
+	return nil
+}
+
+// capSlack is how many more rows, on average, a query may read for a Cap
+// that bounds the partitions any query probes.
+const capSlack = 1.25
+
+// calibrationQuery is one of Calibrate's queries: its cosine with every
+// centroid, the centroids nearest first, and the best cosine.
+type calibrationQuery struct {
+	scores []float32
+	order  []int32
+	best   float32
+}
+
+// trueAnswer is where one of a calibration query's true answers lies: how
+// far behind the query's best its partition's cosine is, and that
+// partition's place in the query's order (0: the nearest).
+type trueAnswer struct {
+	gap  float32
+	rank int
+}
+
+// calibrationQueries asks truth the top k of rows of src drawn by seed,
+// and returns the queries and where each of their true answers lies.
+func (p *Partitions) calibrationQueries(ctx context.Context, src Source, k int, seed uint64, truth Truth) ([]calibrationQuery, []trueAnswer, error) {
 	n, dim := src.Rows(), src.Dim()
 	part := make([]int32, n) // -1: a row after the partitions', which every query reads
 	for i := range part {
@@ -435,13 +511,12 @@ func (p *Partitions) Calibrate(ctx context.Context, src Source, k int, target fl
 		}
 	}
 	rng := rand.New(rand.NewPCG(seed, 0xca1))
-	var gaps []float32 // how far behind the best each true answer's partition lay
-	var asked [][]float32
-	var bests []float32
+	var asked []calibrationQuery
+	var found []trueAnswer
 	q := make([]float32, dim)
 	for _, i := range rng.Perm(n)[:min(calibrationQueries, n)] {
 		if err := src.Read(ctx, q, i); err != nil {
-			return err
+			return nil, nil, err
 		}
 		scores, best := p.cosines(q)
 		if scores == nil {
@@ -449,49 +524,68 @@ func (p *Partitions) Calibrate(ctx context.Context, src Source, k int, target fl
 		}
 		top, err := truth(ctx, q, k+1)
 		if err != nil {
-			return err
+			return nil, nil, err
+		}
+		cq := calibrationQuery{scores: scores, order: make([]int32, len(scores)), best: best}
+		for c := range cq.order {
+			cq.order[c] = int32(c)
+		}
+		slices.SortFunc(cq.order, func(a, b int32) int { return cmp.Compare(scores[b], scores[a]) })
+		rank := make([]int, len(scores))
+		for r, c := range cq.order {
+			rank[c] = r
 		}
 		kept := 0
 		for _, t := range top {
 			if int(t) == i || kept == k || int(t) >= n {
 				continue
 			}
-			gap := float32(0)
+			a := trueAnswer{} // a row every query reads is found at any gap
 			if c := part[t]; c >= 0 {
-				gap = best - scores[c]
+				a = trueAnswer{gap: best - scores[c], rank: rank[c]}
 			}
-			gaps = append(gaps, gap)
+			found = append(found, a)
 			kept++
 		}
-		asked, bests = append(asked, scores), append(bests, best)
+		asked = append(asked, cq)
 	}
-	p.Gap, p.Probes, p.Read, p.Recall, p.Pays, p.Target = 2, float64(p.K()), 1, 1, false, target
-	if len(gaps) == 0 {
-		return nil
-	}
-	slices.Sort(gaps)
-	// Aimed halfway between target and 1: the calibration's queries are a
-	// sample, and queries not in the index fall a little short of rows.
-	aim := target + (1-target)/2
-	need := min(len(gaps)-1, int(math.Ceil(aim*float64(len(gaps))))-1)
-	p.Gap = gaps[max(need, 0)]
-	found, _ := slices.BinarySearch(gaps, math.Nextafter32(p.Gap, 3))
-	p.Recall = float64(found) / float64(len(gaps))
-	probes, rows := 0, 0
-	for j, scores := range asked {
-		for c, sc := range scores {
-			if sc >= bests[j]-p.Gap {
-				probes++
-				rows += len(p.lists[c])
-			}
+	return asked, found, nil
+}
+
+// gapFor returns the least gap at which, with at most cap partitions a
+// query, more than need of the answers are found; ok is false when cap
+// leaves need or fewer of them within reach.
+func gapFor(found []trueAnswer, cap, need int) (gap float32, ok bool) {
+	var gaps []float32
+	for _, a := range found {
+		if a.rank < cap {
+			gaps = append(gaps, a.gap)
 		}
 	}
-	p.Probes = float64(probes) / float64(len(asked))
-	p.Read = float64(rows) / float64(len(asked)) / float64(n)
-	p.Pays = p.Read < 0.5
-	slices.Sort(bests)
-	p.Floor = bests[len(bests)/100] - floorMargin
-	return nil
+	if len(gaps) <= need {
+		return 2, false
+	}
+	slices.Sort(gaps)
+	return gaps[max(need, 0)], true
+}
+
+// probed returns the mean number of partitions asked probe at gap, cap of
+// them at most, and the mean number of rows those hold.
+func (p *Partitions) probed(asked []calibrationQuery, gap float32, cap int) (probes, rows float64) {
+	n, r := 0, 0
+	for _, q := range asked {
+		for i := 0; i < min(cap, len(q.order)) && q.scores[q.order[i]] >= q.best-gap; i++ {
+			n++
+			r += len(p.lists[q.order[i]])
+		}
+	}
+	return float64(n) / float64(len(asked)), float64(r) / float64(len(asked))
+}
+
+// rowsProbed is probed's rows.
+func (p *Partitions) rowsProbed(asked []calibrationQuery, gap float32, cap int) float64 {
+	_, rows := p.probed(asked, gap, cap)
+	return rows
 }
 
 // floorMargin is how far below the calibration queries' lowest cosines
@@ -505,7 +599,7 @@ const floorMargin = 0.05
 // every row below the last of them: the partitions no longer describe a
 // prefix of the rows.
 func (p *Partitions) Rekey(move func(row int32) int32) (q *Partitions, ok bool) {
-	q = &Partitions{C: p.C, top: p.top, leaves: p.leaves, Gap: p.Gap, Probes: p.Probes, Read: p.Read,
+	q = &Partitions{C: p.C, top: p.top, leaves: p.leaves, Gap: p.Gap, Cap: p.Cap, Probes: p.Probes, Read: p.Read,
 		Recall: p.Recall, Target: p.Target, Floor: p.Floor, Pays: p.Pays, lists: make([][]int32, len(p.lists))}
 	kept, last := 0, int32(-1)
 	for c, l := range p.lists {
@@ -539,8 +633,13 @@ type RowKey struct{ Serial, IDHash uint32 }
 // same ids and serials from the folder's own.
 type RowCheck struct{ Key, Hash uint32 }
 
-// fileMagic starts a file of partitions, then its format's version.
-const fileMagic = "FOLIOIVF\x02"
+// fileMagic starts a file of partitions, then its format's version: 3
+// stores Cap after Floor; a file of version 2, without it, is read with Cap
+// K and Target 0, so that it is calibrated again.
+const (
+	fileMagic   = "FOLIOIVF\x03"
+	fileMagicV2 = "FOLIOIVF\x02"
+)
 
 // Encode writes p to w: the centroids, the calibration, and each row's
 // partition under keys[row] (keys in increasing Serial order), with a
@@ -558,7 +657,7 @@ func (p *Partitions) Encode(w io.Writer, keys []RowKey, below uint32, checks []R
 	}
 	var b []byte
 	b = append(b, fileMagic...)
-	for _, v := range []uint32{uint32(p.C.Dim), uint32(p.top.K()), uint32(p.K()), uint32(p.n), below, uint32(len(checks)), math.Float32bits(p.Gap), math.Float32bits(p.Floor)} {
+	for _, v := range []uint32{uint32(p.C.Dim), uint32(p.top.K()), uint32(p.K()), uint32(p.n), below, uint32(len(checks)), math.Float32bits(p.Gap), math.Float32bits(p.Floor), uint32(p.Cap)} {
 		b = binary.LittleEndian.AppendUint32(b, v)
 	}
 	for _, v := range []float64{p.Probes, p.Read, p.Recall, p.Target} {
@@ -605,19 +704,28 @@ var ErrCorrupt = errors.New("ivf: corrupt partitions file")
 // the checks. A file cut short, altered or inconsistent is ErrCorrupt.
 func Decode(data []byte) (p *Partitions, keys []RowKey, below uint32, checks []RowCheck, err error) {
 	r := reader{b: data}
-	if len(data) < len(fileMagic)+4 || string(data[:len(fileMagic)]) != fileMagic ||
-		crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+	if len(data) < len(fileMagic)+4 || crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, nil, 0, nil, ErrCorrupt
+	}
+	v2 := string(data[:len(fileMagic)]) == fileMagicV2
+	if !v2 && string(data[:len(fileMagic)]) != fileMagic {
 		return nil, nil, 0, nil, ErrCorrupt
 	}
 	r.b = data[len(fileMagic) : len(data)-4]
 	dim, tops, leaves, n := int(r.u32()), int(r.u32()), int(r.u32()), int(r.u32())
 	below = r.u32()
 	nchecks := int(r.u32())
-	p = &Partitions{Gap: math.Float32frombits(r.u32()), Floor: math.Float32frombits(r.u32())}
+	p = &Partitions{Gap: math.Float32frombits(r.u32()), Floor: math.Float32frombits(r.u32()), Cap: leaves}
+	if !v2 {
+		p.Cap = int(r.u32())
+	}
 	p.Probes, p.Read, p.Recall, p.Target = math.Float64frombits(r.u64()), math.Float64frombits(r.u64()), math.Float64frombits(r.u64()), math.Float64frombits(r.u64())
+	if v2 {
+		p.Target = 0 // calibrated again, Cap with Gap
+	}
 	pays := r.byte()
 	p.Pays = pays == 1
-	if pays > 1 || dim <= 0 || dim > 1<<16 || tops <= 0 || leaves <= 0 || leaves > 1<<22 || tops > leaves || n > math.MaxInt32 ||
+	if pays > 1 || dim <= 0 || dim > 1<<16 || tops <= 0 || leaves <= 0 || leaves > 1<<22 || tops > leaves || n > math.MaxInt32 || p.Cap < 1 || p.Cap > leaves ||
 		nchecks > n || r.err || len(r.b) != 4*(tops*dim+tops+1+leaves*dim+3*n+2*nchecks) {
 		return nil, nil, 0, nil, ErrCorrupt
 	}

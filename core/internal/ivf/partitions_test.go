@@ -3,7 +3,9 @@ package ivf
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -197,6 +199,60 @@ func TestCalibrateFindsTheTargetRecall(t *testing.T) {
 		if target == 0.99 && (!p.Pays || read > 0.25) {
 			t.Errorf("target 0.99 reads %.1f%% of the rows: partitions do not pay on clustered data", 100*read)
 		}
+		// No query probes more than Cap partitions, nearest first.
+		most := 0
+		for i := 0; i < len(held)/dim; i++ {
+			_, parts := p.Choose(held[i*dim : (i+1)*dim])
+			most = max(most, len(parts))
+		}
+		t.Logf("target %.2f: cap %d of %d partitions, the most a held-out query probed %d", target, p.Cap, p.K(), most)
+		if p.Cap < 1 || p.Cap > p.K() || most > p.Cap {
+			t.Errorf("target %v: cap %d of %d, a query probed %d", target, p.Cap, p.K(), most)
+		}
+		if target == 0.99 && p.Cap == p.K() {
+			t.Errorf("target 0.99: no cap on clustered data")
+		}
+	}
+}
+
+// A cap on the partitions probed bounds the queries among many near
+// partitions, whose probes Gap alone leaves unbounded, while the recall
+// stays what Calibrate measured: the capped calibration finds the target
+// over the same queries, and reads no more than capSlack times the rows.
+func TestCalibrateCapsTheProbes(t *testing.T) {
+	ctx := context.Background()
+	const dim = 32
+	src := memSource{mixture(6, 20_000, dim, 60, 0.6), dim}
+	p, err := Build(ctx, src, PartitionsFor(src.Rows()), 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked, found, err := p.calibrationQueries(ctx, src, 10, 6, exactTruth(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := int(math.Ceil(0.995*float64(len(found)))) - 1
+	free, _ := gapFor(found, p.K(), need)
+	freeProbes, freeRows := p.probed(asked, free, p.K())
+	most := 0
+	for _, q := range asked {
+		n := 0
+		for n < len(q.order) && q.scores[q.order[n]] >= q.best-free {
+			n++
+		}
+		most = max(most, n)
+	}
+	if err := p.Calibrate(ctx, src, 10, 0.99, 6, exactTruth(src)); err != nil {
+		t.Fatal(err)
+	}
+	_, rows := p.probed(asked, p.Gap, p.Cap)
+	t.Logf("uncapped: gap %.3f, %.1f probes, the most %d, %.0f rows; capped: gap %.3f, cap %d, %.1f probes, %.0f rows, recall %.4f",
+		free, freeProbes, most, freeRows, p.Gap, p.Cap, p.Probes, rows, p.Recall)
+	if p.Cap >= most {
+		t.Errorf("cap %d bounds nothing: the most probed without it was %d", p.Cap, most)
+	}
+	if p.Recall < 0.99 || rows > capSlack*freeRows+1e-9 {
+		t.Errorf("capped: recall %.4f, %.0f rows a query against %.0f uncapped", p.Recall, rows, freeRows)
 	}
 }
 
@@ -350,8 +406,46 @@ func FuzzDecode(f *testing.F) {
 		if err := q.Encode(&out, keys, below, checks); err != nil {
 			t.Fatal(err)
 		}
+		if string(data[:len(fileMagicV2)]) == fileMagicV2 {
+			if q.Target != 0 || q.Cap != q.K() {
+				t.Fatalf("a version 2 file read with target %v, cap %d of %d", q.Target, q.Cap, q.K())
+			}
+			return // written again as version 3
+		}
 		if !bytes.Equal(out.Bytes(), data) {
 			t.Fatal("decoded partitions encode to other bytes")
 		}
 	})
+}
+
+// A file of version 2, written before Cap, is read with every partition
+// in reach and no target, so that the index calibrates it again; its
+// partitions are the same.
+func TestDecodeVersion2(t *testing.T) {
+	src := memSource{mixture(8, 400, 8, 5, 0.5), 8}
+	p, err := Build(context.Background(), src, 10, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Target, p.Cap = 0.99, 3
+	keys := make([]RowKey, src.Rows())
+	for i := range keys {
+		keys[i] = RowKey{Serial: uint32(i), IDHash: uint32(i)}
+	}
+	var buf bytes.Buffer
+	if err := p.Encode(&buf, keys, uint32(len(keys)), nil); err != nil {
+		t.Fatal(err)
+	}
+	// Version 2 is version 3 without Cap (the ninth value of the header).
+	b := buf.Bytes()
+	at := len(fileMagic) + 8*4
+	old := slices.Concat([]byte(fileMagicV2), b[len(fileMagic):at], b[at+4:len(b)-4])
+	old = binary.LittleEndian.AppendUint32(old, crc32.Checksum(old, castagnoli))
+	q, _, _, _, err := Decode(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Target != 0 || q.Cap != q.K() || !slices.EqualFunc(q.Lists(), p.Lists(), slices.Equal) || q.Gap != p.Gap {
+		t.Fatalf("version 2: target %v, cap %d of %d, same lists %v", q.Target, q.Cap, q.K(), slices.EqualFunc(q.Lists(), p.Lists(), slices.Equal))
+	}
 }
