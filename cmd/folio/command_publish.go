@@ -195,6 +195,13 @@ func (a *app) publish(ctx context.Context, src, dst string, force bool, flags *m
 		return publishResult{}, err
 	}
 	out.Rows, out.Partitions = st.Items, st.Partitions
+	// The load wrote the grouped codes file (<index file>.groups, the 4-bit
+	// codes again, in partition order), which serves an open that maps the
+	// folder: a static host's readers read the codes from the segment in
+	// ranges, and a local open of the copy writes the file again.
+	if err := storage.DeleteFile(ctx, pathutil.Join(to, ix.IndexName()+".groups")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return publishResult{}, err
+	}
 	if out.Files, out.IndexBytes, err = folderSize(ctx, storage, to); err != nil {
 		return publishResult{}, err
 	}

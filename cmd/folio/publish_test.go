@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -9,6 +12,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/foliovec/folio"
+	codecpb "github.com/foliovec/folio/adapters/codec-pb"
+	"github.com/foliovec/folio/core"
 )
 
 // TestPublishAndQueryOverHTTP publishes an index, serves the folder from a
@@ -130,5 +137,65 @@ func TestPublishAnIndexWithoutAModel(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "site", "other")); !os.IsNotExist(err) {
 		t.Errorf("a failed publish left its folder: %v", err)
+	}
+}
+
+// TestPublishAPartitionedIndex publishes a vector index large enough to
+// partition: the copy holds the partitions file, and not the grouped codes
+// file, which only an open that maps the folder reads (a static host's
+// readers read the codes in ranges); the copy answers as the source does.
+func TestPublishAPartitionedIndex(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "vectors")
+	ix, err := folio.NewLocalIndex(src, &core.IndexOptions{Codec: codecpb.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.CreateIndex(ctx, core.CreateIndexConfig{Layout: core.LayoutSegmented}); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	const d = 16
+	centres := make([][]float32, 200)
+	for i := range centres {
+		centres[i] = unitVector(r, d)
+	}
+	items := make([]core.IndexItem, core.PartitionMinRows)
+	for i := range items {
+		v := unitVector(r, d)
+		for j := range v {
+			v[j] = centres[i%len(centres)][j] + 0.2*v[j]
+		}
+		items[i] = core.IndexItem{ID: fmt.Sprint("v", i), Vector: v}
+	}
+	if _, err := ix.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+	pub := decode[publishResult](t, must(t, dir, 0, "publish", "vectors", "site", "--json"))
+	if pub.Partitions == 0 || pub.Rows != len(items) {
+		t.Fatalf("publish of %d rows: %+v", len(items), pub)
+	}
+	files := listFiles(t, filepath.Join(dir, "site"))
+	if !slices.ContainsFunc(files, func(f string) bool { return strings.HasSuffix(f, ".partitions") }) ||
+		slices.ContainsFunc(files, func(f string) bool { return strings.HasSuffix(f, ".groups") }) {
+		t.Errorf("published files %v: want the partitions file and no grouped codes file", files)
+	}
+	copied, err := folio.NewLocalIndex(filepath.Join(dir, "site"), &core.IndexOptions{Codec: codecpb.New(), ScanCodes: core.CodesInt4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range items[:20] {
+		want, err := ix.QueryItems(ctx, q.Vector, "", 3, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := copied.QueryItems(ctx, q.Vector, "", 3, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) || got[0].Item.ID != want[0].Item.ID {
+			t.Fatalf("query %s: the copy answers %v, the source %v", q.ID, got, want)
+		}
 	}
 }
