@@ -134,7 +134,7 @@ func (b *batch) at(p int32) pendingItem {
 		d := s.Dim
 		vec = b.baseHead[int(p)*d : (int(p)+1)*d : (int(p)+1)*d]
 	}
-	return pendingItem{id: s.ids[p], meta: s.meta[p], file: s.files[p], vec: vec, norm: s.norms[p], scale: s.Scale[p]}
+	return pendingItem{id: s.ids[p], meta: s.meta[p], file: s.files.at(int(p)), vec: vec, norm: s.norms[p], scale: s.Scale[p]}
 }
 
 // readBase reads the base's rows that are only in their files into
@@ -318,7 +318,7 @@ func (b *batch) applyAppend() *snapshot {
 	for _, it := range added {
 		s.ids = append(s.ids, it.id)
 		s.meta = append(s.meta, it.meta)
-		s.files = append(s.files, it.file)
+		s.files = s.files.with(len(s.ids)-1, it.file)
 		s.norms = append(s.norms, it.norm)
 		s.Scale = append(s.Scale, it.scale)
 		s.serials = append(s.serials, s.nextSerial)
@@ -433,7 +433,6 @@ func (b *batch) applyRebuild() *snapshot {
 		config:  base.config,
 		ids:     make([]string, 0, b.live),
 		meta:    make([]Metadata, 0, b.live),
-		files:   make([]string, 0, b.live),
 		norms:   make([]float64, 0, b.live),
 		// Pin: a mixed result keeps views of the base's rows, Head's too
 		// (dropped below when the rows are copied).
@@ -449,7 +448,7 @@ func (b *batch) applyRebuild() *snapshot {
 		s.Scale = append(s.Scale, it.scale)
 		s.ids = append(s.ids, it.id)
 		s.meta = append(s.meta, it.meta)
-		s.files = append(s.files, it.file)
+		s.files = s.files.with(len(s.ids)-1, it.file)
 		s.norms = append(s.norms, it.norm)
 		vecs = append(vecs, it.vec)
 		if p < n {

@@ -263,3 +263,26 @@ func sortedStrings(s ...string) []string {
 	slices.Sort(s)
 	return s
 }
+
+// The side-car column stays empty until a row has one, then holds every
+// row up to the last that has one; rows past its end have none.
+func TestSideCarsColumn(t *testing.T) {
+	var c sideCars
+	for i := range 5 {
+		c = c.with(i, "")
+	}
+	if c != nil || c.at(3) != "" {
+		t.Fatalf("no side-cars: %q", c)
+	}
+	c = c.with(5, "a.json").with(6, "").with(7, "b.json")
+	if len(c) != 8 || c.at(5) != "a.json" || c.at(6) != "" || c.at(7) != "b.json" || c.at(4) != "" || c.at(100) != "" {
+		t.Fatalf("side-cars at 5 and 7: %q", c)
+	}
+	// A later snapshot appends past a shared prefix; the earlier one
+	// still reads its own rows only.
+	earlier := c[:6:8]
+	later := earlier.with(9, "c.json")
+	if earlier.at(7) != "" || later.at(9) != "c.json" || later.at(5) != "a.json" {
+		t.Fatalf("earlier %q, later %q", earlier, later)
+	}
+}

@@ -291,6 +291,17 @@ func queryAll(c config, phase string) (result, error) {
 	}
 	openTime := time.Since(start)
 	openRSS := status("VmHWM")
+	if p := os.Getenv("CLUSTERBENCH_HEAPPROFILE"); p != "" {
+		f, err := os.Create(p)
+		if err != nil {
+			return result{}, err
+		}
+		runtime.GC()
+		if err := pprof.WriteHeapProfile(f); err != nil {
+			return result{}, err
+		}
+		f.Close()
+	}
 	if os.Getenv("CLUSTERBENCH_RSS") != "" {
 		fmt.Printf("%-9s after the open: resident %s (own %s, files %s), peak %s\n", phase, mb(status("VmRSS")), mb(status("RssAnon")), mb(status("RssFile")), mb(openRSS))
 	}
