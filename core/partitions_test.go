@@ -42,17 +42,7 @@ func partitionedPairOn(t testing.TB, st FileStorage, vecs [][]float32, layout La
 		ix.parting.minRows = partitionTestRows
 		return ix
 	}
-	w := open(IndexOptions{ScanCodes: writerCodes})
-	if err := w.CreateIndex(ctx, CreateIndexConfig{Layout: layout, MetadataConfig: MetadataConfig{Indexed: []string{"category"}}}); err != nil {
-		t.Fatal(err)
-	}
-	items := make([]IndexItem, len(vecs))
-	for i, v := range vecs {
-		items[i] = IndexItem{ID: fmt.Sprintf("item-%06d", i), Vector: v, Metadata: Metadata{"rank": float64(i), "category": float64(i % 1000)}}
-	}
-	if _, err := w.BatchInsertItems(ctx, items); err != nil {
-		t.Fatal(err)
-	}
+	fillPartitionTestIndex(t, open(IndexOptions{ScanCodes: writerCodes}), vecs, layout, "item")
 	parted, whole = open(IndexOptions{Partitions: true}), open(IndexOptions{ScanCodes: CodesInt4})
 	for _, ix := range []*LocalIndex{parted, whole} {
 		if _, err := ix.GetIndexStats(ctx); err != nil {
@@ -479,6 +469,23 @@ func otherIndexPartitions(t *testing.T, d int) []byte {
 	return raw
 }
 
+// fillPartitionTestIndex creates ix on layout and inserts vecs, item i as
+// "<prefix>-%06d" with metadata "rank" i and "category" i%1000.
+func fillPartitionTestIndex(t testing.TB, ix *LocalIndex, vecs [][]float32, layout Layout, prefix string) {
+	t.Helper()
+	ctx := context.Background()
+	if err := ix.CreateIndex(ctx, CreateIndexConfig{Layout: layout, MetadataConfig: MetadataConfig{Indexed: []string{"category"}}}); err != nil {
+		t.Fatal(err)
+	}
+	items := make([]IndexItem, len(vecs))
+	for i, v := range vecs {
+		items[i] = IndexItem{ID: fmt.Sprintf("%s-%06d", prefix, i), Vector: v, Metadata: Metadata{"rank": float64(i), "category": float64(i % 1000)}}
+	}
+	if _, err := ix.BatchInsertItems(ctx, items); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // otherIDsPartitions is the partitions file of an index of vecs, as
 // partitionedPair makes, whose items have other ids.
 func otherIDsPartitions(t *testing.T, vecs [][]float32) []byte {
@@ -490,16 +497,7 @@ func otherIDsPartitions(t *testing.T, vecs [][]float32) []byte {
 		t.Fatal(err)
 	}
 	ix.parting.minRows = partitionTestRows
-	if err := ix.CreateIndex(ctx, CreateIndexConfig{Layout: LayoutSegmented, MetadataConfig: MetadataConfig{Indexed: []string{"category"}}}); err != nil {
-		t.Fatal(err)
-	}
-	items := make([]IndexItem, len(vecs))
-	for i, v := range vecs {
-		items[i] = IndexItem{ID: fmt.Sprintf("other-%06d", i), Vector: v, Metadata: Metadata{"rank": float64(i), "category": float64(i % 1000)}}
-	}
-	if _, err := ix.BatchInsertItems(ctx, items); err != nil {
-		t.Fatal(err)
-	}
+	fillPartitionTestIndex(t, ix, vecs, LayoutSegmented, "other")
 	if _, err := ix.GetIndexStats(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -449,7 +449,8 @@ func (p *Partitions) Calibrate(ctx context.Context, src Source, k int, target fl
 	cap := p.K()
 	for lo, hi := 1, p.K(); lo <= hi; { // the least cap within capSlack of free
 		mid := (lo + hi) / 2
-		if g, ok := gapFor(found, mid, need); ok && p.rowsProbed(asked, g, mid) <= capSlack*free {
+		g, ok := gapFor(found, mid, need)
+		if _, rows := p.probed(asked, g, mid); ok && rows <= capSlack*free {
 			cap, hi = mid, mid-1
 		} else {
 			lo = mid + 1
@@ -580,12 +581,6 @@ func (p *Partitions) probed(asked []calibrationQuery, gap float32, cap int) (pro
 		}
 	}
 	return float64(n) / float64(len(asked)), float64(r) / float64(len(asked))
-}
-
-// rowsProbed is probed's rows.
-func (p *Partitions) rowsProbed(asked []calibrationQuery, gap float32, cap int) float64 {
-	_, rows := p.probed(asked, gap, cap)
-	return rows
 }
 
 // floorMargin is how far below the calibration queries' lowest cosines
